@@ -1,0 +1,55 @@
+// Usage: npm run migration:generate -- Name. Writes src/database/migrations/<timestamp>-<name>.ts and
+// re-lists the folder in migrations/index.ts.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pendingSchemaChanges } from './schema-diff.js';
+
+const name = (process.argv[2] ?? '').replace(/[^A-Za-z0-9]/g, '');
+if (!name) {
+  console.error('usage: npm run migration:generate -- MigrationName');
+  process.exit(2);
+}
+const { up, down } = await pendingSchemaChanges();
+if (up.length === 0) {
+  console.log('No changes: the entities match the migrations.');
+  process.exit(0);
+}
+const ts = Date.now();
+const cls = `${name}${ts}`;
+const q = (s: string) => '    await queryRunner.query(' + JSON.stringify(s) + ');';
+const dir = 'src/database/migrations';
+const file = `${ts}-${name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.ts`;
+writeFileSync(
+  join(dir, file),
+  `import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ${cls} implements MigrationInterface {
+  name = '${cls}';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+${up.map(q).join('\n')}
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+${down.map(q).join('\n')}
+  }
+}
+`,
+);
+const files = readdirSync(dir)
+  .filter((f) => /^\d+-.*\.ts$/.test(f) && !f.endsWith('.spec.ts'))
+  .sort();
+const imports: string[] = [];
+const names: string[] = [];
+for (const f of files) {
+  const src = (await import('node:fs')).readFileSync(join(dir, f), 'utf8');
+  const m = /export class (\w+)/.exec(src);
+  if (!m) continue;
+  imports.push(`import { ${m[1]} } from './${f.replace(/\.ts$/, '.js')}';`);
+  names.push(m[1]);
+}
+writeFileSync(
+  join(dir, 'index.ts'),
+  `// Maintained by scripts/migration-generate.ts: every migration, oldest first.\n${imports.join('\n')}\n\nexport const MIGRATIONS = [${names.join(', ')}];\n`,
+);
+console.log(`Wrote ${dir}/${file} (${up.length} statements)`);

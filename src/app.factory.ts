@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module.js';
+import { createLogger, PinoNestLogger, requestLogger } from './common/http/request-logging.js';
+import { validationExceptionFactory } from './common/errors/validation-exception.factory.js';
+import type { AppConfig } from './config/config.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+export interface CreateAppOptions {
+  /** Log level override (tests run silent). */
+  logLevel?: string;
+}
+
+/** Builds the configured application: used by main, the tests, the OpenAPI script and the benchmark. */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestExpressApplication> {
+  const logger = createLogger(options.logLevel ?? config.log.level);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  app.set('trust proxy', config.http.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestLogger(logger));
+  app.useBodyParser('urlencoded', { extended: false });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      transform: true,
+      exceptionFactory: validationExceptionFactory,
+      validationError: { target: false, value: false },
+    }),
+  );
+  app.enableShutdownHooks();
+  mountOpenApi(app);
+  await app.init();
+  return app;
+}
+
+function mountOpenApi(app: INestApplication): void {
+  const document = () => buildOpenApiDocument(app);
+  SwaggerModule.setup('API/auth/spec/ui', app, document, {
+    jsonDocumentUrl: 'API/auth/spec',
+    yamlDocumentUrl: 'API/auth/spec/yaml',
+    ui: true,
+  });
+}

@@ -1,0 +1,63 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService } from './common/auth/access.service.js';
+import { AuthGuard } from './common/auth/auth.guard.js';
+import { JwtStrategy } from './common/auth/jwt.strategy.js';
+import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { dataSourceOptions, runMigrations } from './database/data-source.js';
+import { HealthController } from './health/health.controller.js';
+import { KeysModule } from './keys/keys.module.js';
+import { LoginModule } from './login/login.module.js';
+import { SystemDomainsModule } from './system-domains/system-domains.module.js';
+import { TokensModule } from './tokens/tokens.module.js';
+import { FEATURE_MODULES } from './feature-modules.js';
+
+@Global()
+@Module({})
+class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        PassportModule,
+        TypeOrmModule.forRootAsync({
+          useFactory: () => dataSourceOptions(config),
+          // migrations are applied before anything else touches the database
+          dataSourceFactory: async (options) => {
+            const ds = await new DataSource(options!).initialize();
+            await runMigrations(ds);
+            return ds;
+          },
+        }),
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }, AccessService, JwtStrategy],
+      exports: [APP_CONFIG, AccessService],
+    };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config),
+        KeysModule,
+        TokensModule,
+        SystemDomainsModule,
+        LoginModule,
+        ...FEATURE_MODULES,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import type { AppDto } from './dto/app.dto.js';
+import type { AppEntity } from './app.entity.js';
+
+export function appView(a: AppEntity): AppDto {
+  return {
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    url: a.url,
+    default_user_id: a.default_user_id,
+    system_domain_id: a.system_domain_id,
+    type: a.type,
+    oauth_client_type: a.oauth_client_type,
+    allowed_scopes: a.allowed_scopes,
+    redirect_uris: a.redirect_uris,
+    allowed_origins: a.allowed_origins,
+    date_created: new Date(a.date_created).toISOString(),
+    date_modified: new Date(a.date_modified).toISOString(),
+  };
+}

@@ -1,0 +1,48 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  JoinColumn,
+  ManyToOne,
+  type Relation,
+} from 'typeorm';
+
+export const APP_TYPES = ['PAT', 'OAUTH'] as const;
+export type AppType = (typeof APP_TYPES)[number];
+export const OAUTH_CLIENT_TYPES = ['confidential', 'public'] as const;
+export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
+
+@Entity('apps')
+@Index('ix_apps_domain', ['system_domain_id', 'id'])
+export class AppEntity {
+  /** Also the OAuth client_id. */
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @Column({ type: 'text' }) name!: string;
+  @Column({ type: 'text', nullable: true }) description!: string | null;
+  @Column({ type: 'text', nullable: true }) url!: string | null;
+  @Column({ type: 'uuid', nullable: true }) default_user_id!: string | null;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id' })
+  system_domain?: Relation<SystemDomainEntity>;
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'default_user_id' })
+  default_user?: Relation<UserEntity>;
+  @Column({ type: 'text' }) type!: AppType;
+  @Column({ type: 'text', nullable: true }) oauth_client_type!: OAuthClientType | null;
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) allowed_scopes!: string[];
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) redirect_uris!: string[];
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) allowed_origins!: string[];
+  /** SHA-256 (hex) of the generated client secret; the secret itself is shown once. */
+  @Column({ type: 'text', nullable: true, select: false }) client_secret_hash!: string | null;
+  /** The domain's built-in login app that password sign-ins are issued under; hidden and immutable. */
+  @Column({ type: 'boolean', default: false }) is_builtin!: boolean;
+  @Column({ type: 'uuid', nullable: true }) created_by_user_id!: string | null;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
+}

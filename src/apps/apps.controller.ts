@@ -1,0 +1,122 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { CursorQueryDto } from '../common/http/pagination.dto.js';
+import { TokenDto } from '../tokens/dto/token.dto.js';
+import { appView } from './app-view.js';
+import { AppsService } from './apps.service.js';
+import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
+import { PatQueryDto } from './dto/pat-query.dto.js';
+
+const uuid = new ParseUUIDPipe();
+const appAccess = { entity: 'app' as const, param: 'app_id' };
+
+@ApiTags('apps')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/auth/v1/apps')
+export class AppsController {
+  constructor(private readonly apps: AppsService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_apps'] })
+  @ApiOperation({ summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)' })
+  @ApiOkResponse({ type: AppListDto })
+  listApps(@Query() q: CursorQueryDto, @Req() req: Request): Promise<AppListDto> {
+    return this.apps.list(req.auth as AuthContext, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ admin: true, roles: ['can_write_apps'] })
+  @ApiOperation({
+    summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
+  })
+  @ApiCreatedResponse({ type: CreatedAppDto })
+  createApp(@Body() body: CreateAppDto, @Req() req: Request): Promise<CreatedAppDto> {
+    return this.apps.create(req.auth as AuthContext, body);
+  }
+
+  @Get(':app_id')
+  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
+  @ApiOperation({ summary: 'One application' })
+  @ApiOkResponse({ type: AppDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  async getApp(@Param('app_id', uuid) id: string, @Req() req: Request): Promise<AppDto> {
+    return appView(await this.apps.get(req.auth as AuthContext, id));
+  }
+
+  @Put(':app_id')
+  @Authenticated({ roles: ['can_write_apps'], access: appAccess })
+  @ApiOperation({ summary: 'Update an application (type is fixed at creation and ignored here)' })
+  @ApiOkResponse({ type: CreatedAppDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  replaceApp(
+    @Param('app_id', uuid) id: string,
+    @Body() body: UpdateAppDto,
+    @Req() req: Request,
+  ): Promise<CreatedAppDto> {
+    return this.apps.update(req.auth as AuthContext, id, body);
+  }
+
+  @Patch(':app_id')
+  @Authenticated({ roles: ['can_write_apps'], access: appAccess })
+  @ApiOperation({ summary: 'Partly update an application (type is ignored)' })
+  @ApiOkResponse({ type: CreatedAppDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  updateApp(
+    @Param('app_id', uuid) id: string,
+    @Body() body: UpdateAppDto,
+    @Req() req: Request,
+  ): Promise<CreatedAppDto> {
+    return this.apps.update(req.auth as AuthContext, id, body);
+  }
+
+  @Delete(':app_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_apps'], access: appAccess })
+  @ApiOperation({ summary: 'Delete an application and every token issued for it' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteApp(@Param('app_id', uuid) id: string, @Req() req: Request): Promise<void> {
+    return this.apps.remove(req.auth as AuthContext, id);
+  }
+
+  @Post(':app_id/token')
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
+  @ApiOperation({
+    summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
+  })
+  @ApiOkResponse({ type: TokenDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  createAppToken(
+    @Param('app_id', uuid) id: string,
+    @Query() q: PatQueryDto,
+    @Req() req: Request,
+  ): Promise<TokenDto> {
+    return this.apps.issuePat(req.auth as AuthContext, id, q.expires_in);
+  }
+}

@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../common/auth/access.service.js';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { cursorEnvelope, type ListEnvelope } from '../common/http/list-envelope.js';
+import type { CursorQueryDto } from '../common/http/pagination.dto.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { TokenDto } from '../tokens/dto/token.dto.js';
+import { TokenQueriesService } from '../tokens/token-queries.service.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { UserEntity } from '../users/user.entity.js';
+import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris } from './app-rules.js';
+import { appView } from './app-view.js';
+import { AppEntity } from './app.entity.js';
+import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
+
+@Injectable()
+export class AppsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly access: AccessService,
+    private readonly tokens: TokensService,
+    private readonly tokenQueries: TokenQueriesService,
+  ) {}
+
+  private repo() {
+    return this.ds.getRepository(AppEntity);
+  }
+
+  async list(auth: AuthContext, q: CursorQueryDto, path: string): Promise<ListEnvelope<AppDto>> {
+    const base = () =>
+      this.repo()
+        .createQueryBuilder('a')
+        .where('a.system_domain_id = :d AND NOT a.is_builtin', { d: auth.systemDomainId });
+    const page = base()
+      .orderBy('a.id', 'ASC')
+      .take(q.per_page + 1);
+    if (q.last_id) page.andWhere('a.id > :lastId', { lastId: q.last_id });
+    const [rows, total, before] = await Promise.all([
+      page.getMany(),
+      base().getCount(),
+      q.last_id ? base().andWhere('a.id <= :lastId', { lastId: q.last_id }).getCount() : Promise.resolve(0),
+    ]);
+    return cursorEnvelope(rows.map(appView), total, before, q.per_page, path, {
+      per_page: q.per_page,
+      last_id: q.last_id,
+    });
+  }
+
+  async get(auth: AuthContext, id: string): Promise<AppEntity> {
+    const app = await this.repo().findOneBy({ id, system_domain_id: auth.systemDomainId, is_builtin: false });
+    if (!app) throw ApiError.notFound('App');
+    return app;
+  }
+
+  async create(auth: AuthContext, body: CreateAppDto): Promise<CreatedAppDto> {
+    const shape = this.shape(body, { type: body.type ?? 'PAT' });
+    await this.checkDefaultUser(auth, shape.default_user_id);
+    const secret =
+      shape.type === 'OAUTH' && shape.oauth_client_type === 'confidential' ? generateSecret() : null;
+    const saved = await this.repo().save(
+      this.repo().create({
+        ...shape,
+        system_domain_id: auth.systemDomainId,
+        name: body.name.trim(),
+        description: body.description ?? null,
+        url: this.checkUrl(body.url),
+        client_secret_hash: secret ? sha256Hex(secret) : null,
+        created_by_user_id: auth.userId,
+      }),
+    );
+    return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
+  }
+
+  /**
+   * PUT and PATCH: the given fields change; `type` never does. Moving a client from public to confidential
+   * generates its first secret, shown in this response; moving to public drops the secret.
+   */
+  async update(auth: AuthContext, id: string, body: UpdateAppDto): Promise<CreatedAppDto> {
+    const app = await this.get(auth, id);
+    const shape = this.shape(body, app);
+    if (body.default_user_id !== undefined && body.default_user_id !== app.default_user_id) {
+      await this.checkDefaultUser(auth, shape.default_user_id);
+    }
+    let secret: string | null = null;
+    let secretHash: string | null | undefined;
+    if (app.oauth_client_type !== shape.oauth_client_type) {
+      secret = shape.oauth_client_type === 'confidential' ? generateSecret() : null;
+      secretHash = secret ? sha256Hex(secret) : null;
+    }
+    Object.assign(app, shape, {
+      ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.url !== undefined ? { url: this.checkUrl(body.url) } : {}),
+      ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
+    });
+    const saved = await this.repo().save(app);
+    return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
+  }
+
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    const app = await this.get(auth, id);
+    // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
+    await this.repo().delete({ id: app.id });
+  }
+
+  /**
+   * A personal access token for a service account: the app must have an acting user who is active and in
+   * the domain; the caller must be an administrator or that user. The JWT is returned once.
+   */
+  async issuePat(auth: AuthContext, appId: string, expiresIn: number | undefined): Promise<TokenDto> {
+    const app = await this.get(auth, appId);
+    if (app.type !== 'PAT')
+      throw ApiError.badRequest('OAuth apps obtain tokens from the OAuth token endpoint');
+    if (!app.default_user_id) throw ApiError.badRequest({ default_user_id: 'the app has no acting user' });
+    if (!auth.isAdmin && auth.userId !== app.default_user_id) {
+      throw ApiError.forbidden('Only an administrator or the acting user may issue this token');
+    }
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: app.default_user_id });
+    if (!user || user.status !== 'ACTIVE')
+      throw ApiError.badRequest({ default_user_id: 'the acting user is not active' });
+    await this.access.require(auth, 'user', [user.id]).catch(() => {
+      throw ApiError.badRequest({ default_user_id: 'the acting user is not a member of this domain' });
+    });
+    const ttl = Math.min(expiresIn ?? this.config.auth.patMaxTtlSeconds, this.config.auth.patMaxTtlSeconds);
+    const issued = await this.tokens.issue({
+      userId: user.id,
+      appId: app.id,
+      systemDomainId: auth.systemDomainId,
+      kind: 'PAT',
+      expires: new Date(Date.now() + ttl * 1000),
+    });
+    return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
+  }
+
+  private shape(body: UpdateAppDto, current: Partial<AppShape> & { type: AppShape['type'] }): AppShape {
+    const redirect = normalizeRedirectUris(body.redirect_uris ?? current.redirect_uris ?? []);
+    const origins = normalizeOrigins(body.allowed_origins ?? current.allowed_origins ?? []);
+    const errors: Record<string, string> = {};
+    if (redirect.error) errors.redirect_uris = redirect.error;
+    if (origins.error) errors.allowed_origins = origins.error;
+    if (Object.keys(errors).length) throw ApiError.badRequest(errors);
+    const shape: AppShape = {
+      type: current.type,
+      oauth_client_type:
+        body.oauth_client_type !== undefined ? body.oauth_client_type : (current.oauth_client_type ?? null),
+      default_user_id:
+        body.default_user_id !== undefined ? body.default_user_id : (current.default_user_id ?? null),
+      allowed_scopes: [...new Set(body.allowed_scopes ?? current.allowed_scopes ?? [])],
+      redirect_uris: redirect.uris,
+      allowed_origins: origins.origins,
+    };
+    checkScenario(shape);
+    return shape;
+  }
+
+  private checkUrl(url: string | null | undefined): string | null {
+    if (url === undefined || url === null || url.trim() === '') return null;
+    try {
+      const u = new URL(url.trim());
+      if (u.protocol === 'http:' || u.protocol === 'https:') return u.toString();
+    } catch {
+      /* fall through */
+    }
+    throw ApiError.badRequest({ url: 'must be an http(s) URL' });
+  }
+
+  private async checkDefaultUser(auth: AuthContext, userId: string | null): Promise<void> {
+    if (!userId) return;
+    await this.access.require(auth, 'user', [userId]).catch(() => {
+      throw ApiError.badRequest({ default_user_id: 'no such user in this domain' });
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
+import { SCOPES } from '../common/auth/scopes.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { pageEnvelope } from '../common/http/list-envelope.js';
+import { ScopeListDto } from './dto/app.dto.js';
+import {
+  ApprovedAppInstanceDto,
+  ExternalAuthDto,
+  ExternalAuthRequestDto,
+  ExternalAuthRequestResponseDto,
+} from './dto/external-auth.dto.js';
+import { ExternalAuthService } from './external-auth.service.js';
+
+/** The fixed-path routes under /v1/apps/ (registered before /v1/apps/{app_id}/). */
+@ApiTags('apps')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/auth/v1/apps')
+export class ExternalAuthController {
+  constructor(private readonly external: ExternalAuthService) {}
+
+  @Get('oauth_scopes')
+  @Authenticated()
+  @ApiOperation({ summary: 'The OAuth scopes the platform supports, with what each allows' })
+  @ApiOkResponse({ type: ScopeListDto })
+  listOauthScopes(@Req() req: Request): ScopeListDto {
+    const objects = SCOPES.map(({ name, description }) => ({ name, description }));
+    return pageEnvelope(objects, objects.length, 1, Math.max(objects.length, 1), req.path, {});
+  }
+
+  @Post('external/auth')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Approve an external program (identified by its secret) to receive a token for an app',
+  })
+  @ApiCreatedResponse({ type: ExternalAuthRequestResponseDto })
+  @ApiConflictResponse({ type: ErrorsDto })
+  approveExternalAuth(
+    @Body() body: ExternalAuthRequestDto,
+    @Req() req: Request,
+  ): Promise<ExternalAuthRequestResponseDto> {
+    return this.external.approve(req.auth as AuthContext, body);
+  }
+
+  @Get('external/auth/:secret')
+  @Public()
+  @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
+  @ApiOkResponse({ type: ExternalAuthDto })
+  @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
+  collectExternalAuth(@Param('secret') secret: string): Promise<ExternalAuthDto> {
+    return this.external.collect(secret);
+  }
+
+  @Post('instance')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({ summary: 'Approve an app instance (its own random id) to act for the caller' })
+  @ApiCreatedResponse({ type: ApprovedAppInstanceDto })
+  @ApiConflictResponse({ type: ErrorsDto })
+  approveAppInstance(
+    @Body() body: ApprovedAppInstanceDto,
+    @Req() req: Request,
+  ): Promise<ApprovedAppInstanceDto> {
+    return this.external.approveInstance(req.auth as AuthContext, body);
+  }
+
+  @Get('instance/:approved_instance_id')
+  @Public()
+  @ApiOperation({ summary: 'The instance collects its token, once, within 10 minutes of the approval' })
+  @ApiOkResponse({ type: ExternalAuthDto })
+  @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
+  collectAppInstance(
+    @Param('approved_instance_id', new ParseUUIDPipe()) id: string,
+  ): Promise<ExternalAuthDto> {
+    return this.external.collectInstance(id);
+  }
+
+  @Delete('instance/:approved_instance_id')
+  @HttpCode(204)
+  @Authenticated()
+  @ApiOperation({ summary: 'Withdraw an approval; the instance’s token is revoked' })
+  @ApiNoContentResponse({ description: 'Withdrawn' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteAppInstance(
+    @Param('approved_instance_id', new ParseUUIDPipe()) id: string,
+    @Req() req: Request,
+  ): Promise<void> {
+    return this.external.removeInstance(req.auth as AuthContext, id);
+  }
+}

@@ -1,0 +1,42 @@
+import { UserEntity } from '../users/user.entity.js';
+import { AppEntity } from './app.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  JoinColumn,
+  ManyToOne,
+  type Relation,
+} from 'typeorm';
+
+export interface RedirectInfo {
+  url: string | null;
+  headers: Record<string, string> | null;
+}
+
+/**
+ * A pairing request: an external program (desktop client, plug-in) shows or opens a random secret; a
+ * signed-in user approves it for an app; the program then collects a token once with that secret.
+ */
+@Entity('external_auth_requests')
+export class ExternalAuthEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Index('uq_external_auth_secret', { unique: true })
+  @Column({ type: 'text' })
+  secret_hash!: string;
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @Column({ type: 'uuid' }) app_id!: string;
+  @Column({ type: 'uuid' }) user_id!: string;
+  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'app_id' })
+  app?: Relation<AppEntity>;
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<UserEntity>;
+  @Column({ type: 'jsonb', nullable: true }) redirect_info!: RedirectInfo | null;
+  @Column({ type: 'timestamptz' }) expires!: Date;
+  @Column({ type: 'uuid', nullable: true }) token_id!: string | null;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+}

@@ -1,0 +1,172 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { AccessService } from '../common/auth/access.service.js';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { sha256Hex } from '../common/crypto/secrets.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { AppInstanceEntity } from './app-instance.entity.js';
+import { AppEntity } from './app.entity.js';
+import type {
+  ApprovedAppInstanceDto,
+  ExternalAuthDto,
+  ExternalAuthRequestDto,
+  ExternalAuthRequestResponseDto,
+} from './dto/external-auth.dto.js';
+import { ExternalAuthEntity } from './external-auth.entity.js';
+
+/** How long an approval waits to be collected. */
+const COLLECT_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Hand-over of a token to a program that cannot show a sign-in page itself. The user approves (signed in);
+ * the program collects once, with a secret only it and the user's approval know. Tokens are minted at
+ * collection, so nothing that could be replayed is stored. Only service-account (PAT) apps: OAuth apps
+ * have the authorization code flow for this.
+ */
+@Injectable()
+export class ExternalAuthService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly access: AccessService,
+    private readonly tokens: TokensService,
+  ) {}
+
+  async approve(auth: AuthContext, body: ExternalAuthRequestDto): Promise<ExternalAuthRequestResponseDto> {
+    const app = await this.resolveApp(auth, body.app_id, body.app_name);
+    const redirectInfo = body.redirect_info
+      ? { url: body.redirect_info.url ?? null, headers: body.redirect_info.headers ?? null }
+      : null;
+    try {
+      await this.ds.getRepository(ExternalAuthEntity).insert({
+        secret_hash: sha256Hex(body.secret),
+        system_domain_id: auth.systemDomainId,
+        app_id: app.id,
+        user_id: auth.userId,
+        redirect_info: redirectInfo,
+        expires: new Date(Date.now() + COLLECT_WINDOW_MS),
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505')
+        throw ApiError.conflict('This secret has already been used');
+      throw e;
+    }
+    return { app_id: app.id, redirect_info: redirectInfo };
+  }
+
+  /** One collection per approval: the row is claimed with a conditional update, so two racers get one token. */
+  async collect(secret: string): Promise<ExternalAuthDto> {
+    return this.ds.transaction(async (em) => {
+      const repo = em.getRepository(ExternalAuthEntity);
+      const row = await repo.findOneBy({
+        secret_hash: sha256Hex(secret),
+        token_id: IsNull(),
+        expires: MoreThan(new Date()),
+      });
+      if (!row) throw ApiError.notFound('Pending authorization');
+      const issued = await this.issue(em, row.user_id, row.app_id, row.system_domain_id);
+      const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
+      if (!claimed.affected) throw ApiError.notFound('Pending authorization');
+      return {
+        app_id: row.app_id,
+        token: issued.token,
+        date_created: new Date(row.date_created).toISOString(),
+        redirect_info: row.redirect_info,
+      };
+    });
+  }
+
+  async approveInstance(auth: AuthContext, body: ApprovedAppInstanceDto): Promise<ApprovedAppInstanceDto> {
+    const app = await this.resolveApp(auth, body.app_id, undefined);
+    try {
+      const row = await this.ds.getRepository(AppInstanceEntity).save(
+        this.ds.getRepository(AppInstanceEntity).create({
+          id: body.id,
+          app_id: app.id,
+          user_id: auth.userId,
+          system_domain_id: auth.systemDomainId,
+        }),
+      );
+      return { id: row.id, app_id: row.app_id, date_created: new Date(row.date_created).toISOString() };
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505')
+        throw ApiError.conflict('This instance is already approved');
+      throw e;
+    }
+  }
+
+  async collectInstance(id: string): Promise<ExternalAuthDto> {
+    return this.ds.transaction(async (em) => {
+      const repo = em.getRepository(AppInstanceEntity);
+      const row = await repo.findOneBy({ id, token_id: IsNull() });
+      if (!row || Date.now() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
+        throw ApiError.notFound('Pending approval');
+      }
+      const issued = await this.issue(em, row.user_id, row.app_id, row.system_domain_id);
+      const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
+      if (!claimed.affected) throw ApiError.notFound('Pending approval');
+      return {
+        app_id: row.app_id,
+        token: issued.token,
+        date_created: new Date(row.date_created).toISOString(),
+        redirect_info: null,
+      };
+    });
+  }
+
+  /** Withdraws an approval: the instance's token is revoked. The approving user or an administrator. */
+  async removeInstance(auth: AuthContext, id: string): Promise<void> {
+    const repo = this.ds.getRepository(AppInstanceEntity);
+    const row = await repo.findOneBy({ id, system_domain_id: auth.systemDomainId });
+    if (!row) throw ApiError.notFound('Approved app instance');
+    if (!auth.isAdmin && row.user_id !== auth.userId)
+      throw ApiError.forbidden('Only the approving user or an administrator');
+    await this.ds.transaction(async (em) => {
+      if (row.token_id) await this.tokens.revoke(row.token_id, em);
+      await em.getRepository(AppInstanceEntity).delete({ id });
+    });
+  }
+
+  private async issue(
+    em: import('typeorm').EntityManager,
+    userId: string,
+    appId: string,
+    systemDomainId: string,
+  ) {
+    return this.tokens.issue(
+      {
+        userId,
+        appId,
+        systemDomainId,
+        kind: 'PAT',
+        expires: new Date(Date.now() + this.config.auth.loginTokenTtlSeconds * 1000),
+      },
+      em,
+    );
+  }
+
+  private async resolveApp(
+    auth: AuthContext,
+    appId: string | undefined,
+    appName: string | undefined,
+  ): Promise<AppEntity> {
+    const repo = this.ds.getRepository(AppEntity);
+    let app: AppEntity | null = null;
+    if (appId) {
+      await this.access.require(auth, 'app', [appId]);
+      app = await repo.findOneBy({ id: appId });
+    } else if (appName) {
+      app = await repo.findOneBy({ name: appName, system_domain_id: auth.systemDomainId, is_builtin: false });
+      if (!app) throw ApiError.notFound('App');
+    } else {
+      throw ApiError.badRequest({ app_id: 'app_id or app_name is required' });
+    }
+    if (!app) throw ApiError.notFound('App');
+    if (app.type !== 'PAT')
+      throw ApiError.badRequest({ app_id: 'OAuth apps use the authorization code flow' });
+    return app;
+  }
+}

@@ -1,0 +1,28 @@
+import type { TokenKind } from '../../tokens/token.entity.js';
+import type { UserEntity } from '../../users/user.entity.js';
+import type { SystemDomainEntity } from '../../system-domains/system-domain.entity.js';
+import type { Role } from './roles.js';
+
+/** Who is calling: built by the guard from the looked-up token record, attached as `req.auth`. */
+export interface AuthContext {
+  tokenId: string;
+  appId: string;
+  userId: string;
+  systemDomainId: string;
+  kind: TokenKind;
+  /** OAuth tokens: granted scopes; null for PAT and login tokens. */
+  scopes: string[] | null;
+  roles: Set<Role>;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+  user: UserEntity;
+  domain: SystemDomainEntity;
+  expires: Date;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    auth?: AuthContext;
+    id?: string;
+  }
+}

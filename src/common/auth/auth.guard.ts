@@ -1,0 +1,81 @@
+import { type ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ApiError } from '../errors/api-error.js';
+import { AccessService } from './access.service.js';
+import type { AuthContext } from './auth-context.js';
+import { AUTH_OPTIONS, type AuthenticatedOptions, IS_PUBLIC } from './authenticated.decorator.js';
+import { rolesAllowedByScopes } from './scopes.js';
+
+/**
+ * The one guard, deny by default. In order: public routes pass; routes that declare nothing are refused;
+ * then authentication (passport-jwt + token lookup), administrator flags, roles, OAuth scopes (tokens of
+ * OAuth apps: the scopes must bundle every role the route needs), and the ACL of the entity the route names.
+ */
+@Injectable()
+export class AuthGuard extends PassportAuthGuard('jwt') {
+  private readonly logger = new Logger(AuthGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: AccessService,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const options = this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_OPTIONS, targets);
+    if (!options) {
+      this.logger.error(
+        `Route ${context.getClass().name}.${context.getHandler().name} declares no access policy`,
+      );
+      throw ApiError.forbidden('This route declares no access policy');
+    }
+    await super.canActivate(context);
+    const req = context.switchToHttp().getRequest<Request>();
+    const auth = req.auth as AuthContext;
+    this.authorize(auth, options);
+    if (options.access) {
+      await this.access.require(auth, options.access.entity, [String(req.params[options.access.param])]);
+    }
+    return true;
+  }
+
+  /** Passport hands us the lookup result; we keep it on `req.auth` and turn every failure into a 401. */
+  override handleRequest<T>(err: unknown, user: T, info: unknown, context: ExecutionContext): T {
+    if (err instanceof ApiError) throw err;
+    if (err || !user) {
+      const name = (info as { name?: string; message?: string } | undefined)?.name;
+      const message = (info as { message?: string } | undefined)?.message;
+      if (name === 'TokenExpiredError') throw ApiError.unauthorized('Token has expired');
+      if (message === 'No auth token')
+        throw ApiError.unauthorized('Authentication credentials were not provided');
+      if (err) this.logger.warn(`token verification error: ${(err as Error).message ?? err}`);
+      throw ApiError.unauthorized('Invalid token');
+    }
+    context.switchToHttp().getRequest<Request>().auth = user as unknown as AuthContext;
+    return user;
+  }
+
+  private authorize(auth: AuthContext, options: AuthenticatedOptions): void {
+    if (options.superAdmin && !auth.isSuperAdmin) throw ApiError.forbidden('Requires a super administrator');
+    if (options.admin && !auth.isAdmin) throw ApiError.forbidden('Requires an administrator');
+    const roles = options.roles ?? [];
+    const missing = roles.filter((r) => !auth.roles.has(r));
+    if (missing.length > 0) throw ApiError.forbidden(`Missing role: ${missing.join(', ')}`);
+    if (auth.kind === 'OAUTH') {
+      const granted = auth.scopes ?? [];
+      const allowed = rolesAllowedByScopes(granted);
+      if (allowed !== null) {
+        const uncovered = roles.filter((r) => !allowed.has(r));
+        if (uncovered.length > 0)
+          throw ApiError.forbidden(`The token's scopes do not cover: ${uncovered.join(', ')}`);
+        const absent = (options.scopes ?? []).filter((s) => !granted.includes(s));
+        if (absent.length > 0) throw ApiError.forbidden(`Missing scope: ${absent.join(', ')}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError } from './api-error.js';
+import { allowedMethods } from '../http/method-not-allowed.js';
+
+/**
+ * Every failure leaves as JSON in the spec's shape. Unknown errors become a 500 without internals, logged
+ * with the request id. Nest's own HttpExceptions (body-parser, route not found) are translated.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    if (res.headersSent) return;
+    const err = this.toApiError(exception, req);
+    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    res.status(err.status).json({ errors: err.errors });
+  }
+
+  private toApiError(exception: unknown, req: Request): ApiError {
+    if (exception instanceof ApiError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404 && /^Cannot \w+ /.test(exception.message)) {
+        const allow = allowedMethods(req);
+        if (allow.length > 0) {
+          return new ApiError(405, [`Method ${req.method} not allowed`], { Allow: allow.join(', ') });
+        }
+        return new ApiError(404, [`Not found: ${req.method} ${req.path}`]);
+      }
+      const body = exception.getResponse();
+      if (status === 400 && (exception as { type?: string }).type === 'entity.parse.failed') {
+        return ApiError.badRequest('Malformed JSON body');
+      }
+      const message =
+        typeof body === 'object' && body !== null && 'message' in body
+          ? [(body as { message: unknown }).message].flat().map(String)
+          : [exception.message];
+      return new ApiError(status, message);
+    }
+    const e = exception as {
+      status?: number;
+      statusCode?: number;
+      type?: string;
+      expose?: boolean;
+      message?: string;
+    };
+    // body-parser and friends throw http-errors style objects before Nest's pipeline
+    const httpStatus = e?.status ?? e?.statusCode;
+    if (typeof httpStatus === 'number' && httpStatus >= 400 && httpStatus < 500 && e.expose !== false) {
+      return new ApiError(httpStatus, [
+        e.type === 'entity.parse.failed' ? 'Malformed JSON body' : (e.message ?? 'Bad request'),
+      ]);
+    }
+    this.logger.error({ err: exception, request_id: req.id }, 'Unhandled error');
+    return new ApiError(500, ['Internal server error']);
+  }
+}

@@ -1,0 +1,52 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/config.js';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { createSerialPgliteDriver } from './pglite-serial-driver.js';
+
+/** `memory://` keeps PGlite in memory (tests); any other DATA_DIR persists it under `<dir>/pglite`. */
+export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    // PGlite has neither uuid-ossp nor pgcrypto; gen_random_uuid() is core since PostgreSQL 13.
+    installExtensions: false,
+    uuidExtension: 'pgcrypto' as const,
+    logging: false,
+  };
+  if (config.database.url) {
+    return { ...common, url: config.database.url, extra: { max: 20 } };
+  }
+  const dir = config.database.dataDir === 'memory://' ? undefined : `${config.database.dataDir}/pglite`;
+  return { ...common, driver: createSerialPgliteDriver(dir) } as DataSourceOptions;
+}
+
+export function createDataSource(config: AppConfig): DataSource {
+  return new DataSource(dataSourceOptions(config));
+}
+
+const MIGRATION_LOCK_KEY = 4_280_517_731; // arbitrary, fixed: "portcullis migrations"
+
+/**
+ * Applies pending migrations. On PostgreSQL an advisory lock makes instances that start together take
+ * turns; the second finds nothing left to do. PGlite is single-process and needs no lock.
+ */
+export async function runMigrations(ds: DataSource): Promise<void> {
+  const isPglite = !(ds.options as { url?: string }).url;
+  if (isPglite) {
+    await ds.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = ds.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.release();
+  }
+}

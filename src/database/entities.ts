@@ -1,0 +1,23 @@
+import { AppInstanceEntity } from '../apps/app-instance.entity.js';
+import { AppEntity } from '../apps/app.entity.js';
+import { ExternalAuthEntity } from '../apps/external-auth.entity.js';
+import { GroupMemberEntity } from '../groups/group-member.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { SigningKeyEntity } from '../keys/signing-key.entity.js';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { TokenEntity } from '../tokens/token.entity.js';
+import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+
+export const ENTITIES = [
+  SystemDomainEntity,
+  UserEntity,
+  UserSystemDomainEntity,
+  GroupEntity,
+  GroupMemberEntity,
+  AppEntity,
+  TokenEntity,
+  SigningKeyEntity,
+  ExternalAuthEntity,
+  AppInstanceEntity,
+];

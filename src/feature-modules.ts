@@ -1,0 +1,5 @@
+import { AppsModule } from './apps/apps.module.js';
+import { UsersModule } from './users/users.module.js';
+
+/** Feature modules mounted by the app; each new feature registers here. */
+export const FEATURE_MODULES = [AppsModule, UsersModule];

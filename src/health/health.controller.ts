@@ -1,0 +1,56 @@
+import { Controller, Get, HttpCode, Req } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+
+class StatusDto {
+  @ApiProperty({ example: 'ok' }) status!: string;
+}
+class IpDto {
+  @ApiProperty({ example: '203.0.113.7' }) ip!: string;
+}
+
+@ApiTags('health')
+@Public()
+@Controller('API/auth')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  @Get('livez')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: StatusDto })
+  getLiveness(): StatusDto {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOkResponse({ type: StatusDto })
+  @ApiServiceUnavailableResponse({ type: ErrorsDto })
+  async getReadiness(): Promise<StatusDto> {
+    try {
+      await this.ds.query('SELECT 1');
+    } catch {
+      throw new ApiError(503, ['Database unreachable'], { 'Retry-After': '5' });
+    }
+    return { status: 'ok' };
+  }
+
+  @Get('ip')
+  @ApiOperation({ summary: "The caller's IP address as this service sees it (honours TRUST_PROXY)" })
+  @ApiOkResponse({ type: IpDto })
+  getCallerIp(@Req() req: Request): IpDto {
+    return { ip: req.ip ?? '' };
+  }
+}

@@ -1,0 +1,7 @@
+import { Global, Module } from '@nestjs/common';
+import { JwksController } from './jwks.controller.js';
+import { SigningKeysService } from './signing-keys.service.js';
+
+@Global()
+@Module({ controllers: [JwksController], providers: [SigningKeysService], exports: [SigningKeysService] })
+export class KeysModule {}

@@ -1,0 +1,158 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomUUID,
+} from 'node:crypto';
+import { exportJWK, type JWK, SignJWT } from 'jose';
+import { DataSource, In } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { KeyEncryption } from './key-encryption.js';
+import { SigningKeyEntity } from './signing-key.entity.js';
+
+export const JWT_ALGORITHM = 'ES256';
+
+interface LoadedKey {
+  kid: string;
+  status: SigningKeyEntity['status'];
+  publicKey: KeyObject;
+  privateKey: KeyObject | null;
+  created: Date;
+}
+
+/**
+ * ES256 signing keys kept in the database (private halves encrypted). The newest ACTIVE key signs; after a
+ * rotation the previous key keeps verifying, so no issued token is invalidated. Instances re-read the
+ * table every minute and whenever they meet an unknown `kid`, so a rotation reaches all of them.
+ */
+@Injectable()
+export class SigningKeysService implements OnModuleDestroy {
+  private readonly logger = new Logger(SigningKeysService.name);
+  private readonly encryption: KeyEncryption;
+  private keys = new Map<string, LoadedKey>();
+  private signing: LoadedKey | null = null;
+  private lastReload = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.encryption = KeyEncryption.fromConfig(config);
+  }
+
+  /** Loads the keys, creating the first one on an empty table. Called once at start-up. */
+  async init(): Promise<void> {
+    await this.reload();
+    if (!this.signing) {
+      await this.insertKey();
+      await this.reload();
+    }
+    this.timer = setInterval(
+      () => void this.reload().catch((e) => this.logger.warn(`key reload failed: ${e}`)),
+      60_000,
+    );
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async sign(claims: Record<string, unknown>, expires: Date): Promise<string> {
+    const key = this.signing;
+    if (!key?.privateKey) throw new Error('No signing key loaded');
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: JWT_ALGORITHM, kid: key.kid, typ: 'JWT' })
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expires.getTime() / 1000))
+      .sign(key.privateKey);
+  }
+
+  /** Public key for a `kid`, re-reading the table (at most every 5 s) when it is unknown. */
+  async verificationKey(kid: string): Promise<KeyObject | null> {
+    let key = this.keys.get(kid);
+    if (!key && Date.now() - this.lastReload > 5_000) {
+      await this.reload();
+      key = this.keys.get(kid);
+    }
+    return key && key.status !== 'RETIRED' ? key.publicKey : null;
+  }
+
+  async jwks(): Promise<{ keys: JWK[] }> {
+    const keys: JWK[] = [];
+    for (const k of this.keys.values()) {
+      if (k.status === 'RETIRED') continue;
+      keys.push({ ...(await exportJWK(k.publicKey)), kid: k.kid, alg: JWT_ALGORITHM, use: 'sig' });
+    }
+    return { keys };
+  }
+
+  currentKid(): string | null {
+    return this.signing?.kid ?? null;
+  }
+
+  /** New ACTIVE key; the old ACTIVE ones become PREVIOUS (still verifying). Returns the new kid. */
+  async rotate(): Promise<string> {
+    const kid = await this.ds.transaction(async (em) => {
+      await em.update(SigningKeyEntity, { status: 'ACTIVE' }, { status: 'PREVIOUS' });
+      return this.insertKey(em.getRepository(SigningKeyEntity));
+    });
+    await this.reload();
+    return kid;
+  }
+
+  /** Stops a key verifying at all (after a compromise): tokens signed with it are refused from then on. */
+  async retire(kid: string): Promise<boolean> {
+    const res = await this.ds
+      .getRepository(SigningKeyEntity)
+      .update({ id: kid, status: In(['PREVIOUS']) }, { status: 'RETIRED', date_retired: new Date() });
+    await this.reload();
+    return (res.affected ?? 0) > 0;
+  }
+
+  private async insertKey(repo = this.ds.getRepository(SigningKeyEntity)): Promise<string> {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const kid = randomUUID();
+    await repo.insert({
+      id: kid,
+      algorithm: JWT_ALGORITHM,
+      public_key_pem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      private_key_encrypted: this.encryption.encrypt(
+        privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      ),
+      status: 'ACTIVE',
+    });
+    this.logger.log(`Created signing key ${kid}`);
+    return kid;
+  }
+
+  private async reload(): Promise<void> {
+    this.lastReload = Date.now();
+    const rows = await this.ds
+      .getRepository(SigningKeyEntity)
+      .createQueryBuilder('k')
+      .addSelect('k.private_key_encrypted')
+      .orderBy('k.date_created', 'DESC')
+      .getMany();
+    const keys = new Map<string, LoadedKey>();
+    for (const r of rows) {
+      const known = this.keys.get(r.id);
+      keys.set(r.id, {
+        kid: r.id,
+        status: r.status,
+        created: r.date_created,
+        publicKey: known?.publicKey ?? createPublicKey(r.public_key_pem),
+        privateKey:
+          r.status === 'ACTIVE'
+            ? (known?.privateKey ?? createPrivateKey(this.encryption.decrypt(r.private_key_encrypted)))
+            : null,
+      });
+    }
+    this.keys = keys;
+    this.signing = [...keys.values()].find((k) => k.status === 'ACTIVE') ?? null;
+  }
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { LoginTokenDto } from '../tokens/dto/token.dto.js';
+import { SimpleLoginDto } from './dto/simple-login.dto.js';
+import { LoginService } from './login.service.js';
+
+@ApiTags('login')
+@Controller('API/auth/v1/auth')
+export class LoginController {
+  constructor(private readonly login: LoginService) {}
+
+  @Post('simple/login')
+  @HttpCode(201)
+  @Public()
+  @ApiOperation({ summary: 'Password sign-in → the multi-platform Token form (one token per domain)' })
+  @ApiCreatedResponse({ type: LoginTokenDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiUnauthorizedResponse({
+    description: 'Unknown email, wrong password or inactive user (one answer)',
+    type: ErrorsDto,
+  })
+  simpleLogin(@Body() body: SimpleLoginDto): Promise<LoginTokenDto> {
+    return this.login.simpleLogin(body.email, body.password);
+  }
+}

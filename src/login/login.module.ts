@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
+import { LoginController } from './login.controller.js';
+import { LoginService } from './login.service.js';
+
+@Module({ imports: [SystemDomainsModule], controllers: [LoginController], providers: [LoginService] })
+export class LoginModule {}

@@ -1,0 +1,72 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { hashPassword } from '../common/crypto/passwords.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { SigningKeysService } from '../keys/signing-keys.service.js';
+import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+import { SystemDomainsService } from './system-domains.service.js';
+
+/**
+ * First start: loads signing keys, and when no user exists creates the first system domain and a super
+ * administrator. Two instances starting together: the unique email makes the second one's insert fail
+ * and roll back, and it goes on with the first one's data.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: SigningKeysService,
+    private readonly domains: SystemDomainsService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.keys.init();
+    if ((await this.ds.getRepository(UserEntity).count({ take: 1 })) > 0) return;
+    const generated = this.config.bootstrap.adminPassword === null;
+    const password = this.config.bootstrap.adminPassword ?? randomBytes(15).toString('base64url');
+    const passwordHash = await hashPassword(password);
+    try {
+      await this.ds.transaction(async (em) => {
+        const domain = await this.domains.create(em, {
+          name: 'Default',
+          base_url: this.config.http.publicBaseUrl,
+          type: 'INTERNAL',
+        });
+        const user = await em.getRepository(UserEntity).save(
+          em.getRepository(UserEntity).create({
+            email: this.config.bootstrap.adminEmail,
+            first_name: 'Super',
+            last_name: 'Administrator',
+            password_hash: passwordHash,
+            is_admin: true,
+            is_super_admin: true,
+            system_domain_id: domain.id,
+          }),
+        );
+        await em
+          .getRepository(UserSystemDomainEntity)
+          .insert({ user_id: user.id, system_domain_id: domain.id });
+        domain.creating_user_id = user.id;
+        await em.save(domain);
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return; // another instance bootstrapped first
+      throw err;
+    }
+    this.logger.log(
+      `Created the first system domain and super administrator ${this.config.bootstrap.adminEmail}`,
+    );
+    if (generated) {
+      // Deliberately outside the structured log: shown once, on the terminal of whoever started the service.
+      process.stdout.write(
+        `\n  Bootstrap administrator: ${this.config.bootstrap.adminEmail}\n  Generated password:      ${password}\n  (shown once; set BOOTSTRAP_ADMIN_PASSWORD to choose it)\n\n`,
+      );
+    }
+  }
+}

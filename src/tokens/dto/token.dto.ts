@@ -1,0 +1,77 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DOMAIN_STATUSES } from '../../system-domains/system-domain.entity.js';
+
+const MFA_METHODS = ['TOTP', 'MAIL_2SV'];
+
+export class MultiDomainUserSystemDto {
+  @ApiProperty({ format: 'uuid' }) system_domain_id!: string;
+  @ApiPropertyOptional({ readOnly: true }) system_domain_name?: string;
+  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) logo_url?: string | null;
+  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) platform_url?: string | null;
+  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) url?: string | null;
+  @ApiPropertyOptional({ readOnly: true }) mfa_required?: boolean;
+  @ApiPropertyOptional({ readOnly: true }) mfa_required_configured?: boolean;
+  @ApiPropertyOptional({ readOnly: true, type: [String], enum: MFA_METHODS }) mfa_methods?: string[];
+  @ApiPropertyOptional({ readOnly: true, type: [String], enum: MFA_METHODS })
+  mfa_methods_configured?: string[];
+}
+
+/** TokenOutput: the list/detail form, without the JWT. */
+export class TokenOutputDto {
+  @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
+  @ApiProperty({ format: 'uuid', readOnly: true }) app_id!: string;
+  @ApiProperty({ format: 'uuid', readOnly: true }) user_id!: string;
+  @ApiProperty({ format: 'uuid', readOnly: true }) system_domain_id!: string;
+  @ApiProperty({ type: [String], format: 'uuid', readOnly: true }) system_domains!: string[];
+  @ApiProperty({ enum: DOMAIN_STATUSES, readOnly: true }) system_domain_status!: string;
+  @ApiProperty({ readOnly: true }) system_domain_type!: string;
+  @ApiProperty({ readOnly: true }) system_domain_is_plg!: boolean;
+  @ApiProperty({ readOnly: true, nullable: true }) system_domain_warning_message!: string | null;
+  @ApiProperty({ readOnly: true }) is_admin!: boolean;
+  @ApiProperty({ readOnly: true }) is_mfa_authenticated!: boolean;
+  @ApiProperty({ readOnly: true }) is_super_admin!: boolean;
+  @ApiProperty({ readOnly: true }) is_super_admin_light!: boolean;
+  @ApiProperty({ enum: ['PAT', 'LOGIN', 'OAUTH'], readOnly: true, description: 'What issued the token' })
+  kind!: string;
+  @ApiProperty({
+    type: [String],
+    readOnly: true,
+    nullable: true,
+    description: 'OAuth tokens: granted scopes',
+  })
+  scopes!: string[] | null;
+  @ApiProperty({ format: 'date-time', readOnly: true }) expires!: string;
+  @ApiProperty({ format: 'date-time', readOnly: true, nullable: true }) revoked_at!: string | null;
+  @ApiProperty({ format: 'date-time', readOnly: true, nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
+  @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
+}
+
+/** Token: TokenOutput plus the JWT, shown once where a token is issued. */
+export class TokenDto extends TokenOutputDto {
+  @ApiProperty({ description: 'The JWT; send as Authorization: Bearer' }) token!: string;
+}
+
+/** The multi-platform login form: a deprecated top-level token plus one token per domain. */
+export class MultiDomainTokenItemDto extends MultiDomainUserSystemDto {
+  @ApiProperty() token!: string;
+}
+
+export class LoginTokenDto extends TokenOutputDto {
+  @ApiProperty({ nullable: true, deprecated: true, description: 'Use auth_system_domains[].token' })
+  token!: string | null;
+  @ApiProperty({ type: [MultiDomainTokenItemDto], readOnly: true })
+  auth_system_domains!: MultiDomainTokenItemDto[];
+}
+
+export class TokenListDto {
+  @ApiProperty({ type: [TokenOutputDto] }) objects!: TokenOutputDto[];
+  @ApiProperty() page!: number;
+  @ApiProperty() pages!: number;
+  @ApiProperty() per_page!: number;
+  @ApiProperty({ format: 'int64' }) total!: number;
+  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { extractToken } from '../common/auth/jwt.strategy.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { TokenDto, TokenOutputDto } from './dto/token.dto.js';
+import { TokenEntity } from './token.entity.js';
+import { TokenQueriesService } from './token-queries.service.js';
+import { TokensService } from './tokens.service.js';
+
+/** The caller-facing token operations of /v1/auth/token/. */
+@Injectable()
+export class TokenLifecycleService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly tokens: TokensService,
+    private readonly queries: TokenQueriesService,
+  ) {}
+
+  async describeCurrent(auth: AuthContext, req: Request): Promise<TokenDto> {
+    const record = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
+    return { ...(await this.queries.view(record)), token: extractToken(req) as string };
+  }
+
+  async describe(tokenId: string, auth: AuthContext): Promise<TokenOutputDto> {
+    const record = await this.tokens.findInDomain(tokenId, auth.systemDomainId);
+    if (!record) throw ApiError.notFound('Token');
+    return this.queries.view(record);
+  }
+
+  /**
+   * A new token of the same kind for the same user, app and domain. Login tokens get a fresh login lifetime;
+   * a PAT's replacement keeps the original expiry (renewing never extends a PAT). OAuth access tokens are
+   * renewed with the refresh_token grant instead. With `revokeCurrent`, issue and revoke are one transaction.
+   */
+  async renew(auth: AuthContext, revokeCurrent: boolean): Promise<TokenDto> {
+    if (auth.kind === 'OAUTH') {
+      throw ApiError.forbidden('OAuth access tokens are renewed with the refresh_token grant');
+    }
+    const current = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
+    const expires = auth.kind === 'LOGIN' ? this.tokens.loginExpiry() : current.expires;
+    const issued = await this.ds.transaction(async (em) => {
+      if (revokeCurrent && !(await this.tokens.revoke(current.id, em)))
+        throw ApiError.unauthorized('Token has been revoked');
+      return this.tokens.issue(
+        {
+          userId: auth.userId,
+          appId: auth.appId,
+          systemDomainId: auth.systemDomainId,
+          kind: auth.kind,
+          expires,
+          scopes: current.scopes,
+          mfa: current.is_mfa_authenticated,
+        },
+        em,
+      );
+    });
+    return { ...(await this.queries.view(issued.record)), token: issued.token };
+  }
+
+  async revoke(tokenId: string): Promise<void> {
+    await this.tokens.revoke(tokenId);
+  }
+}

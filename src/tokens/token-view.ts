@@ -1,0 +1,39 @@
+import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import type { TokenOutputDto } from './dto/token.dto.js';
+import type { TokenEntity } from './token.entity.js';
+
+interface Subject {
+  is_admin: boolean;
+  is_super_admin: boolean;
+}
+
+/** Token record + its user and domain → the spec's TokenOutput form. */
+export function tokenView(
+  t: TokenEntity,
+  user: Subject,
+  domain: Pick<SystemDomainEntity, 'status' | 'type' | 'is_plg' | 'warning_message'>,
+  systemDomains: string[],
+): TokenOutputDto {
+  return {
+    id: t.id,
+    app_id: t.app_id,
+    user_id: t.user_id,
+    system_domain_id: t.system_domain_id,
+    system_domains: systemDomains,
+    system_domain_status: domain.status,
+    system_domain_type: domain.type,
+    system_domain_is_plg: domain.is_plg,
+    system_domain_warning_message: domain.warning_message ?? null,
+    is_admin: user.is_admin || user.is_super_admin,
+    is_mfa_authenticated: t.is_mfa_authenticated,
+    is_super_admin: user.is_super_admin,
+    is_super_admin_light: false,
+    kind: t.kind,
+    scopes: t.scopes,
+    expires: new Date(t.expires).toISOString(),
+    revoked_at: t.revoked_at ? new Date(t.revoked_at).toISOString() : null,
+    last_used_at: t.last_used_at ? new Date(t.last_used_at).toISOString() : null,
+    date_created: new Date(t.date_created).toISOString(),
+    date_modified: new Date(t.date_modified).toISOString(),
+  };
+}

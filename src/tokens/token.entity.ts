@@ -1,0 +1,51 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+import { AppEntity } from '../apps/app.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  JoinColumn,
+  ManyToOne,
+  type Relation,
+} from 'typeorm';
+
+export const TOKEN_KINDS = ['PAT', 'LOGIN', 'OAUTH'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/**
+ * The record behind every JWT the service signs. Looked up on every request, so deleting or revoking it
+ * takes effect on the next request. The JWT itself is never stored: only its SHA-256, which also defeats
+ * a forged token that reuses a real id.
+ */
+@Entity('tokens')
+@Index('ix_tokens_user', ['user_id', 'id'])
+@Index('ix_tokens_app', ['app_id', 'id'])
+export class TokenEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @Column({ type: 'uuid' }) user_id!: string;
+  @Column({ type: 'uuid' }) app_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id' })
+  system_domain?: Relation<SystemDomainEntity>;
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<UserEntity>;
+  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'app_id' })
+  app?: Relation<AppEntity>;
+  @Column({ type: 'text' }) kind!: TokenKind;
+  /** OAuth tokens only: the granted scopes. */
+  @Column({ type: 'text', array: true, nullable: true }) scopes!: string[] | null;
+  @Column({ type: 'text', select: false }) token_hash!: string;
+  @Column({ type: 'timestamptz' }) expires!: Date;
+  @Column({ type: 'timestamptz', nullable: true }) revoked_at!: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) last_used_at!: Date | null;
+  @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
+}

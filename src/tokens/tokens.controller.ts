@@ -1,0 +1,116 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { CursorQueryDto } from '../common/http/pagination.dto.js';
+import { TokenDto, TokenListDto, TokenOutputDto } from './dto/token.dto.js';
+import { TokenLifecycleService } from './token-lifecycle.service.js';
+import { TokenQueriesService } from './token-queries.service.js';
+
+const uuid = new ParseUUIDPipe({ version: undefined });
+
+@ApiTags('tokens')
+@Controller('API/auth/v1/auth')
+export class TokensController {
+  constructor(
+    private readonly lifecycle: TokenLifecycleService,
+    private readonly queries: TokenQueriesService,
+  ) {}
+
+  @Get('token')
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
+  })
+  @ApiOkResponse({ type: TokenDto })
+  validateToken(@Req() req: Request): Promise<TokenDto> {
+    return this.lifecycle.describeCurrent(req.auth as AuthContext, req);
+  }
+
+  @Post('token')
+  @Authenticated()
+  @ApiOperation({ summary: 'A new token for the caller; the current one stays valid' })
+  @ApiCreatedResponse({ type: TokenDto })
+  createToken(@Req() req: Request): Promise<TokenDto> {
+    return this.lifecycle.renew(req.auth as AuthContext, false);
+  }
+
+  @Put('token')
+  @Authenticated()
+  @ApiOperation({ summary: 'Refresh: a new token for the caller, and the current one revoked' })
+  @ApiOkResponse({ type: TokenDto })
+  refreshToken(@Req() req: Request): Promise<TokenDto> {
+    return this.lifecycle.renew(req.auth as AuthContext, true);
+  }
+
+  @Delete('token')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
+  @ApiOkResponse({ description: 'Empty body' })
+  async revokeCurrentToken(@Req() req: Request): Promise<void> {
+    await this.lifecycle.revoke((req.auth as AuthContext).tokenId);
+  }
+
+  @Get('token/:token_id')
+  @Authenticated({ access: { entity: 'token', param: 'token_id' } })
+  @ApiOperation({ summary: 'Describe a token: the caller’s own, or any in the domain for an administrator' })
+  @ApiOkResponse({ type: TokenOutputDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getToken(@Param('token_id', uuid) tokenId: string, @Req() req: Request): Promise<TokenOutputDto> {
+    return this.lifecycle.describe(tokenId, req.auth as AuthContext);
+  }
+
+  @Delete('token/:token_id')
+  @HttpCode(200)
+  @Authenticated({ access: { entity: 'token', param: 'token_id' } })
+  @ApiOperation({
+    summary: 'Revoke a token by id: the caller’s own, or any in the domain for an administrator',
+  })
+  @ApiOkResponse({ description: 'Empty body' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  async revokeToken(@Param('token_id', uuid) tokenId: string): Promise<void> {
+    await this.lifecycle.revoke(tokenId);
+  }
+
+  @Get('tokens')
+  @Authenticated()
+  @ApiOperation({ summary: 'The caller’s own live tokens (cursor style: per_page, last_id)' })
+  @ApiOkResponse({ type: TokenListDto })
+  listOwnTokens(@Query() q: CursorQueryDto, @Req() req: Request): Promise<TokenListDto> {
+    const auth = req.auth as AuthContext;
+    return this.queries.listForUser(auth.userId, auth.systemDomainId, q, req.path);
+  }
+
+  @Get(':app_id/tokens')
+  @Authenticated({ admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } })
+  @ApiOperation({ summary: 'Administrators: the live tokens of an application (cursor style)' })
+  @ApiOkResponse({ type: TokenListDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  listAppTokens(
+    @Param('app_id', uuid) appId: string,
+    @Query() q: CursorQueryDto,
+    @Req() req: Request,
+  ): Promise<TokenListDto> {
+    return this.queries.listForApp(appId, (req.auth as AuthContext).systemDomainId, q, req.path);
+  }
+}

@@ -1,0 +1,188 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { effectiveRoles } from '../common/auth/roles.js';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { SigningKeysService } from '../keys/signing-keys.service.js';
+import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import type { UserEntity } from '../users/user.entity.js';
+import { TokenEntity, type TokenKind } from './token.entity.js';
+
+export interface IssueTokenInput {
+  userId: string;
+  appId: string;
+  systemDomainId: string;
+  kind: TokenKind;
+  expires: Date;
+  scopes?: string[] | null;
+  mfa?: boolean;
+}
+
+export interface JwtClaims {
+  id: string;
+  app_id: string;
+  sys: string;
+  user_id: string;
+  exp: number;
+  iat: number;
+}
+
+/** Issues, looks up and revokes the token records behind every JWT. */
+@Injectable()
+export class TokensService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly keys: SigningKeysService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
+  async issue(
+    input: IssueTokenInput,
+    em: EntityManager = this.ds.manager,
+  ): Promise<{ token: string; record: TokenEntity }> {
+    const id = randomUUID();
+    const jwt = await this.keys.sign(
+      { id, app_id: input.appId, sys: input.systemDomainId, user_id: input.userId },
+      input.expires,
+    );
+    const repo = em.getRepository(TokenEntity);
+    await repo.insert({
+      id,
+      user_id: input.userId,
+      app_id: input.appId,
+      system_domain_id: input.systemDomainId,
+      kind: input.kind,
+      scopes: input.scopes ?? null,
+      token_hash: sha256Hex(jwt),
+      expires: input.expires,
+      is_mfa_authenticated: input.mfa ?? false,
+    });
+    const record = await repo.findOneByOrFail({ id });
+    return { token: jwt, record };
+  }
+
+  loginExpiry(): Date {
+    return new Date(Date.now() + this.config.auth.loginTokenTtlSeconds * 1000);
+  }
+
+  /**
+   * The per-request lookup: one query for token, user, domain, membership and group roles. Refuses a token
+   * that is unknown, revoked, expired, altered (hash mismatch), whose claims disagree with its record, whose
+   * user is inactive or no longer a member, or whose domain is deactivated.
+   */
+  async authenticate(claims: JwtClaims, rawToken: string): Promise<AuthContext> {
+    const rows: LookupRow[] = await this.ds.query(LOOKUP_SQL, [claims.id]);
+    const row = rows[0];
+    const invalid = ApiError.unauthorized('Invalid token');
+    if (!row || !constantTimeEqualHex(row.token_hash, sha256Hex(rawToken))) throw invalid;
+    if (row.app_id !== claims.app_id || row.user_id !== claims.user_id || row.system_domain_id !== claims.sys)
+      throw invalid;
+    if (row.revoked_at) throw ApiError.unauthorized('Token has been revoked');
+    const expires = new Date(row.expires);
+    if (expires.getTime() <= Date.now()) throw ApiError.unauthorized('Token has expired');
+    const user = row.user as unknown as UserEntity;
+    const domain = row.domain as unknown as SystemDomainEntity;
+    if (user.status !== 'ACTIVE') throw ApiError.unauthorized('User is inactive');
+    if (!row.is_member && !user.is_super_admin)
+      throw ApiError.unauthorized('User is no longer a member of this domain');
+    if (domain.status === 'DEACTIVATED') throw ApiError.unauthorized('System domain is deactivated');
+    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
+      // coarse, fire-and-forget: a write per request would halve throughput for a "last used" hint
+      void this.ds
+        .query('UPDATE tokens SET last_used_at = now() WHERE id = $1', [row.id])
+        .catch(() => undefined);
+    }
+    return {
+      tokenId: row.id,
+      appId: row.app_id,
+      userId: row.user_id,
+      systemDomainId: row.system_domain_id,
+      kind: row.kind,
+      scopes: row.scopes,
+      roles: effectiveRoles(user, row.group_roles ?? []),
+      isAdmin: user.is_admin || user.is_super_admin,
+      isSuperAdmin: user.is_super_admin,
+      user,
+      domain,
+      expires,
+    };
+  }
+
+  async findInDomain(id: string, systemDomainId: string): Promise<TokenEntity | null> {
+    return this.ds.getRepository(TokenEntity).findOneBy({ id, system_domain_id: systemDomainId });
+  }
+
+  /** Revokes one token; true when it was live. */
+  async revoke(id: string, em: EntityManager = this.ds.manager): Promise<boolean> {
+    const res = await em
+      .createQueryBuilder()
+      .update(TokenEntity)
+      .set({ revoked_at: () => 'now()' })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+    return (res.affected ?? 0) > 0;
+  }
+
+  async revokeWhere(
+    where: { app_id?: string; user_id?: string },
+    em: EntityManager = this.ds.manager,
+  ): Promise<number> {
+    const qb = em
+      .createQueryBuilder()
+      .update(TokenEntity)
+      .set({ revoked_at: () => 'now()' })
+      .where('revoked_at IS NULL');
+    if (where.app_id) qb.andWhere('app_id = :app', { app: where.app_id });
+    if (where.user_id) qb.andWhere('user_id = :user', { user: where.user_id });
+    return (await qb.execute()).affected ?? 0;
+  }
+
+  /** The user's domains (ids), for the Token form's `system_domains`. */
+  async userDomainIds(userId: string): Promise<string[]> {
+    const rows: { system_domain_id: string }[] = await this.ds.query(
+      'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1 ORDER BY date_created',
+      [userId],
+    );
+    return rows.map((r) => r.system_domain_id);
+  }
+}
+
+interface LookupRow {
+  id: string;
+  app_id: string;
+  user_id: string;
+  system_domain_id: string;
+  kind: TokenKind;
+  scopes: string[] | null;
+  token_hash: string;
+  expires: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  user: Record<string, unknown>;
+  domain: Record<string, unknown>;
+  group_roles: string[] | null;
+  is_member: boolean;
+}
+
+const LOOKUP_SQL = `
+SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
+       t.last_used_at,
+       json_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name,
+         'status', u.status, 'is_admin', u.is_admin, 'is_super_admin', u.is_super_admin,
+         'system_domain_id', u.system_domain_id) AS "user",
+       json_build_object('id', d.id, 'name', d.name, 'status', d.status, 'type', d.type, 'is_plg', d.is_plg,
+         'warning_message', d.warning_message, 'base_url', d.base_url) AS domain,
+       (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
+          CROSS JOIN LATERAL unnest(g.roles) AS r
+        WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,
+       EXISTS (SELECT 1 FROM user_system_domains m
+               WHERE m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id) AS is_member
+FROM tokens t
+JOIN users u ON u.id = t.user_id
+JOIN system_domains d ON d.id = t.system_domain_id
+WHERE t.id = $1`;

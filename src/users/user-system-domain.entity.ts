@@ -1,0 +1,26 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { UserEntity } from './user.entity.js';
+import {
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  JoinColumn,
+  ManyToOne,
+  type Relation,
+} from 'typeorm';
+
+/** Membership of a user in a system domain (a user may belong to several). */
+@Entity('user_system_domains')
+@Index('ix_user_system_domains_domain', ['system_domain_id'])
+export class UserSystemDomainEntity {
+  @PrimaryColumn({ type: 'uuid' }) user_id!: string;
+  @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<UserEntity>;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id' })
+  system_domain?: Relation<SystemDomainEntity>;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+}

@@ -1,0 +1,39 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  JoinColumn,
+  ManyToOne,
+  type Relation,
+} from 'typeorm';
+
+export const USER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  /** Stored lower-cased; one identity across every domain the user belongs to. */
+  @Index('uq_users_email', { unique: true })
+  @Column({ type: 'text' })
+  email!: string;
+  @Column({ type: 'text', nullable: true }) first_name!: string | null;
+  @Column({ type: 'text', nullable: true }) last_name!: string | null;
+  /** argon2id; null for users who have not set a password yet (invited, SSO only). */
+  @Column({ type: 'text', nullable: true, select: false }) password_hash!: string | null;
+  @Column({ type: 'text', default: 'ACTIVE' }) status!: UserStatus;
+  @Column({ type: 'boolean', default: false }) is_admin!: boolean;
+  @Column({ type: 'boolean', default: false }) is_super_admin!: boolean;
+  /** The domain the user signs into by default; also one of their memberships. */
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'system_domain_id' })
+  system_domain?: Relation<SystemDomainEntity>;
+  @Column({ type: 'timestamptz', nullable: true }) last_login!: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
+}
