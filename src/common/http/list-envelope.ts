@@ -62,7 +62,7 @@ export function cursorEnvelope<T extends { id: string }>(
   const hasMore = rows.length > perPage;
   const objects = hasMore ? rows.slice(0, perPage) : rows;
   const pages = Math.max(1, Math.ceil(total / perPage));
-  const lastQuery = { ...query, last_id: undefined };
+  const { last_id: _ignored, ...lastQuery } = query;
   return {
     objects,
     page: Math.floor(before / perPage) + 1,

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { AppEntity, type AppType, type OAuthClientType } from '../../src/apps/app.entity.js';
+import { hashPassword } from '../../src/common/crypto/passwords.js';
+import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
+import { GroupEntity } from '../../src/groups/group.entity.js';
+import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
+import { SystemDomainsService } from '../../src/system-domains/system-domains.service.js';
+import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
+import { UserEntity } from '../../src/users/user.entity.js';
+import type { TestApp } from '../utils/create-test-app.js';
+
+export const DEFAULT_PASSWORD = 'correct-horse-battery';
+
+export async function createDomain(t: TestApp, fields: Partial<SystemDomainEntity> = {}): Promise<SystemDomainEntity> {
+  return t.ds.transaction((em) =>
+    t.get(SystemDomainsService).create(em, { name: `Domain ${randomUUID().slice(0, 8)}`, base_url: 'https://d.example', ...fields }),
+  );
+}
+
+export interface UserOptions {
+  domainId?: string;
+  /** Extra domains the user is also a member of. */
+  alsoIn?: string[];
+  roles?: string[];
+  isAdmin?: boolean;
+  isSuperAdmin?: boolean;
+  status?: 'ACTIVE' | 'INACTIVE';
+  password?: string | null;
+  email?: string;
+}
+
+/** A user with a password, membership(s), and (with `roles`) a group in their domain carrying those roles. */
+export async function createUser(t: TestApp, o: UserOptions = {}): Promise<UserEntity> {
+  const domainId = o.domainId ?? t.domainId;
+  const password = o.password === undefined ? DEFAULT_PASSWORD : o.password;
+  const user = await t.ds.getRepository(UserEntity).save(
+    t.ds.getRepository(UserEntity).create({
+      email: o.email ?? `user-${randomUUID().slice(0, 8)}@example.com`,
+      first_name: 'Test',
+      last_name: 'User',
+      password_hash: password ? await hashPassword(password) : null,
+      status: o.status ?? 'ACTIVE',
+      is_admin: o.isAdmin ?? false,
+      is_super_admin: o.isSuperAdmin ?? false,
+      system_domain_id: domainId,
+    }),
+  );
+  for (const d of [domainId, ...(o.alsoIn ?? [])]) {
+    await t.ds.getRepository(UserSystemDomainEntity).insert({ user_id: user.id, system_domain_id: d });
+  }
+  if (o.roles?.length) {
+    const group = await t.ds
+      .getRepository(GroupEntity)
+      .save({ system_domain_id: domainId, name: `g-${randomUUID().slice(0, 8)}`, roles: o.roles });
+    await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: user.id });
+  }
+  return user;
+}
+
+export async function createApp(
+  t: TestApp,
+  o: {
+    domainId?: string;
+    type?: AppType;
+    clientType?: OAuthClientType | null;
+    defaultUserId?: string | null;
+    scopes?: string[];
+    redirectUris?: string[];
+    name?: string;
+  } = {},
+): Promise<AppEntity> {
+  return t.ds.getRepository(AppEntity).save(
+    t.ds.getRepository(AppEntity).create({
+      system_domain_id: o.domainId ?? t.domainId,
+      name: o.name ?? `app-${randomUUID().slice(0, 8)}`,
+      type: o.type ?? 'PAT',
+      oauth_client_type: o.clientType ?? null,
+      default_user_id: o.defaultUserId ?? null,
+      allowed_scopes: o.scopes ?? [],
+      redirect_uris: o.redirectUris ?? [],
+    }),
+  );
+}

@@ -1,0 +1,33 @@
+import { AppEntity } from '../../src/apps/app.entity.js';
+import type { TokenKind } from '../../src/tokens/token.entity.js';
+import { TokensService } from '../../src/tokens/tokens.service.js';
+import type { UserEntity } from '../../src/users/user.entity.js';
+import type { TestApp } from './create-test-app.js';
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Mints a real token through the service (never hard-coded). Default: a login token under the built-in app. */
+export async function tokenFor(
+  t: TestApp,
+  user: UserEntity,
+  o: { kind?: TokenKind; appId?: string; domainId?: string; scopes?: string[] | null; expiresInSeconds?: number } = {},
+): Promise<{ token: string; id: string; appId: string }> {
+  const domainId = o.domainId ?? user.system_domain_id;
+  const appId =
+    o.appId ?? (await t.ds.getRepository(AppEntity).findOneByOrFail({ system_domain_id: domainId, is_builtin: true })).id;
+  const { token, record } = await t.get(TokensService).issue({
+    userId: user.id,
+    appId,
+    systemDomainId: domainId,
+    kind: o.kind ?? 'LOGIN',
+    scopes: o.scopes ?? null,
+    expires: new Date(Date.now() + (o.expiresInSeconds ?? 3600) * 1000),
+  });
+  return { token, id: record.id, appId };
+}
+
+/** Signs in through the real endpoint and returns the top-level token. */
+export async function login(t: TestApp, email: string, password: string): Promise<string> {
+  const res = await t.http.post('/API/auth/v1/auth/simple/login/').send({ email, password }).expect(201);
+  return res.body.token as string;
+}

@@ -1,0 +1,53 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent.js';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory.js';
+import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { UserEntity } from '../../src/users/user.entity.js';
+import { createTestDatabase } from './test-database.js';
+
+export const ADMIN_EMAIL = 'admin@portcullis.test';
+export const ADMIN_PASSWORD = 'bootstrap-password-1';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  ds: DataSource;
+  config: AppConfig;
+  /** The bootstrap super administrator and the first domain. */
+  admin: UserEntity;
+  domainId: string;
+  get<T>(type: new (...args: never[]) => T): T;
+  close(): Promise<void>;
+}
+
+/** The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database). */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...env,
+  });
+  const app = await createApp(config);
+  const ds = app.get(DataSource);
+  const admin = await ds.getRepository(UserEntity).findOneByOrFail({ email: ADMIN_EMAIL });
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    ds,
+    config,
+    admin,
+    domainId: admin.system_domain_id,
+    get: (type) => app.get(type as never),
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
