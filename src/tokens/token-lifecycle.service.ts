@@ -8,6 +8,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { TokenDto, TokenOutputDto } from './dto/token.dto.js';
 import { TokenEntity } from './token.entity.js';
 import { TokenQueriesService } from './token-queries.service.js';
+import { tokenView } from './token-view.js';
 import { TokensService } from './tokens.service.js';
 
 /** The caller-facing token operations of /v1/auth/token/. */
@@ -19,9 +20,12 @@ export class TokenLifecycleService {
     private readonly queries: TokenQueriesService,
   ) {}
 
-  async describeCurrent(auth: AuthContext, req: Request): Promise<TokenDto> {
-    const record = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
-    return { ...(await this.queries.view(record)), token: extractToken(req) as string };
+  /** Built from the guard's lookup alone: validation is one database round-trip. */
+  describeCurrent(auth: AuthContext, req: Request): TokenDto {
+    return {
+      ...tokenView(auth.record, auth.user, auth.domain, auth.systemDomains),
+      token: extractToken(req) as string,
+    };
   }
 
   async describe(tokenId: string, auth: AuthContext): Promise<TokenOutputDto> {

@@ -42,7 +42,7 @@ export class TokensController {
     summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
   })
   @ApiOkResponse({ type: TokenDto })
-  validateToken(@Req() req: Request): Promise<TokenDto> {
+  validateToken(@Req() req: Request): TokenDto {
     return this.lifecycle.describeCurrent(req.auth as AuthContext, req);
   }
 

@@ -110,6 +110,22 @@ export class TokensService {
       user,
       domain,
       expires,
+      // the token's own record and the user's domains, so describing the caller needs no further query
+      record: {
+        id: row.id,
+        app_id: row.app_id,
+        user_id: row.user_id,
+        system_domain_id: row.system_domain_id,
+        kind: row.kind,
+        scopes: row.scopes,
+        expires,
+        revoked_at: null,
+        last_used_at: row.last_used_at ? new Date(row.last_used_at) : null,
+        is_mfa_authenticated: row.is_mfa_authenticated,
+        date_created: new Date(row.date_created),
+        date_modified: new Date(row.date_modified),
+      } as TokenEntity,
+      systemDomains: row.system_domains ?? [],
     };
   }
 
@@ -167,11 +183,17 @@ interface LookupRow {
   domain: Record<string, unknown>;
   group_roles: string[] | null;
   is_member: boolean;
+  is_mfa_authenticated: boolean;
+  date_created: string;
+  date_modified: string;
+  system_domains: string[] | null;
 }
 
 const LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
-       t.last_used_at,
+       t.last_used_at, t.is_mfa_authenticated, t.date_created, t.date_modified,
+       (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created) FROM user_system_domains m2
+        WHERE m2.user_id = t.user_id) AS system_domains,
        json_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name,
          'status', u.status, 'is_admin', u.is_admin, 'is_super_admin', u.is_super_admin,
          'system_domain_id', u.system_domain_id) AS "user",

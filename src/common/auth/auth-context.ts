@@ -1,4 +1,4 @@
-import type { TokenKind } from '../../tokens/token.entity.js';
+import type { TokenEntity, TokenKind } from '../../tokens/token.entity.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import type { SystemDomainEntity } from '../../system-domains/system-domain.entity.js';
 import type { Role } from './roles.js';
@@ -18,6 +18,10 @@ export interface AuthContext {
   user: UserEntity;
   domain: SystemDomainEntity;
   expires: Date;
+  /** The token's record as looked up for this request. */
+  record: TokenEntity;
+  /** Ids of every domain the user belongs to. */
+  systemDomains: string[];
 }
 
 declare module 'express-serve-static-core' {
