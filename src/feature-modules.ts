@@ -1,5 +1,6 @@
 import { AppsModule } from './apps/apps.module.js';
+import { GroupsModule } from './groups/groups.module.js';
 import { UsersModule } from './users/users.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
-export const FEATURE_MODULES = [AppsModule, UsersModule];
+export const FEATURE_MODULES = [AppsModule, UsersModule, GroupsModule];

@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { MailService } from './mail.service.js';
+import { UserInvitationsService } from './user-invitations.service.js';
+import { UsersController } from './users.controller.js';
+import { UsersService } from './users.service.js';
 
-/** Users and groups endpoints (API-CONTRACT §3). */
-@Module({})
+/** Users endpoints (API-CONTRACT §3) and invitations into a domain. */
+@Module({
+  controllers: [UsersController],
+  providers: [UsersService, UserInvitationsService, MailService],
+  exports: [MailService],
+})
 export class UsersModule {}

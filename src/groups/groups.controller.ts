@@ -1,0 +1,113 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import {
+  CreateGroupDto,
+  GroupDto,
+  GroupListDto,
+  GroupListQueryDto,
+  UpdateGroupDto,
+} from './dto/group.dto.js';
+import { GroupsService } from './groups.service.js';
+
+const uuid = new UuidParamPipe();
+const groupAccess = { entity: 'group' as const, param: 'group_id' };
+
+@ApiTags('groups')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/groups')
+export class GroupsController {
+  constructor(private readonly groups: GroupsService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_groups'] })
+  @ApiOperation({
+    summary: 'Groups of the caller’s domain (page style; query filters the name; sort on name, date_created)',
+  })
+  @ApiOkResponse({ type: GroupListDto })
+  listGroups(@Query() q: GroupListQueryDto, @Req() req: Request): Promise<GroupListDto> {
+    return this.groups.list(req.auth as AuthContext, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ roles: ['can_write_groups'] })
+  @ApiOperation({ summary: 'Create a group carrying roles (only roles the caller holds)' })
+  @ApiCreatedResponse({ type: GroupDto })
+  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  createGroup(@Body() body: CreateGroupDto, @Req() req: Request): Promise<GroupDto> {
+    return this.groups.create(req.auth as AuthContext, body);
+  }
+
+  @Get(':group_id')
+  @Authenticated({ roles: ['can_read_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'One group, with its member ids' })
+  @ApiOkResponse({ type: GroupDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getGroup(@Param('group_id', uuid) id: string, @Req() req: Request): Promise<GroupDto> {
+    return this.groups.get(req.auth as AuthContext, id);
+  }
+
+  @Patch(':group_id')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Update a group (members’ roles change on their next request)' })
+  @ApiOkResponse({ type: GroupDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  updateGroup(
+    @Param('group_id', uuid) id: string,
+    @Body() body: UpdateGroupDto,
+    @Req() req: Request,
+  ): Promise<GroupDto> {
+    return this.groups.update(req.auth as AuthContext, id, body);
+  }
+
+  @Delete(':group_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Delete a group; its members lose its roles' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteGroup(@Param('group_id', uuid) id: string, @Req() req: Request): Promise<void> {
+    return this.groups.remove(req.auth as AuthContext, id);
+  }
+
+  @Post(':group_id/members/:user_id')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the group' })
+  @ApiCreatedResponse({ type: GroupDto })
+  @ApiNotFoundResponse({ description: 'No such group or user in this domain', type: ErrorsDto })
+  addGroupMember(
+    @Param('group_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Req() req: Request,
+  ): Promise<GroupDto> {
+    return this.groups.addMember(req.auth as AuthContext, id, userId);
+  }
+
+  @Delete(':group_id/members/:user_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Remove a user from a group' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ description: 'No such group, user or membership', type: ErrorsDto })
+  removeGroupMember(
+    @Param('group_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Req() req: Request,
+  ): Promise<void> {
+    return this.groups.removeMember(req.auth as AuthContext, id, userId);
+  }
+}

@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessService } from '../common/auth/access.service.js';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
+import { escapeLike, isUniqueViolation } from '../users/sql-helpers.js';
+import type { CreateGroupDto, GroupDto, GroupListQueryDto, UpdateGroupDto } from './dto/group.dto.js';
+import { GroupMemberEntity } from './group-member.entity.js';
+import { GroupEntity } from './group.entity.js';
+import { groupView } from './group-view.js';
+
+const SORTABLE = ['name', 'date_created'] as const;
+const NAME_TAKEN = 'A group with this name already exists in this domain';
+
+/**
+ * Groups carry the roles of a domain's users. The one rule against privilege escalation: a caller may only
+ * grant, or manage a group that carries, roles they hold themselves. Administrators hold every domain role,
+ * so for them this only keeps the system-domain roles to super administrators.
+ */
+@Injectable()
+export class GroupsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly access: AccessService,
+  ) {}
+
+  async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
+    const sort = parseSort(q.sort, SORTABLE, [{ field: 'name', order: 'ASC' }]);
+    const qb = this.ds
+      .getRepository(GroupEntity)
+      .createQueryBuilder('g')
+      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId });
+    const text = q.query?.trim();
+    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
+    for (const term of sort) qb.addOrderBy(`g.${term.field}`, term.order);
+    qb.addOrderBy('g.id', 'ASC')
+      .offset((q.page - 1) * q.per_page)
+      .limit(q.per_page);
+    const [rows, total] = await qb.getManyAndCount();
+    const members = await this.memberIds(this.ds.manager, rows);
+    return pageEnvelope(
+      rows.map((g) => groupView(g, members.get(g.id) ?? [])),
+      total,
+      q.page,
+      q.per_page,
+      path,
+      { page: q.page, per_page: q.per_page, sort: q.sort, query: text },
+    );
+  }
+
+  async get(auth: AuthContext, id: string): Promise<GroupDto> {
+    return this.view(this.ds.manager, await this.find(this.ds.manager, auth, id));
+  }
+
+  async create(auth: AuthContext, body: CreateGroupDto): Promise<GroupDto> {
+    const roles = [...new Set(body.roles)];
+    this.requireHeld(auth, roles, 'You cannot grant roles you do not hold');
+    const name = this.name(body.name);
+    return this.ds.transaction(async (em) => {
+      if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, name }))
+        throw ApiError.conflict(NAME_TAKEN);
+      const group = em.create(GroupEntity, {
+        system_domain_id: auth.systemDomainId,
+        name,
+        description: body.description ?? null,
+        roles,
+      });
+      await this.write(em.insert(GroupEntity, group));
+      return this.view(em, await this.find(em, auth, group.id));
+    });
+  }
+
+  async update(auth: AuthContext, id: string, body: UpdateGroupDto): Promise<GroupDto> {
+    return this.ds.transaction(async (em) => {
+      const group = await this.manageable(em, auth, id);
+      const changes: Partial<GroupEntity> = {};
+      if (body.name !== undefined) changes.name = this.name(body.name);
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.roles !== undefined) {
+        changes.roles = [...new Set(body.roles)];
+        this.requireHeld(auth, changes.roles, 'You cannot grant roles you do not hold');
+      }
+      if (changes.name !== undefined && changes.name !== group.name) {
+        const taken = await em.existsBy(GroupEntity, {
+          system_domain_id: auth.systemDomainId,
+          name: changes.name,
+        });
+        if (taken) throw ApiError.conflict(NAME_TAKEN);
+      }
+      if (Object.keys(changes).length > 0) await this.write(em.update(GroupEntity, { id }, changes));
+      return this.view(em, await this.find(em, auth, id));
+    });
+  }
+
+  /** Its members lose its roles on their next request (roles are read with the token on every request). */
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await this.manageable(em, auth, id);
+      await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId });
+    });
+  }
+
+  /** Idempotent: adding a member twice leaves one membership. The user must belong to the domain. */
+  async addMember(auth: AuthContext, groupId: string, userId: string): Promise<GroupDto> {
+    await this.access.require(auth, 'user', [userId]);
+    return this.ds.transaction(async (em) => {
+      const group = await this.manageable(em, auth, groupId);
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(GroupMemberEntity)
+        .values({ group_id: groupId, user_id: userId })
+        .orIgnore()
+        .execute();
+      return this.view(em, group);
+    });
+  }
+
+  async removeMember(auth: AuthContext, groupId: string, userId: string): Promise<void> {
+    await this.access.require(auth, 'user', [userId]);
+    await this.ds.transaction(async (em) => {
+      await this.manageable(em, auth, groupId);
+      const res = await em.delete(GroupMemberEntity, { group_id: groupId, user_id: userId });
+      if (!res.affected) throw ApiError.notFound('Group member');
+    });
+  }
+
+  private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
+    const group = await em.findOneBy(GroupEntity, { id, system_domain_id: auth.systemDomainId });
+    if (!group) throw ApiError.notFound('Group');
+    return group;
+  }
+
+  /** A group of the domain whose roles the caller holds, locked against concurrent changes. */
+  private async manageable(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
+    const group = await em.findOne(GroupEntity, {
+      where: { id, system_domain_id: auth.systemDomainId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!group) throw ApiError.notFound('Group');
+    this.requireHeld(auth, group.roles, 'You cannot manage a group carrying roles you do not hold');
+    return group;
+  }
+
+  private requireHeld(auth: AuthContext, roles: string[], message: string): void {
+    const missing = roles.filter((r) => !(auth.roles as Set<string>).has(r));
+    if (missing.length > 0) throw ApiError.forbidden(`${message}: ${missing.join(', ')}`);
+  }
+
+  private name(raw: string): string {
+    const name = raw.trim();
+    if (name === '') throw ApiError.badRequest({ name: 'must not be blank' });
+    return name;
+  }
+
+  private async write(op: Promise<unknown>): Promise<void> {
+    await op.catch((e: unknown) => {
+      throw isUniqueViolation(e) ? ApiError.conflict(NAME_TAKEN) : e;
+    });
+  }
+
+  private async view(em: EntityManager, group: GroupEntity): Promise<GroupDto> {
+    const members = await this.memberIds(em, [group]);
+    return groupView(group, members.get(group.id) ?? []);
+  }
+
+  /** Current members only: a membership row of a user who has since left the domain is not shown. */
+  private async memberIds(em: EntityManager, groups: GroupEntity[]): Promise<Map<string, string[]>> {
+    if (groups.length === 0) return new Map();
+    const rows: { group_id: string; ids: string[] }[] = await em.query(
+      `SELECT gm.group_id, array_agg(gm.user_id::text ORDER BY gm.date_created, gm.user_id) AS ids
+         FROM group_members gm
+         JOIN groups g ON g.id = gm.group_id
+         JOIN user_system_domains m ON m.user_id = gm.user_id AND m.system_domain_id = g.system_domain_id
+        WHERE gm.group_id = ANY($1::uuid[])
+        GROUP BY gm.group_id`,
+      [groups.map((g) => g.id)],
+    );
+    return new Map(rows.map((r) => [r.group_id, r.ids]));
+  }
+}

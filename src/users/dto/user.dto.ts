@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MinLength } from 'class-validator';
+import { PageQueryDto } from '../../common/http/pagination.dto.js';
+import {
+  BoolField,
+  EmailField,
+  EnumField,
+  PasswordField,
+  StringField,
+} from '../../common/validation/fields.js';
+import { USER_STATUSES } from '../user.entity.js';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** PasswordField has no length floor; the spec's password checks start at 8 characters. */
+function NewPasswordField(): PropertyDecorator {
+  return (target, key) => {
+    PasswordField({ required: false, description: `At least ${MIN_PASSWORD_LENGTH} characters` })(
+      target,
+      key,
+    );
+    ApiPropertyOptional({ minLength: MIN_PASSWORD_LENGTH })(target, key);
+    MinLength(MIN_PASSWORD_LENGTH, { message: `must be at least ${MIN_PASSWORD_LENGTH} characters` })(
+      target,
+      key,
+    );
+  };
+}
+
+/** Body of POST /v1/users/. Read-only fields sent back by clients are stripped, not refused. */
+export class CreateUserDto {
+  @EmailField({ description: 'Unique across every domain; stored lower-cased' }) email!: string;
+  @StringField({ required: false, nullable: true, maxLength: 200 }) first_name?: string | null;
+  @StringField({ required: false, nullable: true, maxLength: 200 }) last_name?: string | null;
+  @NewPasswordField() password?: string;
+  @BoolField({ required: false, description: 'Administrator of the domains the user belongs to' })
+  is_admin?: boolean;
+  @BoolField({ required: false, description: 'Super administrators only; ignored for anyone else' })
+  is_super_admin?: boolean;
+  @EnumField(USER_STATUSES, { required: false, description: 'Default ACTIVE' })
+  status?: (typeof USER_STATUSES)[number];
+}
+
+/**
+ * Body of PATCH /v1/users/{user_id}/. Users may change their own first_name and last_name; everything else
+ * needs can_write_users.
+ */
+export class UpdateUserDto {
+  @EmailField({ required: false }) email?: string;
+  @StringField({ required: false, nullable: true, maxLength: 200 }) first_name?: string | null;
+  @StringField({ required: false, nullable: true, maxLength: 200 }) last_name?: string | null;
+  @NewPasswordField() password?: string;
+  @BoolField({ required: false, description: 'Administrators only' }) is_admin?: boolean;
+  @BoolField({ required: false, description: 'Super administrators only; ignored for anyone else' })
+  is_super_admin?: boolean;
+  @EnumField(USER_STATUSES, { required: false, description: 'INACTIVE stops every token of the user' })
+  status?: (typeof USER_STATUSES)[number];
+}
+
+export class UserListQueryDto extends PageQueryDto {
+  @StringField({
+    required: false,
+    maxLength: 200,
+    description: 'Case-insensitive substring of email, first_name or last_name',
+  })
+  query?: string;
+}
+
+export class UserDto {
+  @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
+  @ApiProperty({ format: 'email' }) email!: string;
+  @ApiProperty({ nullable: true, type: String }) first_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_name!: string | null;
+  @ApiProperty({ enum: USER_STATUSES }) status!: string;
+  @ApiProperty() is_admin!: boolean;
+  @ApiProperty() is_super_admin!: boolean;
+  @ApiProperty({
+    format: 'uuid',
+    readOnly: true,
+    description: 'The domain this record is seen from: the caller’s domain',
+  })
+  system_domain_id!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, readOnly: true })
+  last_login!: string | null;
+  @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
+  @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
+}
+
+export class UserListDto {
+  @ApiProperty({ type: [UserDto] }) objects!: UserDto[];
+  @ApiProperty() page!: number;
+  @ApiProperty() pages!: number;
+  @ApiProperty() per_page!: number;
+  @ApiProperty({ format: 'int64' }) total!: number;
+  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
+}

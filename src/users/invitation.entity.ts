@@ -1,0 +1,41 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { UserEntity } from './user.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+
+/**
+ * An invitation of a user into a domain. The link carries a 256-bit secret; only its SHA-256 is stored, so
+ * a database dump cannot be turned into working links.
+ */
+@Entity('invitations')
+@Index('ix_invitations_domain_user', ['system_domain_id', 'user_id'])
+export class InvitationEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id' })
+  system_domain?: Relation<SystemDomainEntity>;
+  @Column({ type: 'uuid' }) user_id!: string;
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<UserEntity>;
+  /** Kept after the inviter leaves: the invitation stays valid, only its author is forgotten. */
+  @Column({ type: 'uuid', nullable: true }) inviter_user_id!: string | null;
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'inviter_user_id' })
+  inviter?: Relation<UserEntity>;
+  @Index('uq_invitations_reset_hash', { unique: true })
+  @Column({ type: 'text', select: false })
+  reset_hash_sha256!: string;
+  @Column({ type: 'timestamptz' }) expires!: Date;
+  @Column({ type: 'timestamptz', nullable: true }) accepted_at!: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+}

@@ -1,0 +1,113 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { InviteUserDto, UserSystemDomainInviteDto } from './dto/invite.dto.js';
+import { CreateUserDto, UpdateUserDto, UserDto, UserListDto, UserListQueryDto } from './dto/user.dto.js';
+import { UserInvitationsService } from './user-invitations.service.js';
+import { UsersService } from './users.service.js';
+
+const uuid = new UuidParamPipe();
+const userAccess = { entity: 'user' as const, param: 'user_id' };
+
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/users')
+export class UsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly invitations: UserInvitationsService,
+  ) {}
+
+  // fixed paths before /{user_id}: Express matches in registration order
+  @Get('current')
+  @Authenticated()
+  @ApiOperation({ summary: 'The user the presented token acts as' })
+  @ApiOkResponse({ type: UserDto })
+  getCurrentUser(@Req() req: Request): Promise<UserDto> {
+    return this.users.current(req.auth as AuthContext);
+  }
+
+  @Get()
+  @Authenticated({ roles: ['can_read_users'] })
+  @ApiOperation({
+    summary:
+      'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
+  })
+  @ApiOkResponse({ type: UserListDto })
+  listUsers(@Query() q: UserListQueryDto, @Req() req: Request): Promise<UserListDto> {
+    return this.users.list(req.auth as AuthContext, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ admin: true, roles: ['can_write_users'] })
+  @ApiOperation({ summary: 'Create a user in the caller’s domain (emails are unique across domains)' })
+  @ApiCreatedResponse({ type: UserDto })
+  @ApiConflictResponse({ description: 'The email already belongs to a user', type: ErrorsDto })
+  createUser(@Body() body: CreateUserDto, @Req() req: Request): Promise<UserDto> {
+    return this.users.create(req.auth as AuthContext, body);
+  }
+
+  @Post('invite')
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'Invite an email into the caller’s domain and mail the link (valid 7 days); unknown emails become inactive users until they accept',
+  })
+  @ApiCreatedResponse({ type: UserSystemDomainInviteDto })
+  @ApiConflictResponse({ description: 'Already a member of this domain', type: ErrorsDto })
+  inviteUser(@Body() body: InviteUserDto, @Req() req: Request): Promise<UserSystemDomainInviteDto> {
+    return this.invitations.invite(req.auth as AuthContext, body);
+  }
+
+  @Get(':user_id')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'One user of the caller’s domain' })
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getUser(@Param('user_id', uuid) id: string, @Req() req: Request): Promise<UserDto> {
+    return this.users.get(req.auth as AuthContext, id);
+  }
+
+  @Patch(':user_id')
+  @Authenticated({ access: userAccess })
+  @ApiOperation({
+    summary:
+      'Update a user: can_write_users, except that users may change their own first_name and last_name',
+  })
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  updateUser(
+    @Param('user_id', uuid) id: string,
+    @Body() body: UpdateUserDto,
+    @Req() req: Request,
+  ): Promise<UserDto> {
+    return this.users.update(req.auth as AuthContext, id, body);
+  }
+
+  @Delete(':user_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Remove a user from the caller’s domain (their tokens there stop working); the account goes when no domain is left',
+  })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteUser(@Param('user_id', uuid) id: string, @Req() req: Request): Promise<void> {
+    return this.users.remove(req.auth as AuthContext, id);
+  }
+}

@@ -1,0 +1,240 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import type { Role } from '../common/auth/roles.js';
+import { rolesAllowedByScopes } from '../common/auth/scopes.js';
+import { hashPassword } from '../common/crypto/passwords.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
+import { TokenEntity } from '../tokens/token.entity.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
+import { InvitationEntity } from './invitation.entity.js';
+import { escapeLike, isUniqueViolation } from './sql-helpers.js';
+import { UserSystemDomainEntity } from './user-system-domain.entity.js';
+import { UserEntity } from './user.entity.js';
+import { userView } from './user-view.js';
+
+const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
+const EMAIL_TAKEN = 'A user with this email already exists';
+/** Fields of the account itself, shared by every domain the user belongs to. */
+const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_admin', 'is_super_admin'] as const;
+
+/**
+ * The guard's role check, for rules that depend on the body: the caller holds the role and, with an OAuth
+ * token, the token's scopes bundle it.
+ */
+function requireRole(auth: AuthContext, role: Role): void {
+  if (!auth.roles.has(role)) throw ApiError.forbidden(`Missing role: ${role}`);
+  const allowed = auth.kind === 'OAUTH' ? rolesAllowedByScopes(auth.scopes ?? []) : null;
+  if (allowed && !allowed.has(role)) throw ApiError.forbidden(`The token's scopes do not cover: ${role}`);
+}
+
+/** Users of the caller's domain: every query joins the membership of `auth.systemDomainId`. */
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly tokens: TokensService,
+  ) {}
+
+  /** Not through the membership: super administrators may act in domains they do not belong to. */
+  async current(auth: AuthContext): Promise<UserDto> {
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: auth.userId });
+    if (!user) throw ApiError.notFound('User');
+    return userView(user, auth.systemDomainId);
+  }
+
+  async list(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserDto>> {
+    const sort = parseSort(q.sort, SORTABLE, [{ field: 'email', order: 'ASC' }]);
+    const qb = this.inDomain(this.ds.manager, auth);
+    const text = q.query?.trim();
+    if (text) {
+      qb.andWhere('(u.email ILIKE :q OR u.first_name ILIKE :q OR u.last_name ILIKE :q)', {
+        q: `%${escapeLike(text)}%`,
+      });
+    }
+    for (const term of sort) qb.addOrderBy(`u.${term.field}`, term.order);
+    // id last: equal sort keys would otherwise let rows move between pages
+    qb.addOrderBy('u.id', 'ASC')
+      .offset((q.page - 1) * q.per_page)
+      .limit(q.per_page);
+    const [rows, total] = await qb.getManyAndCount();
+    return pageEnvelope(
+      rows.map((u) => userView(u, auth.systemDomainId)),
+      total,
+      q.page,
+      q.per_page,
+      path,
+      { page: q.page, per_page: q.per_page, sort: q.sort, query: text },
+    );
+  }
+
+  async get(auth: AuthContext, id: string): Promise<UserDto> {
+    return userView(await this.member(this.ds.manager, auth, id), auth.systemDomainId);
+  }
+
+  /** A user of the caller's domain (administrators only, by route). Emails are unique across domains. */
+  async create(auth: AuthContext, body: CreateUserDto): Promise<UserDto> {
+    const passwordHash = body.password ? await hashPassword(body.password) : null;
+    return this.ds.transaction(async (em) => {
+      if (await em.existsBy(UserEntity, { email: body.email })) throw ApiError.conflict(EMAIL_TAKEN);
+      const user = em.create(UserEntity, {
+        email: body.email,
+        first_name: body.first_name ?? null,
+        last_name: body.last_name ?? null,
+        password_hash: passwordHash,
+        status: body.status ?? 'ACTIVE',
+        is_admin: body.is_admin ?? false,
+        is_super_admin: auth.isSuperAdmin ? (body.is_super_admin ?? false) : false,
+        system_domain_id: auth.systemDomainId,
+        last_login: null,
+      });
+      await em.insert(UserEntity, user).catch((e: unknown) => {
+        throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
+      });
+      await em.insert(UserSystemDomainEntity, { user_id: user.id, system_domain_id: auth.systemDomainId });
+      return userView(await this.member(em, auth, user.id), auth.systemDomainId);
+    });
+  }
+
+  /**
+   * Users may rename themselves; anything else needs can_write_users. Only administrators touch
+   * administrators or `is_admin`, only super administrators touch super administrators. The account fields
+   * (email, password, status, admin flags) are shared with the user's other domains, so for a user who
+   * belongs to another domain too only a super administrator (or the user) may change them: an
+   * administrator of one tenant must not take over or lock out an account of another.
+   */
+  async update(auth: AuthContext, id: string, body: UpdateUserDto): Promise<UserDto> {
+    const patch = { ...body };
+    if (!auth.isSuperAdmin) delete patch.is_super_admin; // documented as ignored, as on create
+    const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateUserDto] !== undefined);
+    const isSelf = id === auth.userId;
+    return this.ds.transaction(async (em) => {
+      const target = await this.member(em, auth, id, true);
+      const renamingSelf = isSelf && fields.every((f) => f === 'first_name' || f === 'last_name');
+      if (!renamingSelf) {
+        requireRole(auth, 'can_write_users');
+        this.requireRank(auth, target);
+        if (patch.is_admin !== undefined && !auth.isAdmin)
+          throw ApiError.forbidden('Only an administrator may change is_admin');
+        if (isSelf) this.refuseSelfLockout(target, patch);
+        const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
+        if (account && !isSelf && !auth.isSuperAdmin && (await this.otherDomains(em, auth, id)) > 0) {
+          throw ApiError.forbidden(
+            'This user also belongs to other domains: only a super administrator may change their email, password, status or administrator rights',
+          );
+        }
+      }
+      if (patch.email !== undefined && patch.email !== target.email) {
+        const taken = await em
+          .getRepository(UserEntity)
+          .createQueryBuilder('u')
+          .where('u.email = :email AND u.id <> :id', { email: patch.email, id })
+          .getExists();
+        if (taken) throw ApiError.conflict(EMAIL_TAKEN);
+      }
+      // hashed only once allowed: argon2 is deliberately expensive, not work to do for refused callers
+      const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+      const changes: Partial<UserEntity> = {
+        ...(patch.email !== undefined ? { email: patch.email } : {}),
+        ...(patch.first_name !== undefined ? { first_name: patch.first_name } : {}),
+        ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
+        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.is_admin !== undefined ? { is_admin: patch.is_admin } : {}),
+        ...(patch.is_super_admin !== undefined ? { is_super_admin: patch.is_super_admin } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        await em.update(UserEntity, { id }, changes).catch((e: unknown) => {
+          throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
+        });
+      }
+      // the lookup already refuses inactive users; revoking too keeps a later reactivation from reviving them
+      if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
+        await this.tokens.revokeWhere({ user_id: id }, em);
+      }
+      return userView(await this.member(em, auth, id), auth.systemDomainId);
+    });
+  }
+
+  /**
+   * Removes the user from the caller's domain: their group memberships, pending invitations and tokens there
+   * go too, and the account itself when no other domain has them. The row lock makes two domains removing
+   * the same user at once agree on whether the account remains.
+   */
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    if (id === auth.userId) throw ApiError.badRequest('You cannot delete yourself');
+    const domainId = auth.systemDomainId;
+    await this.ds.transaction(async (em) => {
+      const target = await this.member(em, auth, id, true);
+      this.requireRank(auth, target);
+      await em.query(
+        'DELETE FROM group_members gm USING groups g WHERE gm.group_id = g.id AND g.system_domain_id = $1 AND gm.user_id = $2',
+        [domainId, id],
+      );
+      await em.delete(InvitationEntity, { user_id: id, system_domain_id: domainId });
+      await em.delete(TokenEntity, { user_id: id, system_domain_id: domainId });
+      await em.delete(UserSystemDomainEntity, { user_id: id, system_domain_id: domainId });
+      const [next] = await em.find(UserSystemDomainEntity, {
+        where: { user_id: id },
+        order: { date_created: 'ASC' },
+        take: 1,
+      });
+      if (!next) {
+        await em.delete(UserEntity, { id });
+      } else if (target.system_domain_id === domainId) {
+        // the home domain must stay one of the memberships (and the foreign key forbids a dangling one)
+        await em.update(UserEntity, { id }, { system_domain_id: next.system_domain_id });
+      }
+    });
+  }
+
+  private inDomain(em: EntityManager, auth: AuthContext) {
+    return em
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .innerJoin(UserSystemDomainEntity, 'm', 'm.user_id = u.id AND m.system_domain_id = :domainId', {
+        domainId: auth.systemDomainId,
+      });
+  }
+
+  /** A member of the caller's domain, else 404; `lock` holds the user row until the transaction ends. */
+  private async member(em: EntityManager, auth: AuthContext, id: string, lock = false): Promise<UserEntity> {
+    const qb = this.inDomain(em, auth).where('u.id = :id', { id });
+    if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
+    const user = await qb.getOne();
+    if (!user) throw ApiError.notFound('User');
+    return user;
+  }
+
+  private requireRank(auth: AuthContext, target: UserEntity): void {
+    if (target.is_super_admin && !auth.isSuperAdmin)
+      throw ApiError.forbidden('Only a super administrator may change a super administrator');
+    if (target.is_admin && !auth.isAdmin)
+      throw ApiError.forbidden('Only an administrator may change an administrator');
+  }
+
+  /** Nobody deactivates or demotes themselves: the domain could be left without anyone to undo it. */
+  private refuseSelfLockout(self: UserEntity, patch: UpdateUserDto): void {
+    const errors: Record<string, string> = {};
+    if (patch.status === 'INACTIVE') errors.status = 'you cannot deactivate yourself';
+    if (patch.is_admin === false && self.is_admin)
+      errors.is_admin = 'you cannot remove your own administrator rights';
+    if (patch.is_super_admin === false && self.is_super_admin)
+      errors.is_super_admin = 'you cannot remove your own super administrator rights';
+    if (Object.keys(errors).length) throw ApiError.badRequest(errors);
+  }
+
+  private async otherDomains(em: EntityManager, auth: AuthContext, userId: string): Promise<number> {
+    return em
+      .getRepository(UserSystemDomainEntity)
+      .createQueryBuilder('m')
+      .where('m.user_id = :userId AND m.system_domain_id <> :domainId', {
+        userId,
+        domainId: auth.systemDomainId,
+      })
+      .getCount();
+  }
+}

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { ALL_ROLES } from '../../src/common/auth/roles.js';
+import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
+import { GroupEntity } from '../../src/groups/group.entity.js';
+import type { UserEntity } from '../../src/users/user.entity.js';
+import { createDomain, createUser } from '../factories/index.js';
+import { bearer, tokenFor } from '../utils/auth.js';
+import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+
+const GROUPS = '/API/users/v1/groups';
+const GROUP_ROLES = ['can_read_groups', 'can_write_groups', 'can_delete_groups'];
+
+describe('groups (API/users/v1/groups)', () => {
+  let t: TestApp;
+  let admin: UserEntity;
+  let h: Record<string, string>;
+  const as = async (user: UserEntity) => bearer((await tokenFor(t, user)).token);
+  const name = (prefix = 'group') => `${prefix}-${randomUUID().slice(0, 8)}`;
+  const create = async (body: Record<string, unknown> = {}, headers = h) =>
+    (
+      await t.http
+        .post(GROUPS)
+        .set(headers)
+        .send({ name: name(), roles: [], ...body })
+        .expect(201)
+    ).body as {
+      id: string;
+      name: string;
+    };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createUser(t, { isAdmin: true });
+    h = await as(admin);
+  });
+  afterAll(() => t.close());
+
+  describe('POST /v1/groups/', () => {
+    it('creates a group of the caller’s domain, with or without the trailing slash', async () => {
+      const groupName = name();
+      const res = await t.http
+        .post(`${GROUPS}/`)
+        .set(h)
+        .send({
+          name: ` ${groupName} `,
+          description: 'Readers',
+          roles: ['can_read_users', 'can_read_apps', 'can_read_users'],
+        })
+        .expect(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        name: groupName,
+        description: 'Readers',
+        roles: ['can_read_users', 'can_read_apps'],
+        system_domain_id: t.domainId,
+        member_ids: [],
+        date_created: expect.any(String),
+        date_modified: expect.any(String),
+      });
+      const bare = await t.http.post(GROUPS).set(h).send({ name: name(), roles: [] }).expect(201);
+      expect(bare.body).toMatchObject({ description: null, roles: [] });
+    });
+
+    it('answers 409 for a name taken in the domain; other domains may reuse it', async () => {
+      const { name: taken } = await create();
+      const res = await t.http.post(GROUPS).set(h).send({ name: taken, roles: [] }).expect(409);
+      expect(res.body).toEqual({ errors: ['A group with this name already exists in this domain'] });
+      const otherAdmin = await createUser(t, { isAdmin: true, domainId: (await createDomain(t)).id });
+      await create({ name: taken }, await as(otherAdmin));
+    });
+
+    it.each([
+      [{}, { name: 'name must be a string', roles: 'roles must be an array' }],
+      [
+        { name: '', roles: ['can_fly'] },
+        {
+          name: 'name must be longer than or equal to 1 characters',
+          roles: `each value must be one of ${ALL_ROLES.join(', ')}`,
+        },
+      ],
+      [{ name: '   ', roles: [] }, { name: 'must not be blank' }],
+      [{ name: 'x', roles: 'can_read_users' }, { roles: 'roles must be an array' }],
+      [{ name: 'x', roles: [], description: 7 }, { description: 'description must be a string' }],
+    ])('validates the body %j', async (body, errors) => {
+      const res = await t.http.post(GROUPS).set(h).send(body).expect(400);
+      expect(res.body).toEqual({ errors });
+    });
+
+    it('grants only roles the caller holds: the system-domain roles are for super administrators', async () => {
+      const res = await t.http
+        .post(GROUPS)
+        .set(h)
+        .send({ name: name(), roles: ['can_read_users', 'can_read_system_domains'] })
+        .expect(403);
+      expect(res.body).toEqual({
+        errors: ['You cannot grant roles you do not hold: can_read_system_domains'],
+      });
+      await create({ roles: ['can_read_system_domains'] }, await as(t.admin));
+
+      const groupWriter = await createUser(t, { roles: GROUP_ROLES });
+      const gh = await as(groupWriter);
+      const escalation = await t.http
+        .post(GROUPS)
+        .set(gh)
+        .send({ name: name(), roles: ['can_write_users'] })
+        .expect(403);
+      expect(escalation.body).toEqual({
+        errors: ['You cannot grant roles you do not hold: can_write_users'],
+      });
+      await create({ roles: ['can_read_groups'] }, gh);
+    });
+
+    it('needs can_write_groups', async () => {
+      const reader = await createUser(t, { roles: ['can_read_groups'] });
+      const res = await t.http
+        .post(GROUPS)
+        .set(await as(reader))
+        .send({ name: name(), roles: [] })
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_write_groups'] });
+      await t.http.post(GROUPS).send({ name: name(), roles: [] }).expect(401);
+    });
+  });
+
+  describe('GET /v1/groups/ (list)', () => {
+    let lh: Record<string, string>;
+    beforeAll(async () => {
+      // a domain of its own, so counts and order are exact
+      const domainId = (await createDomain(t)).id;
+      const domainAdmin = await createUser(t, { isAdmin: true, domainId });
+      lh = await as(domainAdmin);
+      for (const n of ['delta', 'alpha', 'charlie', 'bravo_']) await create({ name: n }, lh);
+    });
+
+    it('lists the domain’s groups, page style', async () => {
+      const res = await t.http.get(`${GROUPS}/`).set(lh).expect(200);
+      expect(res.body.objects.map((g: { name: string }) => g.name)).toEqual([
+        'alpha',
+        'bravo_',
+        'charlie',
+        'delta',
+      ]);
+      expect(res.body).toMatchObject({
+        page: 1,
+        pages: 1,
+        per_page: 10,
+        total: 4,
+        next_url: null,
+        prev_url: null,
+      });
+      const page = await t.http.get(GROUPS).query({ page: 2, per_page: 3 }).set(lh).expect(200);
+      expect(page.body).toMatchObject({
+        objects: [expect.objectContaining({ name: 'delta' })],
+        page: 2,
+        pages: 2,
+        total: 4,
+        next_url: null,
+        prev_url: '/API/users/v1/groups?page=1&per_page=3',
+        last_url: '/API/users/v1/groups?page=2&per_page=3',
+      });
+    });
+
+    it('filters by name and sorts', async () => {
+      const q = await t.http.get(GROUPS).query({ query: 'HAR' }).set(lh).expect(200);
+      expect(q.body.objects.map((g: { name: string }) => g.name)).toEqual(['charlie']);
+      const underscore = await t.http.get(GROUPS).query({ query: '_' }).set(lh).expect(200);
+      expect(underscore.body.objects.map((g: { name: string }) => g.name)).toEqual(['bravo_']);
+      const desc = await t.http.get(GROUPS).query({ sort: 'name,desc' }).set(lh).expect(200);
+      expect(desc.body.objects.map((g: { name: string }) => g.name)).toEqual([
+        'delta',
+        'charlie',
+        'bravo_',
+        'alpha',
+      ]);
+      const created = await t.http.get(GROUPS).query({ sort: 'date_created,asc' }).set(lh).expect(200);
+      expect(created.body.objects.map((g: { name: string }) => g.name)).toEqual([
+        'delta',
+        'alpha',
+        'charlie',
+        'bravo_',
+      ]);
+    });
+
+    it.each([
+      [{ sort: 'roles,asc' }, { sort: expect.stringContaining('field one of name, date_created') }],
+      [{ per_page: 0 }, { per_page: 'per_page must not be less than 1' }],
+      [{ per_page: 1001 }, { per_page: 'per_page must not be greater than 1000' }],
+      [{ page: 10001 }, { page: 'page must not be greater than 10000' }],
+    ])('refuses %j', async (query, errors) => {
+      const res = await t.http.get(GROUPS).query(query).set(lh).expect(400);
+      expect(res.body).toEqual({ errors });
+    });
+
+    it('needs can_read_groups', async () => {
+      const plain = await createUser(t);
+      const res = await t.http
+        .get(GROUPS)
+        .set(await as(plain))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_read_groups'] });
+    });
+  });
+
+  describe('GET, PATCH, DELETE /v1/groups/{group_id}/', () => {
+    it('reads a group; other domains’ groups are 404', async () => {
+      const group = await create({ roles: ['can_read_apps'] });
+      const res = await t.http.get(`${GROUPS}/${group.id}`).set(h).expect(200);
+      expect(res.body).toMatchObject({ id: group.id, roles: ['can_read_apps'] });
+      await t.http.get(`${GROUPS}/${group.id}/`).set(h).expect(200);
+      const otherAdmin = await createUser(t, { isAdmin: true, domainId: (await createDomain(t)).id });
+      const oh = await as(otherAdmin);
+      expect((await t.http.get(`${GROUPS}/${group.id}/`).set(oh).expect(404)).body).toEqual({
+        errors: ['Group not found'],
+      });
+      await t.http.patch(`${GROUPS}/${group.id}/`).set(oh).send({ name: 'mine' }).expect(404);
+      await t.http.delete(`${GROUPS}/${group.id}/`).set(oh).expect(404);
+      expect((await t.http.get(`${GROUPS}/nope/`).set(h).expect(400)).body).toEqual({
+        errors: { group_id: 'must be a UUID' },
+      });
+    });
+
+    it('updates name, description and roles; 409 on a taken name', async () => {
+      const group = await create({ description: 'old' });
+      const other = await create();
+      const newName = name('renamed');
+      const res = await t.http
+        .patch(`${GROUPS}/${group.id}/`)
+        .set(h)
+        .send({ name: newName, description: null, roles: ['can_read_tokens'] })
+        .expect(200);
+      expect(res.body).toMatchObject({ name: newName, description: null, roles: ['can_read_tokens'] });
+      await t.http.patch(`${GROUPS}/${group.id}/`).set(h).send({ name: newName }).expect(200);
+      const taken = await t.http
+        .patch(`${GROUPS}/${group.id}/`)
+        .set(h)
+        .send({ name: other.name })
+        .expect(409);
+      expect(taken.body).toEqual({ errors: ['A group with this name already exists in this domain'] });
+      const invalid = await t.http
+        .patch(`${GROUPS}/${group.id}/`)
+        .set(h)
+        .send({ name: null, roles: ['root'] })
+        .expect(400);
+      expect(invalid.body).toEqual({
+        errors: { name: 'name must be a string', roles: `each value must be one of ${ALL_ROLES.join(', ')}` },
+      });
+      const escalate = await t.http
+        .patch(`${GROUPS}/${group.id}/`)
+        .set(h)
+        .send({ roles: ['can_delete_system_domains'] })
+        .expect(403);
+      expect(escalate.body).toEqual({
+        errors: ['You cannot grant roles you do not hold: can_delete_system_domains'],
+      });
+    });
+
+    it('deletes a group (204); its members lose its roles on their next request', async () => {
+      const member = await createUser(t);
+      const mh = await as(member);
+      const group = await create({ roles: ['can_read_users'] });
+      await t.http.post(`${GROUPS}/${group.id}/members/${member.id}/`).set(h).expect(201);
+      await t.http.get('/API/users/v1/users/').set(mh).expect(200);
+      await t.http.delete(`${GROUPS}/${group.id}`).set(h).expect(204);
+      await t.http.get('/API/users/v1/users/').set(mh).expect(403);
+      await t.http.get(`${GROUPS}/${group.id}/`).set(h).expect(404);
+      expect(await t.ds.getRepository(GroupMemberEntity).countBy({ group_id: group.id })).toBe(0);
+    });
+
+    it('checks each role and keeps groups carrying roles the caller lacks out of reach', async () => {
+      const reader = await createUser(t, { roles: ['can_read_groups'] });
+      const rh = await as(reader);
+      const group = await create();
+      expect(
+        (await t.http.patch(`${GROUPS}/${group.id}/`).set(rh).send({ name: 'x' }).expect(403)).body,
+      ).toEqual({
+        errors: ['Missing role: can_write_groups'],
+      });
+      expect((await t.http.delete(`${GROUPS}/${group.id}/`).set(rh).expect(403)).body).toEqual({
+        errors: ['Missing role: can_delete_groups'],
+      });
+      const writer = await createUser(t, { roles: GROUP_ROLES });
+      const powerful = await create({ roles: ['can_delete_users'] });
+      const wh = await as(writer);
+      for (const req of [
+        t.http.patch(`${GROUPS}/${powerful.id}/`).set(wh).send({ roles: [] }),
+        t.http.delete(`${GROUPS}/${powerful.id}/`).set(wh),
+        t.http.post(`${GROUPS}/${powerful.id}/members/${writer.id}/`).set(wh),
+      ]) {
+        expect((await req.expect(403)).body).toEqual({
+          errors: ['You cannot manage a group carrying roles you do not hold: can_delete_users'],
+        });
+      }
+      expect(await t.ds.getRepository(GroupEntity).existsBy({ id: powerful.id })).toBe(true);
+    });
+  });
+
+  describe('POST, DELETE /v1/groups/{group_id}/members/{user_id}/', () => {
+    it('adds a member (201, idempotent) and removes them (204); roles follow at once', async () => {
+      const user = await createUser(t);
+      const uh = await as(user);
+      const group = await create({ roles: ['can_read_groups'] });
+      await t.http.get(GROUPS).set(uh).expect(403);
+      const res = await t.http.post(`${GROUPS}/${group.id}/members/${user.id}`).set(h).expect(201);
+      expect(res.body).toMatchObject({ id: group.id, member_ids: [user.id] });
+      const again = await t.http.post(`${GROUPS}/${group.id}/members/${user.id}/`).set(h).expect(201);
+      expect(again.body.member_ids).toEqual([user.id]);
+      await t.http.get(GROUPS).set(uh).expect(200);
+      const read = await t.http.get(`${GROUPS}/${group.id}/`).set(uh).expect(200);
+      expect(read.body.member_ids).toEqual([user.id]);
+
+      await t.http.delete(`${GROUPS}/${group.id}/members/${user.id}`).set(h).expect(204);
+      await t.http.get(GROUPS).set(uh).expect(403);
+      const gone = await t.http.delete(`${GROUPS}/${group.id}/members/${user.id}/`).set(h).expect(404);
+      expect(gone.body).toEqual({ errors: ['Group member not found'] });
+    });
+
+    it('takes users of the domain only (404 otherwise)', async () => {
+      const group = await create();
+      const stranger = await createUser(t, { domainId: (await createDomain(t)).id });
+      for (const req of [
+        t.http.post(`${GROUPS}/${group.id}/members/${stranger.id}/`).set(h),
+        t.http.delete(`${GROUPS}/${group.id}/members/${stranger.id}/`).set(h),
+        t.http.post(`${GROUPS}/${group.id}/members/${randomUUID()}/`).set(h),
+      ]) {
+        expect((await req.expect(404)).body).toEqual({ errors: ['User not found'] });
+      }
+      expect(
+        (await t.http.post(`${GROUPS}/${randomUUID()}/members/${admin.id}/`).set(h).expect(404)).body,
+      ).toEqual({
+        errors: ['Group not found'],
+      });
+      expect(
+        (await t.http.post(`${GROUPS}/${group.id}/members/not-a-user/`).set(h).expect(400)).body,
+      ).toEqual({ errors: { user_id: 'must be a UUID' } });
+    });
+
+    it('needs can_write_groups', async () => {
+      const reader = await createUser(t, { roles: ['can_read_groups'] });
+      const group = await create();
+      const res = await t.http
+        .post(`${GROUPS}/${group.id}/members/${reader.id}/`)
+        .set(await as(reader))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_write_groups'] });
+      await t.http.delete(`${GROUPS}/${group.id}/members/${reader.id}/`).expect(401);
+    });
+
+    it('hides members who have left the domain', async () => {
+      const user = await createUser(t);
+      const group = await create();
+      await t.http.post(`${GROUPS}/${group.id}/members/${user.id}/`).set(h).expect(201);
+      // a membership ended by anything other than DELETE /v1/users/{id}/ (which also drops group rows)
+      await t.ds.query('DELETE FROM user_system_domains WHERE user_id = $1', [user.id]);
+      const res = await t.http.get(`${GROUPS}/${group.id}/`).set(h).expect(200);
+      expect(res.body.member_ids).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,742 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { In } from 'typeorm';
+import { sha256Hex } from '../../src/common/crypto/secrets.js';
+import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
+import { GroupEntity } from '../../src/groups/group.entity.js';
+import { InvitationEntity } from '../../src/users/invitation.entity.js';
+import { MailOutboxEntity } from '../../src/users/mail-outbox.entity.js';
+import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
+import { UserEntity } from '../../src/users/user.entity.js';
+import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
+import { bearer, login, tokenFor } from '../utils/auth.js';
+import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+
+const USERS = '/API/users/v1/users';
+const ALL_WRITE = ['can_read_users', 'can_write_users', 'can_delete_users'];
+
+describe('users (API/users/v1/users)', () => {
+  let t: TestApp;
+  /** Bearer headers of a user, minted through the service (in their home domain unless told). */
+  const as = async (user: UserEntity, domainId?: string) =>
+    bearer((await tokenFor(t, user, { domainId })).token);
+  const email = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+  const passwordHash = async (id: string) =>
+    (
+      await t.ds
+        .getRepository(UserEntity)
+        .createQueryBuilder('u')
+        .addSelect('u.password_hash')
+        .where('u.id = :id', { id })
+        .getOneOrFail()
+    ).password_hash;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('GET /v1/users/current/', () => {
+    it('returns the caller for any token, without a password, with or without the trailing slash', async () => {
+      const user = await createUser(t);
+      const h = await as(user);
+      for (const path of [`${USERS}/current/`, `${USERS}/current`]) {
+        const res = await t.http.get(path).set(h).expect(200);
+        expect(res.body).toEqual({
+          id: user.id,
+          email: user.email,
+          first_name: 'Test',
+          last_name: 'User',
+          status: 'ACTIVE',
+          is_admin: false,
+          is_super_admin: false,
+          system_domain_id: t.domainId,
+          last_login: null,
+          date_created: expect.any(String),
+          date_modified: expect.any(String),
+        });
+        expect(JSON.stringify(res.body)).not.toMatch(/password/);
+      }
+    });
+
+    it('serves super administrators acting in a domain they do not belong to', async () => {
+      const other = (await createDomain(t)).id;
+      const res = await t.http
+        .get(`${USERS}/current/`)
+        .set(await as(t.admin, other))
+        .expect(200);
+      expect(res.body).toMatchObject({ id: t.admin.id, is_super_admin: true, system_domain_id: other });
+    });
+
+    it('answers 401 without credentials', async () => {
+      const res = await t.http.get(`${USERS}/current/`).expect(401);
+      expect(res.body).toEqual({ errors: ['Authentication credentials were not provided'] });
+    });
+  });
+
+  describe('GET /v1/users/ (list)', () => {
+    let domainId: string;
+    let h: Record<string, string>;
+    let names: string[];
+
+    beforeAll(async () => {
+      // a domain of its own, so counts and order are exact
+      domainId = (await createDomain(t)).id;
+      const reader = await createUser(t, { domainId, roles: ['can_read_users'], email: 'reader@list.test' });
+      h = await as(reader);
+      names = ['alpha', 'bravo', 'charlie', 'delta'];
+      for (const [i, n] of names.entries()) {
+        await createUser(t, { domainId, email: `${n}@list.test` });
+        await t.ds.getRepository(UserEntity).update({ email: `${n}@list.test` }, { last_name: `Zz${i}%` });
+      }
+      // members of other domains stay out; a user of both domains is listed in both
+      await createUser(t, { email: 'outsider@list.test' });
+      await createUser(t, { email: 'echo@list.test', alsoIn: [domainId] });
+    });
+
+    it('lists the members of the caller’s domain in the page envelope', async () => {
+      const res = await t.http.get(`${USERS}/`).set(h).expect(200);
+      expect(res.body.objects.map((u: UserEntity) => u.email)).toEqual([
+        'alpha@list.test',
+        'bravo@list.test',
+        'charlie@list.test',
+        'delta@list.test',
+        'echo@list.test',
+        'reader@list.test',
+      ]);
+      expect(res.body.objects.every((u: UserEntity) => u.system_domain_id === domainId)).toBe(true);
+      expect(res.body).toMatchObject({
+        page: 1,
+        pages: 1,
+        per_page: 10,
+        total: 6,
+        first_url: '/API/users/v1/users/?page=1&per_page=10',
+        next_url: null,
+        prev_url: null,
+      });
+    });
+
+    it('pages with links that start with /API/', async () => {
+      const res = await t.http.get(USERS).query({ page: 2, per_page: 2 }).set(h).expect(200);
+      expect(res.body.objects.map((u: UserEntity) => u.email)).toEqual([
+        'charlie@list.test',
+        'delta@list.test',
+      ]);
+      expect(res.body).toMatchObject({
+        page: 2,
+        pages: 3,
+        per_page: 2,
+        total: 6,
+        first_url: '/API/users/v1/users?page=1&per_page=2',
+        last_url: '/API/users/v1/users?page=3&per_page=2',
+        next_url: '/API/users/v1/users?page=3&per_page=2',
+        prev_url: '/API/users/v1/users?page=1&per_page=2',
+      });
+      const beyond = await t.http.get(USERS).query({ page: 50, per_page: 2 }).set(h).expect(200);
+      expect(beyond.body.objects).toEqual([]);
+    });
+
+    it('filters with query (email, first and last name; case-insensitive; wildcards literal)', async () => {
+      const byEmail = await t.http.get(USERS).query({ query: 'BRAVO@' }).set(h).expect(200);
+      expect(byEmail.body.objects.map((u: UserEntity) => u.email)).toEqual(['bravo@list.test']);
+      expect(byEmail.body.first_url).toBe('/API/users/v1/users?page=1&per_page=10&query=BRAVO%40');
+      const byLast = await t.http.get(USERS).query({ query: 'zz2%' }).set(h).expect(200);
+      expect(byLast.body.objects.map((u: UserEntity) => u.email)).toEqual(['charlie@list.test']);
+      const byFirst = await t.http.get(USERS).query({ query: 'test' }).set(h).expect(200);
+      expect(byFirst.body.total).toBe(6);
+      const wildcard = await t.http.get(USERS).query({ query: '_' }).set(h).expect(200);
+      expect(wildcard.body.total).toBe(0);
+    });
+
+    it('sorts on email, first_name, last_name and date_created', async () => {
+      const desc = await t.http.get(USERS).query({ sort: 'email,desc', per_page: 2 }).set(h).expect(200);
+      expect(desc.body.objects.map((u: UserEntity) => u.email)).toEqual([
+        'reader@list.test',
+        'echo@list.test',
+      ]);
+      const byLast = await t.http.get(USERS).query({ sort: 'last_name,desc;email,asc' }).set(h).expect(200);
+      expect(byLast.body.objects.slice(0, 4).map((u: UserEntity) => u.email)).toEqual([
+        'delta@list.test',
+        'charlie@list.test',
+        'bravo@list.test',
+        'alpha@list.test',
+      ]);
+      await t.http.get(USERS).query({ sort: 'first_name,asc;date_created,desc' }).set(h).expect(200);
+    });
+
+    it.each([
+      ['password,asc', 'unknown field'],
+      ['email,sideways', 'unknown order'],
+      ['email,asc,desc', 'extra part'],
+    ])('refuses sort=%s (%s)', async (sort) => {
+      const res = await t.http.get(USERS).query({ sort }).set(h).expect(400);
+      expect(res.body).toEqual({
+        errors: {
+          sort: "sort must be field,order pairs separated by ';' with field one of email, first_name, last_name, date_created and order asc or desc",
+        },
+      });
+    });
+
+    it.each([
+      [{ per_page: 0 }, { per_page: 'per_page must not be less than 1' }],
+      [{ per_page: 1001 }, { per_page: 'per_page must not be greater than 1000' }],
+      [{ page: 0 }, { page: 'page must not be less than 1' }],
+      [{ page: 10001 }, { page: 'page must not be greater than 10000' }],
+      [{ page: 'one' }, { page: 'must be an integer' }],
+    ])('refuses out-of-range paging %j', async (query, errors) => {
+      const res = await t.http.get(USERS).query(query).set(h).expect(400);
+      expect(res.body).toEqual({ errors });
+    });
+
+    it('accepts the bounds themselves', async () => {
+      await t.http.get(USERS).query({ page: 10000, per_page: 1000 }).set(h).expect(200);
+      await t.http.get(USERS).query({ page: 1, per_page: 1 }).set(h).expect(200);
+    });
+
+    it('needs can_read_users', async () => {
+      const plain = await createUser(t, { domainId });
+      const res = await t.http
+        .get(USERS)
+        .set(await as(plain))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_read_users'] });
+      await t.http.get(USERS).expect(401);
+    });
+  });
+
+  describe('POST /v1/users/', () => {
+    let admin: UserEntity;
+    let h: Record<string, string>;
+    beforeAll(async () => {
+      admin = await createUser(t, { isAdmin: true });
+      h = await as(admin);
+    });
+
+    it('creates a member of the caller’s domain; the password is stored as argon2id and never returned', async () => {
+      const address = email('Created');
+      const res = await t.http
+        .post(`${USERS}/`)
+        .set(h)
+        .send({ email: address, first_name: 'Ada', last_name: 'Lovelace', password: 'long-enough-pw' })
+        .expect(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        email: address.toLowerCase(),
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        status: 'ACTIVE',
+        is_admin: false,
+        is_super_admin: false,
+        system_domain_id: t.domainId,
+        last_login: null,
+        date_created: expect.any(String),
+        date_modified: expect.any(String),
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(/password|long-enough-pw/);
+      const stored = await passwordHash(res.body.id);
+      expect(stored).toMatch(/^\$argon2id\$/);
+      expect(
+        await t.ds
+          .getRepository(UserSystemDomainEntity)
+          .countBy({ user_id: res.body.id, system_domain_id: t.domainId }),
+      ).toBe(1);
+      await login(t, address, 'long-enough-pw');
+    });
+
+    it('works without the trailing slash and without a password; is_admin and status are honoured', async () => {
+      const res = await t.http
+        .post(USERS)
+        .set(h)
+        .send({ email: email(), is_admin: true, status: 'INACTIVE' })
+        .expect(201);
+      expect(res.body).toMatchObject({ is_admin: true, status: 'INACTIVE', first_name: null });
+      expect(await passwordHash(res.body.id)).toBeNull();
+    });
+
+    it('ignores is_super_admin unless the caller is a super administrator', async () => {
+      const res = await t.http.post(USERS).set(h).send({ email: email(), is_super_admin: true }).expect(201);
+      expect(res.body.is_super_admin).toBe(false);
+      const bySuper = await t.http
+        .post(USERS)
+        .set(await as(t.admin))
+        .send({ email: email(), is_super_admin: true })
+        .expect(201);
+      expect(bySuper.body.is_super_admin).toBe(true);
+    });
+
+    it('answers 409 when the email exists in any domain (case-insensitively)', async () => {
+      const other = await createUser(t, { domainId: (await createDomain(t)).id });
+      const res = await t.http.post(USERS).set(h).send({ email: other.email.toUpperCase() }).expect(409);
+      expect(res.body).toEqual({ errors: ['A user with this email already exists'] });
+    });
+
+    it.each([
+      [{}, { email: 'must be a valid email address' }],
+      [{ email: 'not-an-email' }, { email: 'must be a valid email address' }],
+      [
+        { email: 'x@example.com', password: 'short', is_admin: 'yes', status: 'GONE', first_name: 5 },
+        {
+          first_name: 'first_name must be a string',
+          password: 'must be at least 8 characters',
+          is_admin: 'must be true or false',
+          status: 'must be one of ACTIVE, INACTIVE',
+        },
+      ],
+    ])('validates the body %j', async (body, errors) => {
+      const res = await t.http.post(USERS).set(h).send(body).expect(400);
+      expect(res.body).toEqual({ errors });
+    });
+
+    it('is for administrators holding can_write_users', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const res = await t.http
+        .post(USERS)
+        .set(await as(writer))
+        .send({ email: email() })
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Requires an administrator'] });
+      await t.http.post(USERS).send({ email: email() }).expect(401);
+    });
+  });
+
+  describe('GET /v1/users/{user_id}/', () => {
+    it('returns a member of the domain; other domains’ users are 404', async () => {
+      const reader = await createUser(t, { roles: ['can_read_users'] });
+      const h = await as(reader);
+      const member = await createUser(t);
+      for (const path of [`${USERS}/${member.id}/`, `${USERS}/${member.id}`]) {
+        const res = await t.http.get(path).set(h).expect(200);
+        expect(res.body).toMatchObject({ id: member.id, email: member.email });
+      }
+      const stranger = await createUser(t, { domainId: (await createDomain(t)).id });
+      const res = await t.http.get(`${USERS}/${stranger.id}/`).set(h).expect(404);
+      expect(res.body).toEqual({ errors: ['User not found'] });
+      await t.http.get(`${USERS}/${randomUUID()}/`).set(h).expect(404);
+      const malformed = await t.http.get(`${USERS}/not-a-uuid/`).set(h).expect(400);
+      expect(malformed.body).toEqual({ errors: { user_id: 'must be a UUID' } });
+    });
+
+    it('needs can_read_users', async () => {
+      const plain = await createUser(t);
+      const res = await t.http
+        .get(`${USERS}/${t.admin.id}/`)
+        .set(await as(plain))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_read_users'] });
+    });
+  });
+
+  describe('PATCH /v1/users/{user_id}/', () => {
+    it('lets users rename themselves without can_write_users, and nothing more', async () => {
+      const user = await createUser(t);
+      const h = await as(user);
+      const res = await t.http
+        .patch(`${USERS}/${user.id}`)
+        .set(h)
+        .send({ first_name: 'Grace', last_name: null })
+        .expect(200);
+      expect(res.body).toMatchObject({ id: user.id, first_name: 'Grace', last_name: null });
+      const denied = await t.http.patch(`${USERS}/${user.id}/`).set(h).send({ email: email() }).expect(403);
+      expect(denied.body).toEqual({ errors: ['Missing role: can_write_users'] });
+      const other = await createUser(t);
+      await t.http.patch(`${USERS}/${other.id}/`).set(h).send({ first_name: 'X' }).expect(403);
+    });
+
+    it('lets can_write_users change names, email and password; 409 on a taken email', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const h = await as(writer);
+      const target = await createUser(t);
+      const newEmail = email('renamed');
+      const res = await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(h)
+        .send({ email: newEmail.toUpperCase(), first_name: 'Renamed', password: 'a-new-password' })
+        .expect(200);
+      expect(res.body).toMatchObject({ email: newEmail, first_name: 'Renamed' });
+      await login(t, newEmail, 'a-new-password');
+      const taken = await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(h)
+        .send({ email: writer.email })
+        .expect(409);
+      expect(taken.body).toEqual({ errors: ['A user with this email already exists'] });
+      // its own email again is no conflict
+      await t.http.patch(`${USERS}/${target.id}/`).set(h).send({ email: newEmail }).expect(200);
+    });
+
+    it('validates the body', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const target = await createUser(t);
+      const res = await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(await as(admin))
+        .send({ email: null, password: 'short', status: 'ASLEEP', first_name: 5 })
+        .expect(400);
+      expect(res.body).toEqual({
+        errors: {
+          email: 'must be a valid email address',
+          first_name: 'first_name must be a string',
+          password: 'must be at least 8 characters',
+          status: 'must be one of ACTIVE, INACTIVE',
+        },
+      });
+    });
+
+    it('deactivation stops the user’s tokens on the next request, and reactivation does not revive them', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const h = await as(admin);
+      const target = await createUser(t);
+      const old = await as(target);
+      await t.http.get(`${USERS}/current/`).set(old).expect(200);
+      const res = await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(h)
+        .send({ status: 'INACTIVE' })
+        .expect(200);
+      expect(res.body.status).toBe('INACTIVE');
+      expect((await t.http.get(`${USERS}/current/`).set(old).expect(401)).body).toEqual({
+        errors: ['Token has been revoked'],
+      });
+      // the lookup itself refuses inactive users, whatever the token
+      const fresh = await as(target);
+      expect((await t.http.get(`${USERS}/current/`).set(fresh).expect(401)).body).toEqual({
+        errors: ['User is inactive'],
+      });
+      await t.http.patch(`${USERS}/${target.id}/`).set(h).send({ status: 'ACTIVE' }).expect(200);
+      await t.http.get(`${USERS}/current/`).set(old).expect(401);
+      await t.http.get(`${USERS}/current/`).set(fresh).expect(200);
+    });
+
+    it('keeps administrators to administrators and super administrators to themselves', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const wh = await as(writer);
+      const plain = await createUser(t);
+      const admin = await createUser(t, { isAdmin: true });
+      const ah = await as(admin);
+      expect(
+        (await t.http.patch(`${USERS}/${plain.id}/`).set(wh).send({ is_admin: true }).expect(403)).body,
+      ).toEqual({ errors: ['Only an administrator may change is_admin'] });
+      expect(
+        (await t.http.patch(`${USERS}/${admin.id}/`).set(wh).send({ first_name: 'X' }).expect(403)).body,
+      ).toEqual({ errors: ['Only an administrator may change an administrator'] });
+      expect(
+        (await t.http.patch(`${USERS}/${t.admin.id}/`).set(ah).send({ first_name: 'X' }).expect(403)).body,
+      ).toEqual({ errors: ['Only a super administrator may change a super administrator'] });
+      const promoted = await t.http
+        .patch(`${USERS}/${plain.id}/`)
+        .set(ah)
+        .send({ is_admin: true })
+        .expect(200);
+      expect(promoted.body.is_admin).toBe(true);
+      // is_super_admin is ignored for non-super administrators
+      const ignored = await t.http
+        .patch(`${USERS}/${plain.id}/`)
+        .set(ah)
+        .send({ is_super_admin: true })
+        .expect(200);
+      expect(ignored.body.is_super_admin).toBe(false);
+    });
+
+    it('refuses self-deactivation and self-demotion', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const res = await t.http
+        .patch(`${USERS}/${admin.id}/`)
+        .set(await as(admin))
+        .send({ status: 'INACTIVE', is_admin: false })
+        .expect(400);
+      expect(res.body).toEqual({
+        errors: {
+          status: 'you cannot deactivate yourself',
+          is_admin: 'you cannot remove your own administrator rights',
+        },
+      });
+    });
+
+    it('leaves the account of a user of several domains to super administrators', async () => {
+      const otherDomain = (await createDomain(t)).id;
+      const shared = await createUser(t, { alsoIn: [otherDomain] });
+      const admin = await createUser(t, { isAdmin: true });
+      const h = await as(admin);
+      for (const body of [
+        { email: email() },
+        { password: 'taken-over-pw' },
+        { status: 'INACTIVE' },
+        { is_admin: true },
+      ]) {
+        const res = await t.http.patch(`${USERS}/${shared.id}/`).set(h).send(body).expect(403);
+        expect(res.body).toEqual({
+          errors: [
+            'This user also belongs to other domains: only a super administrator may change their email, password, status or administrator rights',
+          ],
+        });
+      }
+      await t.http.patch(`${USERS}/${shared.id}/`).set(h).send({ first_name: 'Shared' }).expect(200);
+      await t.http
+        .patch(`${USERS}/${shared.id}/`)
+        .set(await as(t.admin))
+        .send({ email: email('by-super') })
+        .expect(200);
+    });
+
+    it('applies the OAuth token’s scopes to can_write_users', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const target = await createUser(t);
+      const { token } = await tokenFor(t, writer, { kind: 'OAUTH', scopes: ['assets:read'] });
+      const res = await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(bearer(token))
+        .send({ first_name: 'X' })
+        .expect(403);
+      expect(res.body).toEqual({ errors: ["The token's scopes do not cover: can_write_users"] });
+    });
+
+    it('answers 404 for another domain’s user', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const stranger = await createUser(t, { domainId: (await createDomain(t)).id });
+      const res = await t.http
+        .patch(`${USERS}/${stranger.id}/`)
+        .set(await as(admin))
+        .send({ first_name: 'X' })
+        .expect(404);
+      expect(res.body).toEqual({ errors: ['User not found'] });
+    });
+  });
+
+  describe('DELETE /v1/users/{user_id}/', () => {
+    it('deletes a user of one domain outright; their tokens stop working', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const h = await as(admin);
+      const target = await createUser(t);
+      const theirs = await as(target);
+      await t.http.delete(`${USERS}/${target.id}`).set(h).expect(204);
+      expect(await t.ds.getRepository(UserEntity).existsBy({ id: target.id })).toBe(false);
+      await t.http.get(`${USERS}/current/`).set(theirs).expect(401);
+      await t.http.get(`${USERS}/${target.id}/`).set(h).expect(404);
+      await t.http.delete(`${USERS}/${target.id}/`).set(h).expect(404);
+    });
+
+    it('only removes the membership of a user of several domains', async () => {
+      const other = (await createDomain(t)).id;
+      const admin = await createUser(t, { isAdmin: true });
+      const target = await createUser(t, { alsoIn: [other], roles: ['can_read_users'] });
+      const here = await tokenFor(t, target);
+      const there = await as(target, other);
+      await t.http
+        .delete(`${USERS}/${target.id}/`)
+        .set(await as(admin))
+        .expect(204);
+      const kept = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: target.id });
+      expect(kept.system_domain_id).toBe(other); // the home domain moved to the remaining membership
+      expect(await t.ds.getRepository(UserSystemDomainEntity).findBy({ user_id: target.id })).toEqual([
+        expect.objectContaining({ system_domain_id: other }),
+      ]);
+      expect(await t.ds.getRepository(GroupMemberEntity).countBy({ user_id: target.id })).toBe(0);
+      await t.http.get(`${USERS}/current/`).set(bearer(here.token)).expect(401);
+      const res = await t.http.get(`${USERS}/current/`).set(there).expect(200);
+      expect(res.body.system_domain_id).toBe(other);
+    });
+
+    it('removals from two domains at once leave no account without a domain', async () => {
+      const other = (await createDomain(t)).id;
+      const here = await as(await createUser(t, { isAdmin: true }));
+      const there = await as(await createUser(t, { isAdmin: true, domainId: other }));
+      const targets = await Promise.all(Array.from({ length: 8 }, () => createUser(t, { alsoIn: [other] })));
+      await Promise.all(
+        targets.flatMap((target) => [
+          t.http.delete(`${USERS}/${target.id}/`).set(here).expect(204),
+          t.http.delete(`${USERS}/${target.id}/`).set(there).expect(204),
+        ]),
+      );
+      const left = await t.ds.getRepository(UserEntity).countBy({ id: In(targets.map((u) => u.id)) });
+      expect(left).toBe(0);
+    });
+
+    it('refuses to delete yourself (400), an administrator without being one (403), others’ users (404)', async () => {
+      const deleter = await createUser(t, { roles: ALL_WRITE });
+      const h = await as(deleter);
+      expect((await t.http.delete(`${USERS}/${deleter.id}/`).set(h).expect(400)).body).toEqual({
+        errors: ['You cannot delete yourself'],
+      });
+      const admin = await createUser(t, { isAdmin: true });
+      expect((await t.http.delete(`${USERS}/${admin.id}/`).set(h).expect(403)).body).toEqual({
+        errors: ['Only an administrator may change an administrator'],
+      });
+      const stranger = await createUser(t, { domainId: (await createDomain(t)).id });
+      await t.http.delete(`${USERS}/${stranger.id}/`).set(h).expect(404);
+      expect(await t.ds.getRepository(UserEntity).existsBy({ id: stranger.id })).toBe(true);
+    });
+
+    it('needs can_delete_users', async () => {
+      const reader = await createUser(t, { roles: ['can_read_users', 'can_write_users'] });
+      const target = await createUser(t);
+      const res = await t.http
+        .delete(`${USERS}/${target.id}/`)
+        .set(await as(reader))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_delete_users'] });
+    });
+  });
+
+  describe('POST /v1/users/invite/', () => {
+    let inviter: UserEntity;
+    let h: Record<string, string>;
+    beforeAll(async () => {
+      inviter = await createUser(t, { roles: ['can_write_users'] });
+      h = await as(inviter);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it('creates an inactive user without a password, an invitation holding only a hash, and queues the mail', async () => {
+      const logged: string[] = [];
+      for (const level of ['log', 'warn', 'error', 'debug', 'verbose'] as const) {
+        jest.spyOn(Logger.prototype, level).mockImplementation((m: unknown) => {
+          logged.push(String(m));
+        });
+      }
+      const address = email('invitee');
+      const res = await t.http
+        .post(`${USERS}/invite/`)
+        .set(h)
+        .send({ email: address, first_name: 'New', last_name: 'Comer' })
+        .expect(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        system_domain_id: t.domainId,
+        user_id: expect.any(String),
+        is_existing_user_invitation: false,
+        is_initial_user_invitation: false,
+      });
+      const user = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: res.body.user_id });
+      expect(user).toMatchObject({
+        email: address,
+        status: 'INACTIVE',
+        first_name: 'New',
+        last_name: 'Comer',
+      });
+      expect(await passwordHash(user.id)).toBeNull();
+      expect(
+        await t.ds
+          .getRepository(UserSystemDomainEntity)
+          .countBy({ user_id: user.id, system_domain_id: t.domainId }),
+      ).toBe(1);
+
+      const mail = await t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: address });
+      expect(mail.status).toBe('PENDING');
+      const link = new RegExp(`${t.config.http.publicBaseUrl}/invitation/([A-Za-z0-9_-]{43})`).exec(
+        mail.body,
+      );
+      expect(link).not.toBeNull();
+      const secret = link![1];
+      const invitation = await t.ds
+        .getRepository(InvitationEntity)
+        .createQueryBuilder('i')
+        .addSelect('i.reset_hash_sha256')
+        .where('i.id = :id', { id: res.body.id })
+        .getOneOrFail();
+      expect(invitation).toMatchObject({
+        system_domain_id: t.domainId,
+        user_id: user.id,
+        inviter_user_id: inviter.id,
+        reset_hash_sha256: sha256Hex(secret),
+        accepted_at: null,
+      });
+      const days = (new Date(invitation.expires).getTime() - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(6.99);
+      expect(days).toBeLessThanOrEqual(7);
+      const raw = await t.ds.query('SELECT * FROM invitations WHERE id = $1', [res.body.id]);
+      expect(JSON.stringify(raw)).not.toContain(secret);
+
+      expect(logged).toContain(`invitation mail queued for ${address}`);
+      expect(logged.join('\n')).not.toContain(secret);
+      // an invited user cannot sign in before completing the invitation
+      await t.http
+        .post('/API/auth/v1/auth/simple/login/')
+        .send({ email: address, password: DEFAULT_PASSWORD })
+        .expect(401);
+    });
+
+    it('adds an existing user of another domain as is, without the trailing slash', async () => {
+      const existing = await createUser(t, { domainId: (await createDomain(t)).id });
+      const res = await t.http
+        .post(`${USERS}/invite`)
+        .set(h)
+        .send({ email: existing.email.toUpperCase(), first_name: 'Ignored' })
+        .expect(201);
+      expect(res.body).toMatchObject({ user_id: existing.id, is_existing_user_invitation: true });
+      const after = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: existing.id });
+      expect(after).toMatchObject({
+        status: 'ACTIVE',
+        first_name: 'Test',
+        system_domain_id: existing.system_domain_id,
+      });
+      expect(await t.ds.getRepository(UserSystemDomainEntity).countBy({ user_id: existing.id })).toBe(2);
+      expect(await t.ds.getRepository(MailOutboxEntity).countBy({ to_address: existing.email })).toBe(1);
+      // the new membership works at once with the user's own password
+      await t.http
+        .get(`${USERS}/current/`)
+        .set(await as(existing, t.domainId))
+        .expect(200);
+    });
+
+    it('invites an unknown email once when asked several times at once', async () => {
+      const address = email('racer');
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => t.http.post(`${USERS}/invite/`).set(h).send({ email: address })),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+      expect(await t.ds.getRepository(UserEntity).countBy({ email: address })).toBe(1);
+      expect(
+        await t.ds
+          .getRepository(InvitationEntity)
+          .countBy({ user_id: results.find((r) => r.status === 201)!.body.user_id }),
+      ).toBe(1);
+    });
+
+    it('answers 409 for a member of the domain', async () => {
+      const member = await createUser(t);
+      const res = await t.http.post(`${USERS}/invite/`).set(h).send({ email: member.email }).expect(409);
+      expect(res.body).toEqual({ errors: ['This user is already a member of this domain'] });
+      expect(await t.ds.getRepository(InvitationEntity).countBy({ user_id: member.id })).toBe(0);
+    });
+
+    it('validates the body and needs can_write_users', async () => {
+      expect((await t.http.post(`${USERS}/invite/`).set(h).send({ email: 'nope' }).expect(400)).body).toEqual(
+        {
+          errors: { email: 'must be a valid email address' },
+        },
+      );
+      const reader = await createUser(t, { roles: ['can_read_users'] });
+      const res = await t.http
+        .post(`${USERS}/invite/`)
+        .set(await as(reader))
+        .send({ email: email() })
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_write_users'] });
+      await t.http.post(`${USERS}/invite/`).send({ email: email() }).expect(401);
+    });
+
+    it('removing an invited user drops their pending invitation', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const res = await t.http.post(`${USERS}/invite/`).set(h).send({ email: email() }).expect(201);
+      await t.http
+        .delete(`${USERS}/${res.body.user_id}/`)
+        .set(await as(admin))
+        .expect(204);
+      expect(await t.ds.getRepository(InvitationEntity).existsBy({ id: res.body.id })).toBe(false);
+    });
+  });
+
+  it('group roles reach the users endpoints on the next request', async () => {
+    const user = await createUser(t);
+    const h = await as(user);
+    await t.http.get(USERS).set(h).expect(403);
+    const group = await t.ds.getRepository(GroupEntity).save({
+      system_domain_id: t.domainId,
+      name: `readers-${randomUUID().slice(0, 8)}`,
+      roles: ['can_read_users'],
+    });
+    await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: user.id });
+    await t.http.get(USERS).set(h).expect(200);
+  });
+});
