@@ -1,17 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
@@ -25,6 +12,7 @@ import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
 import { appView } from './app-view.js';
@@ -32,7 +20,7 @@ import { AppsService } from './apps.service.js';
 import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 import { PatQueryDto } from './dto/pat-query.dto.js';
 
-const uuid = new ParseUUIDPipe();
+const uuid = new UuidParamPipe();
 const appAccess = { entity: 'app' as const, param: 'app_id' };
 
 @ApiTags('apps')

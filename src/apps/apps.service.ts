@@ -66,7 +66,7 @@ export class AppsService {
       this.repo().create({
         ...shape,
         system_domain_id: auth.systemDomainId,
-        name: body.name.trim(),
+        name: this.checkName(body.name),
         description: body.description ?? null,
         url: this.checkUrl(body.url),
         client_secret_hash: secret ? sha256Hex(secret) : null,
@@ -83,6 +83,16 @@ export class AppsService {
   async update(auth: AuthContext, id: string, body: UpdateAppDto): Promise<CreatedAppDto> {
     const app = await this.get(auth, id);
     const shape = this.shape(body, app);
+    // who the app acts as and how it authenticates are set by administrators, like creation itself:
+    // otherwise can_write_apps could point a backend service at an administrator and mint its secret
+    if (
+      !auth.isAdmin &&
+      (shape.default_user_id !== app.default_user_id || shape.oauth_client_type !== app.oauth_client_type)
+    ) {
+      throw ApiError.forbidden(
+        'Only an administrator may change an application’s acting user or client type',
+      );
+    }
     if (body.default_user_id !== undefined && body.default_user_id !== app.default_user_id) {
       await this.checkDefaultUser(auth, shape.default_user_id);
     }
@@ -93,7 +103,7 @@ export class AppsService {
       secretHash = secret ? sha256Hex(secret) : null;
     }
     Object.assign(app, shape, {
-      ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+      ...(body.name !== undefined ? { name: this.checkName(body.name) } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.url !== undefined ? { url: this.checkUrl(body.url) } : {}),
       ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
@@ -156,6 +166,13 @@ export class AppsService {
     };
     checkScenario(shape);
     return shape;
+  }
+
+  /** The name is required and shown on the consent screen: blank after trimming is no name. */
+  private checkName(name: string): string {
+    const trimmed = name.trim();
+    if (trimmed === '') throw ApiError.badRequest({ name: 'must not be blank' });
+    return trimmed;
   }
 
   private checkUrl(url: string | null | undefined): string | null {

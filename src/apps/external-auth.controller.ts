@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -14,6 +14,7 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { SCOPES } from '../common/auth/scopes.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { pageEnvelope } from '../common/http/list-envelope.js';
 import { ScopeListDto } from './dto/app.dto.js';
 import {
@@ -21,6 +22,7 @@ import {
   ExternalAuthDto,
   ExternalAuthRequestDto,
   ExternalAuthRequestResponseDto,
+  ExternalAuthSecretParamDto,
 } from './dto/external-auth.dto.js';
 import { ExternalAuthService } from './external-auth.service.js';
 
@@ -42,7 +44,8 @@ export class ExternalAuthController {
 
   @Post('external/auth')
   @HttpCode(201)
-  @Authenticated()
+  // the approval mints an unscoped token for the caller: an OAuth token needs user_impersonation for it
+  @Authenticated({ scopes: ['user_impersonation'] })
   @ApiOperation({
     summary: 'Approve an external program (identified by its secret) to receive a token for an app',
   })
@@ -60,13 +63,13 @@ export class ExternalAuthController {
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
-  collectExternalAuth(@Param('secret') secret: string): Promise<ExternalAuthDto> {
-    return this.external.collect(secret);
+  collectExternalAuth(@Param() params: ExternalAuthSecretParamDto): Promise<ExternalAuthDto> {
+    return this.external.collect(params.secret);
   }
 
   @Post('instance')
   @HttpCode(201)
-  @Authenticated()
+  @Authenticated({ scopes: ['user_impersonation'] })
   @ApiOperation({ summary: 'Approve an app instance (its own random id) to act for the caller' })
   @ApiCreatedResponse({ type: ApprovedAppInstanceDto })
   @ApiConflictResponse({ type: ErrorsDto })
@@ -83,7 +86,7 @@ export class ExternalAuthController {
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
   collectAppInstance(
-    @Param('approved_instance_id', new ParseUUIDPipe()) id: string,
+    @Param('approved_instance_id', new UuidParamPipe()) id: string,
   ): Promise<ExternalAuthDto> {
     return this.external.collectInstance(id);
   }
@@ -95,7 +98,7 @@ export class ExternalAuthController {
   @ApiNoContentResponse({ description: 'Withdrawn' })
   @ApiNotFoundResponse({ type: ErrorsDto })
   deleteAppInstance(
-    @Param('approved_instance_id', new ParseUUIDPipe()) id: string,
+    @Param('approved_instance_id', new UuidParamPipe()) id: string,
     @Req() req: Request,
   ): Promise<void> {
     return this.external.removeInstance(req.auth as AuthContext, id);

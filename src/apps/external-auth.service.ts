@@ -81,21 +81,22 @@ export class ExternalAuthService {
 
   async approveInstance(auth: AuthContext, body: ApprovedAppInstanceDto): Promise<ApprovedAppInstanceDto> {
     const app = await this.resolveApp(auth, body.app_id, undefined);
+    const repo = this.ds.getRepository(AppInstanceEntity);
     try {
-      const row = await this.ds.getRepository(AppInstanceEntity).save(
-        this.ds.getRepository(AppInstanceEntity).create({
-          id: body.id,
-          app_id: app.id,
-          user_id: auth.userId,
-          system_domain_id: auth.systemDomainId,
-        }),
-      );
-      return { id: row.id, app_id: row.app_id, date_created: new Date(row.date_created).toISOString() };
+      // insert, never save(): save() would update an existing instance with this id, whoever approved it
+      await repo.insert({
+        id: body.id,
+        app_id: app.id,
+        user_id: auth.userId,
+        system_domain_id: auth.systemDomainId,
+      });
     } catch (e) {
       if ((e as { code?: string }).code === '23505')
         throw ApiError.conflict('This instance is already approved');
       throw e;
     }
+    const row = await repo.findOneByOrFail({ id: body.id });
+    return { id: row.id, app_id: row.app_id, date_created: new Date(row.date_created).toISOString() };
   }
 
   async collectInstance(id: string): Promise<ExternalAuthDto> {

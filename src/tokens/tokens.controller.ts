@@ -1,15 +1,4 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Put,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -21,12 +10,13 @@ import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { TokenDto, TokenListDto, TokenOutputDto } from './dto/token.dto.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
 import { TokenQueriesService } from './token-queries.service.js';
 
-const uuid = new ParseUUIDPipe({ version: undefined });
+const uuid = new UuidParamPipe();
 
 @ApiTags('tokens')
 @Controller('API/auth/v1/auth')

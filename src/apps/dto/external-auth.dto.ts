@@ -25,6 +25,12 @@ export class ExternalAuthRequestDto {
   redirect_info?: RedirectInfoDto | null;
 }
 
+/** Path of the collection: the same bounds as the secret given at approval, so a short one is a 400. */
+export class ExternalAuthSecretParamDto {
+  @StringField({ minLength: 32, maxLength: 512, description: 'The secret given at approval' })
+  secret!: string;
+}
+
 export class ExternalAuthRequestResponseDto {
   @ApiProperty({ format: 'uuid' }) app_id!: string;
   @ApiProperty({ type: RedirectInfoDto, nullable: true }) redirect_info!: RedirectInfoDto | null;

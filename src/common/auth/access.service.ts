@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../errors/api-error.js';
+import { isUuid } from '../http/uuid-param.pipe.js';
 import type { AuthContext } from './auth-context.js';
 import type { AccessEntity } from './authenticated.decorator.js';
 
@@ -24,8 +25,6 @@ const TABLE: Record<AccessEntity, { sql: string; label: string }> = {
   },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * ACL checks over sets of ids: the entities must exist in the caller's domain (else 404, so other tenants'
  * ids are not even confirmed), and owner-only entities (tokens) need ownership or an administrator.
@@ -39,7 +38,7 @@ export class AccessService {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
     const { sql, label } = TABLE[entity];
-    if (unique.some((id) => !UUID.test(id))) throw ApiError.notFound(label);
+    if (unique.some((id) => !isUuid(id))) throw ApiError.notFound(label);
     const rows: { id: string; user_id?: string }[] = await this.ds.query(sql, [unique, auth.systemDomainId]);
     if (rows.length !== unique.length) throw ApiError.notFound(label);
     if (entity === 'token' && !auth.isAdmin && rows.some((r) => r.user_id !== auth.userId)) {

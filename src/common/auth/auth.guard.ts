@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ApiError } from '../errors/api-error.js';
+import { isUuid } from '../http/uuid-param.pipe.js';
 import { AccessService } from './access.service.js';
 import type { AuthContext } from './auth-context.js';
 import { AUTH_OPTIONS, type AuthenticatedOptions, IS_PUBLIC } from './authenticated.decorator.js';
@@ -39,21 +40,28 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     const auth = req.auth as AuthContext;
     this.authorize(auth, options);
     if (options.access) {
-      await this.access.require(auth, options.access.entity, [String(req.params[options.access.param])]);
+      const { entity, param } = options.access;
+      const id = req.params[param];
+      // guards run before pipes: a malformed id is the client's mistake (400), not an unknown entity (404)
+      if (!isUuid(id)) throw ApiError.badRequest({ [param]: 'must be a UUID' });
+      await this.access.require(auth, entity, [id]);
     }
     return true;
   }
 
-  /** Passport hands us the lookup result; we keep it on `req.auth` and turn every failure into a 401. */
+  /**
+   * Passport hands us the lookup result; we keep it on `req.auth`. A credential that fails verification is a
+   * 401. An error thrown by the lookup that is not one of our ApiErrors (the database is down, a bug) is the
+   * server's fault and goes on to the filter as a 500: a 401 would tell clients to sign their users out.
+   */
   override handleRequest<T>(err: unknown, user: T, info: unknown, context: ExecutionContext): T {
-    if (err instanceof ApiError) throw err;
-    if (err || !user) {
+    if (err) throw err;
+    if (!user) {
       const name = (info as { name?: string; message?: string } | undefined)?.name;
       const message = (info as { message?: string } | undefined)?.message;
       if (name === 'TokenExpiredError') throw ApiError.unauthorized('Token has expired');
       if (message === 'No auth token')
         throw ApiError.unauthorized('Authentication credentials were not provided');
-      if (err) this.logger.warn(`token verification error: ${(err as Error).message ?? err}`);
       throw ApiError.unauthorized('Invalid token');
     }
     context.switchToHttp().getRequest<Request>().auth = user as unknown as AuthContext;

@@ -12,9 +12,15 @@ const nonEmpty = (v: string | string[] | undefined): string | null => {
   return s && s.trim() !== '' ? s.trim() : null;
 };
 
+/** The Authorization header unless it is empty or a bare `Bearer` with no value (both count as absent). */
+function presentAuthorization(req: Request): string | null {
+  const authorization = nonEmpty(req.headers.authorization);
+  return authorization && !/^Bearer$/i.test(authorization) ? authorization : null;
+}
+
 /** `Authorization: Bearer <jwt>`, else the legacy `Auth-Token` header; empty headers count as absent. */
 export function extractToken(req: Request): string | null {
-  const authorization = nonEmpty(req.headers.authorization);
+  const authorization = presentAuthorization(req);
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization);
     return m ? m[1] : null;
@@ -67,7 +73,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (typeof claims.id !== 'string' || typeof claims.app_id !== 'string')
       throw ApiError.unauthorized('Invalid token');
     const appIdHeader = nonEmpty(req.headers['app-id']);
-    if (!nonEmpty(req.headers.authorization) && appIdHeader && appIdHeader !== claims.app_id) {
+    if (!presentAuthorization(req) && appIdHeader && appIdHeader !== claims.app_id) {
       throw ApiError.unauthorized('App-ID does not match the token');
     }
     return this.tokens.authenticate(claims, extractToken(req) as string);

@@ -33,7 +33,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return new ApiError(404, [`Not found: ${req.method} ${req.path}`]);
       }
       const body = exception.getResponse();
-      if (status === 400 && (exception as { type?: string }).type === 'entity.parse.failed') {
+      // Nest wraps body-parser's SyntaxError in a BadRequestException; the parser's own wording stays inside
+      const cause = (exception as { cause?: { type?: string } }).cause;
+      if (status === 400 && cause?.type === 'entity.parse.failed') {
         return ApiError.badRequest('Malformed JSON body');
       }
       const message =

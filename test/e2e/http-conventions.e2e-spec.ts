@@ -1,0 +1,177 @@
+import type { UserEntity } from '../../src/users/user.entity.js';
+import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
+import { bearer, tokenFor } from '../utils/auth.js';
+import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('HTTP conventions', () => {
+  let t: TestApp;
+  let admin: UserEntity;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createUser(t, { isAdmin: true });
+    token = (await tokenFor(t, admin)).token;
+  });
+  afterAll(() => t.close());
+
+  describe('trailing slash is optional, never a redirect', () => {
+    it.each(['/API/auth/v1/apps', '/API/auth/v1/apps/'])('GET %s → 200', async (path) => {
+      const res = await t.http.get(path).set(bearer(token)).redirects(0);
+      expect(res.status).toBe(200);
+      expect(res.body.objects).toEqual(expect.any(Array));
+    });
+
+    it.each(['/API/auth/v1/apps', '/API/auth/v1/apps/'])('POST %s → 201', async (path) => {
+      const res = await t.http
+        .post(path)
+        .set(bearer(token))
+        .send({ name: `slash ${path}` })
+        .redirects(0);
+      expect(res.status).toBe(201);
+      expect(res.body.name).toBe(`slash ${path}`);
+    });
+
+    it.each(['', '/'])('DELETE /API/auth/v1/apps/{id}%s → 204', async (suffix) => {
+      const created = await t.http
+        .post('/API/auth/v1/apps/')
+        .set(bearer(token))
+        .send({ name: 'to-delete' })
+        .expect(201);
+      const res = await t.http
+        .delete(`/API/auth/v1/apps/${created.body.id}${suffix}`)
+        .set(bearer(token))
+        .redirects(0);
+      expect(res.status).toBe(204);
+    });
+
+    it.each(['/API/auth/v1/auth/simple/login', '/API/auth/v1/auth/simple/login/'])(
+      'POST %s → 201',
+      async (path) => {
+        const res = await t.http
+          .post(path)
+          .send({ email: admin.email, password: DEFAULT_PASSWORD })
+          .redirects(0);
+        expect(res.status).toBe(201);
+      },
+    );
+
+    it.each(['/API/auth/v1/auth/token', '/API/auth/v1/auth/token/'])(
+      'GET %s → 200 and 401 alike',
+      async (path) => {
+        expect((await t.http.get(path).set(bearer(token)).redirects(0)).status).toBe(200);
+        expect((await t.http.get(path).redirects(0)).status).toBe(401);
+      },
+    );
+  });
+
+  describe('unknown paths and methods', () => {
+    it.each(['/API/auth/v1/nothing-here/', '/nothing', '/API/auth/v1/apps/a/b/c/d/'])(
+      'GET %s → 404 JSON',
+      async (path) => {
+        const res = await t.http.get(path).set(bearer(token)).expect(404);
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.body).toEqual({ errors: [expect.any(String)] });
+      },
+    );
+
+    it.each([
+      ['PATCH', '/API/auth/v1/apps/', 'GET, HEAD, POST'],
+      ['PUT', '/API/auth/livez/', 'GET, HEAD'],
+      ['DELETE', '/API/auth/v1/auth/simple/login', 'POST'],
+      ['GET', '/API/auth/v1/auth/simple/login/', 'POST'],
+      ['POST', '/API/auth/v1/auth/tokens/', 'GET, HEAD'],
+      ['PATCH', '/API/auth/v1/auth/token/', 'DELETE, GET, HEAD, POST, PUT'],
+    ])('%s %s → 405 JSON with Allow: %s', async (method, path, allow) => {
+      const res = await t.http[method.toLowerCase() as 'get'](path).set(bearer(token)).expect(405);
+      expect(res.headers.allow).toBe(allow);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.body).toEqual({ errors: [`Method ${method} not allowed`] });
+    });
+  });
+
+  describe('every error is JSON', () => {
+    it('400 validation, 401, 403, 404, malformed JSON, bad percent-encoding, oversized body', async () => {
+      const plain = (await tokenFor(t, await createUser(t))).token;
+      const responses = [
+        [400, await t.http.get('/API/auth/v1/apps/?per_page=0').set(bearer(token))],
+        [401, await t.http.get('/API/auth/v1/apps/')],
+        [403, await t.http.get('/API/auth/v1/apps/').set(bearer(plain))],
+        [404, await t.http.get('/API/auth/v1/apps/00000000-0000-4000-8000-000000000000/').set(bearer(token))],
+        [
+          400,
+          await t.http
+            .post('/API/auth/v1/auth/simple/login/')
+            .set('Content-Type', 'application/json')
+            .send('{bad json'),
+        ],
+        [400, await t.http.get('/API/auth/v1/apps/%E0%A4%A/').set(bearer(token))],
+        [
+          413,
+          await t.http
+            .post('/API/auth/v1/auth/simple/login/')
+            .send({ email: 'a@b.c', password: 'x'.repeat(200_000) }),
+        ],
+      ] as const;
+      for (const [status, res] of responses) {
+        expect([res.status, res.headers['content-type']]).toEqual([
+          status,
+          expect.stringMatching(/application\/json/),
+        ]);
+        expect(res.body).toHaveProperty('errors');
+        const errors = res.body.errors;
+        expect(Array.isArray(errors) || (typeof errors === 'object' && errors !== null)).toBe(true);
+        expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|stack/);
+      }
+    });
+  });
+
+  describe('health', () => {
+    it('livez, readyz and ip → 200 without credentials, with or without slash', async () => {
+      for (const path of ['/API/auth/livez/', '/API/auth/livez']) {
+        expect((await t.http.get(path).expect(200)).body).toEqual({ status: 'ok' });
+      }
+      for (const path of ['/API/auth/readyz/', '/API/auth/readyz']) {
+        expect((await t.http.get(path).expect(200)).body).toEqual({ status: 'ok' });
+      }
+      const ip = await t.http.get('/API/auth/ip/').expect(200);
+      expect(ip.body).toEqual({ ip: expect.stringMatching(/\d|:/) });
+    });
+
+    it('health routes ignore bad credentials', async () => {
+      await t.http.get('/API/auth/livez/').set(bearer('garbage')).expect(200);
+    });
+  });
+
+  describe('request ids', () => {
+    it('echoes an incoming X-Request-Id', async () => {
+      const res = await t.http.get('/API/auth/livez/').set('X-Request-Id', 'req-abc.123_x').expect(200);
+      expect(res.headers['x-request-id']).toBe('req-abc.123_x');
+    });
+
+    it('generates one when absent or unusable, on errors too', async () => {
+      const a = await t.http.get('/API/auth/livez/').expect(200);
+      expect(a.headers['x-request-id']).toMatch(UUID);
+      const b = await t.http.get('/API/auth/v1/apps/').set('X-Request-Id', 'bad id with spaces').expect(401);
+      expect(b.headers['x-request-id']).toMatch(UUID);
+      const c = await t.http.get('/nope').set('X-Request-Id', 'x'.repeat(200)).expect(404);
+      expect(c.headers['x-request-id']).toMatch(UUID);
+      const d = await t.http.get('/nope').set('X-Request-Id', 'kept-on-404').expect(404);
+      expect(d.headers['x-request-id']).toBe('kept-on-404');
+    });
+  });
+
+  it('dates carry an explicit offset', async () => {
+    const res = await t.http.get('/API/auth/v1/auth/token/').set(bearer(token)).expect(200);
+    for (const f of ['expires', 'date_created', 'date_modified']) {
+      expect(res.body[f]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+    }
+  });
+
+  it('does not advertise the framework', async () => {
+    const res = await t.http.get('/API/auth/livez/').expect(200);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
