@@ -6,10 +6,17 @@ import { GroupEntity } from '../groups/group.entity.js';
 import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
+import { InvitationEntity } from '../users/invitation.entity.js';
+import { MailOutboxEntity } from '../users/mail-outbox.entity.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 
+import { AuthorizationCodeEntity } from '../oauth/authorization-code.entity.js';
+import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
+
 export const ENTITIES = [
+  AuthorizationCodeEntity,
+  RefreshTokenEntity,
   SystemDomainEntity,
   UserEntity,
   UserSystemDomainEntity,
@@ -20,4 +27,6 @@ export const ENTITIES = [
   SigningKeyEntity,
   ExternalAuthEntity,
   AppInstanceEntity,
+  InvitationEntity,
+  MailOutboxEntity,
 ];

@@ -46,6 +46,10 @@ export class TokenEntity {
   @Column({ type: 'timestamptz', nullable: true }) revoked_at!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) last_used_at!: Date | null;
   @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
+  /** OAuth tokens: the authorization they descend from, so a refresh-token replay can revoke them all. */
+  @Index('ix_tokens_grant')
+  @Column({ type: 'uuid', nullable: true })
+  grant_id!: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }

@@ -20,6 +20,7 @@ export interface IssueTokenInput {
   expires: Date;
   scopes?: string[] | null;
   mfa?: boolean;
+  grantId?: string | null;
 }
 
 export interface JwtClaims {
@@ -61,6 +62,7 @@ export class TokensService {
       token_hash: sha256Hex(jwt),
       expires: input.expires,
       is_mfa_authenticated: input.mfa ?? false,
+      grant_id: input.grantId ?? null,
     });
     const record = await repo.findOneByOrFail({ id });
     return { token: jwt, record };

@@ -1,4 +1,6 @@
 // Maintained by scripts/migration-generate.ts: every migration, oldest first.
 import { Initial1795262043991 } from './1795262043991-initial.js';
+import { UsersInvitations1795262401223 } from './1795262401223-users-invitations.js';
+import { OAuthGrants1795263487518 } from './1795263487518-oauth-grants.js';
 
-export const MIGRATIONS = [Initial1795262043991];
+export const MIGRATIONS = [Initial1795262043991, UsersInvitations1795262401223, OAuthGrants1795263487518];

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AppEntity } from '../apps/app.entity.js';
+import { SCOPES } from '../common/auth/scopes.js';
+import { Clock } from '../common/clock.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { AuthorizationCodeEntity } from './authorization-code.entity.js';
+import { CHALLENGE_PATTERN } from './pkce.js';
+
+export const CODE_TTL_SECONDS = 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AuthorizationParams {
+  client_id?: string;
+  redirect_uri?: string;
+  response_type?: string;
+  scope?: string;
+  state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+export interface ValidAuthorization {
+  app: AppEntity;
+  redirectUri: string;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string;
+}
+
+/** A problem with the request itself: shown to the user, never redirected (the redirect URI is not trusted). */
+export class AuthorizationRequestError extends Error {
+  constructor(
+    public readonly title: string,
+    public readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+@Injectable()
+export class AuthorizationRequestService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Validates a request in an order that never trusts what is not yet verified: client, then its redirect
+   * URI (exact match), then response type, PKCE (mandatory, S256 only) and scopes (a subset of the app's).
+   */
+  async validate(p: AuthorizationParams): Promise<ValidAuthorization> {
+    const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+    const clientId = one(p.client_id);
+    if (!clientId || !UUID.test(clientId)) throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
+    const app = await this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
+    if (!app) throw new AuthorizationRequestError('Unknown application', 'No application has this client_id.');
+    if (app.type !== 'OAUTH') {
+      throw new AuthorizationRequestError('Not an OAuth application', 'Service-account (PAT) applications cannot use OAuth (unauthorized_client).');
+    }
+    const redirectUri = one(p.redirect_uri);
+    if (!redirectUri) throw new AuthorizationRequestError('Missing redirect URI', 'redirect_uri is required.');
+    if (!app.redirect_uris.includes(redirectUri)) {
+      throw new AuthorizationRequestError('Unregistered redirect URI', 'The redirect_uri is not registered for this application.');
+    }
+    if (one(p.response_type) !== 'code') {
+      throw new AuthorizationRequestError('Unsupported response type', 'response_type must be "code" (no implicit flow).');
+    }
+    const challenge = one(p.code_challenge);
+    if (!challenge) throw new AuthorizationRequestError('PKCE required', 'code_challenge is required.');
+    if (one(p.code_challenge_method) !== 'S256') {
+      throw new AuthorizationRequestError('PKCE method not supported', 'code_challenge_method must be S256.');
+    }
+    if (!CHALLENGE_PATTERN.test(challenge)) {
+      throw new AuthorizationRequestError('Invalid PKCE challenge', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+    }
+    const requested = one(p.scope);
+    const scopes = requested === undefined ? [...app.allowed_scopes] : [...new Set(requested.split(' ').filter(Boolean))];
+    const outside = scopes.filter((s) => !app.allowed_scopes.includes(s));
+    if (outside.length) {
+      throw new AuthorizationRequestError(
+        'Invalid scope',
+        `Not allowed for this application: ${outside.join(' ')}. Allowed: ${app.allowed_scopes.join(' ') || '(none)'}.`,
+      );
+    }
+    const state = one(p.state) ?? null;
+    if (state && state.length > 1024) throw new AuthorizationRequestError('Invalid state', 'state is too long.');
+    return { app, redirectUri, scopes, state, codeChallenge: challenge };
+  }
+
+  /** The user's decision → where the browser goes next. Allow issues a code bound to this request. */
+  async decide(v: ValidAuthorization, userId: string, userDomainIds: string[], allow: boolean, issuer: string): Promise<string> {
+    if (!userDomainIds.includes(v.app.system_domain_id)) {
+      throw new AuthorizationRequestError('Wrong domain', 'This application belongs to a domain you are not a member of.');
+    }
+    const url = new URL(v.redirectUri);
+    if (!allow) {
+      url.searchParams.set('error', 'access_denied');
+      url.searchParams.set('error_description', 'The user denied the request');
+    } else {
+      const code = generateSecret();
+      await this.ds.getRepository(AuthorizationCodeEntity).insert({
+        code_hash: sha256Hex(code),
+        app_id: v.app.id,
+        user_id: userId,
+        system_domain_id: v.app.system_domain_id,
+        redirect_uri: v.redirectUri,
+        scopes: v.scopes,
+        code_challenge: v.codeChallenge,
+        expires: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
+        grant_id: randomUUID(),
+      });
+      url.searchParams.set('code', code);
+    }
+    if (v.state !== null) url.searchParams.set('state', v.state);
+    url.searchParams.set('iss', issuer); // RFC 9207: lets the client detect mix-up attacks
+    return url.toString();
+  }
+
+  describeScopes(scopes: string[]): { name: string; description: string }[] {
+    return scopes.map((name) => ({ name, description: SCOPES.find((s) => s.name === name)?.description ?? name }));
+  }
+}

@@ -1,0 +1,53 @@
+import type { AuthorizationParams } from '../authorization-request.service.js';
+import { esc, hiddenFields, page } from './html.js';
+
+const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
+  return Object.fromEntries(PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]));
+}
+
+export function errorPage(title: string, detail: string): string {
+  return page(
+    title,
+    `<h1 class="error">${esc(title)}</h1><p>${esc(detail)}</p>
+<p class="muted">The application sent an invalid sign-in request, so you were not sent back to it. Contact the application's developer.</p>`,
+  );
+}
+
+export function loginPage(appName: string, p: AuthorizationParams, csrf: string, error?: string): string {
+  return page(
+    'Sign in',
+    `<h1>Sign in to continue to ${esc(appName)}</h1>
+${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/oauth/authorize/login">
+${hiddenFields({ ...requestFields(p), csrf })}
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button class="allow" type="submit">Sign in</button></div>
+</form>`,
+  );
+}
+
+export function consentPage(
+  app: { name: string; url: string | null },
+  userEmail: string,
+  scopes: { name: string; description: string }[],
+  p: AuthorizationParams,
+  csrf: string,
+): string {
+  const items = scopes.length
+    ? scopes.map((s) => `<li><strong>${esc(s.description)}</strong> <span class="muted">(<code>${esc(s.name)}</code>)</span></li>`).join('')
+    : '<li>Confirm your identity (no access to your data)</li>';
+  return page(
+    'Authorize',
+    `<h1>${esc(app.name)} wants to access your account</h1>
+<p class="muted">Signed in as ${esc(userEmail)}${app.url ? ` · <span>${esc(app.url)}</span>` : ''}</p>
+<p>It will be able to:</p><ul>${items}</ul>
+<form method="post" action="/oauth/authorize">
+${hiddenFields({ ...requestFields(p), csrf })}
+<div class="actions"><button class="deny" type="submit" name="decision" value="deny">Deny</button>
+<button class="allow" type="submit" name="decision" value="allow">Allow</button></div>
+</form>`,
+  );
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../common/auth/authenticated.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { CredentialsService } from '../../login/credentials.service.js';
+import {
+  type AuthorizationParams,
+  AuthorizationRequestError,
+  AuthorizationRequestService,
+  type ValidAuthorization,
+} from '../authorization-request.service.js';
+import { consentPage, errorPage, loginPage, requestFields } from './consent-pages.js';
+import { ConsentSessionService } from './consent-session.service.js';
+
+/**
+ * `{base_url}/oauth/authorize`: the server-rendered consent page (HTML, not part of the JSON API, so excluded
+ * from the OpenAPI document). Every page forbids framing and is never cached.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('oauth/authorize')
+export class ConsentController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly requests: AuthorizationRequestService,
+    private readonly sessions: ConsentSessionService,
+    private readonly credentials: CredentialsService,
+  ) {}
+
+  @Get()
+  async showConsentPage(@Query() q: AuthorizationParams, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, q, async (v) => {
+      const csrf = this.sessions.csrfToken(req, res);
+      const session = await this.sessions.current(req);
+      if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
+      this.send(res, 200, consentPage(v.app, session.user.email, this.requests.describeScopes(v.scopes), q, csrf), v);
+    });
+  }
+
+  @Post('login')
+  async submitConsentLogin(@Body() body: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const q = requestFields(body) as AuthorizationParams;
+    await this.render(req, res, q, async (v) => {
+      const csrf = this.sessions.csrfToken(req, res);
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        return this.send(res, 403, loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'), v);
+      }
+      const user = await this.credentials.verify(String(body.email ?? ''), String(body.password ?? ''));
+      if (!user) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Invalid email or password'), v);
+      await this.sessions.start(res, user, v.app.system_domain_id);
+      const back = new URLSearchParams(Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][]);
+      res.redirect(303, `/oauth/authorize?${back.toString()}`);
+    });
+  }
+
+  @Post()
+  async submitConsentDecision(@Body() body: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const q = requestFields(body) as AuthorizationParams;
+    await this.render(req, res, q, async (v) => {
+      const csrf = this.sessions.csrfToken(req, res);
+      const session = await this.sessions.current(req);
+      if (!session) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        return this.send(res, 403, errorPage('Request expired', 'The form was stale or forged. Start again from the application.'), v);
+      }
+      const location = await this.requests.decide(
+        v,
+        session.userId,
+        session.systemDomains,
+        body.decision === 'allow',
+        this.config.http.publicBaseUrl,
+      );
+      res.redirect(303, location);
+    });
+  }
+
+  /** Validates the request first; its problems are shown on the page, never redirected. */
+  private async render(req: Request, res: Response, q: AuthorizationParams, ok: (v: ValidAuthorization) => Promise<void>) {
+    try {
+      await ok(await this.requests.validate(q));
+    } catch (e) {
+      if (e instanceof AuthorizationRequestError) return this.send(res, 400, errorPage(e.title, e.detail));
+      throw e;
+    }
+  }
+
+  private send(res: Response, status: number, html: string, v?: ValidAuthorization): void {
+    const target = v ? new URL(v.redirectUri) : null;
+    const formTarget = target ? (target.protocol.startsWith('http') ? target.origin : target.protocol) : '';
+    res
+      .status(status)
+      .setHeader('Content-Type', 'text/html; charset=utf-8')
+      .setHeader('Cache-Control', 'no-store')
+      .setHeader('X-Frame-Options', 'DENY')
+      .setHeader('Referrer-Policy', 'no-referrer')
+      .setHeader('X-Content-Type-Options', 'nosniff')
+      .setHeader(
+        'Content-Security-Policy',
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget}; frame-ancestors 'none'; base-uri 'none'`.replace(/\s+;/, ';'),
+      )
+      .send(html);
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { NextFunction, Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+
+const ALLOWED_HEADERS = 'Authorization, Content-Type, App-ID, Auth-Token, X-Request-Id';
+const EXPOSED_HEADERS = 'RateLimit-Remaining, Retry-After, X-Request-Id, WWW-Authenticate';
+
+/** Answers a cross-origin request only when `origin` is one the app behind it lists (public apps only). */
+export function allowOrigin(req: Request, res: Response, app: { oauth_client_type: string | null; allowed_origins: string[] }) {
+  const origin = req.headers.origin;
+  if (!origin) return;
+  res.vary('Origin');
+  if (app.oauth_client_type === 'public' && app.allowed_origins.includes(origin)) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  }
+}
+
+/**
+ * Preflights. Before the body is sent the app is unknown, so a preflight passes when some public app lists
+ * the origin; the real response then carries Access-Control-Allow-Origin only for that app's own origins
+ * (token endpoint: the client; API calls: the token's app). The origin list is cached for 30 s, so a change
+ * reaches every instance within that time.
+ */
+@Injectable()
+export class CorsPreflightMiddleware implements NestMiddleware {
+  private cache: { origins: Set<string>; at: number } | null = null;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const origin = req.headers.origin;
+    if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return next();
+    res.vary('Origin');
+    if (!(await this.knownOrigins()).has(origin)) {
+      res.status(403).json({ errors: ['Origin not allowed'] });
+      return;
+    }
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+  }
+
+  private async knownOrigins(): Promise<Set<string>> {
+    if (this.cache && Date.now() - this.cache.at < 30_000) return this.cache.origins;
+    const rows: { origin: string }[] = await this.ds.query(
+      "SELECT DISTINCT unnest(allowed_origins) AS origin FROM apps WHERE type = 'OAUTH' AND oauth_client_type = 'public'",
+    );
+    this.cache = { origins: new Set(rows.map((r) => r.origin)), at: Date.now() };
+    return this.cache.origins;
+  }
+
+  /** Tests and app changes on this instance: forget the cached list. */
+  invalidate(): void {
+    this.cache = null;
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import { sha256Hex } from '../../common/crypto/secrets.js';
+import { AuthorizationCodeEntity } from '../authorization-code.entity.js';
+import type { AuthenticatedClient } from '../client-auth.service.js';
+import { invalidGrant, invalidRequest } from '../oauth.errors.js';
+import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
+import { VERIFIER_PATTERN, verifierMatches } from '../pkce.js';
+import { returningRows } from '../returning-rows.js';
+import type { GrantHandler } from './grant.js';
+
+/**
+ * Exchanges a code: single use (claimed by one conditional UPDATE), 60 seconds, same client, identical
+ * redirect_uri, PKCE S256 verifier. A second use revokes what the first one issued (RFC 6749 §4.1.2).
+ */
+@Injectable()
+export class AuthorizationCodeGrant implements GrantHandler {
+  readonly grantType = 'authorization_code';
+  readonly parameters = ['code', 'redirect_uri', 'code_verifier'] as const;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly tokens: OAuthTokensService,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle(client: AuthenticatedClient, p: Record<string, string | undefined>): Promise<TokenResponse> {
+    if (!p.code) throw invalidRequest('code is required');
+    if (!p.redirect_uri) throw invalidRequest('redirect_uri is required');
+    if (!p.code_verifier) throw invalidRequest('code_verifier is required (PKCE is mandatory)');
+    if (!VERIFIER_PATTERN.test(p.code_verifier)) {
+      throw invalidRequest('code_verifier must be 43 to 128 unreserved characters');
+    }
+    const hash = sha256Hex(p.code);
+    const now = this.clock.now();
+    const outcome = await this.ds.transaction(async (em) => {
+      const [code] = returningRows<AuthorizationCodeEntity>(
+        await em.query(
+          `UPDATE oauth_authorization_codes SET used_at = $2
+           WHERE code_hash = $1 AND used_at IS NULL AND app_id = $3 RETURNING *`,
+          [hash, now, client.app.id],
+        ),
+      );
+      if (!code) return { replayOf: await em.getRepository(AuthorizationCodeEntity).findOneBy({ code_hash: hash, app_id: client.app.id }) };
+      if (new Date(code.expires).getTime() <= now.getTime()) return { error: 'The authorization code has expired' };
+      if (code.redirect_uri !== p.redirect_uri) return { error: 'redirect_uri does not match the authorization request' };
+      if (!verifierMatches(p.code_verifier as string, code.code_challenge)) return { error: 'code_verifier does not match' };
+      await this.tokens.requireActiveMember(em, code.user_id, code.system_domain_id);
+      const response = await this.tokens.issue(
+        em,
+        {
+          appId: code.app_id,
+          userId: code.user_id,
+          systemDomainId: code.system_domain_id,
+          scopes: code.scopes,
+          grantId: code.grant_id,
+        },
+        true,
+      );
+      return { response };
+    });
+    if ('response' in outcome && outcome.response) return outcome.response;
+    if ('replayOf' in outcome) {
+      if (outcome.replayOf?.used_at) await this.tokens.revokeGrant(outcome.replayOf.grant_id);
+      throw invalidGrant('The authorization code is invalid, expired or already used');
+    }
+    throw invalidGrant(outcome.error as string);
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedClient } from '../client-auth.service.js';
+import { invalidClient, invalidGrant, unauthorizedClient } from '../oauth.errors.js';
+import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
+import { resolveScopes } from '../scope-request.js';
+import type { GrantHandler } from './grant.js';
+
+/** Backend services: a confidential client acting as its default user. No refresh token. */
+@Injectable()
+export class ClientCredentialsGrant implements GrantHandler {
+  readonly grantType = 'client_credentials';
+  readonly parameters = ['scope'] as const;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly tokens: OAuthTokensService,
+  ) {}
+
+  async handle(client: AuthenticatedClient, params: Record<string, string | undefined>): Promise<TokenResponse> {
+    const { app } = client;
+    if (app.oauth_client_type !== 'confidential' || !client.authenticated) {
+      throw invalidClient('Public clients cannot use the client_credentials grant');
+    }
+    if (!app.default_user_id) throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
+    const scopes = resolveScopes(params.scope, app.allowed_scopes);
+    return this.ds.transaction(async (em) => {
+      await this.tokens.requireActiveMember(em, app.default_user_id as string, app.system_domain_id).catch(() => {
+        throw invalidGrant('The acting user of this client is not active');
+      });
+      return this.tokens.issue(
+        em,
+        { appId: app.id, userId: app.default_user_id as string, systemDomainId: app.system_domain_id, scopes, grantId: null },
+        false,
+      );
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError } from '../common/errors/api-error.js';
+import type { AppEntity } from '../apps/app.entity.js';
+import { allowOrigin } from './cors.js';
+import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
+
+/** Database failures that mean "try again" rather than "your request is wrong". */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; name?: string };
+  if (!e) return false;
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', '08006', '08001', '08003'].includes(e.code ?? '')) {
+    return true;
+  }
+  return /Connection terminated|connect ECONNREFUSED|DataSource is not initialized|Driver not Connected|PGlite is closed|Cannot use a pool after calling end/i.test(
+    e.message ?? '',
+  );
+}
+
+/**
+ * The token, revocation and introspection endpoints answer in RFC 6749 form `{error, error_description}`;
+ * validation failures there are `invalid_request`, and an unreachable database is a 503
+ * `temporarily_unavailable`.
+ */
+@Catch()
+export class OAuthExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuth');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request>();
+    if (res.headersSent) return;
+    const err = this.toOAuthError(exception, req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    const client = (req as Request & { oauthClient?: AppEntity }).oauthClient;
+    if (client) allowOrigin(req, res, client);
+    res.status(err.status).json({ error: err.error, error_description: err.description });
+  }
+
+  private toOAuthError(exception: unknown, req: Request): OAuthError {
+    if (exception instanceof OAuthError) return exception;
+    if (exception instanceof ApiError) {
+      const text = Array.isArray(exception.errors)
+        ? exception.errors.join('; ')
+        : Object.entries(exception.errors)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('; ');
+      return new OAuthError('invalid_request', text, exception.status >= 500 ? 500 : 400);
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      return new OAuthError('invalid_request', exception.message);
+    }
+    if (isUnavailable(exception)) return temporarilyUnavailable();
+    this.logger.error({ err: exception, request_id: req.id }, 'Unhandled OAuth error');
+    return new OAuthError('server_error', 'Internal server error', 500);
+  }
+}

@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { TokenEntity } from '../tokens/token.entity.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { UserEntity } from '../users/user.entity.js';
+import { invalidGrant } from './oauth.errors.js';
+import { RefreshTokenEntity } from './refresh-token.entity.js';
+
+export const REFRESH_TOKEN_TTL_SECONDS = 60 * 24 * 3600;
+
+export interface TokenResponse {
+  access_token: string;
+  /** Same value as access_token: one published client of this API family reads `token`. */
+  token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+export interface GrantSubject {
+  appId: string;
+  userId: string;
+  systemDomainId: string;
+  scopes: string[];
+  grantId: string | null;
+}
+
+/** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */
+@Injectable()
+export class OAuthTokensService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: TokensService,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(em: EntityManager, s: GrantSubject, withRefresh: boolean): Promise<TokenResponse> {
+    const ttl = this.config.auth.accessTokenTtlSeconds;
+    const access = await this.tokens.issue(
+      {
+        userId: s.userId,
+        appId: s.appId,
+        systemDomainId: s.systemDomainId,
+        kind: 'OAUTH',
+        scopes: s.scopes,
+        grantId: s.grantId,
+        expires: new Date(this.clock.now().getTime() + ttl * 1000),
+      },
+      em,
+    );
+    const response: TokenResponse = {
+      access_token: access.token,
+      token: access.token,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: s.scopes.join(' '),
+    };
+    if (withRefresh && s.grantId) {
+      const refresh = generateSecret();
+      await em.getRepository(RefreshTokenEntity).insert({
+        token_hash: sha256Hex(refresh),
+        grant_id: s.grantId,
+        app_id: s.appId,
+        user_id: s.userId,
+        system_domain_id: s.systemDomainId,
+        scopes: s.scopes,
+        expires: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+        access_token_id: access.record.id,
+      });
+      response.refresh_token = refresh;
+    }
+    return response;
+  }
+
+  /** Every refresh and access token of one authorization, at once (replay, revocation of a refresh token). */
+  async revokeGrant(grantId: string, em: EntityManager = this.ds.manager): Promise<void> {
+    await em.query('UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL', [grantId]);
+    await em
+      .createQueryBuilder()
+      .update(TokenEntity)
+      .set({ revoked_at: () => 'now()' })
+      .where('grant_id = :grantId AND revoked_at IS NULL', { grantId })
+      .execute();
+  }
+
+  /** The user a grant acts as must still be active and a member of the app's domain. */
+  async requireActiveMember(em: EntityManager, userId: string, systemDomainId: string): Promise<void> {
+    const rows: unknown[] = await em.query(
+      `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+       WHERE u.id = $1 AND m.system_domain_id = $2 AND u.status = 'ACTIVE'`,
+      [userId, systemDomainId],
+    );
+    if (rows.length === 0) throw invalidGrant('The user of this grant is no longer active in the application’s domain');
+  }
+
+  async findUser(id: string): Promise<UserEntity | null> {
+    return this.ds.getRepository(UserEntity).findOneBy({ id });
+  }
+}

@@ -1,0 +1,43 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { CredentialsService } from '../login/credentials.service.js';
+import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
+import { AuthorizationRequestService } from './authorization-request.service.js';
+import { AuthorizeApiController } from './authorize-api.controller.js';
+import { ClientAuthService } from './client-auth.service.js';
+import { ConsentController } from './consent/consent.controller.js';
+import { ConsentSessionService } from './consent/consent-session.service.js';
+import { CorsPreflightMiddleware } from './cors.js';
+import { AuthorizationCodeGrant } from './grants/authorization-code.grant.js';
+import { ClientCredentialsGrant } from './grants/client-credentials.grant.js';
+import { GrantRegistry } from './grants/grant-registry.js';
+import { RefreshTokenGrant } from './grants/refresh-token.grant.js';
+import { JwtVerifier } from './jwt-verifier.service.js';
+import { MetadataController } from './metadata.controller.js';
+import { OAuthTokensService } from './oauth-tokens.service.js';
+import { RefreshTokenController } from './refresh-token.controller.js';
+import { TokenEndpointController } from './token-endpoint.controller.js';
+import { TokenEndpointService } from './token-endpoint.service.js';
+
+@Module({
+  imports: [SystemDomainsModule],
+  controllers: [TokenEndpointController, AuthorizeApiController, ConsentController, MetadataController, RefreshTokenController],
+  providers: [
+    ClientAuthService,
+    GrantRegistry,
+    ClientCredentialsGrant,
+    AuthorizationCodeGrant,
+    RefreshTokenGrant,
+    OAuthTokensService,
+    TokenEndpointService,
+    JwtVerifier,
+    AuthorizationRequestService,
+    ConsentSessionService,
+    CredentialsService,
+    CorsPreflightMiddleware,
+  ],
+})
+export class OAuthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(CorsPreflightMiddleware).forRoutes('*');
+  }
+}

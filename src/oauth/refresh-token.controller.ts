@@ -1,0 +1,31 @@
+import { Body, Controller, Delete, HttpCode } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { sha256Hex } from '../common/crypto/secrets.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { RevokeRefreshTokenDto } from './dto/oauth.dto.js';
+import { OAuthTokensService } from './oauth-tokens.service.js';
+import { RefreshTokenEntity } from './refresh-token.entity.js';
+
+@ApiTags('oauth')
+@Controller('API/auth/v1/refresh/token')
+export class RefreshTokenController {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly oauthTokens: OAuthTokensService,
+  ) {}
+
+  /** Possession of the refresh token is the authority; the answer is the same whether it existed or not. */
+  @Delete()
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Revoke a refresh token (and the authorization it belongs to)' })
+  @ApiOkResponse({ description: 'Empty body' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  async revokeRefreshToken(@Body() body: RevokeRefreshTokenDto): Promise<void> {
+    const row = await this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: sha256Hex(body.refresh_token) });
+    if (row) await this.oauthTokens.revokeGrant(row.grant_id);
+  }
+}

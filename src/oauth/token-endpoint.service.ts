@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import { sha256Hex } from '../common/crypto/secrets.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Inject } from '@nestjs/common';
+import { TokenEntity } from '../tokens/token.entity.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { type AuthenticatedClient, ClientAuthService } from './client-auth.service.js';
+import { readForm } from './form.js';
+import { GrantRegistry } from './grants/grant-registry.js';
+import { invalidClient, invalidRequest } from './oauth.errors.js';
+import { OAuthTokensService, type TokenResponse } from './oauth-tokens.service.js';
+import { RefreshTokenEntity } from './refresh-token.entity.js';
+import { JwtVerifier } from './jwt-verifier.service.js';
+
+export interface IntrospectionResponse {
+  active: boolean;
+  [claim: string]: unknown;
+}
+
+/** The token endpoint as a pipeline, plus RFC 7009 revocation and RFC 7662 introspection. */
+@Injectable()
+export class TokenEndpointService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clients: ClientAuthService,
+    private readonly grants: GrantRegistry,
+    private readonly oauthTokens: OAuthTokensService,
+    private readonly tokens: TokensService,
+    private readonly jwt: JwtVerifier,
+  ) {}
+
+  /** client authentication → grant lookup → parameter allowlist → grant handler (which checks scopes). */
+  async token(req: Request): Promise<{ client: AuthenticatedClient; response: TokenResponse }> {
+    const form = readForm(req);
+    const grant = this.grants.get(form.grant_type);
+    const client = await this.clients.authenticate(req, form);
+    const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters));
+    return { client, response };
+  }
+
+  /** RFC 7009: always 200 for tokens that are unknown or not this client's (no oracle). */
+  async revoke(req: Request): Promise<AuthenticatedClient> {
+    const form = readForm(req);
+    const client = await this.clients.authenticate(req, form);
+    if (!form.token) throw invalidRequest('token is required');
+    const refresh = await this.ds
+      .getRepository(RefreshTokenEntity)
+      .findOneBy({ token_hash: sha256Hex(form.token), app_id: client.app.id });
+    if (refresh) {
+      // revoking a refresh token ends the authorization it belongs to (RFC 7009 §2.1)
+      await this.oauthTokens.revokeGrant(refresh.grant_id);
+      return client;
+    }
+    const claims = await this.jwt.verify(form.token);
+    if (claims && claims.app_id === client.app.id) {
+      const record = await this.ds.getRepository(TokenEntity).findOneBy({ id: claims.id, app_id: client.app.id });
+      if (record) await this.tokens.revoke(record.id);
+    }
+    return client;
+  }
+
+  /** RFC 7662, for confidential clients: tokens of the client's own domain only; anything else is inactive. */
+  async introspect(req: Request): Promise<{ client: AuthenticatedClient; response: IntrospectionResponse }> {
+    const form = readForm(req);
+    const client = await this.clients.authenticate(req, form);
+    if (!client.authenticated) throw invalidClient('Introspection is for confidential clients');
+    if (!form.token) throw invalidRequest('token is required');
+    const inactive = { client, response: { active: false } };
+    const refresh = await this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: sha256Hex(form.token) });
+    if (refresh) {
+      const live = !refresh.used_at && !refresh.revoked_at && new Date(refresh.expires).getTime() > Date.now();
+      if (!live || refresh.system_domain_id !== client.app.system_domain_id) return inactive;
+      return {
+        client,
+        response: {
+          active: true,
+          token_type: 'refresh_token',
+          scope: refresh.scopes.join(' '),
+          client_id: refresh.app_id,
+          sub: refresh.user_id,
+          exp: Math.floor(new Date(refresh.expires).getTime() / 1000),
+          iat: Math.floor(new Date(refresh.date_created).getTime() / 1000),
+          iss: this.config.http.publicBaseUrl,
+        },
+      };
+    }
+    const claims = await this.jwt.verify(form.token);
+    if (!claims) return inactive;
+    try {
+      const auth = await this.tokens.authenticate(claims, form.token);
+      if (auth.systemDomainId !== client.app.system_domain_id) return inactive;
+      return {
+        client,
+        response: {
+          active: true,
+          token_type: 'Bearer',
+          scope: (auth.scopes ?? []).join(' '),
+          client_id: auth.appId,
+          sub: auth.userId,
+          username: auth.user.email,
+          exp: Math.floor(auth.expires.getTime() / 1000),
+          iat: claims.iat,
+          iss: this.config.http.publicBaseUrl,
+          jti: auth.tokenId,
+          sys: auth.systemDomainId,
+          token_kind: auth.kind,
+        },
+      };
+    } catch {
+      return inactive;
+    }
+  }
+}
