@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { LoginController } from './login.controller.js';
+import { CredentialsService } from './credentials.service.js';
 import { LoginService } from './login.service.js';
 
-@Module({ imports: [SystemDomainsModule], controllers: [LoginController], providers: [LoginService] })
+@Module({
+  imports: [SystemDomainsModule],
+  controllers: [LoginController],
+  providers: [LoginService, CredentialsService],
+})
 export class LoginModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { dummyPasswordHash, verifyPassword } from '../common/crypto/passwords.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
@@ -9,6 +8,7 @@ import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token
 import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
+import { CredentialsService } from './credentials.service.js';
 
 const BAD_CREDENTIALS = 'Invalid email or password';
 
@@ -18,24 +18,17 @@ export class LoginService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
     private readonly domains: SystemDomainsService,
+    private readonly credentials: CredentialsService,
   ) {}
 
   /**
    * Password sign-in. An unknown email, a wrong password and an inactive user get the same answer after the
-   * same work (a dummy argon2 verify when there is no hash). On success: one login token per domain the user
+   * same work (see CredentialsService). On success: one login token per domain the user
    * belongs to (deactivated domains left out), the home domain's also at the top level (deprecated form).
    */
   async simpleLogin(email: string, password: string): Promise<LoginTokenDto> {
-    const user = await this.ds
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .addSelect('u.password_hash')
-      .where('u.email = :email', { email: email.toLowerCase() })
-      .getOne();
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!user || !user.password_hash || !ok || user.status !== 'ACTIVE') {
-      throw ApiError.unauthorized(BAD_CREDENTIALS);
-    }
+    const user = await this.credentials.verify(email, password);
+    if (!user) throw ApiError.unauthorized(BAD_CREDENTIALS);
     const memberships: SystemDomainEntity[] = await this.ds
       .getRepository(SystemDomainEntity)
       .createQueryBuilder('d')
@@ -75,7 +68,15 @@ export class LoginService {
     }));
     const home = issued.find((i) => i.domain.id === user.system_domain_id) ?? issued[0];
     return {
-      ...tokenView(home.record, user, home.domain, domainIds),
+      ...tokenView(
+        home.record,
+        {
+          is_admin: await this.tokens.isDomainAdmin(user.id, home.domain.id),
+          is_super_admin: user.is_super_admin,
+        },
+        home.domain,
+        domainIds,
+      ),
       token: home.token,
       auth_system_domains: items,
     };

@@ -44,14 +44,13 @@ export class BootstrapService implements OnApplicationBootstrap {
             first_name: 'Super',
             last_name: 'Administrator',
             password_hash: passwordHash,
-            is_admin: true,
             is_super_admin: true,
             system_domain_id: domain.id,
           }),
         );
         await em
           .getRepository(UserSystemDomainEntity)
-          .insert({ user_id: user.id, system_domain_id: domain.id });
+          .insert({ user_id: user.id, system_domain_id: domain.id, is_admin: true });
         domain.creating_user_id = user.id;
         await em.save(domain);
       });

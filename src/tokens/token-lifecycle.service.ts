@@ -23,7 +23,12 @@ export class TokenLifecycleService {
   /** Built from the guard's lookup alone: validation is one database round-trip. */
   describeCurrent(auth: AuthContext, req: Request): TokenDto {
     return {
-      ...tokenView(auth.record, auth.user, auth.domain, auth.systemDomains),
+      ...tokenView(
+        auth.record,
+        { is_admin: auth.isAdmin, is_super_admin: auth.isSuperAdmin },
+        auth.domain,
+        auth.systemDomains,
+      ),
       token: extractToken(req) as string,
     };
   }

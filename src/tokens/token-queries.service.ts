@@ -19,12 +19,13 @@ export class TokenQueriesService {
   ) {}
 
   async view(t: TokenEntity): Promise<TokenOutputDto> {
-    const [user, domain, domains] = await Promise.all([
+    const [user, domain, domains, isAdmin] = await Promise.all([
       this.ds.getRepository(UserEntity).findOneByOrFail({ id: t.user_id }),
       this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: t.system_domain_id }),
       this.tokens.userDomainIds(t.user_id),
+      this.tokens.isDomainAdmin(t.user_id, t.system_domain_id),
     ]);
-    return tokenView(t, user, domain, domains);
+    return tokenView(t, { is_admin: isAdmin, is_super_admin: user.is_super_admin }, domain, domains);
   }
 
   listForUser(userId: string, systemDomainId: string, q: CursorQueryDto, path: string) {

@@ -106,8 +106,11 @@ export class TokensService {
       systemDomainId: row.system_domain_id,
       kind: row.kind,
       scopes: row.scopes,
-      roles: effectiveRoles(user, row.group_roles ?? []),
-      isAdmin: user.is_admin || user.is_super_admin,
+      roles: effectiveRoles(
+        { is_admin: row.is_domain_admin, is_super_admin: user.is_super_admin },
+        row.group_roles ?? [],
+      ),
+      isAdmin: row.is_domain_admin || user.is_super_admin,
       isSuperAdmin: user.is_super_admin,
       user,
       domain,
@@ -160,6 +163,16 @@ export class TokensService {
     return (await qb.execute()).affected ?? 0;
   }
 
+  /** Whether the user administers the domain (super administrators administer every domain). */
+  async isDomainAdmin(userId: string, systemDomainId: string): Promise<boolean> {
+    const rows: { admin: boolean }[] = await this.ds.query(
+      `SELECT (u.is_super_admin OR COALESCE(m.is_admin, false)) AS admin FROM users u
+       LEFT JOIN user_system_domains m ON m.user_id = u.id AND m.system_domain_id = $2 WHERE u.id = $1`,
+      [userId, systemDomainId],
+    );
+    return rows[0]?.admin ?? false;
+  }
+
   /** The user's domains (ids), for the Token form's `system_domains`. */
   async userDomainIds(userId: string): Promise<string[]> {
     const rows: { system_domain_id: string }[] = await this.ds.query(
@@ -185,6 +198,7 @@ interface LookupRow {
   domain: Record<string, unknown>;
   group_roles: string[] | null;
   is_member: boolean;
+  is_domain_admin: boolean;
   is_mfa_authenticated: boolean;
   date_created: string;
   date_modified: string;
@@ -197,16 +211,16 @@ SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created) FROM user_system_domains m2
         WHERE m2.user_id = t.user_id) AS system_domains,
        json_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name,
-         'status', u.status, 'is_admin', u.is_admin, 'is_super_admin', u.is_super_admin,
+         'status', u.status, 'is_super_admin', u.is_super_admin,
          'system_domain_id', u.system_domain_id) AS "user",
        json_build_object('id', d.id, 'name', d.name, 'status', d.status, 'type', d.type, 'is_plg', d.is_plg,
          'warning_message', d.warning_message, 'base_url', d.base_url) AS domain,
        (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
           CROSS JOIN LATERAL unnest(g.roles) AS r
         WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,
-       EXISTS (SELECT 1 FROM user_system_domains m
-               WHERE m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id) AS is_member
+       m.user_id IS NOT NULL AS is_member, COALESCE(m.is_admin, false) AS is_domain_admin
 FROM tokens t
 JOIN users u ON u.id = t.user_id
 JOIN system_domains d ON d.id = t.system_domain_id
+LEFT JOIN user_system_domains m ON m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id
 WHERE t.id = $1`;

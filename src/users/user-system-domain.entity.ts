@@ -1,6 +1,7 @@
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import {
+  Column,
   CreateDateColumn,
   Entity,
   Index,
@@ -22,5 +23,7 @@ export class UserSystemDomainEntity {
   @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'system_domain_id' })
   system_domain?: Relation<SystemDomainEntity>;
+  /** Administrator of this domain (admin rights are per domain: joining another domain grants none there). */
+  @Column({ type: 'boolean', default: false }) is_admin!: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -3,15 +3,15 @@ import type { UserEntity } from './user.entity.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** A user as seen from a domain: the password hash is never selected, so it cannot leak from here. */
-export function userView(u: UserEntity, systemDomainId: string): UserDto {
+/** A user as seen from one domain (where `isAdmin` applies); the password hash is never selected. */
+export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean): UserDto {
   return {
     id: u.id,
     email: u.email,
     first_name: u.first_name,
     last_name: u.last_name,
     status: u.status,
-    is_admin: u.is_admin || u.is_super_admin,
+    is_admin: isAdmin || u.is_super_admin,
     is_super_admin: u.is_super_admin,
     system_domain_id: systemDomainId,
     last_login: u.last_login ? iso(u.last_login) : null,

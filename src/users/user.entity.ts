@@ -26,7 +26,6 @@ export class UserEntity {
   /** argon2id; null for users who have not set a password yet (invited, SSO only). */
   @Column({ type: 'text', nullable: true, select: false }) password_hash!: string | null;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: UserStatus;
-  @Column({ type: 'boolean', default: false }) is_admin!: boolean;
   @Column({ type: 'boolean', default: false }) is_super_admin!: boolean;
   /** The domain the user signs into by default; also one of their memberships. */
   @Column({ type: 'uuid' }) system_domain_id!: string;

@@ -19,7 +19,11 @@ import { userView } from './user-view.js';
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 const EMAIL_TAKEN = 'A user with this email already exists';
 /** Fields of the account itself, shared by every domain the user belongs to. */
-const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_admin', 'is_super_admin'] as const;
+// is_admin is not among them: administrator rights belong to the membership of one domain
+const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_super_admin'] as const;
+
+/** A user with their administrator flag in the domain they are seen from. */
+type DomainUser = UserEntity & { is_admin: boolean };
 
 /**
  * The guard's role check, for rules that depend on the body: the caller holds the role and, with an OAuth
@@ -43,7 +47,7 @@ export class UsersService {
   async current(auth: AuthContext): Promise<UserDto> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ id: auth.userId });
     if (!user) throw ApiError.notFound('User');
-    return userView(user, auth.systemDomainId);
+    return userView(user, auth.systemDomainId, auth.isAdmin);
   }
 
   async list(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserDto>> {
@@ -61,8 +65,13 @@ export class UsersService {
       .offset((q.page - 1) * q.per_page)
       .limit(q.per_page);
     const [rows, total] = await qb.getManyAndCount();
+    const admins = await this.adminsAmong(
+      this.ds.manager,
+      auth,
+      rows.map((u) => u.id),
+    );
     return pageEnvelope(
-      rows.map((u) => userView(u, auth.systemDomainId)),
+      rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id))),
       total,
       q.page,
       q.per_page,
@@ -72,7 +81,7 @@ export class UsersService {
   }
 
   async get(auth: AuthContext, id: string): Promise<UserDto> {
-    return userView(await this.member(this.ds.manager, auth, id), auth.systemDomainId);
+    return this.view(await this.member(this.ds.manager, auth, id), auth);
   }
 
   /** A user of the caller's domain (administrators only, by route). Emails are unique across domains. */
@@ -86,7 +95,6 @@ export class UsersService {
         last_name: body.last_name ?? null,
         password_hash: passwordHash,
         status: body.status ?? 'ACTIVE',
-        is_admin: body.is_admin ?? false,
         is_super_admin: auth.isSuperAdmin ? (body.is_super_admin ?? false) : false,
         system_domain_id: auth.systemDomainId,
         last_login: null,
@@ -94,8 +102,12 @@ export class UsersService {
       await em.insert(UserEntity, user).catch((e: unknown) => {
         throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
       });
-      await em.insert(UserSystemDomainEntity, { user_id: user.id, system_domain_id: auth.systemDomainId });
-      return userView(await this.member(em, auth, user.id), auth.systemDomainId);
+      await em.insert(UserSystemDomainEntity, {
+        user_id: user.id,
+        system_domain_id: auth.systemDomainId,
+        is_admin: body.is_admin ?? false,
+      });
+      return this.view(await this.member(em, auth, user.id), auth);
     });
   }
 
@@ -143,7 +155,6 @@ export class UsersService {
         ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
         ...(patch.status !== undefined ? { status: patch.status } : {}),
-        ...(patch.is_admin !== undefined ? { is_admin: patch.is_admin } : {}),
         ...(patch.is_super_admin !== undefined ? { is_super_admin: patch.is_super_admin } : {}),
       };
       if (Object.keys(changes).length > 0) {
@@ -151,11 +162,18 @@ export class UsersService {
           throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
         });
       }
+      if (patch.is_admin !== undefined) {
+        await em.update(
+          UserSystemDomainEntity,
+          { user_id: id, system_domain_id: auth.systemDomainId },
+          { is_admin: patch.is_admin },
+        );
+      }
       // the lookup already refuses inactive users; revoking too keeps a later reactivation from reviving them
       if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
         await this.tokens.revokeWhere({ user_id: id }, em);
       }
-      return userView(await this.member(em, auth, id), auth.systemDomainId);
+      return this.view(await this.member(em, auth, id), auth);
     });
   }
 
@@ -201,15 +219,29 @@ export class UsersService {
   }
 
   /** A member of the caller's domain, else 404; `lock` holds the user row until the transaction ends. */
-  private async member(em: EntityManager, auth: AuthContext, id: string, lock = false): Promise<UserEntity> {
+  private async member(em: EntityManager, auth: AuthContext, id: string, lock = false): Promise<DomainUser> {
     const qb = this.inDomain(em, auth).where('u.id = :id', { id });
     if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
     const user = await qb.getOne();
     if (!user) throw ApiError.notFound('User');
-    return user;
+    return Object.assign(user, { is_admin: (await this.adminsAmong(em, auth, [id])).has(id) });
   }
 
-  private requireRank(auth: AuthContext, target: UserEntity): void {
+  /** Which of these users administer the caller's domain. */
+  private async adminsAmong(em: EntityManager, auth: AuthContext, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { user_id: string }[] = await em.query(
+      'SELECT user_id FROM user_system_domains WHERE system_domain_id = $1 AND user_id = ANY($2::uuid[]) AND is_admin',
+      [auth.systemDomainId, ids],
+    );
+    return new Set(rows.map((r) => r.user_id));
+  }
+
+  private view(u: DomainUser, auth: AuthContext): UserDto {
+    return userView(u, auth.systemDomainId, u.is_admin);
+  }
+
+  private requireRank(auth: AuthContext, target: DomainUser): void {
     if (target.is_super_admin && !auth.isSuperAdmin)
       throw ApiError.forbidden('Only a super administrator may change a super administrator');
     if (target.is_admin && !auth.isAdmin)
@@ -217,7 +249,7 @@ export class UsersService {
   }
 
   /** Nobody deactivates or demotes themselves: the domain could be left without anyone to undo it. */
-  private refuseSelfLockout(self: UserEntity, patch: UpdateUserDto): void {
+  private refuseSelfLockout(self: DomainUser, patch: UpdateUserDto): void {
     const errors: Record<string, string> = {};
     if (patch.status === 'INACTIVE') errors.status = 'you cannot deactivate yourself';
     if (patch.is_admin === false && self.is_admin)

@@ -462,7 +462,6 @@ describe('users (API/users/v1/users)', () => {
         { email: email() },
         { password: 'taken-over-pw' },
         { status: 'INACTIVE' },
-        { is_admin: true },
       ]) {
         const res = await t.http.patch(`${USERS}/${shared.id}/`).set(h).send(body).expect(403);
         expect(res.body).toEqual({
@@ -477,6 +476,26 @@ describe('users (API/users/v1/users)', () => {
         .set(await as(t.admin))
         .send({ email: email('by-super') })
         .expect(200);
+    });
+
+    it('makes a shared user an administrator of this domain only', async () => {
+      const otherDomain = (await createDomain(t)).id;
+      const shared = await createUser(t, { alsoIn: [otherDomain] });
+      const admin = await createUser(t, { isAdmin: true });
+      const res = await t.http
+        .patch(`${USERS}/${shared.id}/`)
+        .set(await as(admin))
+        .send({ is_admin: true })
+        .expect(200);
+      expect(res.body.is_admin).toBe(true);
+      // here: an administrator; in the other domain: still a plain member
+      const here = await tokenFor(t, shared);
+      await t.http.get('/API/auth/v1/apps/').set(bearer(here.token)).expect(200);
+      const there = await tokenFor(t, shared, { domainId: otherDomain });
+      const refused = await t.http.get('/API/auth/v1/apps/').set(bearer(there.token)).expect(403);
+      expect(refused.body).toEqual({ errors: ['Missing role: can_read_apps'] });
+      const seenThere = await t.http.get('/API/users/v1/users/current/').set(bearer(there.token)).expect(200);
+      expect(seenThere.body.is_admin).toBe(false);
     });
 
     it('applies the OAuth token’s scopes to can_write_users', async () => {

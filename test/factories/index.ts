@@ -11,9 +11,14 @@ import type { TestApp } from '../utils/create-test-app.js';
 
 export const DEFAULT_PASSWORD = 'correct-horse-battery';
 
-export async function createDomain(t: TestApp, fields: Partial<SystemDomainEntity> = {}): Promise<SystemDomainEntity> {
+export async function createDomain(
+  t: TestApp,
+  fields: Partial<SystemDomainEntity> = {},
+): Promise<SystemDomainEntity> {
   return t.ds.transaction((em) =>
-    t.get(SystemDomainsService).create(em, { name: `Domain ${randomUUID().slice(0, 8)}`, base_url: 'https://d.example', ...fields }),
+    t
+      .get(SystemDomainsService)
+      .create(em, { name: `Domain ${randomUUID().slice(0, 8)}`, base_url: 'https://d.example', ...fields }),
   );
 }
 
@@ -22,6 +27,7 @@ export interface UserOptions {
   /** Extra domains the user is also a member of. */
   alsoIn?: string[];
   roles?: string[];
+  /** Administrator of the primary domain (not of `alsoIn`). */
   isAdmin?: boolean;
   isSuperAdmin?: boolean;
   status?: 'ACTIVE' | 'INACTIVE';
@@ -40,13 +46,15 @@ export async function createUser(t: TestApp, o: UserOptions = {}): Promise<UserE
       last_name: 'User',
       password_hash: password ? await hashPassword(password) : null,
       status: o.status ?? 'ACTIVE',
-      is_admin: o.isAdmin ?? false,
       is_super_admin: o.isSuperAdmin ?? false,
       system_domain_id: domainId,
     }),
   );
   for (const d of [domainId, ...(o.alsoIn ?? [])]) {
-    await t.ds.getRepository(UserSystemDomainEntity).insert({ user_id: user.id, system_domain_id: d });
+    // administrator of the primary domain only: admin rights are per domain
+    await t.ds
+      .getRepository(UserSystemDomainEntity)
+      .insert({ user_id: user.id, system_domain_id: d, is_admin: d === domainId && (o.isAdmin ?? false) });
   }
   if (o.roles?.length) {
     const group = await t.ds
