@@ -34,7 +34,7 @@ export class ExternalAuthController {
   constructor(private readonly external: ExternalAuthService) {}
 
   @Get('oauth_scopes')
-  @Authenticated()
+  @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The OAuth scopes the platform supports, with what each allows' })
   @ApiOkResponse({ type: ScopeListDto })
   listOauthScopes(@Req() req: Request): ScopeListDto {

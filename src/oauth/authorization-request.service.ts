@@ -54,19 +54,31 @@ export class AuthorizationRequestService {
   async validate(p: AuthorizationParams): Promise<ValidAuthorization> {
     const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
     const clientId = one(p.client_id);
-    if (!clientId || !UUID.test(clientId)) throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
+    if (!clientId || !UUID.test(clientId))
+      throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
     const app = await this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
-    if (!app) throw new AuthorizationRequestError('Unknown application', 'No application has this client_id.');
+    if (!app)
+      throw new AuthorizationRequestError('Unknown application', 'No application has this client_id.');
     if (app.type !== 'OAUTH') {
-      throw new AuthorizationRequestError('Not an OAuth application', 'Service-account (PAT) applications cannot use OAuth (unauthorized_client).');
+      throw new AuthorizationRequestError(
+        'Not an OAuth application',
+        'Service-account (PAT) applications cannot use OAuth (unauthorized_client).',
+      );
     }
     const redirectUri = one(p.redirect_uri);
-    if (!redirectUri) throw new AuthorizationRequestError('Missing redirect URI', 'redirect_uri is required.');
+    if (!redirectUri)
+      throw new AuthorizationRequestError('Missing redirect URI', 'redirect_uri is required.');
     if (!app.redirect_uris.includes(redirectUri)) {
-      throw new AuthorizationRequestError('Unregistered redirect URI', 'The redirect_uri is not registered for this application.');
+      throw new AuthorizationRequestError(
+        'Unregistered redirect URI',
+        'The redirect_uri is not registered for this application.',
+      );
     }
     if (one(p.response_type) !== 'code') {
-      throw new AuthorizationRequestError('Unsupported response type', 'response_type must be "code" (no implicit flow).');
+      throw new AuthorizationRequestError(
+        'Unsupported response type',
+        'response_type must be "code" (no implicit flow).',
+      );
     }
     const challenge = one(p.code_challenge);
     if (!challenge) throw new AuthorizationRequestError('PKCE required', 'code_challenge is required.');
@@ -74,10 +86,14 @@ export class AuthorizationRequestService {
       throw new AuthorizationRequestError('PKCE method not supported', 'code_challenge_method must be S256.');
     }
     if (!CHALLENGE_PATTERN.test(challenge)) {
-      throw new AuthorizationRequestError('Invalid PKCE challenge', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+      throw new AuthorizationRequestError(
+        'Invalid PKCE challenge',
+        'code_challenge must be the base64url SHA-256 of the verifier (43 characters).',
+      );
     }
     const requested = one(p.scope);
-    const scopes = requested === undefined ? [...app.allowed_scopes] : [...new Set(requested.split(' ').filter(Boolean))];
+    const scopes =
+      requested === undefined ? [...app.allowed_scopes] : [...new Set(requested.split(' ').filter(Boolean))];
     const outside = scopes.filter((s) => !app.allowed_scopes.includes(s));
     if (outside.length) {
       throw new AuthorizationRequestError(
@@ -86,14 +102,24 @@ export class AuthorizationRequestService {
       );
     }
     const state = one(p.state) ?? null;
-    if (state && state.length > 1024) throw new AuthorizationRequestError('Invalid state', 'state is too long.');
+    if (state && state.length > 1024)
+      throw new AuthorizationRequestError('Invalid state', 'state is too long.');
     return { app, redirectUri, scopes, state, codeChallenge: challenge };
   }
 
   /** The user's decision → where the browser goes next. Allow issues a code bound to this request. */
-  async decide(v: ValidAuthorization, userId: string, userDomainIds: string[], allow: boolean, issuer: string): Promise<string> {
+  async decide(
+    v: ValidAuthorization,
+    userId: string,
+    userDomainIds: string[],
+    allow: boolean,
+    issuer: string,
+  ): Promise<string> {
     if (!userDomainIds.includes(v.app.system_domain_id)) {
-      throw new AuthorizationRequestError('Wrong domain', 'This application belongs to a domain you are not a member of.');
+      throw new AuthorizationRequestError(
+        'Wrong domain',
+        'This application belongs to a domain you are not a member of.',
+      );
     }
     const url = new URL(v.redirectUri);
     if (!allow) {
@@ -120,6 +146,9 @@ export class AuthorizationRequestService {
   }
 
   describeScopes(scopes: string[]): { name: string; description: string }[] {
-    return scopes.map((name) => ({ name, description: SCOPES.find((s) => s.name === name)?.description ?? name }));
+    return scopes.map((name) => ({
+      name,
+      description: SCOPES.find((s) => s.name === name)?.description ?? name,
+    }));
   }
 }

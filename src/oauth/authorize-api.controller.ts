@@ -6,7 +6,11 @@ import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { AuthorizationRequestError, AuthorizationRequestService, type ValidAuthorization } from './authorization-request.service.js';
+import {
+  AuthorizationRequestError,
+  AuthorizationRequestService,
+  type ValidAuthorization,
+} from './authorization-request.service.js';
 import {
   AuthorizationDecisionDto,
   AuthorizationQueryDto,
@@ -28,7 +32,10 @@ export class AuthorizeApiController {
   @Authenticated()
   @ApiOperation({ summary: 'Describe a pending authorization request (app name, scopes in plain words)' })
   @ApiOkResponse({ type: PendingAuthorizationDto })
-  async describeAuthorization(@Query() q: AuthorizationQueryDto, @Req() req: Request): Promise<PendingAuthorizationDto> {
+  async describeAuthorization(
+    @Query() q: AuthorizationQueryDto,
+    @Req() req: Request,
+  ): Promise<PendingAuthorizationDto> {
     const v = await this.validate(q, req.auth as AuthContext);
     return {
       client_id: v.app.id,
@@ -45,7 +52,10 @@ export class AuthorizeApiController {
   @Authenticated()
   @ApiOperation({ summary: 'Record the signed-in user’s decision; Allow issues a 60-second code' })
   @ApiOkResponse({ type: AuthorizationRedirectDto })
-  async decideAuthorization(@Body() body: AuthorizationDecisionDto, @Req() req: Request): Promise<AuthorizationRedirectDto> {
+  async decideAuthorization(
+    @Body() body: AuthorizationDecisionDto,
+    @Req() req: Request,
+  ): Promise<AuthorizationRedirectDto> {
     const auth = req.auth as AuthContext;
     const v = await this.validate(body, auth);
     const redirect_to = await this.requests
@@ -56,7 +66,8 @@ export class AuthorizeApiController {
 
   /** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
-    if (auth.kind !== 'LOGIN') throw ApiError.forbidden('Only a signed-in user session can approve applications');
+    if (auth.kind !== 'LOGIN')
+      throw ApiError.forbidden('Only a signed-in user session can approve applications');
     return this.requests.validate(q).catch(rethrow);
   }
 }

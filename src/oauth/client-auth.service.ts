@@ -40,7 +40,9 @@ export class ClientAuthService {
   async authenticate(req: Request, form: Record<string, string | undefined>): Promise<AuthenticatedClient> {
     const basic = parseBasic(req.headers.authorization);
     if (basic && form.client_secret !== undefined) {
-      throw invalidRequest('Use one client authentication method: HTTP Basic or client_secret in the form, not both');
+      throw invalidRequest(
+        'Use one client authentication method: HTTP Basic or client_secret in the form, not both',
+      );
     }
     if (basic && form.client_id !== undefined && form.client_id !== basic.id) {
       throw invalidRequest('client_id in the form differs from the Basic credentials');

@@ -7,7 +7,11 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, App-ID, Auth-Token, X-Requ
 const EXPOSED_HEADERS = 'RateLimit-Remaining, Retry-After, X-Request-Id, WWW-Authenticate';
 
 /** Answers a cross-origin request only when `origin` is one the app behind it lists (public apps only). */
-export function allowOrigin(req: Request, res: Response, app: { oauth_client_type: string | null; allowed_origins: string[] }) {
+export function allowOrigin(
+  req: Request,
+  res: Response,
+  app: { oauth_client_type: string | null; allowed_origins: string[] },
+) {
   const origin = req.headers.origin;
   if (!origin) return;
   res.vary('Origin');

@@ -9,7 +9,19 @@ import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; name?: string };
   if (!e) return false;
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', '08006', '08001', '08003'].includes(e.code ?? '')) {
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      '57P01',
+      '57P03',
+      '53300',
+      '08006',
+      '08001',
+      '08003',
+    ].includes(e.code ?? '')
+  ) {
     return true;
   }
   return /Connection terminated|connect ECONNREFUSED|DataSource is not initialized|Driver not Connected|PGlite is closed|Cannot use a pool after calling end/i.test(

@@ -80,7 +80,10 @@ export class OAuthTokensService {
 
   /** Every refresh and access token of one authorization, at once (replay, revocation of a refresh token). */
   async revokeGrant(grantId: string, em: EntityManager = this.ds.manager): Promise<void> {
-    await em.query('UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL', [grantId]);
+    await em.query(
+      'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL',
+      [grantId],
+    );
     await em
       .createQueryBuilder()
       .update(TokenEntity)
@@ -96,7 +99,8 @@ export class OAuthTokensService {
        WHERE u.id = $1 AND m.system_domain_id = $2 AND u.status = 'ACTIVE'`,
       [userId, systemDomainId],
     );
-    if (rows.length === 0) throw invalidGrant('The user of this grant is no longer active in the application’s domain');
+    if (rows.length === 0)
+      throw invalidGrant('The user of this grant is no longer active in the application’s domain');
   }
 
   async findUser(id: string): Promise<UserEntity | null> {

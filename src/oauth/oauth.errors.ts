@@ -13,7 +13,9 @@ export class OAuthError extends Error {
 export const invalidRequest = (d: string) => new OAuthError('invalid_request', d);
 /** 401 with a challenge, as RFC 6749 §5.2 asks when the client tried HTTP authentication (harmless otherwise). */
 export const invalidClient = (d = 'Client authentication failed') =>
-  new OAuthError('invalid_client', d, 401, { 'WWW-Authenticate': 'Basic realm="portcullis", charset="UTF-8"' });
+  new OAuthError('invalid_client', d, 401, {
+    'WWW-Authenticate': 'Basic realm="portcullis", charset="UTF-8"',
+  });
 export const invalidGrant = (d: string) => new OAuthError('invalid_grant', d);
 export const invalidScope = (allowed: string[]) =>
   new OAuthError(

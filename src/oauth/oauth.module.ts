@@ -20,7 +20,13 @@ import { TokenEndpointService } from './token-endpoint.service.js';
 
 @Module({
   imports: [SystemDomainsModule],
-  controllers: [TokenEndpointController, AuthorizeApiController, ConsentController, MetadataController, RefreshTokenController],
+  controllers: [
+    TokenEndpointController,
+    AuthorizeApiController,
+    ConsentController,
+    MetadataController,
+    RefreshTokenController,
+  ],
   providers: [
     ClientAuthService,
     GrantRegistry,

@@ -2,7 +2,9 @@ import { CHALLENGE_PATTERN, s256, VERIFIER_PATTERN, verifierMatches } from './pk
 
 describe('PKCE', () => {
   it('computes the RFC 7636 appendix B example', () => {
-    expect(s256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(s256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
   it('bounds verifiers to 43..128 unreserved characters', () => {
     expect(VERIFIER_PATTERN.test('a'.repeat(42))).toBe(false);

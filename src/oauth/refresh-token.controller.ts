@@ -25,7 +25,9 @@ export class RefreshTokenController {
   @ApiOkResponse({ description: 'Empty body' })
   @ApiBadRequestResponse({ type: ErrorsDto })
   async revokeRefreshToken(@Body() body: RevokeRefreshTokenDto): Promise<void> {
-    const row = await this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: sha256Hex(body.refresh_token) });
+    const row = await this.ds
+      .getRepository(RefreshTokenEntity)
+      .findOneBy({ token_hash: sha256Hex(body.refresh_token) });
     if (row) await this.oauthTokens.revokeGrant(row.grant_id);
   }
 }

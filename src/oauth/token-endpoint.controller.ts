@@ -12,7 +12,13 @@ import {
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { allowOrigin } from './cors.js';
-import { IntrospectionDto, OAuthErrorDto, TokenActionFormDto, TokenRequestFormDto, TokenResponseDto } from './dto/oauth.dto.js';
+import {
+  IntrospectionDto,
+  OAuthErrorDto,
+  TokenActionFormDto,
+  TokenRequestFormDto,
+  TokenResponseDto,
+} from './dto/oauth.dto.js';
 import { OAuthExceptionFilter } from './oauth-exception.filter.js';
 import { type IntrospectionResponse, TokenEndpointService } from './token-endpoint.service.js';
 import type { TokenResponse } from './oauth-tokens.service.js';
@@ -26,7 +32,10 @@ function noStore(res: Response) {
 @Public()
 @UseFilters(OAuthExceptionFilter)
 @ApiConsumes('application/x-www-form-urlencoded')
-@ApiBadRequestResponse({ type: OAuthErrorDto, description: 'invalid_request, invalid_grant, invalid_scope, …' })
+@ApiBadRequestResponse({
+  type: OAuthErrorDto,
+  description: 'invalid_request, invalid_grant, invalid_scope, …',
+})
 @ApiUnauthorizedResponse({ type: OAuthErrorDto, description: 'invalid_client' })
 @ApiServiceUnavailableResponse({ type: OAuthErrorDto, description: 'temporarily_unavailable' })
 @Controller('API/auth/v1/oauth')
@@ -35,10 +44,15 @@ export class TokenEndpointController {
 
   @Post('token')
   @HttpCode(200)
-  @ApiOperation({ summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (PKCE), refresh_token' })
+  @ApiOperation({
+    summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (PKCE), refresh_token',
+  })
   @ApiBody({ type: TokenRequestFormDto })
   @ApiOkResponse({ type: TokenResponseDto })
-  async createOAuthToken(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TokenResponse> {
+  async createOAuthToken(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
     noStore(res);
     const { client, response } = await this.endpoint.token(req);
     allowOrigin(req, res, client.app);
@@ -47,7 +61,9 @@ export class TokenEndpointController {
 
   @Post('revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: 'RFC 7009 revocation of an access or refresh token (200 also for unknown tokens)' })
+  @ApiOperation({
+    summary: 'RFC 7009 revocation of an access or refresh token (200 also for unknown tokens)',
+  })
   @ApiBody({ type: TokenActionFormDto })
   @ApiOkResponse({ description: 'Empty body' })
   async revokeOAuthToken(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
@@ -60,7 +76,10 @@ export class TokenEndpointController {
   @ApiOperation({ summary: 'RFC 7662 introspection, for confidential clients (tokens of their own domain)' })
   @ApiBody({ type: TokenActionFormDto })
   @ApiOkResponse({ type: IntrospectionDto })
-  async introspectOAuthToken(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<IntrospectionResponse> {
+  async introspectOAuthToken(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<IntrospectionResponse> {
     noStore(res);
     return (await this.endpoint.introspect(req)).response;
   }

@@ -57,7 +57,9 @@ export class TokenEndpointService {
     }
     const claims = await this.jwt.verify(form.token);
     if (claims && claims.app_id === client.app.id) {
-      const record = await this.ds.getRepository(TokenEntity).findOneBy({ id: claims.id, app_id: client.app.id });
+      const record = await this.ds
+        .getRepository(TokenEntity)
+        .findOneBy({ id: claims.id, app_id: client.app.id });
       if (record) await this.tokens.revoke(record.id);
     }
     return client;
@@ -70,9 +72,12 @@ export class TokenEndpointService {
     if (!client.authenticated) throw invalidClient('Introspection is for confidential clients');
     if (!form.token) throw invalidRequest('token is required');
     const inactive = { client, response: { active: false } };
-    const refresh = await this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: sha256Hex(form.token) });
+    const refresh = await this.ds
+      .getRepository(RefreshTokenEntity)
+      .findOneBy({ token_hash: sha256Hex(form.token) });
     if (refresh) {
-      const live = !refresh.used_at && !refresh.revoked_at && new Date(refresh.expires).getTime() > Date.now();
+      const live =
+        !refresh.used_at && !refresh.revoked_at && new Date(refresh.expires).getTime() > Date.now();
       if (!live || refresh.system_domain_id !== client.app.system_domain_id) return inactive;
       return {
         client,

@@ -27,7 +27,7 @@ export class TokensController {
   ) {}
 
   @Get('token')
-  @Authenticated()
+  @Authenticated({ anyScope: true })
   @ApiOperation({
     summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
   })
@@ -54,7 +54,7 @@ export class TokensController {
 
   @Delete('token')
   @HttpCode(200)
-  @Authenticated()
+  @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
   @ApiOkResponse({ description: 'Empty body' })
   async revokeCurrentToken(@Req() req: Request): Promise<void> {

@@ -33,7 +33,7 @@ export class UsersController {
 
   // fixed paths before /{user_id}: Express matches in registration order
   @Get('current')
-  @Authenticated()
+  @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The user the presented token acts as' })
   @ApiOkResponse({ type: UserDto })
   getCurrentUser(@Req() req: Request): Promise<UserDto> {

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import type { Role } from '../common/auth/roles.js';
-import { rolesAllowedByScopes } from '../common/auth/scopes.js';
+import { assertRoles } from '../common/auth/assert-roles.js';
 import { hashPassword } from '../common/crypto/passwords.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
@@ -24,16 +23,6 @@ const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_super_admin'] as cons
 
 /** A user with their administrator flag in the domain they are seen from. */
 type DomainUser = UserEntity & { is_admin: boolean };
-
-/**
- * The guard's role check, for rules that depend on the body: the caller holds the role and, with an OAuth
- * token, the token's scopes bundle it.
- */
-function requireRole(auth: AuthContext, role: Role): void {
-  if (!auth.roles.has(role)) throw ApiError.forbidden(`Missing role: ${role}`);
-  const allowed = auth.kind === 'OAUTH' ? rolesAllowedByScopes(auth.scopes ?? []) : null;
-  if (allowed && !allowed.has(role)) throw ApiError.forbidden(`The token's scopes do not cover: ${role}`);
-}
 
 /** Users of the caller's domain: every query joins the membership of `auth.systemDomainId`. */
 @Injectable()
@@ -127,7 +116,7 @@ export class UsersService {
       const target = await this.member(em, auth, id, true);
       const renamingSelf = isSelf && fields.every((f) => f === 'first_name' || f === 'last_name');
       if (!renamingSelf) {
-        requireRole(auth, 'can_write_users');
+        assertRoles(auth, ['can_write_users']);
         this.requireRank(auth, target);
         if (patch.is_admin !== undefined && !auth.isAdmin)
           throw ApiError.forbidden('Only an administrator may change is_admin');

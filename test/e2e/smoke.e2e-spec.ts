@@ -18,7 +18,10 @@ describe('newcomer flow (smoke)', () => {
     const pat = await t.http.post(`/API/auth/v1/apps/${app.body.id}/token/`).set(bearer(admin)).expect(200);
     expect(pat.body.token).toEqual(expect.any(String));
     await t.http.get('/API/auth/v1/auth/token/').set(bearer(pat.body.token)).expect(200);
-    await t.http.get('/API/auth/v1/auth/token/').set({ 'App-ID': app.body.id, 'Auth-Token': pat.body.token }).expect(200);
+    await t.http
+      .get('/API/auth/v1/auth/token/')
+      .set({ 'App-ID': app.body.id, 'Auth-Token': pat.body.token })
+      .expect(200);
     await t.http.delete('/API/auth/v1/auth/token/').set(bearer(pat.body.token)).expect(200);
     const after = await t.http.get('/API/auth/v1/auth/token/').set(bearer(pat.body.token)).expect(401);
     expect(after.body).toEqual({ errors: ['Token has been revoked'] });

@@ -458,11 +458,7 @@ describe('users (API/users/v1/users)', () => {
       const shared = await createUser(t, { alsoIn: [otherDomain] });
       const admin = await createUser(t, { isAdmin: true });
       const h = await as(admin);
-      for (const body of [
-        { email: email() },
-        { password: 'taken-over-pw' },
-        { status: 'INACTIVE' },
-      ]) {
+      for (const body of [{ email: email() }, { password: 'taken-over-pw' }, { status: 'INACTIVE' }]) {
         const res = await t.http.patch(`${USERS}/${shared.id}/`).set(h).send(body).expect(403);
         expect(res.body).toEqual({
           errors: [
@@ -507,7 +503,14 @@ describe('users (API/users/v1/users)', () => {
         .set(bearer(token))
         .send({ first_name: 'X' })
         .expect(403);
-      expect(res.body).toEqual({ errors: ["The token's scopes do not cover: can_write_users"] });
+      // the route needs no role (users rename themselves), so a narrow OAuth token needs user_impersonation
+      expect(res.body).toEqual({ errors: ['This route needs the user_impersonation scope'] });
+      const wide = await tokenFor(t, writer, { kind: 'OAUTH', scopes: ['user_impersonation'] });
+      await t.http
+        .patch(`${USERS}/${target.id}/`)
+        .set(bearer(wide.token))
+        .send({ first_name: 'X' })
+        .expect(200);
     });
 
     it('answers 404 for another domain’s user', async () => {

@@ -10,11 +10,19 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export async function tokenFor(
   t: TestApp,
   user: UserEntity,
-  o: { kind?: TokenKind; appId?: string; domainId?: string; scopes?: string[] | null; expiresInSeconds?: number } = {},
+  o: {
+    kind?: TokenKind;
+    appId?: string;
+    domainId?: string;
+    scopes?: string[] | null;
+    expiresInSeconds?: number;
+  } = {},
 ): Promise<{ token: string; id: string; appId: string }> {
   const domainId = o.domainId ?? user.system_domain_id;
   const appId =
-    o.appId ?? (await t.ds.getRepository(AppEntity).findOneByOrFail({ system_domain_id: domainId, is_builtin: true })).id;
+    o.appId ??
+    (await t.ds.getRepository(AppEntity).findOneByOrFail({ system_domain_id: domainId, is_builtin: true }))
+      .id;
   const { token, record } = await t.get(TokensService).issue({
     userId: user.id,
     appId,

@@ -7,6 +7,7 @@ import { isUuid } from '../http/uuid-param.pipe.js';
 import { AccessService } from './access.service.js';
 import type { AuthContext } from './auth-context.js';
 import { AUTH_OPTIONS, type AuthenticatedOptions, IS_PUBLIC } from './authenticated.decorator.js';
+import { assertRoles } from './assert-roles.js';
 import { rolesAllowedByScopes } from './scopes.js';
 
 /**
@@ -72,17 +73,12 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     if (options.superAdmin && !auth.isSuperAdmin) throw ApiError.forbidden('Requires a super administrator');
     if (options.admin && !auth.isAdmin) throw ApiError.forbidden('Requires an administrator');
     const roles = options.roles ?? [];
-    const missing = roles.filter((r) => !auth.roles.has(r));
-    if (missing.length > 0) throw ApiError.forbidden(`Missing role: ${missing.join(', ')}`);
-    if (auth.kind === 'OAUTH') {
-      const granted = auth.scopes ?? [];
-      const allowed = rolesAllowedByScopes(granted);
-      if (allowed !== null) {
-        const uncovered = roles.filter((r) => !allowed.has(r));
-        if (uncovered.length > 0)
-          throw ApiError.forbidden(`The token's scopes do not cover: ${uncovered.join(', ')}`);
-        const absent = (options.scopes ?? []).filter((s) => !granted.includes(s));
-        if (absent.length > 0) throw ApiError.forbidden(`Missing scope: ${absent.join(', ')}`);
+    assertRoles(auth, roles);
+    if (auth.kind === 'OAUTH' && rolesAllowedByScopes(auth.scopes ?? []) !== null) {
+      const absent = (options.scopes ?? []).filter((s) => !(auth.scopes ?? []).includes(s));
+      if (absent.length > 0) throw ApiError.forbidden(`Missing scope: ${absent.join(', ')}`);
+      if (roles.length === 0 && !options.anyScope) {
+        throw ApiError.forbidden('This route needs the user_impersonation scope');
       }
     }
   }

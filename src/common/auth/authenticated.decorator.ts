@@ -13,6 +13,12 @@ export interface AuthenticatedOptions {
   superAdmin?: boolean;
   /** Scopes an OAuth token must carry, beyond what `roles` implies. */
   scopes?: string[];
+  /**
+   * Lets an OAuth token with any scopes through a route that needs no role (the token describing or revoking
+   * itself, the caller's own profile). Without it such a route needs user_impersonation: a narrow
+   * assets:read token must not manage the user's other credentials or account.
+   */
+  anyScope?: boolean;
   /** The entity named by a route parameter that the caller must be allowed to reach. */
   access?: { entity: AccessEntity; param: string };
 }

@@ -1,7 +1,15 @@
 import type { AuthorizationParams } from '../authorization-request.service.js';
 import { esc, hiddenFields, page } from './html.js';
 
-const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+const PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
   return Object.fromEntries(PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]));
@@ -37,7 +45,12 @@ export function consentPage(
   csrf: string,
 ): string {
   const items = scopes.length
-    ? scopes.map((s) => `<li><strong>${esc(s.description)}</strong> <span class="muted">(<code>${esc(s.name)}</code>)</span></li>`).join('')
+    ? scopes
+        .map(
+          (s) =>
+            `<li><strong>${esc(s.description)}</strong> <span class="muted">(<code>${esc(s.name)}</code>)</span></li>`,
+        )
+        .join('')
     : '<li>Confirm your identity (no access to your data)</li>';
   return page(
     'Authorize',

@@ -29,40 +29,69 @@ export class ConsentController {
   ) {}
 
   @Get()
-  async showConsentPage(@Query() q: AuthorizationParams, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async showConsentPage(
+    @Query() q: AuthorizationParams,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.render(req, res, q, async (v) => {
       const csrf = this.sessions.csrfToken(req, res);
       const session = await this.sessions.current(req);
       if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
-      this.send(res, 200, consentPage(v.app, session.user.email, this.requests.describeScopes(v.scopes), q, csrf), v);
+      this.send(
+        res,
+        200,
+        consentPage(v.app, session.user.email, this.requests.describeScopes(v.scopes), q, csrf),
+        v,
+      );
     });
   }
 
   @Post('login')
-  async submitConsentLogin(@Body() body: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async submitConsentLogin(
+    @Body() body: Record<string, string>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v) => {
       const csrf = this.sessions.csrfToken(req, res);
       if (!this.sessions.csrfValid(req, body.csrf)) {
-        return this.send(res, 403, loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'), v);
+        return this.send(
+          res,
+          403,
+          loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'),
+          v,
+        );
       }
       const user = await this.credentials.verify(String(body.email ?? ''), String(body.password ?? ''));
       if (!user) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Invalid email or password'), v);
       await this.sessions.start(res, user, v.app.system_domain_id);
-      const back = new URLSearchParams(Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][]);
+      const back = new URLSearchParams(
+        Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
+      );
       res.redirect(303, `/oauth/authorize?${back.toString()}`);
     });
   }
 
   @Post()
-  async submitConsentDecision(@Body() body: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async submitConsentDecision(
+    @Body() body: Record<string, string>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v) => {
       const csrf = this.sessions.csrfToken(req, res);
       const session = await this.sessions.current(req);
       if (!session) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       if (!this.sessions.csrfValid(req, body.csrf)) {
-        return this.send(res, 403, errorPage('Request expired', 'The form was stale or forged. Start again from the application.'), v);
+        return this.send(
+          res,
+          403,
+          errorPage('Request expired', 'The form was stale or forged. Start again from the application.'),
+          v,
+        );
       }
       const location = await this.requests.decide(
         v,
@@ -76,7 +105,12 @@ export class ConsentController {
   }
 
   /** Validates the request first; its problems are shown on the page, never redirected. */
-  private async render(req: Request, res: Response, q: AuthorizationParams, ok: (v: ValidAuthorization) => Promise<void>) {
+  private async render(
+    req: Request,
+    res: Response,
+    q: AuthorizationParams,
+    ok: (v: ValidAuthorization) => Promise<void>,
+  ) {
     try {
       await ok(await this.requests.validate(q));
     } catch (e) {
@@ -97,7 +131,10 @@ export class ConsentController {
       .setHeader('X-Content-Type-Options', 'nosniff')
       .setHeader(
         'Content-Security-Policy',
-        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget}; frame-ancestors 'none'; base-uri 'none'`.replace(/\s+;/, ';'),
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget}; frame-ancestors 'none'; base-uri 'none'`.replace(
+          /\s+;/,
+          ';',
+        ),
       )
       .send(html);
   }

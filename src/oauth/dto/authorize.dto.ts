@@ -5,7 +5,8 @@ export class AuthorizationQueryDto {
   @StringField({ description: 'The application id' }) client_id!: string;
   @StringField({ maxLength: 2000 }) redirect_uri!: string;
   @StringField({ description: 'Must be code' }) response_type!: string;
-  @StringField({ required: false, description: 'Space separated; default: all of the app’s scopes' }) scope?: string;
+  @StringField({ required: false, description: 'Space separated; default: all of the app’s scopes' })
+  scope?: string;
   @StringField({ required: false, maxLength: 1024 }) state?: string;
   @StringField({ maxLength: 128 }) code_challenge!: string;
   @StringField({ description: 'Must be S256' }) code_challenge_method!: string;
@@ -30,6 +31,8 @@ export class PendingAuthorizationDto {
 }
 
 export class AuthorizationRedirectDto {
-  @ApiProperty({ description: 'Where to send the browser: redirect_uri with code and state, or error=access_denied' })
+  @ApiProperty({
+    description: 'Where to send the browser: redirect_uri with code and state, or error=access_denied',
+  })
   redirect_to!: string;
 }

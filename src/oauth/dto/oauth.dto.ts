@@ -5,8 +5,11 @@ import { IsString, MaxLength } from 'class-validator';
 export class TokenRequestFormDto {
   @ApiProperty({ enum: ['client_credentials', 'authorization_code', 'refresh_token'] }) grant_type!: string;
   @ApiPropertyOptional({ description: 'Or HTTP Basic client_id:client_secret' }) client_id?: string;
-  @ApiPropertyOptional({ description: 'Confidential clients; or HTTP Basic (not both)' }) client_secret?: string;
-  @ApiPropertyOptional({ description: 'Space separated; client_credentials and refresh_token (narrowing only)' })
+  @ApiPropertyOptional({ description: 'Confidential clients; or HTTP Basic (not both)' })
+  client_secret?: string;
+  @ApiPropertyOptional({
+    description: 'Space separated; client_credentials and refresh_token (narrowing only)',
+  })
   scope?: string;
   @ApiPropertyOptional({ description: 'authorization_code' }) code?: string;
   @ApiPropertyOptional({ description: 'authorization_code: identical to the one sent to the consent page' })

@@ -43,10 +43,18 @@ export class AuthorizationCodeGrant implements GrantHandler {
           [hash, now, client.app.id],
         ),
       );
-      if (!code) return { replayOf: await em.getRepository(AuthorizationCodeEntity).findOneBy({ code_hash: hash, app_id: client.app.id }) };
-      if (new Date(code.expires).getTime() <= now.getTime()) return { error: 'The authorization code has expired' };
-      if (code.redirect_uri !== p.redirect_uri) return { error: 'redirect_uri does not match the authorization request' };
-      if (!verifierMatches(p.code_verifier as string, code.code_challenge)) return { error: 'code_verifier does not match' };
+      if (!code)
+        return {
+          replayOf: await em
+            .getRepository(AuthorizationCodeEntity)
+            .findOneBy({ code_hash: hash, app_id: client.app.id }),
+        };
+      if (new Date(code.expires).getTime() <= now.getTime())
+        return { error: 'The authorization code has expired' };
+      if (code.redirect_uri !== p.redirect_uri)
+        return { error: 'redirect_uri does not match the authorization request' };
+      if (!verifierMatches(p.code_verifier as string, code.code_challenge))
+        return { error: 'code_verifier does not match' };
       await this.tokens.requireActiveMember(em, code.user_id, code.system_domain_id);
       const response = await this.tokens.issue(
         em,

@@ -18,20 +18,32 @@ export class ClientCredentialsGrant implements GrantHandler {
     private readonly tokens: OAuthTokensService,
   ) {}
 
-  async handle(client: AuthenticatedClient, params: Record<string, string | undefined>): Promise<TokenResponse> {
+  async handle(
+    client: AuthenticatedClient,
+    params: Record<string, string | undefined>,
+  ): Promise<TokenResponse> {
     const { app } = client;
     if (app.oauth_client_type !== 'confidential' || !client.authenticated) {
       throw invalidClient('Public clients cannot use the client_credentials grant');
     }
-    if (!app.default_user_id) throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
+    if (!app.default_user_id)
+      throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
     const scopes = resolveScopes(params.scope, app.allowed_scopes);
     return this.ds.transaction(async (em) => {
-      await this.tokens.requireActiveMember(em, app.default_user_id as string, app.system_domain_id).catch(() => {
-        throw invalidGrant('The acting user of this client is not active');
-      });
+      await this.tokens
+        .requireActiveMember(em, app.default_user_id as string, app.system_domain_id)
+        .catch(() => {
+          throw invalidGrant('The acting user of this client is not active');
+        });
       return this.tokens.issue(
         em,
-        { appId: app.id, userId: app.default_user_id as string, systemDomainId: app.system_domain_id, scopes, grantId: null },
+        {
+          appId: app.id,
+          userId: app.default_user_id as string,
+          systemDomainId: app.system_domain_id,
+          scopes,
+          grantId: null,
+        },
         false,
       );
     });

@@ -28,7 +28,10 @@ export class GrantRegistry {
     return [...this.handlers.keys()];
   }
 
-  static pick(params: Record<string, string | undefined>, allowed: readonly string[]): Record<string, string | undefined> {
+  static pick(
+    params: Record<string, string | undefined>,
+    allowed: readonly string[],
+  ): Record<string, string | undefined> {
     return Object.fromEntries(allowed.map((k) => [k, params[k]]));
   }
 }

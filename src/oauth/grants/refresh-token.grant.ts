@@ -39,13 +39,26 @@ export class RefreshTokenGrant implements GrantHandler {
           [hash, now, client.app.id],
         ),
       );
-      if (!row) return { failed: await em.getRepository(RefreshTokenEntity).findOneBy({ token_hash: hash, app_id: client.app.id }) };
+      if (!row)
+        return {
+          failed: await em
+            .getRepository(RefreshTokenEntity)
+            .findOneBy({ token_hash: hash, app_id: client.app.id }),
+        };
       // narrowing only; scopes the app has lost since are dropped
-      const scopes = resolveNarrowing(p.scope, row.scopes).filter((s) => client.app.allowed_scopes.includes(s));
+      const scopes = resolveNarrowing(p.scope, row.scopes).filter((s) =>
+        client.app.allowed_scopes.includes(s),
+      );
       await this.tokens.requireActiveMember(em, row.user_id, row.system_domain_id);
       const response = await this.tokens.issue(
         em,
-        { appId: row.app_id, userId: row.user_id, systemDomainId: row.system_domain_id, scopes, grantId: row.grant_id },
+        {
+          appId: row.app_id,
+          userId: row.user_id,
+          systemDomainId: row.system_domain_id,
+          scopes,
+          grantId: row.grant_id,
+        },
         true,
       );
       return { response };

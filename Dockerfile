@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# Portcullis: build with the dev dependencies, ship dist/ with the production ones only, run as `node`.
+
+FROM node:20-slim AS build
+WORKDIR /app
+ENV CI=true SCARF_ANALYTICS=false
+COPY package.json package-lock.json ./
+# No dependency needs its install script (native modules come prebuilt per platform), and the slim image
+# has no compiler for the ones that would try to build from source.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
+COPY src ./src
+COPY scripts ./scripts
+COPY bench ./bench
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:20-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+# Code and dependencies stay root-owned (read-only to the service); only DATA_DIR is writable.
+# package.json is needed at run time: its "type": "module" makes dist/*.js ES modules.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+USER node
+EXPOSE 3000
+# No curl in the image: node's fetch asks the readiness route (database reachable).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/API/auth/readyz/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node itself as PID 1 receives SIGTERM; the app's shutdown hooks close the server and the pool.
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,167 @@
+// Throughput of the token validation path against the cheapest route: npm run bench.
+//
+// The service runs in this process on a fresh PostgreSQL database (created from DATABASE_URL, default
+// postgresql://postgres@127.0.0.1:5432/postgres, and dropped at the end); autocannon runs in a child process
+// (its CLI, --json). Why a child: autocannon in-process would share this process's single JavaScript thread
+// with the server, so the server would get about half of it and every figure would be understated. In a
+// child, the server owns its event loop and the load generator gets the other core, like a real client.
+// Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
+// BENCH_WARMUP (seconds, default 2).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createApp } from '../src/app.factory.js';
+import { loadConfig, randomSecret } from '../src/config/config.js';
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
+const DURATION = positiveInt('BENCH_DURATION', 10);
+const WARMUP = positiveInt('BENCH_WARMUP', 2);
+// Hard bound: setup, two warm-ups, two measured runs and teardown.
+const DEADLINE_MS = (60 + 2 * (WARMUP + DURATION + 15)) * 1000;
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+}
+
+function positiveInt(name: string, def: number): number {
+  const v = Number(process.env[name] ?? def);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
+  return v;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** One autocannon run in a child process; resolves with its JSON summary. */
+function cannon(url: string, seconds: number, headers: Record<string, string> = {}): Promise<CannonResult> {
+  const args = [AUTOCANNON, '--json', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    // Spawned, never spawnSync: this process's event loop must keep serving the requests.
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      try {
+        resolve(JSON.parse(out) as CannonResult);
+      } catch {
+        reject(new Error(`autocannon printed no JSON: ${out.slice(0, 200)} ${err.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function measure(name: string, url: string, headers: Record<string, string> = {}) {
+  await cannon(url, WARMUP, headers);
+  const r = await cannon(url, DURATION, headers);
+  const rps = r.requests.average;
+  console.log(`${name}_rps=${rps.toFixed(0)}`);
+  console.log(`${name}_p99_ms=${r.latency.p99}`);
+  console.log(`${name}_requests=${r.requests.total}`);
+  console.log(`${name}_non2xx=${r.non2xx}`);
+  console.log(`${name}_errors=${r.errors + r.timeouts}`);
+  return { rps, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
+}
+
+const dbName = `portcullis_bench_${randomBytes(6).toString('hex')}`;
+const deadline = setTimeout(() => {
+  console.error(`bench: exceeded ${DEADLINE_MS / 1000}s; giving up (database ${dbName} may remain)`);
+  process.exit(2);
+}, DEADLINE_MS);
+deadline.unref();
+
+await adminQuery(`CREATE DATABASE ${dbName}`);
+let exitCode = 0;
+try {
+  const email = 'bench-admin@portcullis.test';
+  const password = randomSecret();
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl(dbName),
+    KEY_ENCRYPTION_SECRET: process.env.KEY_ENCRYPTION_SECRET ?? randomSecret(),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_ADMIN_EMAIL: email,
+    BOOTSTRAP_ADMIN_PASSWORD: password,
+  });
+  const app = await createApp(config);
+  try {
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const base = `http://127.0.0.1:${port}`;
+
+    const login = await call(base, 'POST', '/API/auth/v1/auth/simple/login/', undefined, { email, password });
+    const adminToken = login.token as string;
+    const adminId = login.user_id as string;
+    const svc = await call(base, 'POST', '/API/auth/v1/apps/', adminToken, {
+      name: 'bench service account',
+      type: 'PAT',
+      default_user_id: adminId,
+    });
+    const pat = (await call(base, 'POST', `/API/auth/v1/apps/${svc.id as string}/token/`, adminToken))
+      .token as string;
+
+    console.log(`connections=${CONNECTIONS}`);
+    console.log(`duration_s=${DURATION}`);
+    console.log(`warmup_s=${WARMUP}`);
+    const livez = await measure('livez', `${base}/API/auth/livez/`);
+    const token = await measure('token_validate', `${base}/API/auth/v1/auth/token/`, {
+      Authorization: `Bearer ${pat}`,
+    });
+    console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
+    if (!livez.ok || !token.ok) {
+      console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
+      exitCode = 1;
+    }
+  } finally {
+    await app.close();
+  }
+} finally {
+  await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}
+clearTimeout(deadline);
+process.exit(exitCode);
