@@ -1,3 +1,5 @@
+import inspector from 'node:inspector';
+import { mkdirSync, writeFileSync } from 'node:fs';
 // Throughput of the token validation path against the cheapest route: npm run bench.
 //
 // The service runs in this process on a fresh PostgreSQL database (created from DATABASE_URL, default
@@ -14,6 +16,28 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../src/app.factory.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
+
+/** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
+async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/${phase}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
@@ -148,10 +172,10 @@ try {
     console.log(`connections=${CONNECTIONS}`);
     console.log(`duration_s=${DURATION}`);
     console.log(`warmup_s=${WARMUP}`);
-    const livez = await measure('livez', `${base}/API/auth/livez/`);
-    const token = await measure('token_validate', `${base}/API/auth/v1/auth/token/`, {
-      Authorization: `Bearer ${pat}`,
-    });
+    const livez = await profiled('livez', () => measure('livez', `${base}/API/auth/livez/`));
+    const token = await profiled('token_validate', () =>
+      measure('token_validate', `${base}/API/auth/v1/auth/token/`, { Authorization: `Bearer ${pat}` }),
+    );
     console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
     if (!livez.ok || !token.ok) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');

@@ -78,17 +78,33 @@ export class TokensService {
    * user is inactive or no longer a member, or whose domain is deactivated.
    */
   async authenticate(claims: JwtClaims, rawToken: string): Promise<AuthContext> {
-    const rows: LookupRow[] = await this.ds.query(LOOKUP_SQL, [claims.id]);
-    const row = rows[0];
-    const invalid = ApiError.unauthorized('Invalid token');
-    if (!row || !constantTimeEqualHex(row.token_hash, sha256Hex(rawToken))) throw invalid;
+    const row = await this.lookup(claims.id);
+    // built only on failure: an Error captures a stack trace, which costs on this hot path
+    const invalid = () => ApiError.unauthorized('Invalid token');
+    if (!row || !constantTimeEqualHex(row.token_hash, sha256Hex(rawToken))) throw invalid();
     if (row.app_id !== claims.app_id || row.user_id !== claims.user_id || row.system_domain_id !== claims.sys)
-      throw invalid;
+      throw invalid();
     if (row.revoked_at) throw ApiError.unauthorized('Token has been revoked');
     const expires = new Date(row.expires);
     if (expires.getTime() <= Date.now()) throw ApiError.unauthorized('Token has expired');
-    const user = row.user as unknown as UserEntity;
-    const domain = row.domain as unknown as SystemDomainEntity;
+    const user = {
+      id: row.user_id,
+      email: row.u_email,
+      first_name: row.u_first_name,
+      last_name: row.u_last_name,
+      status: row.u_status,
+      is_super_admin: row.u_is_super_admin,
+      system_domain_id: row.u_system_domain_id,
+    } as UserEntity;
+    const domain = {
+      id: row.system_domain_id,
+      name: row.d_name,
+      status: row.d_status,
+      type: row.d_type,
+      is_plg: row.d_is_plg,
+      warning_message: row.d_warning_message,
+      base_url: row.d_base_url,
+    } as SystemDomainEntity;
     if (user.status !== 'ACTIVE') throw ApiError.unauthorized('User is inactive');
     if (!row.is_member && !user.is_super_admin)
       throw ApiError.unauthorized('User is no longer a member of this domain');
@@ -163,6 +179,17 @@ export class TokensService {
     return (await qb.execute()).affected ?? 0;
   }
 
+  private async lookup(tokenId: string): Promise<LookupRow | undefined> {
+    // TypeORM's postgres driver keeps its pg.Pool as `master`; PGlite has none and takes the plain path
+    const pool = (this.ds.driver as unknown as { master?: { query: PgQuery } }).master;
+    if (pool && typeof pool.query === 'function' && (this.ds.options as { url?: string }).url) {
+      const res = await pool.query({ name: 'portcullis_token_lookup', text: LOOKUP_SQL, values: [tokenId] });
+      return res.rows[0];
+    }
+    const rows: LookupRow[] = await this.ds.query(LOOKUP_SQL, [tokenId]);
+    return rows[0];
+  }
+
   /** Whether the user administers the domain (super administrators administer every domain). */
   async isDomainAdmin(userId: string, systemDomainId: string): Promise<boolean> {
     const rows: { admin: boolean }[] = await this.ds.query(
@@ -176,12 +203,15 @@ export class TokensService {
   /** The user's domains (ids), for the Token form's `system_domains`. */
   async userDomainIds(userId: string): Promise<string[]> {
     const rows: { system_domain_id: string }[] = await this.ds.query(
-      'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1 ORDER BY date_created',
+      `SELECT m.system_domain_id FROM user_system_domains m JOIN system_domains d ON d.id = m.system_domain_id
+       WHERE m.user_id = $1 AND d.status <> 'DEACTIVATED' ORDER BY m.date_created`,
       [userId],
     );
     return rows.map((r) => r.system_domain_id);
   }
 }
+
+type PgQuery = (q: { name: string; text: string; values: unknown[] }) => Promise<{ rows: LookupRow[] }>;
 
 interface LookupRow {
   id: string;
@@ -191,30 +221,44 @@ interface LookupRow {
   kind: TokenKind;
   scopes: string[] | null;
   token_hash: string;
-  expires: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  user: Record<string, unknown>;
-  domain: Record<string, unknown>;
+  expires: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  is_mfa_authenticated: boolean;
+  date_created: Date;
+  date_modified: Date;
+  system_domains: string[] | null;
+  u_email: string;
+  u_first_name: string | null;
+  u_last_name: string | null;
+  u_status: UserEntity['status'];
+  u_is_super_admin: boolean;
+  u_system_domain_id: string;
+  d_name: string;
+  d_status: SystemDomainEntity['status'];
+  d_type: SystemDomainEntity['type'];
+  d_is_plg: boolean;
+  d_warning_message: string | null;
+  d_base_url: string;
   group_roles: string[] | null;
   is_member: boolean;
   is_domain_admin: boolean;
-  is_mfa_authenticated: boolean;
-  date_created: string;
-  date_modified: string;
-  system_domains: string[] | null;
 }
 
+/**
+ * The per-request lookup, as flat columns (no JSON building). Run as a named prepared statement on
+ * PostgreSQL, so each pooled connection plans it once.
+ */
 const LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.date_created, t.date_modified,
-       (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created) FROM user_system_domains m2
-        WHERE m2.user_id = t.user_id) AS system_domains,
-       json_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name,
-         'status', u.status, 'is_super_admin', u.is_super_admin,
-         'system_domain_id', u.system_domain_id) AS "user",
-       json_build_object('id', d.id, 'name', d.name, 'status', d.status, 'type', d.type, 'is_plg', d.is_plg,
-         'warning_message', d.warning_message, 'base_url', d.base_url) AS domain,
+       (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
+          FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
+         WHERE m2.user_id = t.user_id AND d2.status <> 'DEACTIVATED') AS system_domains,
+       u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name, u.status AS u_status,
+       u.is_super_admin AS u_is_super_admin, u.system_domain_id AS u_system_domain_id,
+       d.name AS d_name, d.status AS d_status, d.type AS d_type, d.is_plg AS d_is_plg,
+       d.warning_message AS d_warning_message, d.base_url AS d_base_url,
        (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
           CROSS JOIN LATERAL unnest(g.roles) AS r
         WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,

@@ -6,6 +6,9 @@ import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.servi
 import { type JwtClaims, TokensService } from '../../tokens/tokens.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AuthContext } from './auth-context.js';
+import { installVerificationCache } from './verification-cache.js';
+
+installVerificationCache();
 
 const nonEmpty = (v: string | string[] | undefined): string | null => {
   const s = Array.isArray(v) ? v[0] : v;
