@@ -309,6 +309,18 @@ describe('applications /API/auth/v1/apps/', () => {
       expect(res.body.objects.map((o: { name: string }) => o.name)).not.toContain('Portcullis sign-in');
     });
 
+    it('PATCH with a null name is a 400 naming the field and changes nothing', async () => {
+      const created = (await create({ name: 'keeps-its-name', type: 'PAT' }).expect(201)).body;
+      const res = await t.http
+        .patch(`${APPS}${created.id}/`)
+        .set(bearer(adminToken))
+        .send({ name: null, description: 'not applied' })
+        .expect(400);
+      expect(Object.keys(res.body.errors)).toEqual(['name']);
+      const again = await t.http.get(`${APPS}${created.id}/`).set(bearer(adminToken)).expect(200);
+      expect(again.body).toMatchObject({ name: 'keeps-its-name', description: null });
+    });
+
     it('PATCH changes the given fields and ignores type', async () => {
       const created = (await create({ name: 'p1', type: 'PAT' }).expect(201)).body;
       const res = await t.http

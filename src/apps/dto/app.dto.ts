@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { SCOPE_NAMES } from '../../common/auth/scopes.js';
 import { EnumField, StringArrayField, StringField, UuidField } from '../../common/validation/fields.js';
 import { APP_TYPES, OAUTH_CLIENT_TYPES } from '../app.entity.js';
+import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 /** Body of POST /v1/apps/. Read-only fields sent back by clients are ignored (stripped), not refused. */
 export class CreateAppDto {
@@ -37,7 +38,8 @@ export class CreateAppDto {
 }
 
 /** PUT/PATCH body: any subset; `type` is ignored. */
-export class UpdateAppDto extends PartialType(CreateAppDto) {}
+// skipNullProperties false: only absent fields are skipped; `"name": null` is validated (and refused)
+export class UpdateAppDto extends PartialType(CreateAppDto, { skipNullProperties: false }) {}
 
 export class AppDto {
   @ApiProperty({ format: 'uuid', readOnly: true, description: 'Also the OAuth client_id' }) id!: string;
@@ -60,31 +62,11 @@ export class CreatedAppDto extends AppDto {
   client_secret?: string;
 }
 
-export class AppListDto {
-  @ApiProperty({ type: [AppDto] }) objects!: AppDto[];
-  @ApiProperty() page!: number;
-  @ApiProperty() pages!: number;
-  @ApiProperty() per_page!: number;
-  @ApiProperty({ format: 'int64' }) total!: number;
-  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
-}
+export class AppListDto extends ListEnvelopeDto(AppDto) {}
 
 export class ScopeDto {
   @ApiProperty({ example: 'assets:read' }) name!: string;
   @ApiProperty() description!: string;
 }
 
-export class ScopeListDto {
-  @ApiProperty({ type: [ScopeDto] }) objects!: ScopeDto[];
-  @ApiProperty() page!: number;
-  @ApiProperty() pages!: number;
-  @ApiProperty() per_page!: number;
-  @ApiProperty({ format: 'int64' }) total!: number;
-  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
-}
+export class ScopeListDto extends ListEnvelopeDto(ScopeDto) {}

@@ -7,7 +7,9 @@ import { installVerificationCache } from './verification-cache.js';
 const require = createRequire(import.meta.url);
 const jwt = require('jsonwebtoken') as { verify: (...args: unknown[]) => unknown };
 const { Strategy } = require('passport-jwt') as {
-  Strategy: { JwtVerifier: (t: string, k: unknown, o: unknown, cb: (e: Error | null, p?: unknown) => void) => void };
+  Strategy: {
+    JwtVerifier: (t: string, k: unknown, o: unknown, cb: (e: Error | null, p?: unknown) => void) => void;
+  };
 };
 
 const keyPair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ALL_ROLES } from '../../common/auth/roles.js';
 import { PageQueryDto } from '../../common/http/pagination.dto.js';
 import { StringArrayField, StringField } from '../../common/validation/fields.js';
+import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 const ROLES_DESCRIPTION =
   'Role names; a caller may only grant roles they hold (so only super administrators grant the system-domain roles)';
@@ -50,14 +51,4 @@ export class GroupDto {
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
 }
 
-export class GroupListDto {
-  @ApiProperty({ type: [GroupDto] }) objects!: GroupDto[];
-  @ApiProperty() page!: number;
-  @ApiProperty() pages!: number;
-  @ApiProperty() per_page!: number;
-  @ApiProperty({ format: 'int64' }) total!: number;
-  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
-}
+export class GroupListDto extends ListEnvelopeDto(GroupDto) {}

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DOMAIN_STATUSES } from '../../system-domains/system-domain.entity.js';
+import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 const MFA_METHODS = ['TOTP', 'MAIL_2SV'];
 
@@ -64,14 +65,4 @@ export class LoginTokenDto extends TokenOutputDto {
   auth_system_domains!: MultiDomainTokenItemDto[];
 }
 
-export class TokenListDto {
-  @ApiProperty({ type: [TokenOutputDto] }) objects!: TokenOutputDto[];
-  @ApiProperty() page!: number;
-  @ApiProperty() pages!: number;
-  @ApiProperty() per_page!: number;
-  @ApiProperty({ format: 'int64' }) total!: number;
-  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
-}
+export class TokenListDto extends ListEnvelopeDto(TokenOutputDto) {}

@@ -9,6 +9,7 @@ import {
   StringField,
 } from '../../common/validation/fields.js';
 import { USER_STATUSES } from '../user.entity.js';
+import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -86,14 +87,4 @@ export class UserDto {
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
 }
 
-export class UserListDto {
-  @ApiProperty({ type: [UserDto] }) objects!: UserDto[];
-  @ApiProperty() page!: number;
-  @ApiProperty() pages!: number;
-  @ApiProperty() per_page!: number;
-  @ApiProperty({ format: 'int64' }) total!: number;
-  @ApiProperty({ nullable: true, type: String }) first_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) next_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) prev_url!: string | null;
-}
+export class UserListDto extends ListEnvelopeDto(UserDto) {}
