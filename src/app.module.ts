@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccessService } from './common/auth/access.service.js';
+import { Clock } from './common/clock.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { JwtStrategy } from './common/auth/jwt.strategy.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
@@ -34,8 +35,8 @@ class CoreModule {
           },
         }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, AccessService, JwtStrategy],
-      exports: [APP_CONFIG, AccessService],
+      providers: [{ provide: APP_CONFIG, useValue: config }, AccessService, JwtStrategy, Clock],
+      exports: [APP_CONFIG, AccessService, Clock],
     };
   }
 }

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppEntity } from '../apps/app.entity.js';
-import { allowOrigin } from './cors.js';
+import { allowOrigin } from '../common/http/cors.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
 
 /** Database failures that mean "try again" rather than "your request is wrong". */

@@ -6,7 +6,7 @@ import { AuthorizeApiController } from './authorize-api.controller.js';
 import { ClientAuthService } from './client-auth.service.js';
 import { ConsentController } from './consent/consent.controller.js';
 import { ConsentSessionService } from './consent/consent-session.service.js';
-import { CorsPreflightMiddleware } from './cors.js';
+import { CorsPreflightMiddleware } from '../common/http/cors.js';
 import { AuthorizationCodeGrant } from './grants/authorization-code.grant.js';
 import { ClientCredentialsGrant } from './grants/client-credentials.grant.js';
 import { GrantRegistry } from './grants/grant-registry.js';

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { allowOrigin } from './cors.js';
+import { allowOrigin } from '../common/http/cors.js';
 import {
   IntrospectionDto,
   OAuthErrorDto,

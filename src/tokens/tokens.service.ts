@@ -147,6 +147,7 @@ export class TokensService {
         date_modified: new Date(row.date_modified),
       } as TokenEntity,
       systemDomains: row.system_domains ?? [],
+      app: { oauth_client_type: row.a_oauth_client_type, allowed_origins: row.a_allowed_origins ?? [] },
     };
   }
 
@@ -243,6 +244,8 @@ interface LookupRow {
   group_roles: string[] | null;
   is_member: boolean;
   is_domain_admin: boolean;
+  a_oauth_client_type: string | null;
+  a_allowed_origins: string[];
 }
 
 /**
@@ -262,8 +265,10 @@ SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_
        (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
           CROSS JOIN LATERAL unnest(g.roles) AS r
         WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,
-       m.user_id IS NOT NULL AS is_member, COALESCE(m.is_admin, false) AS is_domain_admin
+       m.user_id IS NOT NULL AS is_member, COALESCE(m.is_admin, false) AS is_domain_admin,
+       a.oauth_client_type AS a_oauth_client_type, a.allowed_origins AS a_allowed_origins
 FROM tokens t
+JOIN apps a ON a.id = t.app_id
 JOIN users u ON u.id = t.user_id
 JOIN system_domains d ON d.id = t.system_domain_id
 LEFT JOIN user_system_domains m ON m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id

@@ -22,6 +22,8 @@ export interface AuthContext {
   record: TokenEntity;
   /** Ids of every domain the user belongs to. */
   systemDomains: string[];
+  /** What CORS needs of the token's app: browser apps answer their own origins only. */
+  app: { oauth_client_type: string | null; allowed_origins: string[] };
 }
 
 declare module 'express-serve-static-core' {

@@ -1,7 +1,8 @@
 import { type ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { allowOrigin } from '../http/cors.js';
 import { ApiError } from '../errors/api-error.js';
 import { isUuid } from '../http/uuid-param.pipe.js';
 import { AccessService } from './access.service.js';
@@ -39,6 +40,7 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     await super.canActivate(context);
     const req = context.switchToHttp().getRequest<Request>();
     const auth = req.auth as AuthContext;
+    allowOrigin(req, context.switchToHttp().getResponse<Response>(), auth.app);
     this.authorize(auth, options);
     if (options.access) {
       const { entity, param } = options.access;
