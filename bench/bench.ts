@@ -10,11 +10,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 // Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
 // BENCH_WARMUP (seconds, default 2).
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
+import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
 
 /** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
@@ -43,9 +47,8 @@ const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const WARMUP = positiveInt('BENCH_WARMUP', 2);
-// Hard bound: setup, two warm-ups, two measured runs and teardown.
-const DEADLINE_MS = (60 + 2 * (WARMUP + DURATION + 15)) * 1000;
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+// Hard bound: setup, five warm-ups, five measured runs and teardown.
+const DEADLINE_MS = (90 + 5 * (WARMUP + DURATION + 15)) * 1000;
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -78,11 +81,22 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** One autocannon run in a child process; resolves with its JSON summary. */
-function cannon(url: string, seconds: number, headers: Record<string, string> = {}): Promise<CannonResult> {
-  const args = [AUTOCANNON, '--json', '-n', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
+interface LoadConfig {
+  url: string;
+  seconds: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Refresh-token chains, one per connection: the form body without refresh_token, and the first tokens. */
+  chain?: { body: string; initial: string[] };
+}
+
+const LOAD_WORKER = fileURLToPath(new URL('../../bench/load.mjs', import.meta.url));
+
+/** One autocannon run in a child process (bench/load.mjs); resolves with its JSON summary. */
+function cannon(cfg: LoadConfig): Promise<CannonResult> {
+  const { seconds, ...rest } = cfg;
+  const args = [LOAD_WORKER, JSON.stringify({ ...rest, connections: CONNECTIONS, duration: seconds })];
   return new Promise((resolve, reject) => {
     // Spawned, never spawnSync: this process's event loop must keep serving the requests.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,11 +108,11 @@ function cannon(url: string, seconds: number, headers: Record<string, string> = 
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      if (code !== 0) return reject(new Error(`load worker exited with ${code}: ${err.trim()}`));
       try {
         resolve(JSON.parse(out) as CannonResult);
       } catch {
-        reject(new Error(`autocannon printed no JSON: ${out.slice(0, 200)} ${err.slice(0, 200)}`));
+        reject(new Error(`load worker printed no JSON: ${out.slice(0, 200)} ${err.slice(0, 200)}`));
       }
     });
   });
@@ -118,9 +132,10 @@ async function call(base: string, method: string, path: string, token?: string, 
   return json;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}) {
-  await cannon(url, WARMUP, headers);
-  const r = await cannon(url, DURATION, headers);
+/** Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run). */
+async function measure(name: string, load: (seconds: number) => LoadConfig | Promise<LoadConfig>) {
+  await cannon(await load(WARMUP));
+  const r = await cannon(await load(DURATION));
   const rps = r.requests.average;
   console.log(`${name}_rps=${rps.toFixed(0)}`);
   console.log(`${name}_p99_ms=${r.latency.p99}`);
@@ -129,6 +144,29 @@ async function measure(name: string, url: string, headers: Record<string, string
   console.log(`${name}_errors=${r.errors + r.timeouts}`);
   return { rps, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
 }
+
+/** The oidc-provider peer in its own process, like ours (bench/oidc-peer.mjs). */
+async function startPeer(clientId: string, clientSecret: string): Promise<{ url: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const script = fileURLToPath(new URL('../../bench/oidc-peer.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, String(port), clientId, clientSecret], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.on('exit', (code) => reject(new Error(`oidc-provider peer exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/token`, stop: () => child.kill() };
+}
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 const dbName = `portcullis_bench_${randomBytes(6).toString('hex')}`;
 const deadline = setTimeout(() => {
@@ -172,12 +210,85 @@ try {
     console.log(`connections=${CONNECTIONS}`);
     console.log(`duration_s=${DURATION}`);
     console.log(`warmup_s=${WARMUP}`);
-    const livez = await profiled('livez', () => measure('livez', `${base}/API/auth/livez/`));
+    const livez = await profiled('livez', () =>
+      measure('livez', (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
+    );
     const token = await profiled('token_validate', () =>
-      measure('token_validate', `${base}/API/auth/v1/auth/token/`, { Authorization: `Bearer ${pat}` }),
+      measure('token_validate', (seconds) => ({
+        url: `${base}/API/auth/v1/auth/token/`,
+        seconds,
+        headers: { Authorization: `Bearer ${pat}` },
+      })),
     );
     console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
-    if (!livez.ok || !token.ok) {
+
+    // OAuth: a backend service (confidential, acting as the admin) for both grants
+    const client = await call(base, 'POST', '/API/auth/v1/apps/', adminToken, {
+      name: 'bench backend service',
+      type: 'OAUTH',
+      oauth_client_type: 'confidential',
+      default_user_id: adminId,
+      allowed_scopes: ['assets:read'],
+    });
+    const clientAuth = basic(client.id as string, client.client_secret as string);
+    const ccBody = 'grant_type=client_credentials&scope=assets%3Aread';
+    const cc = await profiled('client_credentials', () =>
+      measure('client_credentials', (seconds) => ({
+        url: `${base}/API/auth/v1/oauth/token/`,
+        seconds,
+        method: 'POST',
+        headers: { ...FORM, Authorization: clientAuth },
+        body: ccBody,
+      })),
+    );
+    const oauthTokens = app.get(OAuthTokensService);
+    const ds = app.get(DataSource);
+    const mintRefreshTokens = async () => {
+      const out: string[] = [];
+      for (let i = 0; i < CONNECTIONS; i++) {
+        const issued = await ds.transaction((em) =>
+          oauthTokens.issue(
+            em,
+            {
+              appId: client.id as string,
+              userId: adminId,
+              systemDomainId: login.system_domain_id as string,
+              scopes: ['assets:read'],
+              grantId: randomUUID(),
+            },
+            true,
+          ),
+        );
+        out.push(issued.refresh_token as string);
+      }
+      return out;
+    };
+    const refresh = await profiled('refresh_token', () =>
+      measure('refresh_token', async (seconds) => ({
+        url: `${base}/API/auth/v1/oauth/token/`,
+        seconds,
+        method: 'POST',
+        headers: { ...FORM, Authorization: clientAuth },
+        chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
+      })),
+    );
+
+    const peerSecret = randomSecret();
+    const peer = await startPeer('bench-peer-client', peerSecret);
+    let peerCc: { rps: number; ok: boolean };
+    try {
+      peerCc = await measure('peer_client_credentials', (seconds) => ({
+        url: peer.url,
+        seconds,
+        method: 'POST',
+        headers: { ...FORM, Authorization: basic('bench-peer-client', peerSecret) },
+        body: ccBody,
+      }));
+    } finally {
+      peer.stop();
+    }
+    console.log(`client_credentials_vs_peer_ratio=${(cc.rps / peerCc.rps).toFixed(3)}`);
+    if (![livez, token, cc, refresh, peerCc].every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
       exitCode = 1;
     }

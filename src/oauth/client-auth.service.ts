@@ -12,6 +12,8 @@ export interface AuthenticatedClient {
   app: AppEntity;
   /** true when the client proved a secret (confidential clients always do). */
   authenticated: boolean;
+  /** The app's default user (if any) is active and a member of the app's domain: client_credentials acts as them. */
+  actingUserActive: boolean;
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
@@ -51,13 +53,22 @@ export class ClientAuthService {
     const secret = basic?.secret ?? form.client_secret;
     if (!clientId) throw invalidClient('client_id is required');
     if (!UUID.test(clientId)) throw invalidClient('Unknown client');
-    const app = await this.ds
+    // one query: the client, and whether the user it acts as may still act (for client_credentials)
+    const { entities, raw } = await this.ds
       .getRepository(AppEntity)
       .createQueryBuilder('a')
       .addSelect('a.client_secret_hash')
+      .addSelect(
+        `EXISTS (SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+                 WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
+                   AND u.status = 'ACTIVE')`,
+        'acting_user_active',
+      )
       .where('a.id = :id AND NOT a.is_builtin', { id: clientId })
-      .getOne();
+      .getRawAndEntities();
+    const app = entities[0];
     if (!app) throw invalidClient('Unknown client');
+    const actingUserActive = Boolean((raw[0] as { acting_user_active?: boolean }).acting_user_active);
     // lets the error filter answer a browser app's failed request with CORS headers too
     (req as Request & { oauthClient?: AppEntity }).oauthClient = app;
     if (app.type !== 'OAUTH') throw unauthorizedClient();
@@ -66,9 +77,9 @@ export class ClientAuthService {
       if (!app.client_secret_hash || !constantTimeEqualHex(app.client_secret_hash, sha256Hex(secret))) {
         throw invalidClient('Client authentication failed');
       }
-      return { app, authenticated: true };
+      return { app, authenticated: true, actingUserActive };
     }
     if (secret !== undefined) throw invalidClient('Public clients do not authenticate with a secret');
-    return { app, authenticated: false };
+    return { app, authenticated: false, actingUserActive };
   }
 }

@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { effectiveRoles } from '../common/auth/roles.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
+import { Batcher } from '../common/batcher.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
@@ -41,6 +42,8 @@ export class TokensService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  private readonly inserts = new Batcher<TokenRow, Stamps>((rows) => insertTokens(this.ds.manager, rows));
+
   /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
   async issue(
     input: IssueTokenInput,
@@ -51,20 +54,26 @@ export class TokensService {
       { id, app_id: input.appId, sys: input.systemDomainId, user_id: input.userId },
       input.expires,
     );
-    const repo = em.getRepository(TokenEntity);
-    await repo.insert({
+    const values = {
       id,
       user_id: input.userId,
       app_id: input.appId,
       system_domain_id: input.systemDomainId,
       kind: input.kind,
       scopes: input.scopes ?? null,
-      token_hash: sha256Hex(jwt),
       expires: input.expires,
       is_mfa_authenticated: input.mfa ?? false,
       grant_id: input.grantId ?? null,
+    };
+    const row = { ...values, token_hash: sha256Hex(jwt) };
+    // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
+    const stamps = em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(em, [row]))[0];
+    const record = Object.assign(new TokenEntity(), values, {
+      revoked_at: null,
+      last_used_at: null,
+      date_created: new Date(stamps.date_created),
+      date_modified: new Date(stamps.date_modified),
     });
-    const record = await repo.findOneByOrFail({ id });
     return { token: jwt, record };
   }
 
@@ -210,6 +219,22 @@ export class TokensService {
     );
     return rows.map((r) => r.system_domain_id);
   }
+}
+
+type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'>;
+type Stamps = { date_created: Date; date_modified: Date };
+
+/** One multi-row INSERT; the database's timestamps come back with it, matched by id. */
+async function insertTokens(em: EntityManager, rows: TokenRow[]): Promise<Stamps[]> {
+  const res = await em
+    .createQueryBuilder()
+    .insert()
+    .into(TokenEntity)
+    .values(rows)
+    .returning(['id', 'date_created', 'date_modified'])
+    .execute();
+  const byId = new Map((res.raw as (Stamps & { id: string })[]).map((r) => [r.id, r]));
+  return rows.map((r) => byId.get(r.id) as Stamps);
 }
 
 type PgQuery = (q: { name: string; text: string; values: unknown[] }) => Promise<{ rows: LookupRow[] }>;

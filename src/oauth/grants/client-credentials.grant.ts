@@ -29,23 +29,18 @@ export class ClientCredentialsGrant implements GrantHandler {
     if (!app.default_user_id)
       throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
     const scopes = resolveScopes(params.scope, app.allowed_scopes);
-    return this.ds.transaction(async (em) => {
-      await this.tokens
-        .requireActiveMember(em, app.default_user_id as string, app.system_domain_id)
-        .catch(() => {
-          throw invalidGrant('The acting user of this client is not active');
-        });
-      return this.tokens.issue(
-        em,
-        {
-          appId: app.id,
-          userId: app.default_user_id as string,
-          systemDomainId: app.system_domain_id,
-          scopes,
-          grantId: null,
-        },
-        false,
-      );
-    });
+    if (!client.actingUserActive) throw invalidGrant('The acting user of this client is not active');
+    // a single insert: no transaction needed (and concurrent grants share one commit)
+    return this.tokens.issue(
+      this.ds.manager,
+      {
+        appId: app.id,
+        userId: app.default_user_id as string,
+        systemDomainId: app.system_domain_id,
+        scopes,
+        grantId: null,
+      },
+      false,
+    );
   }
 }
