@@ -50,10 +50,20 @@ export class TokensService {
     em: EntityManager = this.ds.manager,
   ): Promise<{ token: string; record: TokenEntity }> {
     const id = randomUUID();
-    const jwt = await this.keys.sign(
-      { id, app_id: input.appId, sys: input.systemDomainId, user_id: input.userId },
-      input.expires,
-    );
+    // the contract's claims, plus the standard ones other services check (RFC 9068 for OAuth tokens)
+    const claims: Record<string, unknown> = {
+      id,
+      app_id: input.appId,
+      sys: input.systemDomainId,
+      user_id: input.userId,
+      iss: this.config.http.publicBaseUrl,
+      sub: input.userId,
+    };
+    if (input.kind === 'OAUTH') {
+      claims.client_id = input.appId;
+      claims.scope = (input.scopes ?? []).join(' ');
+    }
+    const jwt = await this.keys.sign(claims, input.expires);
     const values = {
       id,
       user_id: input.userId,
