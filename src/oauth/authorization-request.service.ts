@@ -30,11 +30,15 @@ export interface ValidAuthorization {
   codeChallenge: string;
 }
 
-/** A problem with the request itself: shown to the user, never redirected (the redirect URI is not trusted). */
+/**
+ * A problem with the request itself (400), or with who may approve it (403): shown to the user, never
+ * redirected (the redirect URI is not trusted yet, or the client must not learn about this user).
+ */
 export class AuthorizationRequestError extends Error {
   constructor(
     public readonly title: string,
     public readonly detail: string,
+    public readonly status: 400 | 403 = 400,
   ) {
     super(detail);
   }
@@ -107,6 +111,17 @@ export class AuthorizationRequestService {
     return { app, redirectUri, scopes, state, codeChallenge: challenge };
   }
 
+  /** The application and the approving user must belong to the same domain. */
+  requireSameDomain(v: ValidAuthorization, userDomainIds: string[]): void {
+    if (!userDomainIds.includes(v.app.system_domain_id)) {
+      throw new AuthorizationRequestError(
+        'Wrong domain',
+        'This application belongs to a domain you are not a member of.',
+        403,
+      );
+    }
+  }
+
   /** The user's decision → where the browser goes next. Allow issues a code bound to this request. */
   async decide(
     v: ValidAuthorization,
@@ -115,12 +130,7 @@ export class AuthorizationRequestService {
     allow: boolean,
     issuer: string,
   ): Promise<string> {
-    if (!userDomainIds.includes(v.app.system_domain_id)) {
-      throw new AuthorizationRequestError(
-        'Wrong domain',
-        'This application belongs to a domain you are not a member of.',
-      );
-    }
+    this.requireSameDomain(v, userDomainIds);
     const url = new URL(v.redirectUri);
     if (!allow) {
       url.searchParams.set('error', 'access_denied');

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -49,6 +49,7 @@ export class AuthorizeApiController {
 
   @Post()
   @HttpCode(200)
+  @Header('Cache-Control', 'no-store') // the answer carries a code
   @Authenticated()
   @ApiOperation({ summary: 'Record the signed-in user’s decision; Allow issues a 60-second code' })
   @ApiOkResponse({ type: AuthorizationRedirectDto })
@@ -68,11 +69,20 @@ export class AuthorizeApiController {
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
     if (auth.kind !== 'LOGIN')
       throw ApiError.forbidden('Only a signed-in user session can approve applications');
-    return this.requests.validate(q).catch(rethrow);
+    const v = await this.requests.validate(q).catch(rethrow);
+    try {
+      this.requests.requireSameDomain(v, auth.systemDomains);
+    } catch (e) {
+      rethrow(e);
+    }
+    return v;
   }
 }
 
 function rethrow(e: unknown): never {
-  if (e instanceof AuthorizationRequestError) throw ApiError.badRequest(`${e.title}: ${e.detail}`);
+  if (e instanceof AuthorizationRequestError) {
+    const message = `${e.title}: ${e.detail}`;
+    throw e.status === 403 ? ApiError.forbidden(message) : ApiError.badRequest(message);
+  }
   throw e;
 }

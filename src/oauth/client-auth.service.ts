@@ -12,7 +12,10 @@ export interface AuthenticatedClient {
   app: AppEntity;
   /** true when the client proved a secret (confidential clients always do). */
   authenticated: boolean;
-  /** The app's default user (if any) is active and a member of the app's domain: client_credentials acts as them. */
+  /**
+   * The app's default user (if any) is active and a member of the app's domain, which is not deactivated:
+   * client_credentials acts as them (the same rule as OAuthTokensService.requireActiveMember).
+   */
   actingUserActive: boolean;
 }
 
@@ -60,8 +63,9 @@ export class ClientAuthService {
       .addSelect('a.client_secret_hash')
       .addSelect(
         `EXISTS (SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+                   JOIN system_domains d ON d.id = m.system_domain_id
                  WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
-                   AND u.status = 'ACTIVE')`,
+                   AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')`,
         'acting_user_active',
       )
       .where('a.id = :id AND NOT a.is_builtin', { id: clientId })

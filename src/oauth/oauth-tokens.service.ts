@@ -92,11 +92,15 @@ export class OAuthTokensService {
       .execute();
   }
 
-  /** The user a grant acts as must still be active and a member of the app's domain. */
+  /**
+   * The user a grant acts as must still be active and a member of the app's domain, and that domain not
+   * deactivated: the request guard would refuse the token anyway, so none is issued.
+   */
   async requireActiveMember(em: EntityManager, userId: string, systemDomainId: string): Promise<void> {
     const rows: unknown[] = await em.query(
       `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-       WHERE u.id = $1 AND m.system_domain_id = $2 AND u.status = 'ACTIVE'`,
+       JOIN system_domains d ON d.id = m.system_domain_id
+       WHERE u.id = $1 AND m.system_domain_id = $2 AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED'`,
       [userId, systemDomainId],
     );
     if (rows.length === 0)

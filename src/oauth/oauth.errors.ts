@@ -17,11 +17,11 @@ export const invalidClient = (d = 'Client authentication failed') =>
     'WWW-Authenticate': 'Basic realm="portcullis", charset="UTF-8"',
   });
 export const invalidGrant = (d: string) => new OAuthError('invalid_grant', d);
-export const invalidScope = (allowed: string[]) =>
-  new OAuthError(
-    'invalid_scope',
-    `The requested scope is unknown or outside the application's allowed scopes: ${allowed.length ? allowed.join(' ') : '(none)'}`,
-  );
+/** The description always ends with the scopes that may be asked for (the spec: it lists the allowed scopes). */
+export const invalidScope = (
+  allowed: string[],
+  lead = "The requested scope is unknown or outside the application's allowed scopes",
+) => new OAuthError('invalid_scope', `${lead}: ${allowed.length ? allowed.join(' ') : '(none)'}`);
 export const unauthorizedClient = (d = 'Service-account (PAT) applications cannot use OAuth endpoints') =>
   new OAuthError('unauthorized_client', d);
 export const unsupportedGrantType = (d: string) => new OAuthError('unsupported_grant_type', d);

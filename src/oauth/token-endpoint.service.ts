@@ -1,16 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
+import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { Inject } from '@nestjs/common';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { type AuthenticatedClient, ClientAuthService } from './client-auth.service.js';
 import { readForm } from './form.js';
 import { GrantRegistry } from './grants/grant-registry.js';
-import { invalidClient, invalidRequest } from './oauth.errors.js';
+import { invalidClient, invalidRequest, OAuthError } from './oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from './oauth-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 import { JwtVerifier } from './jwt-verifier.service.js';
@@ -31,13 +32,20 @@ export class TokenEndpointService {
     private readonly oauthTokens: OAuthTokensService,
     private readonly tokens: TokensService,
     private readonly jwt: JwtVerifier,
+    private readonly clock: Clock,
   ) {}
 
-  /** client authentication → grant lookup → parameter allowlist → grant handler (which checks scopes). */
+  /**
+   * client authentication → grant lookup → parameter allowlist → grant handler (which checks scopes). The
+   * client comes first: an unknown or unauthenticated client learns nothing about grants, and a service-account
+   * app is unauthorized_client whatever grant it names.
+   */
   async token(req: Request): Promise<{ client: AuthenticatedClient; response: TokenResponse }> {
     const form = readForm(req);
-    const grant = this.grants.get(form.grant_type);
     const client = await this.clients.authenticate(req, form);
+    // RFC 6749 §5.2: a missing parameter is invalid_request; unsupported_grant_type is for one we do not offer
+    if (form.grant_type === undefined) throw invalidRequest('grant_type is required');
+    const grant = this.grants.get(form.grant_type);
     const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters));
     return { client, response };
   }
@@ -77,8 +85,19 @@ export class TokenEndpointService {
       .findOneBy({ token_hash: sha256Hex(form.token) });
     if (refresh) {
       const live =
-        !refresh.used_at && !refresh.revoked_at && new Date(refresh.expires).getTime() > Date.now();
+        !refresh.used_at &&
+        !refresh.revoked_at &&
+        new Date(refresh.expires).getTime() > this.clock.now().getTime();
       if (!live || refresh.system_domain_id !== client.app.system_domain_id) return inactive;
+      // a refresh token whose user may no longer use it is as dead as the grant would find it
+      const usable = await this.oauthTokens
+        .requireActiveMember(this.ds.manager, refresh.user_id, refresh.system_domain_id)
+        .then(() => true)
+        .catch((e: unknown) => {
+          if (e instanceof OAuthError) return false;
+          throw e;
+        });
+      if (!usable) return inactive;
       return {
         client,
         response: {
@@ -115,8 +134,10 @@ export class TokenEndpointService {
           token_kind: auth.kind,
         },
       };
-    } catch {
-      return inactive;
+    } catch (e) {
+      // refused by the lookup (revoked, expired, user inactive…) → inactive; a database fault stays a fault
+      if (e instanceof ApiError) return inactive;
+      throw e;
     }
   }
 }

@@ -24,8 +24,8 @@ export function allowOrigin(
 /**
  * Preflights. Before the body is sent the app is unknown, so a preflight passes when some public app lists
  * the origin; the real response then carries Access-Control-Allow-Origin only for that app's own origins
- * (token endpoint: the client; API calls: the token's app). The origin list is cached for 30 s, so a change
- * reaches every instance within that time.
+ * (token endpoint: the client; API calls: the token's app). The origin list is cached for 30 s; an origin
+ * missing from it is looked up, so new apps work at once and removals reach preflights within 30 s.
  */
 @Injectable()
 export class CorsPreflightMiddleware implements NestMiddleware {
@@ -37,7 +37,7 @@ export class CorsPreflightMiddleware implements NestMiddleware {
     const origin = req.headers.origin;
     if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return next();
     res.vary('Origin');
-    if (!(await this.knownOrigins()).has(origin)) {
+    if (!(await this.isKnown(origin))) {
       res.status(403).json({ errors: ['Origin not allowed'] });
       return;
     }
@@ -46,6 +46,22 @@ export class CorsPreflightMiddleware implements NestMiddleware {
     res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
     res.setHeader('Access-Control-Max-Age', '600');
     res.status(204).end();
+  }
+
+  /**
+   * The cached list answers at once; a miss is checked against the database, so an app registered a moment
+   * ago works at once (a stale positive is harmless: the real response only allows the app's current origins).
+   */
+  private async isKnown(origin: string): Promise<boolean> {
+    const known = await this.knownOrigins();
+    if (known.has(origin)) return true;
+    const rows: unknown[] = await this.ds.query(
+      "SELECT 1 FROM apps WHERE type = 'OAUTH' AND oauth_client_type = 'public' AND $1 = ANY(allowed_origins) LIMIT 1",
+      [origin],
+    );
+    if (rows.length === 0) return false;
+    known.add(origin);
+    return true;
   }
 
   private async knownOrigins(): Promise<Set<string>> {

@@ -15,11 +15,13 @@ export function requestFields(p: AuthorizationParams): Record<string, string | u
   return Object.fromEntries(PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]));
 }
 
-export function errorPage(title: string, detail: string): string {
+const INVALID_REQUEST_NOTE =
+  "The application sent an invalid sign-in request, so you were not sent back to it. Contact the application's developer.";
+
+export function errorPage(title: string, detail: string, note = INVALID_REQUEST_NOTE): string {
   return page(
     title,
-    `<h1 class="error">${esc(title)}</h1><p>${esc(detail)}</p>
-<p class="muted">The application sent an invalid sign-in request, so you were not sent back to it. Contact the application's developer.</p>`,
+    `<h1 class="error">${esc(title)}</h1><p>${esc(detail)}</p>\n<p class="muted">${esc(note)}</p>`,
   );
 }
 

@@ -38,6 +38,8 @@ export class ConsentController {
       const csrf = this.sessions.csrfToken(req, res);
       const session = await this.sessions.current(req);
       if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
+      // refused before the user is offered a choice, not after they click Allow
+      this.requests.requireSameDomain(v, session.systemDomains);
       this.send(
         res,
         200,
@@ -70,7 +72,7 @@ export class ConsentController {
       const back = new URLSearchParams(
         Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
       );
-      res.redirect(303, `/oauth/authorize?${back.toString()}`);
+      this.redirect(res, `/oauth/authorize?${back.toString()}`, v);
     });
   }
 
@@ -100,7 +102,7 @@ export class ConsentController {
         body.decision === 'allow',
         this.config.http.publicBaseUrl,
       );
-      res.redirect(303, location);
+      this.redirect(res, location, v);
     });
   }
 
@@ -114,18 +116,32 @@ export class ConsentController {
     try {
       await ok(await this.requests.validate(q));
     } catch (e) {
-      if (e instanceof AuthorizationRequestError) return this.send(res, 400, errorPage(e.title, e.detail));
+      if (e instanceof AuthorizationRequestError) {
+        const note =
+          e.status === 403
+            ? 'Sign in with an account of the application’s domain, or ask its administrator for access.'
+            : undefined;
+        return this.send(res, e.status, errorPage(e.title, e.detail, note));
+      }
       throw e;
     }
   }
 
   private send(res: Response, status: number, html: string, v?: ValidAuthorization): void {
+    this.protect(res, v).status(status).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
+  }
+
+  /** A 303 carries a code, an error or a fresh session cookie: the same headers as the pages, never cached. */
+  private redirect(res: Response, location: string, v: ValidAuthorization): void {
+    this.protect(res, v).redirect(303, location);
+  }
+
+  private protect(res: Response, v?: ValidAuthorization): Response {
     const target = v ? new URL(v.redirectUri) : null;
     const formTarget = target ? (target.protocol.startsWith('http') ? target.origin : target.protocol) : '';
-    res
-      .status(status)
-      .setHeader('Content-Type', 'text/html; charset=utf-8')
+    return res
       .setHeader('Cache-Control', 'no-store')
+      .setHeader('Pragma', 'no-cache')
       .setHeader('X-Frame-Options', 'DENY')
       .setHeader('Referrer-Policy', 'no-referrer')
       .setHeader('X-Content-Type-Options', 'nosniff')
@@ -135,7 +151,6 @@ export class ConsentController {
           /\s+;/,
           ';',
         ),
-      )
-      .send(html);
+      );
   }
 }

@@ -77,6 +77,8 @@ export class RefreshTokenGrant implements GrantHandler {
 function resolveNarrowing(requested: string | undefined, granted: string[]): string[] {
   if (requested === undefined) return granted;
   const asked = [...new Set(requested.split(' ').filter((s) => s !== ''))];
-  if (asked.some((s) => !granted.includes(s))) throw invalidScope(granted);
+  if (asked.some((s) => !granted.includes(s))) {
+    throw invalidScope(granted, 'A refresh may only narrow the scope of the authorization; allowed scopes');
+  }
   return asked;
 }
