@@ -47,3 +47,20 @@ describe('serialising PGlite pool', () => {
     expect(await ds.query('SELECT n FROM counter')).toEqual([{ n: 20 }]);
   });
 });
+
+describe('PGlite pools are independent', () => {
+  it('gives each data source its own database, and closing one leaves the other open', async () => {
+    const open = () =>
+      new DataSource({
+        type: 'postgres',
+        driver: createSerialPgliteDriver(undefined),
+        installExtensions: false,
+      } as never).initialize();
+    const [a, b] = await Promise.all([open(), open()]);
+    await a.query('CREATE TABLE only_in_a (v int)');
+    await expect(b.query('SELECT * FROM only_in_a')).rejects.toThrow();
+    await a.destroy();
+    expect(await b.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await b.destroy();
+  });
+});

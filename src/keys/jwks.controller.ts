@@ -12,6 +12,8 @@ export class JwksController {
   @Get()
   @Public()
   @Header('Cache-Control', 'public, max-age=300')
+  // a public document: browser apps discover the server cross-origin
+  @Header('Access-Control-Allow-Origin', '*')
   @ApiOperation({ summary: 'Public keys that verify the JWTs this service signs (RFC 7517 JWK Set)' })
   @ApiOkResponse({ type: JwksDto })
   getJwks(): Promise<JwksDto> {

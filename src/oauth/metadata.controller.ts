@@ -17,6 +17,8 @@ export class MetadataController {
 
   @Get()
   @Header('Cache-Control', 'public, max-age=300')
+  // a public document: browser apps discover the server cross-origin
+  @Header('Access-Control-Allow-Origin', '*')
   @ApiOperation({ summary: 'RFC 8414 authorization server metadata' })
   @ApiOkResponse({ type: AuthorizationServerMetadataDto })
   getAuthorizationServerMetadata(): AuthorizationServerMetadataDto {

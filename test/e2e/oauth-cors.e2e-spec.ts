@@ -58,6 +58,13 @@ describe('CORS for browser apps', () => {
       'Access-Control-Request-Headers': 'content-type',
     });
 
+  it('discovery and JWKS are public documents any origin may read', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/API/auth/v1/oauth/jwks/']) {
+      const res = await t.http.get(path).set('Origin', 'https://any.example').expect(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
+
   describe('preflight', () => {
     it.each([OAUTH.token, OAUTH.revoke, OAUTH.validate, '/API/users/v1/users/current/'])(
       'an origin a public app lists → 204 on %s',
