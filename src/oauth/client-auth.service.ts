@@ -3,8 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { AppEntity } from '../apps/app.entity.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { invalidClient, invalidRequest, unauthorizedClient } from './oauth.errors.js';
+
+const CLIENT_SQL = `
+SELECT a.*,
+       EXISTS (SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+                 JOIN system_domains d ON d.id = m.system_domain_id
+               WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
+                 AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED') AS acting_user_active
+FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,23 +65,16 @@ export class ClientAuthService {
     const secret = basic?.secret ?? form.client_secret;
     if (!clientId) throw invalidClient('client_id is required');
     if (!UUID.test(clientId)) throw invalidClient('Unknown client');
-    // one query: the client, and whether the user it acts as may still act (for client_credentials)
-    const { entities, raw } = await this.ds
-      .getRepository(AppEntity)
-      .createQueryBuilder('a')
-      .addSelect('a.client_secret_hash')
-      .addSelect(
-        `EXISTS (SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-                   JOIN system_domains d ON d.id = m.system_domain_id
-                 WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
-                   AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')`,
-        'acting_user_active',
-      )
-      .where('a.id = :id AND NOT a.is_builtin', { id: clientId })
-      .getRawAndEntities();
-    const app = entities[0];
-    if (!app) throw invalidClient('Unknown client');
-    const actingUserActive = Boolean((raw[0] as { acting_user_active?: boolean }).acting_user_active);
+    // one prepared query: the client, and whether the user it acts as may still act (client_credentials)
+    const [row] = await preparedQuery<AppEntity & { acting_user_active: boolean }>(
+      this.ds,
+      'portcullis_client_lookup',
+      CLIENT_SQL,
+      [clientId],
+    );
+    if (!row) throw invalidClient('Unknown client');
+    const { acting_user_active: actingUserActive, ...columns } = row;
+    const app = Object.assign(new AppEntity(), columns);
     // lets the error filter answer a browser app's failed request with CORS headers too
     (req as Request & { oauthClient?: AppEntity }).oauthClient = app;
     if (app.type !== 'OAUTH') throw unauthorizedClient();

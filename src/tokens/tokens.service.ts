@@ -6,6 +6,7 @@ import { effectiveRoles } from '../common/auth/roles.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Batcher } from '../common/batcher.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
@@ -200,14 +201,7 @@ export class TokensService {
   }
 
   private async lookup(tokenId: string): Promise<LookupRow | undefined> {
-    // TypeORM's postgres driver keeps its pg.Pool as `master`; PGlite has none and takes the plain path
-    const pool = (this.ds.driver as unknown as { master?: { query: PgQuery } }).master;
-    if (pool && typeof pool.query === 'function' && (this.ds.options as { url?: string }).url) {
-      const res = await pool.query({ name: 'portcullis_token_lookup', text: LOOKUP_SQL, values: [tokenId] });
-      return res.rows[0];
-    }
-    const rows: LookupRow[] = await this.ds.query(LOOKUP_SQL, [tokenId]);
-    return rows[0];
+    return (await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup', LOOKUP_SQL, [tokenId]))[0];
   }
 
   /** Whether the user administers the domain (super administrators administer every domain). */
@@ -246,8 +240,6 @@ async function insertTokens(em: EntityManager, rows: TokenRow[]): Promise<Stamps
   const byId = new Map((res.raw as (Stamps & { id: string })[]).map((r) => [r.id, r]));
   return rows.map((r) => byId.get(r.id) as Stamps);
 }
-
-type PgQuery = (q: { name: string; text: string; values: unknown[] }) => Promise<{ rows: LookupRow[] }>;
 
 interface LookupRow {
   id: string;
