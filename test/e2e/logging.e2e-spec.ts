@@ -1,0 +1,78 @@
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../utils/create-test-app.js';
+import { bearer, login } from '../utils/auth.js';
+
+/**
+ * Secrets never reach the logs: with every log line on (trace), a sign-in, a PAT, its use in both credential
+ * forms, an OAuth client secret and grant, and a failed sign-in leave none of their secrets in the output.
+ */
+describe('logs carry no secrets', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+
+  beforeAll(async () => {
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(String(chunk));
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    t = await createTestApp({ LOG_LEVEL: 'trace' });
+  });
+  afterAll(async () => {
+    process.stdout.write = write;
+    await t.close();
+  });
+
+  it('keeps passwords, JWTs, client secrets and refresh tokens out of every line', async () => {
+    const admin = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await t.http
+      .post('/API/auth/v1/auth/simple/login/')
+      .send({ email: ADMIN_EMAIL, password: 'wrong-password-in-logs?' })
+      .expect(401);
+    const svc = await t.http
+      .post('/API/auth/v1/apps/')
+      .set(bearer(admin))
+      .send({ name: 'svc', type: 'PAT', default_user_id: t.admin.id })
+      .expect(201);
+    const pat = (await t.http.post(`/API/auth/v1/apps/${svc.body.id}/token/`).set(bearer(admin)).expect(200))
+      .body.token as string;
+    await t.http.get('/API/auth/v1/auth/token/').set(bearer(pat)).expect(200);
+    await t.http
+      .get('/API/auth/v1/auth/token/')
+      .set({ 'App-ID': svc.body.id, 'Auth-Token': pat })
+      .expect(200);
+    await t.http.get(`/API/auth/v1/auth/token/?token=${pat}`).set(bearer(pat)).expect(200);
+    const backend = await t.http
+      .post('/API/auth/v1/apps/')
+      .set(bearer(admin))
+      .send({
+        name: 'backend',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        default_user_id: t.admin.id,
+        allowed_scopes: ['assets:read'],
+      })
+      .expect(201);
+    const secret = backend.body.client_secret as string;
+    const grant = await t.http
+      .post('/API/auth/v1/oauth/token/')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: backend.body.id, client_secret: secret })
+      .expect(200);
+
+    const output = lines.join('');
+    expect(output.length).toBeGreaterThan(1000); // the logger really was writing
+    // request lines are there, with their path but never the query string
+    expect(output).toContain('"path":"/API/auth/v1/auth/token/"');
+    expect(output).not.toContain('?token=');
+    for (const value of [
+      ADMIN_PASSWORD,
+      'wrong-password-in-logs?',
+      admin,
+      pat,
+      secret,
+      grant.body.access_token,
+    ]) {
+      expect(output).not.toContain(value);
+    }
+  });
+});
