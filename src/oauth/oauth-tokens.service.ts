@@ -6,7 +6,6 @@ import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import { UserEntity } from '../users/user.entity.js';
 import { invalidGrant } from './oauth.errors.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
@@ -105,9 +104,5 @@ export class OAuthTokensService {
     );
     if (rows.length === 0)
       throw invalidGrant('The user of this grant is no longer active in the application’s domain');
-  }
-
-  async findUser(id: string): Promise<UserEntity | null> {
-    return this.ds.getRepository(UserEntity).findOneBy({ id });
   }
 }

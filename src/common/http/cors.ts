@@ -72,9 +72,4 @@ export class CorsPreflightMiddleware implements NestMiddleware {
     this.cache = { origins: new Set(rows.map((r) => r.origin)), at: Date.now() };
     return this.cache.origins;
   }
-
-  /** Tests and app changes on this instance: forget the cached list. */
-  invalidate(): void {
-    this.cache = null;
-  }
 }
