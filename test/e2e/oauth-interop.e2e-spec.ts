@@ -76,15 +76,18 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
     public: { client: { client_id: browserApp.id }, auth: oauth.None() },
   });
 
-  /** The whole authorization-code flow as a client app would run it; returns the library's token response. */
-  async function authorizationCode(
+  /**
+   * The front half of the flow: a PKCE authorization request for one of the clients, walked through the
+   * consent page like a browser would; returns the callback URL and what the exchange needs.
+   */
+  async function consent(
     kind: 'basic' | 'post' | 'public',
     scope: string,
-  ): Promise<{ tokens: oauth.TokenEndpointResponse; client: oauth.Client; auth: oauth.ClientAuth }> {
+    decision: 'allow' | 'deny' = 'allow',
+  ) {
     const { client, auth } = clients()[kind];
     const redirectUri = kind === 'public' ? BROWSER_REDIRECT : SERVER_REDIRECT;
     const verifier = oauth.generateRandomCodeVerifier();
-    const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
@@ -93,10 +96,23 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
       response_type: 'code',
       scope,
       state,
-      code_challenge: challenge,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
     }).toString();
-    const { callback } = await walkConsentPage(url, { email: user.email, password: DEFAULT_PASSWORD });
+    const { callback } = await walkConsentPage(
+      url,
+      { email: user.email, password: DEFAULT_PASSWORD },
+      decision,
+    );
+    return { callback, state, verifier, client, auth, redirectUri };
+  }
+
+  /** The whole authorization-code flow as a client app would run it; returns the library's token response. */
+  async function authorizationCode(
+    kind: 'basic' | 'post' | 'public',
+    scope: string,
+  ): Promise<{ tokens: oauth.TokenEndpointResponse; client: oauth.Client; auth: oauth.ClientAuth }> {
+    const { callback, state, verifier, client, auth, redirectUri } = await consent(kind, scope);
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
     const params = oauth.validateAuthResponse(as, client, callback, state);
     const res = await oauth.authorizationCodeGrantRequest(
@@ -235,19 +251,7 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
     });
 
     it('the callback carries code, the same state and iss = issuer; a different state is rejected by the library', async () => {
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: browserApp.id,
-        redirect_uri: BROWSER_REDIRECT,
-        response_type: 'code',
-        scope: 'assets:read',
-        state,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      const { callback } = await walkConsentPage(url, { email: user.email, password: DEFAULT_PASSWORD });
+      const { callback, state } = await consent('public', 'assets:read');
       expect(callback.searchParams.get('state')).toBe(state);
       expect(callback.searchParams.get('iss')).toBe(as.issuer);
       expect(callback.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -258,23 +262,7 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
     });
 
     it('Deny: the library reads error=access_denied from the callback', async () => {
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: serverSide.id,
-        redirect_uri: SERVER_REDIRECT,
-        response_type: 'code',
-        scope: 'assets:read',
-        state,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      const { callback } = await walkConsentPage(
-        url,
-        { email: user.email, password: DEFAULT_PASSWORD },
-        'deny',
-      );
+      const { callback, state } = await consent('basic', 'assets:read', 'deny');
       expect(callback.searchParams.get('code')).toBeNull();
       let err: unknown;
       try {
@@ -287,20 +275,7 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
     });
 
     it('a code is single-use: the library gets invalid_grant on the second exchange', async () => {
-      const { client, auth } = clients().basic;
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: client.client_id,
-        redirect_uri: SERVER_REDIRECT,
-        response_type: 'code',
-        scope: 'assets:read',
-        state,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      const { callback } = await walkConsentPage(url, { email: user.email, password: DEFAULT_PASSWORD });
+      const { callback, state, verifier, client, auth } = await consent('basic', 'assets:read');
       const params = oauth.validateAuthResponse(as, client, callback, state);
       const exchange = () =>
         oauth
@@ -313,20 +288,7 @@ describe('OAuth 2.0 interoperability with oauth4webapi', () => {
     });
 
     it('a different (library-generated) verifier is invalid_grant', async () => {
-      const { client, auth } = clients().public;
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: client.client_id,
-        redirect_uri: BROWSER_REDIRECT,
-        response_type: 'code',
-        scope: 'assets:read',
-        state,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      const { callback } = await walkConsentPage(url, { email: user.email, password: DEFAULT_PASSWORD });
+      const { callback, state, client, auth } = await consent('public', 'assets:read');
       const params = oauth.validateAuthResponse(as, client, callback, state);
       const err = await oauthError(
         oauth
