@@ -14,6 +14,7 @@ import { KeyEncryption } from './key-encryption.js';
 import { SigningKeyEntity } from './signing-key.entity.js';
 
 export const JWT_ALGORITHM = 'ES256';
+const KID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface LoadedKey {
   kid: string;
@@ -34,7 +35,8 @@ export class SigningKeysService implements OnModuleDestroy {
   private readonly encryption: KeyEncryption;
   private keys = new Map<string, LoadedKey>();
   private signing: LoadedKey | null = null;
-  private lastReload = 0;
+  private reloading: Promise<void> | null = null;
+  private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -72,14 +74,27 @@ export class SigningKeysService implements OnModuleDestroy {
       .sign(key.privateKey);
   }
 
-  /** Public key for a `kid`, re-reading the table (at most every 5 s) when it is unknown. */
+  /**
+   * Public key for a `kid`. An unknown kid always re-reads the table (a key rotated in on another instance
+   * must verify at once: a refused token signs its user out); concurrent re-reads share one query. Kids that
+   * cannot be ours (not UUIDs) never reach the database, and a kid found missing is remembered for 5 s.
+   */
   async verificationKey(kid: string): Promise<KeyObject | null> {
     let key = this.keys.get(kid);
-    if (!key && Date.now() - this.lastReload > 5_000) {
-      await this.reload();
+    if (!key) {
+      if (!KID_PATTERN.test(kid)) return null;
+      const missedAt = this.misses.get(kid);
+      if (missedAt !== undefined && Date.now() - missedAt < 5_000) return null;
+      this.reloading ??= this.reload().finally(() => (this.reloading = null));
+      await this.reloading;
       key = this.keys.get(kid);
+      if (!key) {
+        if (this.misses.size >= 1_000) this.misses.clear();
+        this.misses.set(kid, Date.now());
+        return null;
+      }
     }
-    return key && key.status !== 'RETIRED' ? key.publicKey : null;
+    return key.status !== 'RETIRED' ? key.publicKey : null;
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
@@ -131,7 +146,6 @@ export class SigningKeysService implements OnModuleDestroy {
   }
 
   private async reload(): Promise<void> {
-    this.lastReload = Date.now();
     const rows = await this.ds
       .getRepository(SigningKeyEntity)
       .createQueryBuilder('k')
