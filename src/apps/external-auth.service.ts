@@ -7,6 +7,7 @@ import { sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokensService } from '../tokens/tokens.service.js';
+import { isUniqueViolation } from '../database/sql-helpers.js';
 import { AppInstanceEntity } from './app-instance.entity.js';
 import { AppEntity } from './app.entity.js';
 import type {
@@ -50,8 +51,7 @@ export class ExternalAuthService {
         expires: new Date(Date.now() + COLLECT_WINDOW_MS),
       });
     } catch (e) {
-      if ((e as { code?: string }).code === '23505')
-        throw ApiError.conflict('This secret has already been used');
+      if (isUniqueViolation(e)) throw ApiError.conflict('This secret has already been used');
       throw e;
     }
     return { app_id: app.id, redirect_info: redirectInfo };
@@ -91,8 +91,7 @@ export class ExternalAuthService {
         system_domain_id: auth.systemDomainId,
       });
     } catch (e) {
-      if ((e as { code?: string }).code === '23505')
-        throw ApiError.conflict('This instance is already approved');
+      if (isUniqueViolation(e)) throw ApiError.conflict('This instance is already approved');
       throw e;
     }
     const row = await repo.findOneByOrFail({ id: body.id });

@@ -5,7 +5,7 @@ import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
-import { escapeLike, isUniqueViolation } from '../users/sql-helpers.js';
+import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import type { CreateGroupDto, GroupDto, GroupListQueryDto, UpdateGroupDto } from './dto/group.dto.js';
 import { GroupMemberEntity } from './group-member.entity.js';
 import { GroupEntity } from './group.entity.js';

@@ -10,11 +10,11 @@ import {
 import { exportJWK, type JWK, SignJWT } from 'jose';
 import { DataSource, In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { KeyEncryption } from './key-encryption.js';
 import { SigningKeyEntity } from './signing-key.entity.js';
 
 export const JWT_ALGORITHM = 'ES256';
-const KID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface LoadedKey {
   kid: string;
@@ -82,7 +82,7 @@ export class SigningKeysService implements OnModuleDestroy {
   async verificationKey(kid: string): Promise<KeyObject | null> {
     let key = this.keys.get(kid);
     if (!key) {
-      if (!KID_PATTERN.test(kid)) return null;
+      if (!isUuid(kid)) return null; // our kids are UUIDs
       const missedAt = this.misses.get(kid);
       if (missedAt !== undefined && Date.now() - missedAt < 5_000) return null;
       this.reloading ??= this.reload().finally(() => (this.reloading = null));

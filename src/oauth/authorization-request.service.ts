@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppEntity } from '../apps/app.entity.js';
+import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { SCOPES } from '../common/auth/scopes.js';
 import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
@@ -10,7 +11,6 @@ import { AuthorizationCodeEntity } from './authorization-code.entity.js';
 import { CHALLENGE_PATTERN } from './pkce.js';
 
 export const CODE_TTL_SECONDS = 60;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthorizationParams {
   client_id?: string;
@@ -58,7 +58,7 @@ export class AuthorizationRequestService {
   async validate(p: AuthorizationParams): Promise<ValidAuthorization> {
     const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
     const clientId = one(p.client_id);
-    if (!clientId || !UUID.test(clientId))
+    if (!clientId || !isUuid(clientId))
       throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
     const app = await this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
     if (!app)

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { AppEntity } from '../apps/app.entity.js';
+import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { invalidClient, invalidRequest, unauthorizedClient } from './oauth.errors.js';
@@ -14,8 +15,6 @@ SELECT a.*,
                WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
                  AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED') AS acting_user_active
 FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthenticatedClient {
   app: AppEntity;
@@ -64,7 +63,7 @@ export class ClientAuthService {
     const clientId = basic?.id ?? form.client_id;
     const secret = basic?.secret ?? form.client_secret;
     if (!clientId) throw invalidClient('client_id is required');
-    if (!UUID.test(clientId)) throw invalidClient('Unknown client');
+    if (!isUuid(clientId)) throw invalidClient('Unknown client');
     // one prepared query: the client, and whether the user it acts as may still act (client_credentials)
     const [row] = await preparedQuery<AppEntity & { acting_user_active: boolean }>(
       this.ds,

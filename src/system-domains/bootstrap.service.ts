@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { hashPassword } from '../common/crypto/passwords.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -55,7 +56,7 @@ export class BootstrapService implements OnApplicationBootstrap {
         await em.save(domain);
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') return; // another instance bootstrapped first
+      if (isUniqueViolation(err)) return; // another instance bootstrapped first
       throw err;
     }
     this.logger.log(

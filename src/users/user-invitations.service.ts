@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { InviteUserDto, UserSystemDomainInviteDto } from './dto/invite.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
 import { MailService } from './mail.service.js';
-import { isUniqueViolation } from './sql-helpers.js';
+import { isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 

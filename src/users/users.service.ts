@@ -10,7 +10,7 @@ import { TokenEntity } from '../tokens/token.entity.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
-import { escapeLike, isUniqueViolation } from './sql-helpers.js';
+import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { userView } from './user-view.js';
