@@ -5,7 +5,8 @@ import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { cursorEnvelope, type ListEnvelope } from '../common/http/list-envelope.js';
+import { cursorPage } from '../common/http/cursor-page.js';
+import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
@@ -31,24 +32,12 @@ export class AppsService {
     return this.ds.getRepository(AppEntity);
   }
 
-  async list(auth: AuthContext, q: CursorQueryDto, path: string): Promise<ListEnvelope<AppDto>> {
+  list(auth: AuthContext, q: CursorQueryDto, path: string): Promise<ListEnvelope<AppDto>> {
     const base = () =>
       this.repo()
         .createQueryBuilder('a')
         .where('a.system_domain_id = :d AND NOT a.is_builtin', { d: auth.systemDomainId });
-    const page = base()
-      .orderBy('a.id', 'ASC')
-      .take(q.per_page + 1);
-    if (q.last_id) page.andWhere('a.id > :lastId', { lastId: q.last_id });
-    const [rows, total, before] = await Promise.all([
-      page.getMany(),
-      base().getCount(),
-      q.last_id ? base().andWhere('a.id <= :lastId', { lastId: q.last_id }).getCount() : Promise.resolve(0),
-    ]);
-    return cursorEnvelope(rows.map(appView), total, before, q.per_page, path, {
-      per_page: q.per_page,
-      last_id: q.last_id,
-    });
+    return cursorPage(base, 'a', q, path, (rows) => rows.map(appView));
   }
 
   async get(auth: AuthContext, id: string): Promise<AppEntity> {

@@ -1,31 +1,69 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { cursorEnvelope, type ListEnvelope } from '../common/http/list-envelope.js';
+import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import { cursorPage } from '../common/http/cursor-page.js';
+import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import { UserEntity } from '../users/user.entity.js';
 import type { TokenOutputDto } from './dto/token.dto.js';
 import { TokenEntity } from './token.entity.js';
 import { tokenView } from './token-view.js';
-import { TokensService } from './tokens.service.js';
+
+interface MembershipRow {
+  user_id: string;
+  system_domain_id: string;
+  is_admin: boolean;
+  is_super_admin: boolean;
+  deactivated: boolean;
+}
 
 /** Read side of tokens: details and the two cursor-style lists (live tokens only). */
 @Injectable()
 export class TokenQueriesService {
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokensService,
-  ) {}
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async view(t: TokenEntity): Promise<TokenOutputDto> {
-    const [user, domain, domains, isAdmin] = await Promise.all([
-      this.ds.getRepository(UserEntity).findOneByOrFail({ id: t.user_id }),
-      this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: t.system_domain_id }),
-      this.tokens.userDomainIds(t.user_id),
-      this.tokens.isDomainAdmin(t.user_id, t.system_domain_id),
+    return (await this.views([t]))[0];
+  }
+
+  /**
+   * TokenOutput for many tokens with two queries, whatever their number: their domains, and the memberships
+   * of their users (which give each user's live domains and administrator flag).
+   */
+  async views(tokens: TokenEntity[]): Promise<TokenOutputDto[]> {
+    if (tokens.length === 0) return [];
+    const userIds = [...new Set(tokens.map((t) => t.user_id))];
+    const [domains, memberships] = await Promise.all([
+      this.ds
+        .getRepository(SystemDomainEntity)
+        .findBy({ id: In([...new Set(tokens.map((t) => t.system_domain_id))]) }),
+      this.ds.query(
+        `SELECT m.user_id, m.system_domain_id, m.is_admin, u.is_super_admin, d.status = 'DEACTIVATED' AS deactivated
+         FROM user_system_domains m JOIN users u ON u.id = m.user_id JOIN system_domains d ON d.id = m.system_domain_id
+         WHERE m.user_id = ANY($1::uuid[]) ORDER BY m.date_created`,
+        [userIds],
+      ) as Promise<MembershipRow[]>,
     ]);
-    return tokenView(t, { is_admin: isAdmin, is_super_admin: user.is_super_admin }, domain, domains);
+    const superAdmins = new Set<string>();
+    if (memberships.length < userIds.length) {
+      // a super administrator may hold tokens in a domain they are not a member of
+      const rows: { id: string }[] = await this.ds.query(
+        'SELECT id FROM users WHERE id = ANY($1::uuid[]) AND is_super_admin',
+        [userIds],
+      );
+      rows.forEach((r) => superAdmins.add(r.id));
+    }
+    memberships.filter((m) => m.is_super_admin).forEach((m) => superAdmins.add(m.user_id));
+    return tokens.map((t) => {
+      const own = memberships.filter((m) => m.user_id === t.user_id);
+      const isAdmin = own.some((m) => m.system_domain_id === t.system_domain_id && m.is_admin);
+      return tokenView(
+        t,
+        { is_admin: isAdmin, is_super_admin: superAdmins.has(t.user_id) },
+        domains.find((d) => d.id === t.system_domain_id) as SystemDomainEntity,
+        own.filter((m) => !m.deactivated).map((m) => m.system_domain_id),
+      );
+    });
   }
 
   listForUser(userId: string, systemDomainId: string, q: CursorQueryDto, path: string) {
@@ -36,7 +74,7 @@ export class TokenQueriesService {
     return this.list((qb) => qb.andWhere('t.app_id = :appId', { appId }), systemDomainId, q, path);
   }
 
-  private async list(
+  private list(
     filter: (qb: SelectQueryBuilder<TokenEntity>) => SelectQueryBuilder<TokenEntity>,
     systemDomainId: string,
     q: CursorQueryDto,
@@ -50,19 +88,6 @@ export class TokenQueriesService {
           .where('t.system_domain_id = :systemDomainId', { systemDomainId })
           .andWhere('t.revoked_at IS NULL AND t.expires > now()'),
       );
-    const page = base()
-      .orderBy('t.id', 'ASC')
-      .take(q.per_page + 1);
-    if (q.last_id) page.andWhere('t.id > :lastId', { lastId: q.last_id });
-    const [rows, total, before] = await Promise.all([
-      page.getMany(),
-      base().getCount(),
-      q.last_id ? base().andWhere('t.id <= :lastId', { lastId: q.last_id }).getCount() : Promise.resolve(0),
-    ]);
-    const views = await Promise.all(rows.map((t) => this.view(t)));
-    return cursorEnvelope(views, total, before, q.per_page, path, {
-      per_page: q.per_page,
-      last_id: q.last_id,
-    });
+    return cursorPage(base, 't', q, path, (rows) => this.views(rows));
   }
 }
