@@ -64,6 +64,25 @@ describe('logs carry no secrets', () => {
     // request lines are there, with their path but never the query string
     expect(output).toContain('"path":"/API/auth/v1/auth/token/"');
     expect(output).not.toContain('?token=');
+    // one line per request: debug for a success, info for a client error, with the request id sent back
+    const requests = lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"msg":"request completed"'))
+      .map(
+        (l) =>
+          JSON.parse(l) as { level: number; req: { id: string; path: string }; res: { statusCode: number } },
+      );
+    const failed = requests.find(
+      (r) => r.req.path === '/API/auth/v1/auth/simple/login/' && r.res.statusCode === 401,
+    );
+    expect(failed?.level).toBe(30);
+    expect(requests.find((r) => r.res.statusCode === 200)?.level).toBe(20);
+    expect(grant.headers['x-request-id']).toEqual(expect.any(String));
+    expect(
+      requests.some(
+        (r) => r.req.id === grant.headers['x-request-id'] && r.req.path === '/API/auth/v1/oauth/token/',
+      ),
+    ).toBe(true);
     for (const value of [
       ADMIN_PASSWORD,
       'wrong-password-in-logs?',
