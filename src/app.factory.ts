@@ -26,6 +26,9 @@ export async function createApp(
   });
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  // no ETag (a hash of every response body): API responses are per-caller and mostly no-store, and no
+  // client of this API sends If-None-Match
+  app.set('etag', false);
   app.use(requestLogger(logger));
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(

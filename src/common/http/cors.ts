@@ -33,9 +33,14 @@ export class CorsPreflightMiddleware implements NestMiddleware {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+  use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
     const origin = req.headers.origin;
+    // every other request passes straight on (synchronously: this runs before every OAuth route)
     if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return next();
+    return this.preflight(origin, res);
+  }
+
+  private async preflight(origin: string, res: Response): Promise<void> {
     res.vary('Origin');
     if (!(await this.isKnown(origin))) {
       res.status(403).json({ errors: ['Origin not allowed'] });
