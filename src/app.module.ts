@@ -5,6 +5,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccessService } from './common/auth/access.service.js';
 import { Clock } from './common/clock.js';
+import { InvalidationBus } from './common/cache/invalidation-bus.js';
+import { ClientRegistry } from './apps/client-registry.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { JwtStrategy } from './common/auth/jwt.strategy.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
@@ -35,8 +37,15 @@ class CoreModule {
           },
         }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, AccessService, JwtStrategy, Clock],
-      exports: [APP_CONFIG, AccessService, Clock],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        AccessService,
+        JwtStrategy,
+        Clock,
+        InvalidationBus,
+        ClientRegistry,
+      ],
+      exports: [APP_CONFIG, AccessService, Clock, InvalidationBus, ClientRegistry],
     };
   }
 }

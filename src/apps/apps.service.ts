@@ -15,6 +15,7 @@ import { TokensService } from '../tokens/tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris } from './app-rules.js';
 import { appView } from './app-view.js';
+import { ClientRegistry } from './client-registry.js';
 import { AppEntity } from './app.entity.js';
 import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 
@@ -26,6 +27,7 @@ export class AppsService {
     private readonly access: AccessService,
     private readonly tokens: TokensService,
     private readonly tokenQueries: TokenQueriesService,
+    private readonly clients: ClientRegistry,
   ) {}
 
   private repo() {
@@ -98,6 +100,7 @@ export class AppsService {
       ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
     });
     const saved = await this.repo().save(app);
+    await this.clients.changed(app.id);
     return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
   }
 
@@ -105,6 +108,7 @@ export class AppsService {
     const app = await this.get(auth, id);
     // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
     await this.repo().delete({ id: app.id });
+    await this.clients.changed(app.id);
   }
 
   /**

@@ -1,30 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
-import { AppEntity } from '../apps/app.entity.js';
+import type { AppEntity } from '../apps/app.entity.js';
+import { ClientRegistry } from '../apps/client-registry.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
-import { preparedQuery } from '../database/prepared-query.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { invalidClient, invalidRequest, unauthorizedClient } from './oauth.errors.js';
 
-const CLIENT_SQL = `
-SELECT a.*,
-       EXISTS (SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-                 JOIN system_domains d ON d.id = m.system_domain_id
-               WHERE u.id = a.default_user_id AND m.system_domain_id = a.system_domain_id
-                 AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED') AS acting_user_active
-FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
-
 export interface AuthenticatedClient {
-  app: AppEntity;
+  app: Readonly<AppEntity>;
   /** true when the client proved a secret (confidential clients always do). */
   authenticated: boolean;
-  /**
-   * The app's default user (if any) is active and a member of the app's domain, which is not deactivated:
-   * client_credentials acts as them (the same rule as OAuthTokensService.requireActiveMember).
-   */
-  actingUserActive: boolean;
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
@@ -48,7 +33,7 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
  */
 @Injectable()
 export class ClientAuthService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly clients: ClientRegistry) {}
 
   async authenticate(req: Request, form: Record<string, string | undefined>): Promise<AuthenticatedClient> {
     const basic = parseBasic(req.headers.authorization);
@@ -64,27 +49,19 @@ export class ClientAuthService {
     const secret = basic?.secret ?? form.client_secret;
     if (!clientId) throw invalidClient('client_id is required');
     if (!isUuid(clientId)) throw invalidClient('Unknown client');
-    // one prepared query: the client, and whether the user it acts as may still act (client_credentials)
-    const [row] = await preparedQuery<AppEntity & { acting_user_active: boolean }>(
-      this.ds,
-      'portcullis_client_lookup',
-      CLIENT_SQL,
-      [clientId],
-    );
-    if (!row) throw invalidClient('Unknown client');
-    const { acting_user_active: actingUserActive, ...columns } = row;
-    const app = Object.assign(new AppEntity(), columns);
+    const app = await this.clients.find(clientId);
+    if (!app) throw invalidClient('Unknown client');
     // lets the error filter answer a browser app's failed request with CORS headers too
-    (req as Request & { oauthClient?: AppEntity }).oauthClient = app;
+    (req as Request & { oauthClient?: Readonly<AppEntity> }).oauthClient = app;
     if (app.type !== 'OAUTH') throw unauthorizedClient();
     if (app.oauth_client_type === 'confidential') {
       if (secret === undefined || secret === '') throw invalidClient('Client authentication required');
       if (!app.client_secret_hash || !constantTimeEqualHex(app.client_secret_hash, sha256Hex(secret))) {
         throw invalidClient('Client authentication failed');
       }
-      return { app, authenticated: true, actingUserActive };
+      return { app, authenticated: true };
     }
     if (secret !== undefined) throw invalidClient('Public clients do not authenticate with a secret');
-    return { app, authenticated: false, actingUserActive };
+    return { app, authenticated: false };
   }
 }

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ClientRegistry } from '../apps/client-registry.js';
 import { Clock } from '../common/clock.js';
+import { isForeignKeyViolation } from '../database/sql-helpers.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokenEntity } from '../tokens/token.entity.js';
-import { TokensService } from '../tokens/tokens.service.js';
-import { invalidGrant } from './oauth.errors.js';
+import { InactiveMemberError, TokensService } from '../tokens/tokens.service.js';
+import { invalidClient, invalidGrant } from './oauth.errors.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
 export const REFRESH_TOKEN_TTL_SECONDS = 60 * 24 * 3600;
@@ -37,22 +39,46 @@ export class OAuthTokensService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: TokensService,
     private readonly clock: Clock,
+    private readonly clients: ClientRegistry,
   ) {}
 
-  async issue(em: EntityManager, s: GrantSubject, withRefresh: boolean): Promise<TokenResponse> {
+  /**
+   * The access token (and with `withRefresh`, a refresh token) of a grant. The user must still be active and
+   * a member of the app's domain, that domain not deactivated (the request guard would refuse the token
+   * anyway): checked by the token's INSERT itself, otherwise invalid_grant with `inactiveMessage`.
+   */
+  async issue(
+    em: EntityManager,
+    s: GrantSubject,
+    withRefresh: boolean,
+    inactiveMessage = 'The user of this grant is no longer active in the application’s domain',
+  ): Promise<TokenResponse> {
     const ttl = this.config.auth.accessTokenTtlSeconds;
-    const access = await this.tokens.issue(
-      {
-        userId: s.userId,
-        appId: s.appId,
-        systemDomainId: s.systemDomainId,
-        kind: 'OAUTH',
-        scopes: s.scopes,
-        grantId: s.grantId,
-        expires: new Date(this.clock.now().getTime() + ttl * 1000),
-      },
-      em,
-    );
+    const access = await this.tokens
+      .issue(
+        {
+          userId: s.userId,
+          appId: s.appId,
+          systemDomainId: s.systemDomainId,
+          kind: 'OAUTH',
+          scopes: s.scopes,
+          grantId: s.grantId,
+          expires: new Date(this.clock.now().getTime() + ttl * 1000),
+          requireMember: true,
+        },
+        em,
+      )
+      .catch(async (e: unknown) => {
+        if (e instanceof InactiveMemberError) throw invalidGrant(inactiveMessage);
+        if (!isForeignKeyViolation(e)) throw e;
+        // the client was deleted since its registration was cached (on another instance, or behind the
+        // service's back). In a caller's transaction (which the violation aborted), its rows went with it.
+        if (em !== this.ds.manager) throw invalidGrant('The authorization no longer exists');
+        const [app] = await this.ds.query<unknown[]>('SELECT 1 FROM apps WHERE id = $1', [s.appId]);
+        if (app) throw e;
+        await this.clients.changed(s.appId); // drop the stale registration everywhere
+        throw invalidClient('Unknown client');
+      });
     const response: TokenResponse = {
       access_token: access.token,
       token: access.token,

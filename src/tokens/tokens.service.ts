@@ -7,6 +7,7 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Batcher } from '../common/batcher.js';
 import { preparedQuery } from '../database/prepared-query.js';
+import { returningRows } from '../database/returning-rows.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
@@ -23,6 +24,19 @@ export interface IssueTokenInput {
   scopes?: string[] | null;
   mfa?: boolean;
   grantId?: string | null;
+  /**
+   * Issue only if the user is active and a member of the domain, and the domain is not deactivated, checked
+   * by the INSERT itself (OAuth grants: the request guard would refuse the token anyway). Otherwise the
+   * issue fails with InactiveMemberError and nothing is stored.
+   */
+  requireMember?: boolean;
+}
+
+/** The user a token was to be issued to may not act in the domain (see IssueTokenInput.requireMember). */
+export class InactiveMemberError extends Error {
+  constructor() {
+    super('The user is not an active member of the domain');
+  }
 }
 
 export interface JwtClaims {
@@ -43,7 +57,7 @@ export class TokensService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  private readonly inserts = new Batcher<TokenRow, Stamps>((rows) => insertTokens(this.ds.manager, rows));
+  private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) => insertTokens(this.ds, rows));
 
   /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
   async issue(
@@ -76,9 +90,11 @@ export class TokensService {
       is_mfa_authenticated: input.mfa ?? false,
       grant_id: input.grantId ?? null,
     };
-    const row = { ...values, token_hash: sha256Hex(jwt) };
+    const row = { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false };
     // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
-    const stamps = em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(em, [row]))[0];
+    const stamps =
+      em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(this.ds, [row], em))[0];
+    if (!stamps) throw new InactiveMemberError();
     const record = Object.assign(new TokenEntity(), values, {
       revoked_at: null,
       last_used_at: null,
@@ -225,20 +241,57 @@ export class TokensService {
   }
 }
 
-type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'>;
+type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
+  require_member: boolean;
+};
 type Stamps = { date_created: Date; date_modified: Date };
 
-/** One multi-row INSERT; the database's timestamps come back with it, matched by id. */
-async function insertTokens(em: EntityManager, rows: TokenRow[]): Promise<Stamps[]> {
-  const res = await em
-    .createQueryBuilder()
-    .insert()
-    .into(TokenEntity)
-    .values(rows)
-    .returning(['id', 'date_created', 'date_modified'])
-    .execute();
-  const byId = new Map((res.raw as (Stamps & { id: string })[]).map((r) => [r.id, r]));
-  return rows.map((r) => byId.get(r.id) as Stamps);
+/**
+ * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
+ * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
+ * active member are inserted only if their user is one (checked in the same statement, so no request
+ * can slip between a check and the insert). Scopes travel space-joined: scope names have no spaces.
+ */
+const INSERT_TOKENS_SQL = `
+INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
+                    grant_id, token_hash)
+SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
+       v.mfa, v.grant_id, v.token_hash
+FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
+            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[])
+     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member)
+WHERE NOT v.require_member OR EXISTS (
+  SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+    JOIN system_domains d ON d.id = m.system_domain_id
+  WHERE u.id = v.user_id AND m.system_domain_id = v.system_domain_id
+    AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')
+RETURNING id, date_created, date_modified`;
+
+/** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
+async function insertTokens(
+  ds: DataSource,
+  rows: TokenRow[],
+  em?: EntityManager,
+): Promise<(Stamps | undefined)[]> {
+  const values = [
+    rows.map((r) => r.id),
+    rows.map((r) => r.user_id),
+    rows.map((r) => r.app_id),
+    rows.map((r) => r.system_domain_id),
+    rows.map((r) => r.kind),
+    rows.map((r) => (r.scopes ? r.scopes.join(' ') : null)),
+    rows.map((r) => r.expires.toISOString()),
+    rows.map((r) => r.is_mfa_authenticated),
+    rows.map((r) => r.grant_id),
+    rows.map((r) => r.token_hash),
+    rows.map((r) => r.require_member),
+  ];
+  // inside a caller's transaction the statement must run on that transaction's connection
+  const res: (Stamps & { id: string })[] = em
+    ? returningRows(await em.query(INSERT_TOKENS_SQL, values))
+    : await preparedQuery(ds, 'portcullis_insert_tokens', INSERT_TOKENS_SQL, values);
+  const byId = new Map(res.map((r) => [r.id, r]));
+  return rows.map((r) => byId.get(r.id));
 }
 
 interface LookupRow {

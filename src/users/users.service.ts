@@ -7,6 +7,7 @@ import { hashPassword } from '../common/crypto/passwords.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
 import { TokenEntity } from '../tokens/token.entity.js';
+import { ClientRegistry } from '../apps/client-registry.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
@@ -30,6 +31,7 @@ export class UsersService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
+    private readonly clients: ClientRegistry,
   ) {}
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
@@ -174,7 +176,7 @@ export class UsersService {
   async remove(auth: AuthContext, id: string): Promise<void> {
     if (id === auth.userId) throw ApiError.badRequest('You cannot delete yourself');
     const domainId = auth.systemDomainId;
-    await this.ds.transaction(async (em) => {
+    const accountDeleted = await this.ds.transaction(async (em) => {
       const target = await this.member(em, auth, id, true);
       this.requireRank(auth, target);
       await em.query(
@@ -191,11 +193,16 @@ export class UsersService {
       });
       if (!next) {
         await em.delete(UserEntity, { id });
-      } else if (target.system_domain_id === domainId) {
+        return true;
+      }
+      if (target.system_domain_id === domainId) {
         // the home domain must stay one of the memberships (and the foreign key forbids a dangling one)
         await em.update(UserEntity, { id }, { system_domain_id: next.system_domain_id });
       }
+      return false;
     });
+    // apps that acted as the deleted account lost their acting user (ON DELETE SET NULL)
+    if (accountDeleted) await this.clients.changed(null);
   }
 
   private inDomain(em: EntityManager, auth: AuthContext) {

@@ -32,6 +32,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
+    // on PostgreSQL, as in production, with Redis when there is one (caches fan out their invalidations)
+    ...(db.url && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
   const app = await createApp(config);

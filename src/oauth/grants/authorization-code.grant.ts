@@ -8,7 +8,7 @@ import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
 import { VERIFIER_PATTERN, verifierMatches } from '../pkce.js';
-import { returningRows } from '../returning-rows.js';
+import { returningRows } from '../../database/returning-rows.js';
 import type { GrantHandler } from './grant.js';
 
 /**
@@ -55,7 +55,6 @@ export class AuthorizationCodeGrant implements GrantHandler {
         return { error: 'redirect_uri does not match the authorization request' };
       if (!verifierMatches(p.code_verifier as string, code.code_challenge))
         return { error: 'code_verifier does not match' };
-      await this.tokens.requireActiveMember(em, code.user_id, code.system_domain_id);
       const response = await this.tokens.issue(
         em,
         {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedClient } from '../client-auth.service.js';
-import { invalidClient, invalidGrant, unauthorizedClient } from '../oauth.errors.js';
+import { invalidClient, unauthorizedClient } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
 import { resolveScopes } from '../scope-request.js';
 import type { GrantHandler } from './grant.js';
@@ -29,7 +29,6 @@ export class ClientCredentialsGrant implements GrantHandler {
     if (!app.default_user_id)
       throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
     const scopes = resolveScopes(params.scope, app.allowed_scopes);
-    if (!client.actingUserActive) throw invalidGrant('The acting user of this client is not active');
     // a single insert: no transaction needed (and concurrent grants share one commit)
     return this.tokens.issue(
       this.ds.manager,
@@ -41,6 +40,7 @@ export class ClientCredentialsGrant implements GrantHandler {
         grantId: null,
       },
       false,
+      'The acting user of this client is not active',
     );
   }
 }

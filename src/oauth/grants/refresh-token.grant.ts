@@ -7,7 +7,7 @@ import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest, invalidScope } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
 import { RefreshTokenEntity } from '../refresh-token.entity.js';
-import { returningRows } from '../returning-rows.js';
+import { returningRows } from '../../database/returning-rows.js';
 import type { GrantHandler } from './grant.js';
 
 /**
@@ -49,7 +49,6 @@ export class RefreshTokenGrant implements GrantHandler {
       const scopes = resolveNarrowing(p.scope, row.scopes).filter((s) =>
         client.app.allowed_scopes.includes(s),
       );
-      await this.tokens.requireActiveMember(em, row.user_id, row.system_domain_id);
       const response = await this.tokens.issue(
         em,
         {

@@ -1,0 +1,101 @@
+import { Redis } from 'ioredis';
+import { loadConfig } from '../../src/config/config.js';
+import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
+
+const config = (env: Record<string, string>) =>
+  loadConfig({ KEY_ENCRYPTION_SECRET: 'bus-spec-key-encryption-secret-0123456789', ...env });
+
+describe('InvalidationBus without Redis', () => {
+  it('is coherent on the embedded database (one process owns it) and delivers locally', async () => {
+    const bus = new InvalidationBus(config({ DATA_DIR: 'memory://' }));
+    const seen: (string | null)[] = [];
+    bus.subscribe('apps', (k) => seen.push(k));
+    bus.subscribe('other', () => seen.push('wrong topic'));
+    expect(bus.coherent).toBe(true);
+    await bus.publish('apps', 'a');
+    await bus.publish('apps', null);
+    expect(seen).toEqual(['a', null]);
+    await bus.onModuleDestroy();
+  });
+
+  it('is not coherent on PostgreSQL without Redis: another instance could not tell it of a change', async () => {
+    const bus = new InvalidationBus(config({ DATABASE_URL: 'postgresql://nowhere.invalid/db' }));
+    expect(bus.coherent).toBe(false);
+    await bus.onModuleDestroy();
+  });
+});
+
+/** Real fan-out between two instances' buses: needs Redis, so it runs in CI's PostgreSQL + Redis pass. */
+const redisUrl = process.env.REDIS_URL;
+(redisUrl ? describe : describe.skip)('InvalidationBus on Redis', () => {
+  const env = { DATABASE_URL: 'postgresql://unused.invalid/db', REDIS_URL: redisUrl as string };
+  let a: InvalidationBus;
+  let b: InvalidationBus;
+  const seenA: (string | null)[] = [];
+  const seenB: (string | null)[] = [];
+
+  beforeAll(async () => {
+    a = new InvalidationBus(config(env));
+    b = new InvalidationBus(config(env));
+    a.subscribe('apps', (k) => seenA.push(k));
+    b.subscribe('apps', (k) => seenB.push(k));
+    expect(await a.ready()).toBe(true);
+    expect(await b.ready()).toBe(true);
+  });
+  afterAll(async () => {
+    await a.onModuleDestroy();
+    await b.onModuleDestroy();
+  });
+  beforeEach(() => {
+    seenA.length = 0;
+    seenB.length = 0;
+  });
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+    return check();
+  };
+
+  it('delivers a change to the other instance once, and to the publisher once (locally)', async () => {
+    await a.publish('apps', 'app-1');
+    expect(seenA).toEqual(['app-1']);
+    expect(await until(() => seenB.length > 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
+    expect(seenB).toEqual(['app-1']);
+    expect(seenA).toEqual(['app-1']);
+  });
+
+  it('ignores malformed messages on its channel', async () => {
+    const raw = new Redis(redisUrl as string);
+    try {
+      await raw.publish('portcullis:invalidate', 'not json');
+      await raw.publish('portcullis:invalidate', JSON.stringify({ i: 'x', t: 'apps', k: 'ok' }));
+      expect(await until(() => seenB.includes('ok'))).toBe(true);
+      expect(seenB).toEqual(['ok']);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('goes incoherent when its subscription drops, and clears every cache when it is back', async () => {
+    const raw = new Redis(redisUrl as string);
+    try {
+      // b's subscriber connection, by its name
+      const clients = (await raw.client('LIST')) as string;
+      const line = clients.split('\n').find((l) => l.includes(` name=portcullis-sub-${b.instance} `));
+      const id = line && /id=(\d+)/.exec(line)?.[1];
+      expect(id).toEqual(expect.any(String));
+      await raw.client('KILL', 'ID', id as string);
+      expect(await until(() => !b.coherent)).toBe(true);
+      // back: ioredis reconnects by itself, the bus re-subscribes and clears (a null key)
+      expect(await b.ready()).toBe(true);
+      expect(seenB).toContain(null);
+      expect(seenA).not.toContain(null); // a's subscription never dropped
+      // and the re-subscribed bus hears changes again
+      await a.publish('apps', 'after');
+      expect(await until(() => seenB.includes('after'))).toBe(true);
+    } finally {
+      raw.disconnect();
+    }
+  });
+});
