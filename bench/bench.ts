@@ -1,5 +1,5 @@
 import inspector from 'node:inspector';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 // Throughput of the token validation path against the cheapest route: npm run bench.
 //
 // The service runs in this process on a fresh PostgreSQL database (created from DATABASE_URL, default
@@ -8,7 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 // with the server, so the server would get about half of it and every figure would be understated. In a
 // child, the server owns its event loop and the load generator gets the other core, like a real client.
 // Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
-// BENCH_WARMUP (seconds, default 2).
+// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS (default 3: client_credentials here and on the peer are
+// measured alternately this many times, and the ratio is the median of the rounds' ratios, because this
+// VM's throughput drifts by ±20% from one minute to the next), BENCH_PHASES (comma-separated subset of
+// livez,token_validate,client_credentials,refresh_token; default all).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -46,9 +49,15 @@ async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 const DURATION = positiveInt('BENCH_DURATION', 10);
-const WARMUP = positiveInt('BENCH_WARMUP', 2);
-// Hard bound: setup, five warm-ups, five measured runs and teardown.
-const DEADLINE_MS = (90 + 5 * (WARMUP + DURATION + 15)) * 1000;
+const WARMUP = positiveInt('BENCH_WARMUP', 5);
+const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
+const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token'];
+const PHASES = (process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim());
+for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHASES: unknown phase ${p}`);
+// Hard bound: setup, every warm-up and measured run, and teardown.
+const DEADLINE_MS = (90 + (3 + 2 * ROUNDS) * (WARMUP + DURATION + 15)) * 1000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -132,12 +141,74 @@ async function call(base: string, method: string, path: string, token?: string, 
   return json;
 }
 
+/**
+ * CPU time (user + system, all threads) a server process has used so far, in microseconds: this process's,
+ * or a child's from /proc (Linux). Per request it is steadier than requests/s, which also depends on how
+ * much of the two cores the load generator and PostgreSQL take at that moment.
+ */
+function cpuMicros(pid?: number): number {
+  if (pid === undefined) {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  }
+  try {
+    // fields 14 and 15 (utime, stime) in clock ticks, after the parenthesised command name
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (microseconds) of each PostgreSQL process on this machine, by pid (Linux; null elsewhere). */
+function postgresCpu(): Map<string, number> | null {
+  try {
+    const out = new Map<string, number>();
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.split(') ')[1].split(' ');
+        out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU the database used between two snapshots: processes that ended meanwhile are not counted. */
+function postgresCpuSince(before: Map<string, number> | null): number {
+  const after = postgresCpu();
+  if (!before || !after) return NaN;
+  let total = 0;
+  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run). */
-async function measure(name: string, load: (seconds: number) => LoadConfig | Promise<LoadConfig>) {
+async function measure(
+  name: string,
+  load: (seconds: number) => LoadConfig | Promise<LoadConfig>,
+  serverPid?: number,
+) {
   await cannon(await load(WARMUP));
+  const cpuBefore = cpuMicros(serverPid);
+  const pgBefore = postgresCpu();
   const r = await cannon(await load(DURATION));
+  const cpu = cpuMicros(serverPid) - cpuBefore;
+  const pgCpu = postgresCpuSince(pgBefore);
   const rps = r.requests.average;
   console.log(`${name}_rps=${rps.toFixed(0)}`);
+  if (Number.isFinite(cpu))
+    console.log(`${name}_server_cpu_us_per_request=${(cpu / r.requests.total).toFixed(0)}`);
+  // the database's share (all its processes, whatever else they were doing), when there is a database
+  if (Number.isFinite(pgCpu) && serverPid === undefined && !name.startsWith('livez'))
+    console.log(`${name}_postgres_cpu_us_per_request=${(pgCpu / r.requests.total).toFixed(0)}`);
   console.log(`${name}_p99_ms=${r.latency.p99}`);
   console.log(`${name}_requests=${r.requests.total}`);
   console.log(`${name}_non2xx=${r.non2xx}`);
@@ -146,7 +217,10 @@ async function measure(name: string, load: (seconds: number) => LoadConfig | Pro
 }
 
 /** The oidc-provider peer in its own process, like ours (bench/oidc-peer.mjs). */
-async function startPeer(clientId: string, clientSecret: string): Promise<{ url: string; stop: () => void }> {
+async function startPeer(
+  clientId: string,
+  clientSecret: string,
+): Promise<{ url: string; pid?: number; stop: () => void }> {
   const port = await new Promise<number>((resolve) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -162,7 +236,7 @@ async function startPeer(clientId: string, clientSecret: string): Promise<{ url:
     child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     child.on('exit', (code) => reject(new Error(`oidc-provider peer exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}/token`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/token`, pid: child.pid, stop: () => child.kill() };
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -183,7 +257,7 @@ try {
   const config = loadConfig({
     DATABASE_URL: databaseUrl(dbName),
     KEY_ENCRYPTION_SECRET: process.env.KEY_ENCRYPTION_SECRET ?? randomSecret(),
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'silent',
@@ -210,17 +284,25 @@ try {
     console.log(`connections=${CONNECTIONS}`);
     console.log(`duration_s=${DURATION}`);
     console.log(`warmup_s=${WARMUP}`);
-    const livez = await profiled('livez', () =>
-      measure('livez', (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
-    );
-    const token = await profiled('token_validate', () =>
-      measure('token_validate', (seconds) => ({
-        url: `${base}/API/auth/v1/auth/token/`,
-        seconds,
-        headers: { Authorization: `Bearer ${pat}` },
-      })),
-    );
-    console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
+    const results: { ok: boolean }[] = [];
+    const run = PHASES.includes.bind(PHASES);
+    if (run('livez') || run('token_validate')) {
+      const livez = await profiled('livez', () =>
+        measure('livez', (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
+      );
+      results.push(livez);
+      if (run('token_validate')) {
+        const token = await profiled('token_validate', () =>
+          measure('token_validate', (seconds) => ({
+            url: `${base}/API/auth/v1/auth/token/`,
+            seconds,
+            headers: { Authorization: `Bearer ${pat}` },
+          })),
+        );
+        results.push(token);
+        console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
+      }
+    }
 
     // OAuth: a backend service (confidential, acting as the admin) for both grants
     const client = await call(base, 'POST', '/API/auth/v1/apps/', adminToken, {
@@ -232,63 +314,82 @@ try {
     });
     const clientAuth = basic(client.id as string, client.client_secret as string);
     const ccBody = 'grant_type=client_credentials&scope=assets%3Aread';
-    const cc = await profiled('client_credentials', () =>
-      measure('client_credentials', (seconds) => ({
-        url: `${base}/API/auth/v1/oauth/token/`,
-        seconds,
-        method: 'POST',
-        headers: { ...FORM, Authorization: clientAuth },
-        body: ccBody,
-      })),
-    );
-    const oauthTokens = app.get(OAuthTokensService);
-    const ds = app.get(DataSource);
-    const mintRefreshTokens = async () => {
-      const out: string[] = [];
-      for (let i = 0; i < CONNECTIONS; i++) {
-        const issued = await ds.transaction((em) =>
-          oauthTokens.issue(
-            em,
-            {
-              appId: client.id as string,
-              userId: adminId,
-              systemDomainId: login.system_domain_id as string,
-              scopes: ['assets:read'],
-              grantId: randomUUID(),
-            },
-            true,
-          ),
-        );
-        out.push(issued.refresh_token as string);
+    if (run('client_credentials')) {
+      // ours and the peer's, alternately, so that both see the same drift of the machine
+      const peerSecret = randomSecret();
+      const peer = await startPeer('bench-peer-client', peerSecret);
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      try {
+        for (let round = 1; round <= ROUNDS; round++) {
+          const suffix = ROUNDS > 1 ? `_round${round}` : '';
+          const cc = await profiled(`client_credentials${suffix}`, () =>
+            measure(`client_credentials${suffix}`, (seconds) => ({
+              url: `${base}/API/auth/v1/oauth/token/`,
+              seconds,
+              method: 'POST',
+              headers: { ...FORM, Authorization: clientAuth },
+              body: ccBody,
+            })),
+          );
+          const peerCc = await measure(
+            `peer_client_credentials${suffix}`,
+            (seconds) => ({
+              url: peer.url,
+              seconds,
+              method: 'POST',
+              headers: { ...FORM, Authorization: basic('bench-peer-client', peerSecret) },
+              body: ccBody,
+            }),
+            peer.pid,
+          );
+          results.push(cc, peerCc);
+          ours.push(cc.rps);
+          theirs.push(peerCc.rps);
+        }
+      } finally {
+        peer.stop();
       }
-      return out;
-    };
-    const refresh = await profiled('refresh_token', () =>
-      measure('refresh_token', async (seconds) => ({
-        url: `${base}/API/auth/v1/oauth/token/`,
-        seconds,
-        method: 'POST',
-        headers: { ...FORM, Authorization: clientAuth },
-        chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
-      })),
-    );
-
-    const peerSecret = randomSecret();
-    const peer = await startPeer('bench-peer-client', peerSecret);
-    let peerCc: { rps: number; ok: boolean };
-    try {
-      peerCc = await measure('peer_client_credentials', (seconds) => ({
-        url: peer.url,
-        seconds,
-        method: 'POST',
-        headers: { ...FORM, Authorization: basic('bench-peer-client', peerSecret) },
-        body: ccBody,
-      }));
-    } finally {
-      peer.stop();
+      console.log(`client_credentials_median_rps=${median(ours).toFixed(0)}`);
+      console.log(`peer_client_credentials_median_rps=${median(theirs).toFixed(0)}`);
+      console.log(`client_credentials_vs_peer_ratio=${median(ours.map((o, i) => o / theirs[i])).toFixed(3)}`);
     }
-    console.log(`client_credentials_vs_peer_ratio=${(cc.rps / peerCc.rps).toFixed(3)}`);
-    if (![livez, token, cc, refresh, peerCc].every((r) => r.ok)) {
+    if (run('refresh_token')) {
+      const oauthTokens = app.get(OAuthTokensService);
+      const ds = app.get(DataSource);
+      const mintRefreshTokens = async () => {
+        const out: string[] = [];
+        for (let i = 0; i < CONNECTIONS; i++) {
+          const issued = await ds.transaction((em) =>
+            oauthTokens.issue(
+              em,
+              {
+                appId: client.id as string,
+                userId: adminId,
+                systemDomainId: login.system_domain_id as string,
+                scopes: ['assets:read'],
+                grantId: randomUUID(),
+              },
+              true,
+            ),
+          );
+          out.push(issued.refresh_token as string);
+        }
+        return out;
+      };
+      results.push(
+        await profiled('refresh_token', () =>
+          measure('refresh_token', async (seconds) => ({
+            url: `${base}/API/auth/v1/oauth/token/`,
+            seconds,
+            method: 'POST',
+            headers: { ...FORM, Authorization: clientAuth },
+            chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
+          })),
+        ),
+      );
+    }
+    if (!results.every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
       exitCode = 1;
     }
