@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from '../database/sql-helpers.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokenEntity } from '../tokens/token.entity.js';
-import { InactiveMemberError, TokensService } from '../tokens/tokens.service.js';
+import { activeMemberSql, InactiveMemberError, TokensService } from '../tokens/tokens.service.js';
 import { invalidClient, invalidGrant } from './oauth.errors.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
@@ -117,18 +117,12 @@ export class OAuthTokensService {
       .execute();
   }
 
-  /**
-   * The user a grant acts as must still be active and a member of the app's domain, and that domain not
-   * deactivated: the request guard would refuse the token anyway, so none is issued.
-   */
-  async requireActiveMember(em: EntityManager, userId: string, systemDomainId: string): Promise<void> {
-    const rows: unknown[] = await em.query(
-      `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-       JOIN system_domains d ON d.id = m.system_domain_id
-       WHERE u.id = $1 AND m.system_domain_id = $2 AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED'`,
-      [userId, systemDomainId],
-    );
-    if (rows.length === 0)
-      throw invalidGrant('The user of this grant is no longer active in the application’s domain');
+  /** Whether the user may still act in the domain (introspection of a refresh token). */
+  async isActiveMember(userId: string, systemDomainId: string): Promise<boolean> {
+    const [row] = await this.ds.query<{ ok: boolean }[]>(`SELECT ${activeMemberSql('$1', '$2')} AS ok`, [
+      userId,
+      systemDomainId,
+    ]);
+    return row.ok;
   }
 }

@@ -11,7 +11,7 @@ import { TokensService } from '../tokens/tokens.service.js';
 import { type AuthenticatedClient, ClientAuthService } from './client-auth.service.js';
 import { readForm } from './form.js';
 import { GrantRegistry } from './grants/grant-registry.js';
-import { invalidClient, invalidRequest, OAuthError } from './oauth.errors.js';
+import { invalidClient, invalidRequest } from './oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from './oauth-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 import { JwtVerifier } from './jwt-verifier.service.js';
@@ -90,14 +90,8 @@ export class TokenEndpointService {
         new Date(refresh.expires).getTime() > this.clock.now().getTime();
       if (!live || refresh.system_domain_id !== client.app.system_domain_id) return inactive;
       // a refresh token whose user may no longer use it is as dead as the grant would find it
-      const usable = await this.oauthTokens
-        .requireActiveMember(this.ds.manager, refresh.user_id, refresh.system_domain_id)
-        .then(() => true)
-        .catch((e: unknown) => {
-          if (e instanceof OAuthError) return false;
-          throw e;
-        });
-      if (!usable) return inactive;
+      if (!(await this.oauthTokens.isActiveMember(refresh.user_id, refresh.system_domain_id)))
+        return inactive;
       return {
         client,
         response: {

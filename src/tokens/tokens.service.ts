@@ -247,6 +247,16 @@ type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created'
 type Stamps = { date_created: Date; date_modified: Date };
 
 /**
+ * SQL condition: the user is active and a member of the domain, and the domain is not deactivated — who
+ * may still act through a grant (the request guard refuses tokens of anyone else).
+ */
+export const activeMemberSql = (user: string, domain: string): string => `EXISTS (
+  SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+    JOIN system_domains d ON d.id = m.system_domain_id
+  WHERE u.id = ${user} AND m.system_domain_id = ${domain}
+    AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')`;
+
+/**
  * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
  * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
  * active member are inserted only if their user is one (checked in the same statement, so no request
@@ -260,11 +270,7 @@ SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.
 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
             $8::boolean[], $9::uuid[], $10::text[], $11::boolean[])
      AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member)
-WHERE NOT v.require_member OR EXISTS (
-  SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-    JOIN system_domains d ON d.id = m.system_domain_id
-  WHERE u.id = v.user_id AND m.system_domain_id = v.system_domain_id
-    AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')
+WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
 RETURNING id, date_created, date_modified`;
 
 /** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
