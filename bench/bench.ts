@@ -141,23 +141,31 @@ async function call(base: string, method: string, path: string, token?: string, 
   return json;
 }
 
+/** A process's command name and CPU time (user + system, all threads, microseconds) from /proc (Linux). */
+function procStat(pid: number | string): { command: string; cpu: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    // after the parenthesised command name: field 3 onwards; utime and stime (14, 15) are in clock ticks
+    const fields = stat.slice(close + 2).split(' ');
+    const command = stat.slice(stat.indexOf('(') + 1, close);
+    return { command, cpu: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 };
+  } catch {
+    return null; // not Linux, or the process has ended
+  }
+}
+
 /**
- * CPU time (user + system, all threads) a server process has used so far, in microseconds: this process's,
- * or a child's from /proc (Linux). Per request it is steadier than requests/s, which also depends on how
- * much of the two cores the load generator and PostgreSQL take at that moment.
+ * CPU time a server process has used so far, in microseconds: this process's, or a child's from /proc.
+ * Per request it is steadier than requests/s, which also depends on how much of the two cores the load
+ * generator and PostgreSQL take at that moment.
  */
 function cpuMicros(pid?: number): number {
   if (pid === undefined) {
     const u = process.cpuUsage();
     return u.user + u.system;
   }
-  try {
-    // fields 14 and 15 (utime, stime) in clock ticks, after the parenthesised command name
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return NaN;
-  }
+  return procStat(pid)?.cpu ?? NaN;
 }
 
 /** CPU time (microseconds) of each PostgreSQL process on this machine, by pid (Linux; null elsewhere). */
@@ -166,14 +174,8 @@ function postgresCpu(): Map<string, number> | null {
     const out = new Map<string, number>();
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.split(') ')[1].split(' ');
-        out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100);
-      } catch {
-        // the process ended meanwhile
-      }
+      const stat = procStat(pid);
+      if (stat?.command === 'postgres') out.set(pid, stat.cpu);
     }
     return out;
   } catch {
