@@ -25,5 +25,7 @@ export class AppInstanceEntity {
   user?: Relation<UserEntity>;
   /** The token handed to the instance; set on its one collection. */
   @Column({ type: 'uuid', nullable: true }) token_id!: string | null;
+  /** The approver's rights at approval (their credential's ceiling): the collected token's ceiling. */
+  @Column({ type: 'text', array: true }) rights_cap!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -1,6 +1,7 @@
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -18,6 +19,7 @@ export const OAUTH_CLIENT_TYPES = ['confidential', 'public'] as const;
 export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
 
 @Entity('apps')
+@Check('chk_apps_acting_rights_cap', '"default_user_id" IS NULL OR "acting_rights_cap" IS NOT NULL')
 @Index('ix_apps_domain', ['system_domain_id', 'id'])
 export class AppEntity {
   /** Also the OAuth client_id. */
@@ -27,6 +29,12 @@ export class AppEntity {
   @Column({ type: 'text', nullable: true }) description!: string | null;
   @Column({ type: 'text', nullable: true }) url!: string | null;
   @Column({ type: 'uuid', nullable: true }) default_user_id!: string | null;
+  /**
+   * The ceiling of every token minted for this app (see common/auth/rights.ts): the acting user's rights
+   * when an administrator who holds them all set that user. A later promotion of the acting user does not
+   * reach the app's tokens until an administrator sets the acting user again.
+   */
+  @Column({ type: 'text', array: true, nullable: true }) acting_rights_cap!: string[] | null;
   @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'system_domain_id' })
   system_domain?: Relation<SystemDomainEntity>;

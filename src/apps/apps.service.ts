@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { cursorPage } from '../common/http/cursor-page.js';
@@ -12,7 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
 import { TokenQueriesService } from '../tokens/token-queries.service.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import { UserEntity } from '../users/user.entity.js';
+import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris } from './app-rules.js';
 import { appView } from './app-view.js';
 import { ClientRegistry } from './client-registry.js';
@@ -24,7 +24,7 @@ export class AppsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly access: AccessService,
+    private readonly rights: ActingRightsService,
     private readonly tokens: TokensService,
     private readonly tokenQueries: TokenQueriesService,
     private readonly clients: ClientRegistry,
@@ -50,7 +50,7 @@ export class AppsService {
 
   async create(auth: AuthContext, body: CreateAppDto): Promise<CreatedAppDto> {
     const shape = this.shape(body, { type: body.type ?? 'PAT' });
-    await this.checkDefaultUser(auth, shape.default_user_id);
+    const cap = await this.actingCap(auth, shape.default_user_id);
     const secret =
       shape.type === 'OAUTH' && shape.oauth_client_type === 'confidential' ? generateSecret() : null;
     const saved = await this.repo().save(
@@ -61,6 +61,7 @@ export class AppsService {
         description: body.description ?? null,
         url: this.checkUrl(body.url),
         client_secret_hash: secret ? sha256Hex(secret) : null,
+        acting_rights_cap: cap,
         created_by_user_id: auth.userId,
       }),
     );
@@ -84,9 +85,10 @@ export class AppsService {
         'Only an administrator may change an application’s acting user or client type',
       );
     }
-    if (body.default_user_id !== undefined && body.default_user_id !== app.default_user_id) {
-      await this.checkDefaultUser(auth, shape.default_user_id);
-    }
+    // naming the acting user again (even the same one) records a new ceiling: how an administrator who
+    // holds the rights lets an app follow its user's promotion
+    const cap =
+      body.default_user_id !== undefined ? await this.actingCap(auth, shape.default_user_id) : undefined;
     let secret: string | null = null;
     let secretHash: string | null | undefined;
     if (app.oauth_client_type !== shape.oauth_client_type) {
@@ -98,6 +100,7 @@ export class AppsService {
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.url !== undefined ? { url: this.checkUrl(body.url) } : {}),
       ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
+      ...(cap !== undefined ? { acting_rights_cap: cap } : {}),
     });
     const saved = await this.repo().save(app);
     await this.clients.changed(app.id);
@@ -123,18 +126,21 @@ export class AppsService {
     if (!auth.isAdmin && auth.userId !== app.default_user_id) {
       throw ApiError.forbidden('Only an administrator or the acting user may issue this token');
     }
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: app.default_user_id });
-    if (!user || user.status !== 'ACTIVE')
+    const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId);
+    if (!acting || !acting.active)
       throw ApiError.badRequest({ default_user_id: 'the acting user is not active' });
-    await this.access.require(auth, 'user', [user.id]).catch(() => {
+    if (!acting.member)
       throw ApiError.badRequest({ default_user_id: 'the acting user is not a member of this domain' });
-    });
+    // the token is within the caller's own rights, the app's ceiling and the acting user's current rights
+    await this.rights.requireWithinCaller(auth, app.default_user_id, 'issue a token acting as this user');
+    const rightsCap = intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(callerRights(auth)));
     const ttl = Math.min(expiresIn ?? this.config.auth.patMaxTtlSeconds, this.config.auth.patMaxTtlSeconds);
     const issued = await this.tokens.issue({
-      userId: user.id,
+      userId: app.default_user_id,
       appId: app.id,
       systemDomainId: auth.systemDomainId,
       kind: 'PAT',
+      rightsCap,
       expires: new Date(Date.now() + ttl * 1000),
     });
     return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
@@ -179,10 +185,12 @@ export class AppsService {
     throw ApiError.badRequest({ url: 'must be an http(s) URL' });
   }
 
-  private async checkDefaultUser(auth: AuthContext, userId: string | null): Promise<void> {
-    if (!userId) return;
-    await this.access.require(auth, 'user', [userId]).catch(() => {
-      throw ApiError.badRequest({ default_user_id: 'no such user in this domain' });
-    });
+  /**
+   * The ceiling an app acting as `userId` gets: that user's rights, which must be within the caller's
+   * (otherwise 403). Null when the app acts as nobody.
+   */
+  private async actingCap(auth: AuthContext, userId: string | null): Promise<RightsCap | null> {
+    if (!userId) return null;
+    return this.rights.requireWithinCaller(auth, userId, 'make an app act as this user');
   }
 }

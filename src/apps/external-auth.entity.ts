@@ -38,5 +38,7 @@ export class ExternalAuthEntity {
   @Column({ type: 'jsonb', nullable: true }) redirect_info!: RedirectInfo | null;
   @Column({ type: 'timestamptz' }) expires!: Date;
   @Column({ type: 'uuid', nullable: true }) token_id!: string | null;
+  /** The approver's rights at approval (their credential's ceiling): the collected token's ceiling. */
+  @Column({ type: 'text', array: true }) rights_cap!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

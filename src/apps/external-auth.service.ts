@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -38,6 +39,7 @@ export class ExternalAuthService {
 
   async approve(auth: AuthContext, body: ExternalAuthRequestDto): Promise<ExternalAuthRequestResponseDto> {
     const app = await this.resolveApp(auth, body.app_id, body.app_name);
+    const rightsCap = this.approvalCap(auth, app);
     const redirectInfo = body.redirect_info
       ? { url: body.redirect_info.url ?? null, headers: body.redirect_info.headers ?? null }
       : null;
@@ -48,6 +50,7 @@ export class ExternalAuthService {
         app_id: app.id,
         user_id: auth.userId,
         redirect_info: redirectInfo,
+        rights_cap: rightsCap,
         expires: new Date(Date.now() + COLLECT_WINDOW_MS),
       });
     } catch (e) {
@@ -67,7 +70,7 @@ export class ExternalAuthService {
         expires: MoreThan(new Date()),
       });
       if (!row) throw ApiError.notFound('Pending authorization');
-      const issued = await this.issue(em, row.user_id, row.app_id, row.system_domain_id);
+      const issued = await this.issue(em, row);
       const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw ApiError.notFound('Pending authorization');
       return {
@@ -81,6 +84,7 @@ export class ExternalAuthService {
 
   async approveInstance(auth: AuthContext, body: ApprovedAppInstanceDto): Promise<ApprovedAppInstanceDto> {
     const app = await this.resolveApp(auth, body.app_id, undefined);
+    const rightsCap = this.approvalCap(auth, app);
     const repo = this.ds.getRepository(AppInstanceEntity);
     try {
       // insert, never save(): save() would update an existing instance with this id, whoever approved it
@@ -89,6 +93,7 @@ export class ExternalAuthService {
         app_id: app.id,
         user_id: auth.userId,
         system_domain_id: auth.systemDomainId,
+        rights_cap: rightsCap,
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw ApiError.conflict('This instance is already approved');
@@ -105,7 +110,7 @@ export class ExternalAuthService {
       if (!row || Date.now() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
         throw ApiError.notFound('Pending approval');
       }
-      const issued = await this.issue(em, row.user_id, row.app_id, row.system_domain_id);
+      const issued = await this.issue(em, row);
       const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw ApiError.notFound('Pending approval');
       return {
@@ -130,17 +135,29 @@ export class ExternalAuthService {
     });
   }
 
+  /**
+   * An approval hands over the approver's own rights (as far as their credential carries them), and only for
+   * an app that acts as nobody or as the approver: a token acting as the approver filed under an app that acts
+   * as someone else would pass for that app's token.
+   */
+  private approvalCap(auth: AuthContext, app: AppEntity): RightsCap {
+    if (app.default_user_id && app.default_user_id !== auth.userId) {
+      throw ApiError.forbidden('This application acts as another user: only that user may approve it');
+    }
+    const own = capOf(callerRights(auth));
+    return app.default_user_id ? (intersectCaps(own, app.acting_rights_cap) as RightsCap) : own;
+  }
+
   private async issue(
     em: import('typeorm').EntityManager,
-    userId: string,
-    appId: string,
-    systemDomainId: string,
+    row: { user_id: string; app_id: string; system_domain_id: string; rights_cap: RightsCap },
   ) {
     return this.tokens.issue(
       {
-        userId,
-        appId,
-        systemDomainId,
+        userId: row.user_id,
+        appId: row.app_id,
+        systemDomainId: row.system_domain_id,
+        rightsCap: row.rights_cap,
         kind: 'PAT',
         expires: new Date(Date.now() + this.config.auth.loginTokenTtlSeconds * 1000),
       },

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ClientRegistry } from '../apps/client-registry.js';
+import type { RightsCap } from '../common/auth/rights.js';
 import { Clock } from '../common/clock.js';
 import { isForeignKeyViolation } from '../database/sql-helpers.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
@@ -29,6 +30,8 @@ export interface GrantSubject {
   systemDomainId: string;
   scopes: string[];
   grantId: string | null;
+  /** Ceiling of the access token's rights; absent for authorizations the user consented to. */
+  rightsCap?: RightsCap | null;
 }
 
 /** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */
@@ -63,6 +66,7 @@ export class OAuthTokensService {
           kind: 'OAUTH',
           scopes: s.scopes,
           grantId: s.grantId,
+          rightsCap: s.rightsCap ?? null,
           expires: new Date(this.clock.now().getTime() + ttl * 1000),
           requireMember: true,
         },

@@ -62,6 +62,8 @@ export class TokenLifecycleService {
           expires,
           scopes: current.scopes,
           mfa: current.is_mfa_authenticated,
+          // a renewed token is never wider than the one it replaces
+          rightsCap: current.rights_cap,
         },
         em,
       );

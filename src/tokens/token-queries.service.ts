@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import { applyCap } from '../common/auth/rights.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
@@ -56,10 +57,13 @@ export class TokenQueriesService {
     memberships.filter((m) => m.is_super_admin).forEach((m) => superAdmins.add(m.user_id));
     return tokens.map((t) => {
       const own = memberships.filter((m) => m.user_id === t.user_id);
-      const isAdmin = own.some((m) => m.system_domain_id === t.system_domain_id && m.is_admin);
+      const isSuper = superAdmins.has(t.user_id);
+      const isAdmin = own.some((m) => m.system_domain_id === t.system_domain_id && m.is_admin) || isSuper;
+      // what the token may do, not what its user may: a token minted for an app is cut to its ceiling
+      const rights = applyCap({ isSuperAdmin: isSuper, isAdmin, roles: new Set() }, t.rights_cap);
       return tokenView(
         t,
-        { is_admin: isAdmin, is_super_admin: superAdmins.has(t.user_id) },
+        { is_admin: rights.isAdmin, is_super_admin: rights.isSuperAdmin },
         domains.find((d) => d.id === t.system_domain_id) as SystemDomainEntity,
         own.filter((m) => !m.deactivated).map((m) => m.system_domain_id),
       );

@@ -46,6 +46,11 @@ export class TokenEntity {
   @Column({ type: 'timestamptz', nullable: true }) revoked_at!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) last_used_at!: Date | null;
   @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
+  /**
+   * The ceiling of this token's rights (see common/auth/rights.ts); null for a user's own sign-in and for
+   * authorizations the user consented to. Never widened: renewing a token copies it.
+   */
+  @Column({ type: 'text', array: true, nullable: true }) rights_cap!: string[] | null;
   /** OAuth tokens: the authorization they descend from, so a refresh-token replay can revoke them all. */
   @Index('ix_tokens_grant')
   @Column({ type: 'uuid', nullable: true })

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { effectiveRoles } from '../common/auth/roles.js';
+import { effectiveRoles, type Role } from '../common/auth/roles.js';
+import { applyCap, type RightsCap } from '../common/auth/rights.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Batcher } from '../common/batcher.js';
@@ -24,6 +25,12 @@ export interface IssueTokenInput {
   scopes?: string[] | null;
   mfa?: boolean;
   grantId?: string | null;
+  /**
+   * The ceiling of the token's rights (see common/auth/rights.ts): set for every token minted for an app
+   * (PAT, client_credentials, external auth); null for a user's own sign-in and for authorizations the user
+   * consented to, which carry the user's rights as they are at each request.
+   */
+  rightsCap?: RightsCap | null;
   /**
    * Issue only if the user is active and a member of the domain, and the domain is not deactivated, checked
    * by the INSERT itself (OAuth grants: the request guard would refuse the token anyway). Otherwise the
@@ -89,6 +96,7 @@ export class TokensService {
       expires: input.expires,
       is_mfa_authenticated: input.mfa ?? false,
       grant_id: input.grantId ?? null,
+      rights_cap: input.rightsCap ?? null,
     };
     const row = { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false };
     // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
@@ -141,8 +149,20 @@ export class TokensService {
       warning_message: row.d_warning_message,
       base_url: row.d_base_url,
     } as SystemDomainEntity;
+    const rights = applyCap(
+      {
+        isSuperAdmin: user.is_super_admin,
+        isAdmin: row.is_domain_admin || user.is_super_admin,
+        roles: effectiveRoles(
+          { is_admin: row.is_domain_admin, is_super_admin: user.is_super_admin },
+          row.group_roles ?? [],
+        ),
+      },
+      row.rights_cap,
+    );
     if (user.status !== 'ACTIVE') throw ApiError.unauthorized('User is inactive');
-    if (!row.is_member && !user.is_super_admin)
+    // only super-administrator power reaches domains the user is not a member of, and only uncapped
+    if (!row.is_member && !rights.isSuperAdmin)
       throw ApiError.unauthorized('User is no longer a member of this domain');
     if (domain.status === 'DEACTIVATED') throw ApiError.unauthorized('System domain is deactivated');
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
@@ -158,12 +178,10 @@ export class TokensService {
       systemDomainId: row.system_domain_id,
       kind: row.kind,
       scopes: row.scopes,
-      roles: effectiveRoles(
-        { is_admin: row.is_domain_admin, is_super_admin: user.is_super_admin },
-        row.group_roles ?? [],
-      ),
-      isAdmin: row.is_domain_admin || user.is_super_admin,
-      isSuperAdmin: user.is_super_admin,
+      roles: rights.roles as Set<Role>,
+      isAdmin: rights.isAdmin,
+      isSuperAdmin: rights.isSuperAdmin,
+      rightsCap: row.rights_cap,
       user,
       domain,
       expires,
@@ -179,6 +197,7 @@ export class TokensService {
         revoked_at: null,
         last_used_at: row.last_used_at ? new Date(row.last_used_at) : null,
         is_mfa_authenticated: row.is_mfa_authenticated,
+        rights_cap: row.rights_cap,
         date_created: new Date(row.date_created),
         date_modified: new Date(row.date_modified),
       } as TokenEntity,
@@ -260,16 +279,18 @@ export const activeMemberSql = (user: string, domain: string): string => `EXISTS
  * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
  * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
  * active member are inserted only if their user is one (checked in the same statement, so no request
- * can slip between a check and the insert). Scopes travel space-joined: scope names have no spaces.
+ * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
+ be flattened by unnest): scope and role names have no spaces.
  */
 const INSERT_TOKENS_SQL = `
 INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
-                    grant_id, token_hash)
+                    grant_id, token_hash, rights_cap)
 SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
-       v.mfa, v.grant_id, v.token_hash
+       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' ')
 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
-            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[])
-     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member)
+            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[], $12::text[])
+     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member,
+          rights_cap)
 WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
 RETURNING id, date_created, date_modified`;
 
@@ -291,6 +312,7 @@ async function insertTokens(
     rows.map((r) => r.grant_id),
     rows.map((r) => r.token_hash),
     rows.map((r) => r.require_member),
+    rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
   ];
   // inside a caller's transaction the statement must run on that transaction's connection
   const res: (Stamps & { id: string })[] = em
@@ -312,6 +334,7 @@ interface LookupRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
   is_mfa_authenticated: boolean;
+  rights_cap: string[] | null;
   date_created: Date;
   date_modified: Date;
   system_domains: string[] | null;
@@ -340,7 +363,7 @@ interface LookupRow {
  */
 const LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
-       t.last_used_at, t.is_mfa_authenticated, t.date_created, t.date_modified,
+       t.last_used_at, t.is_mfa_authenticated, t.rights_cap, t.date_created, t.date_modified,
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
           FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
          WHERE m2.user_id = t.user_id AND d2.status <> 'DEACTIVATED') AS system_domains,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppEntity, type AppType, type OAuthClientType } from '../../src/apps/app.entity.js';
+import { capOf } from '../../src/common/auth/rights.js';
 import { hashPassword } from '../../src/common/crypto/passwords.js';
 import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
 import { GroupEntity } from '../../src/groups/group.entity.js';
 import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../../src/system-domains/system-domains.service.js';
+import { ActingRightsService } from '../../src/tokens/acting-rights.service.js';
 import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
 import { UserEntity } from '../../src/users/user.entity.js';
 import type { TestApp } from '../utils/create-test-app.js';
@@ -75,15 +77,24 @@ export async function createApp(
     scopes?: string[];
     redirectUris?: string[];
     name?: string;
+    /** The app's ceiling; by default the acting user's rights now, as if an administrator holding them set it. */
+    actingCap?: string[] | null;
   } = {},
 ): Promise<AppEntity> {
+  const domainId = o.domainId ?? t.domainId;
+  let cap = o.actingCap;
+  if (cap === undefined && o.defaultUserId) {
+    const rights = await t.get(ActingRightsService).rightsOf(o.defaultUserId, domainId);
+    cap = rights ? capOf(rights) : [];
+  }
   return t.ds.getRepository(AppEntity).save(
     t.ds.getRepository(AppEntity).create({
-      system_domain_id: o.domainId ?? t.domainId,
+      system_domain_id: domainId,
       name: o.name ?? `app-${randomUUID().slice(0, 8)}`,
       type: o.type ?? 'PAT',
       oauth_client_type: o.clientType ?? null,
       default_user_id: o.defaultUserId ?? null,
+      acting_rights_cap: cap ?? null,
       allowed_scopes: o.scopes ?? [],
       redirect_uris: o.redirectUris ?? [],
     }),

@@ -12,9 +12,12 @@ export interface AuthContext {
   kind: TokenKind;
   /** OAuth tokens: granted scopes; null for PAT and login tokens. */
   scopes: string[] | null;
+  /** The user's roles in this domain, cut down to the token's ceiling. */
   roles: Set<Role>;
   isAdmin: boolean;
   isSuperAdmin: boolean;
+  /** The token's ceiling: set for tokens minted for an app, null for the user's own sign-in (see rights.ts). */
+  rightsCap: string[] | null;
   user: UserEntity;
   domain: SystemDomainEntity;
   expires: Date;

@@ -3,10 +3,12 @@ import { Initial1795262043991 } from './1795262043991-initial.js';
 import { UsersInvitations1795262401223 } from './1795262401223-users-invitations.js';
 import { OAuthGrants1795263487518 } from './1795263487518-oauth-grants.js';
 import { AdminPerDomain1795263606252 } from './1795263606252-admin-per-domain.js';
+import { CredentialCeilings1795263800000 } from './1795263800000-credential-ceilings.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
   UsersInvitations1795262401223,
   OAuthGrants1795263487518,
   AdminPerDomain1795263606252,
+  CredentialCeilings1795263800000,
 ];

@@ -38,6 +38,8 @@ export class ClientCredentialsGrant implements GrantHandler {
         systemDomainId: app.system_domain_id,
         scopes,
         grantId: null,
+        // never more than the rights of the acting user when an administrator holding them set it
+        rightsCap: app.acting_rights_cap ?? [],
       },
       false,
       'The acting user of this client is not active',
