@@ -1,7 +1,8 @@
 import { AppsModule } from './apps/apps.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { GroupsModule } from './groups/groups.module.js';
+import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
-export const FEATURE_MODULES = [AppsModule, UsersModule, GroupsModule, OAuthModule];
+export const FEATURE_MODULES = [AppsModule, UsersModule, InvitationsModule, GroupsModule, OAuthModule];

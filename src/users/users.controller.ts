@@ -14,9 +14,14 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
-import { InviteUserDto, UserSystemDomainInviteDto } from './dto/invite.dto.js';
+import {
+  InvitationListDto,
+  InviteUserDto,
+  UserSystemDomainInviteDto,
+} from '../invitations/dto/invitation.dto.js';
+import { InvitationsService } from '../invitations/invitations.service.js';
+import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { CreateUserDto, UpdateUserDto, UserDto, UserListDto, UserListQueryDto } from './dto/user.dto.js';
-import { UserInvitationsService } from './user-invitations.service.js';
 import { UsersService } from './users.service.js';
 
 const uuid = new UuidParamPipe();
@@ -28,7 +33,7 @@ const userAccess = { entity: 'user' as const, param: 'user_id' };
 export class UsersController {
   constructor(
     private readonly users: UsersService,
-    private readonly invitations: UserInvitationsService,
+    private readonly invitations: InvitationsService,
   ) {}
 
   // fixed paths before /{user_id}: Express matches in registration order
@@ -64,12 +69,30 @@ export class UsersController {
   @Authenticated({ roles: ['can_write_users'] })
   @ApiOperation({
     summary:
-      'Invite an email into the caller’s domain and mail the link (valid 7 days); unknown emails become inactive users until they accept',
+      'Invite an email into the caller’s domain and mail the link (valid 7 days). Nothing changes for the person until they accept; a new invitation replaces their pending one',
   })
   @ApiCreatedResponse({ type: UserSystemDomainInviteDto })
   @ApiConflictResponse({ description: 'Already a member of this domain', type: ErrorsDto })
   inviteUser(@Body() body: InviteUserDto, @Req() req: Request): Promise<UserSystemDomainInviteDto> {
     return this.invitations.invite(req.auth as AuthContext, body);
+  }
+
+  @Get('invitations')
+  @Authenticated({ roles: ['can_read_users'] })
+  @ApiOperation({ summary: 'Pending invitations of the caller’s domain (page style, newest first)' })
+  @ApiOkResponse({ type: InvitationListDto })
+  listInvitations(@Query() q: PageQueryDto, @Req() req: Request): Promise<InvitationListDto> {
+    return this.invitations.listPending(req.auth as AuthContext, q, req.path);
+  }
+
+  @Delete('invitations/:invitation_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({ summary: 'Withdraw a pending invitation: its link stops working' })
+  @ApiNoContentResponse({ description: 'Withdrawn' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  withdrawInvitation(@Param('invitation_id', uuid) id: string, @Req() req: Request): Promise<void> {
+    return this.invitations.withdraw(req.auth as AuthContext, id);
   }
 
   @Get(':user_id')

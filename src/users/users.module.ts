@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { MailService } from './mail.service.js';
-import { UserInvitationsService } from './user-invitations.service.js';
+import { InvitationsModule } from '../invitations/invitations.module.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
-/** Users endpoints (API-CONTRACT §3) and invitations into a domain. */
+/** Users endpoints (API-CONTRACT §3), including the administrators' side of invitations. */
 @Module({
+  imports: [InvitationsModule],
   controllers: [UsersController],
-  providers: [UsersService, UserInvitationsService, MailService],
-  exports: [MailService],
+  providers: [UsersService],
 })
 export class UsersModule {}

@@ -10,7 +10,7 @@ import { TokenEntity } from '../tokens/token.entity.js';
 import { ClientRegistry } from '../apps/client-registry.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
-import { InvitationEntity } from './invitation.entity.js';
+import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
@@ -18,9 +18,13 @@ import { userView } from './user-view.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 const EMAIL_TAKEN = 'A user with this email already exists';
-/** Fields of the account itself, shared by every domain the user belongs to. */
-// is_admin is not among them: administrator rights belong to the membership of one domain
-const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_super_admin'] as const;
+/**
+ * Fields of the account itself, shared by every domain the user belongs to (names too: another domain sees
+ * them). is_admin is not among them: administrator rights belong to the membership of one domain.
+ */
+const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_super_admin', 'first_name', 'last_name'] as const;
+/** What signs the account in everywhere: changed only by the person signed in, never by an app's token. */
+const CREDENTIAL_FIELDS = ['email', 'password'] as const;
 
 /** A user with their administrator flag in the domain they are seen from. */
 type DomainUser = UserEntity & { is_admin: boolean };
@@ -126,9 +130,19 @@ export class UsersService {
         const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
         if (account && !isSelf && !auth.isSuperAdmin && (await this.otherDomains(em, auth, id)) > 0) {
           throw ApiError.forbidden(
-            'This user also belongs to other domains: only a super administrator may change their email, password, status or administrator rights',
+            'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
           );
         }
+      }
+      // a token minted for an app carries the rights of its domain only; the account's sign-in reaches them all
+      if (
+        isSelf &&
+        auth.rightsCap &&
+        fields.some((f) => (CREDENTIAL_FIELDS as readonly string[]).includes(f))
+      ) {
+        throw ApiError.forbidden(
+          'A token minted for an application cannot change its user’s email or password: sign in as yourself',
+        );
       }
       if (patch.email !== undefined && patch.email !== target.email) {
         const taken = await em

@@ -1,15 +1,10 @@
-import { jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
 import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
 import { GroupEntity } from '../../src/groups/group.entity.js';
-import { InvitationEntity } from '../../src/users/invitation.entity.js';
-import { MailOutboxEntity } from '../../src/users/mail-outbox.entity.js';
 import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
 import { UserEntity } from '../../src/users/user.entity.js';
-import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
+import { createDomain, createUser } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
@@ -458,15 +453,33 @@ describe('users (API/users/v1/users)', () => {
       const shared = await createUser(t, { alsoIn: [otherDomain] });
       const admin = await createUser(t, { isAdmin: true });
       const h = await as(admin);
-      for (const body of [{ email: email() }, { password: 'taken-over-pw' }, { status: 'INACTIVE' }]) {
+      // names too: the other domain sees them (a domain edits only what is its own: is_admin, groups)
+      for (const body of [
+        { email: email() },
+        { password: 'taken-over-pw' },
+        { status: 'INACTIVE' },
+        { first_name: 'Renamed' },
+        { last_name: 'Elsewhere' },
+      ]) {
         const res = await t.http.patch(`${USERS}/${shared.id}/`).set(h).send(body).expect(403);
         expect(res.body).toEqual({
           errors: [
-            'This user also belongs to other domains: only a super administrator may change their email, password, status or administrator rights',
+            'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
           ],
         });
       }
-      await t.http.patch(`${USERS}/${shared.id}/`).set(h).send({ first_name: 'Shared' }).expect(200);
+      expect(await t.ds.getRepository(UserEntity).findOneByOrFail({ id: shared.id })).toMatchObject({
+        first_name: 'Test',
+        last_name: 'User',
+        status: 'ACTIVE',
+      });
+      await t.http.patch(`${USERS}/${shared.id}/`).set(h).send({ is_admin: true }).expect(200);
+      // the user renames themselves
+      await t.http
+        .patch(`${USERS}/${shared.id}/`)
+        .set(await as(shared))
+        .send({ first_name: 'Shared' })
+        .expect(200);
       await t.http
         .patch(`${USERS}/${shared.id}/`)
         .set(await as(t.admin))
@@ -597,155 +610,6 @@ describe('users (API/users/v1/users)', () => {
         .set(await as(reader))
         .expect(403);
       expect(res.body).toEqual({ errors: ['Missing role: can_delete_users'] });
-    });
-  });
-
-  describe('POST /v1/users/invite/', () => {
-    let inviter: UserEntity;
-    let h: Record<string, string>;
-    beforeAll(async () => {
-      inviter = await createUser(t, { roles: ['can_write_users'] });
-      h = await as(inviter);
-    });
-    afterEach(() => jest.restoreAllMocks());
-
-    it('creates an inactive user without a password, an invitation holding only a hash, and queues the mail', async () => {
-      const logged: string[] = [];
-      for (const level of ['log', 'warn', 'error', 'debug', 'verbose'] as const) {
-        jest.spyOn(Logger.prototype, level).mockImplementation((m: unknown) => {
-          logged.push(String(m));
-        });
-      }
-      const address = email('invitee');
-      const res = await t.http
-        .post(`${USERS}/invite/`)
-        .set(h)
-        .send({ email: address, first_name: 'New', last_name: 'Comer' })
-        .expect(201);
-      expect(res.body).toEqual({
-        id: expect.any(String),
-        system_domain_id: t.domainId,
-        user_id: expect.any(String),
-        is_existing_user_invitation: false,
-        is_initial_user_invitation: false,
-      });
-      const user = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: res.body.user_id });
-      expect(user).toMatchObject({
-        email: address,
-        status: 'INACTIVE',
-        first_name: 'New',
-        last_name: 'Comer',
-      });
-      expect(await passwordHash(user.id)).toBeNull();
-      expect(
-        await t.ds
-          .getRepository(UserSystemDomainEntity)
-          .countBy({ user_id: user.id, system_domain_id: t.domainId }),
-      ).toBe(1);
-
-      const mail = await t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: address });
-      expect(mail.status).toBe('PENDING');
-      const link = new RegExp(`${t.config.http.publicBaseUrl}/invitation/([A-Za-z0-9_-]{43})`).exec(
-        mail.body,
-      );
-      expect(link).not.toBeNull();
-      const secret = link![1];
-      const invitation = await t.ds
-        .getRepository(InvitationEntity)
-        .createQueryBuilder('i')
-        .addSelect('i.reset_hash_sha256')
-        .where('i.id = :id', { id: res.body.id })
-        .getOneOrFail();
-      expect(invitation).toMatchObject({
-        system_domain_id: t.domainId,
-        user_id: user.id,
-        inviter_user_id: inviter.id,
-        reset_hash_sha256: sha256Hex(secret),
-        accepted_at: null,
-      });
-      const days = (new Date(invitation.expires).getTime() - Date.now()) / 86_400_000;
-      expect(days).toBeGreaterThan(6.99);
-      expect(days).toBeLessThanOrEqual(7);
-      const raw = await t.ds.query('SELECT * FROM invitations WHERE id = $1', [res.body.id]);
-      expect(JSON.stringify(raw)).not.toContain(secret);
-
-      expect(logged).toContain(`invitation mail queued for ${address}`);
-      expect(logged.join('\n')).not.toContain(secret);
-      // an invited user cannot sign in before completing the invitation
-      await t.http
-        .post('/API/auth/v1/auth/simple/login/')
-        .send({ email: address, password: DEFAULT_PASSWORD })
-        .expect(401);
-    });
-
-    it('adds an existing user of another domain as is, without the trailing slash', async () => {
-      const existing = await createUser(t, { domainId: (await createDomain(t)).id });
-      const res = await t.http
-        .post(`${USERS}/invite`)
-        .set(h)
-        .send({ email: existing.email.toUpperCase(), first_name: 'Ignored' })
-        .expect(201);
-      expect(res.body).toMatchObject({ user_id: existing.id, is_existing_user_invitation: true });
-      const after = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: existing.id });
-      expect(after).toMatchObject({
-        status: 'ACTIVE',
-        first_name: 'Test',
-        system_domain_id: existing.system_domain_id,
-      });
-      expect(await t.ds.getRepository(UserSystemDomainEntity).countBy({ user_id: existing.id })).toBe(2);
-      expect(await t.ds.getRepository(MailOutboxEntity).countBy({ to_address: existing.email })).toBe(1);
-      // the new membership works at once with the user's own password
-      await t.http
-        .get(`${USERS}/current/`)
-        .set(await as(existing, t.domainId))
-        .expect(200);
-    });
-
-    it('invites an unknown email once when asked several times at once', async () => {
-      const address = email('racer');
-      const results = await Promise.all(
-        Array.from({ length: 5 }, () => t.http.post(`${USERS}/invite/`).set(h).send({ email: address })),
-      );
-      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-      expect(await t.ds.getRepository(UserEntity).countBy({ email: address })).toBe(1);
-      expect(
-        await t.ds
-          .getRepository(InvitationEntity)
-          .countBy({ user_id: results.find((r) => r.status === 201)!.body.user_id }),
-      ).toBe(1);
-    });
-
-    it('answers 409 for a member of the domain', async () => {
-      const member = await createUser(t);
-      const res = await t.http.post(`${USERS}/invite/`).set(h).send({ email: member.email }).expect(409);
-      expect(res.body).toEqual({ errors: ['This user is already a member of this domain'] });
-      expect(await t.ds.getRepository(InvitationEntity).countBy({ user_id: member.id })).toBe(0);
-    });
-
-    it('validates the body and needs can_write_users', async () => {
-      expect((await t.http.post(`${USERS}/invite/`).set(h).send({ email: 'nope' }).expect(400)).body).toEqual(
-        {
-          errors: { email: 'must be a valid email address' },
-        },
-      );
-      const reader = await createUser(t, { roles: ['can_read_users'] });
-      const res = await t.http
-        .post(`${USERS}/invite/`)
-        .set(await as(reader))
-        .send({ email: email() })
-        .expect(403);
-      expect(res.body).toEqual({ errors: ['Missing role: can_write_users'] });
-      await t.http.post(`${USERS}/invite/`).send({ email: email() }).expect(401);
-    });
-
-    it('removing an invited user drops their pending invitation', async () => {
-      const admin = await createUser(t, { isAdmin: true });
-      const res = await t.http.post(`${USERS}/invite/`).set(h).send({ email: email() }).expect(201);
-      await t.http
-        .delete(`${USERS}/${res.body.user_id}/`)
-        .set(await as(admin))
-        .expect(204);
-      expect(await t.ds.getRepository(InvitationEntity).existsBy({ id: res.body.id })).toBe(false);
     });
   });
 

@@ -4,6 +4,7 @@ import { UsersInvitations1795262401223 } from './1795262401223-users-invitations
 import { OAuthGrants1795263487518 } from './1795263487518-oauth-grants.js';
 import { AdminPerDomain1795263606252 } from './1795263606252-admin-per-domain.js';
 import { CredentialCeilings1795263800000 } from './1795263800000-credential-ceilings.js';
+import { PendingInvitations1795263900000 } from './1795263900000-pending-invitations.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   OAuthGrants1795263487518,
   AdminPerDomain1795263606252,
   CredentialCeilings1795263800000,
+  PendingInvitations1795263900000,
 ];

@@ -1,5 +1,5 @@
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import { UserEntity } from './user.entity.js';
+import { UserEntity } from '../users/user.entity.js';
 import {
   Column,
   CreateDateColumn,
@@ -12,18 +12,30 @@ import {
 } from 'typeorm';
 
 /**
- * An invitation of a user into a domain. The link carries a 256-bit secret; only its SHA-256 is stored, so
- * a database dump cannot be turned into working links.
+ * An invitation of an email into a domain. Until the invited person accepts it, it is all the domain has:
+ * no account is created or joined, so the domain learns nothing about accounts elsewhere and reserves
+ * nothing outside itself. The link carries a 256-bit secret; only its SHA-256 is stored, so a database dump
+ * cannot be turned into working links. At most one invitation per domain and email is pending.
  */
 @Entity('invitations')
 @Index('ix_invitations_domain_user', ['system_domain_id', 'user_id'])
+@Index('uq_invitations_pending', ['system_domain_id', 'email'], {
+  unique: true,
+  where: '"accepted_at" IS NULL',
+})
 export class InvitationEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
   @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'system_domain_id' })
   system_domain?: Relation<SystemDomainEntity>;
-  @Column({ type: 'uuid' }) user_id!: string;
+  /** Lower-cased, as accounts store it. */
+  @Column({ type: 'text' }) email!: string;
+  /** For a new account only: what the inviter knew of the person's name. */
+  @Column({ type: 'text', nullable: true }) first_name!: string | null;
+  @Column({ type: 'text', nullable: true }) last_name!: string | null;
+  /** The account that accepted; null while pending. */
+  @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
   user?: Relation<UserEntity>;

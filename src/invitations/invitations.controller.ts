@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
+import { InvitationsService } from './invitations.service.js';
+
+const EXPIRED = { status: 419, description: 'The link expired, was used or was withdrawn', type: ErrorsDto };
+
+/** The invited person's side: the mailed link, no credentials (the link's secret is the credential). */
+@ApiTags('invitations')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/auth/v1/invitation')
+export class InvitationsController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Put('complete/:reset_hash')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Accept an invitation: a new account is created with the password, an existing one proves itself with its own password; signs the person in to the domain',
+  })
+  @ApiOkResponse({ type: InvitationResponseDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiResponse(EXPIRED)
+  completeInvitation(
+    @Param('reset_hash') secret: string,
+    @Body() body: CompleteInvitationDto,
+  ): Promise<InvitationResponseDto> {
+    return this.invitations.complete(secret, body);
+  }
+
+  @Get(':reset_hash')
+  @Public()
+  @ApiOperation({ summary: 'What the invitation behind a link is, for the invited person' })
+  @ApiOkResponse({ type: VerifyInviteByLinkDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiResponse(EXPIRED)
+  verifyInvitation(@Param('reset_hash') secret: string): Promise<VerifyInviteByLinkDto> {
+    return this.invitations.verify(secret);
+  }
+}

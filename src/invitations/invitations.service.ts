@@ -1,0 +1,254 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Clock } from '../common/clock.js';
+import { hashPassword, verifyPassword } from '../common/crypto/passwords.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { type ListEnvelope, pageEnvelope } from '../common/http/list-envelope.js';
+import type { PageQueryDto } from '../common/http/pagination.dto.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { isUniqueViolation } from '../database/sql-helpers.js';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { SystemDomainsService } from '../system-domains/system-domains.service.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import { MailService } from '../users/mail.service.js';
+import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+import { MIN_PASSWORD_LENGTH } from '../users/dto/user.dto.js';
+import type {
+  CompleteInvitationDto,
+  InvitationResponseDto,
+  InviteUserDto,
+  UserSystemDomainInviteDto,
+  VerifyInviteByLinkDto,
+} from './dto/invitation.dto.js';
+import { InvitationEntity } from './invitation.entity.js';
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** 419: the link was valid once but is no more (expired, used or withdrawn), as the spec's clients expect. */
+const linkExpired = () => new ApiError(419, ['Invitation expired or already used']);
+
+/**
+ * Invitations into a domain. An invitation is pending until the invited person accepts it through the
+ * mailed link; until then the domain holds an email address and nothing else — no account is created or
+ * joined, the answer does not say whether the email has an account anywhere, and a pending invitation
+ * reserves nothing outside the domain (another domain may create an account for that email meanwhile).
+ */
+@Injectable()
+export class InvitationsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly mail: MailService,
+    private readonly clock: Clock,
+    private readonly tokens: TokensService,
+    private readonly domains: SystemDomainsService,
+  ) {}
+
+  /** A new invitation replaces the email's pending one in this domain (its link stops working). */
+  async invite(auth: AuthContext, body: InviteUserDto): Promise<UserSystemDomainInviteDto> {
+    const domainId = auth.systemDomainId;
+    const secret = generateSecret();
+    const expires = new Date(this.clock.now().getTime() + INVITATION_TTL_MS);
+    return this.ds.transaction(async (em) => {
+      const [member] = await em.query(
+        `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
+         WHERE u.email = $1 AND m.system_domain_id = $2`,
+        [body.email, domainId],
+      );
+      if (member) throw ApiError.conflict('This user is already a member of this domain');
+      await em.delete(InvitationEntity, {
+        system_domain_id: domainId,
+        email: body.email,
+        accepted_at: IsNull(),
+      });
+      const invitation = em.create(InvitationEntity, {
+        system_domain_id: domainId,
+        email: body.email,
+        first_name: body.first_name ?? null,
+        last_name: body.last_name ?? null,
+        user_id: null,
+        inviter_user_id: auth.userId,
+        reset_hash_sha256: sha256Hex(secret),
+        expires,
+        accepted_at: null,
+      });
+      await em.insert(InvitationEntity, invitation).catch((e: unknown) => {
+        throw isUniqueViolation(e) ? ApiError.conflict('This email was invited concurrently; try again') : e;
+      });
+      await this.mail.queue(em, {
+        kind: 'invitation',
+        to: body.email,
+        subject: `You are invited to ${auth.domain.name}`,
+        body: this.mailBody(auth, `${this.config.http.publicBaseUrl}/invitation/${secret}`, expires),
+      });
+      return view(invitation);
+    });
+  }
+
+  async listPending(
+    auth: AuthContext,
+    q: PageQueryDto,
+    path: string,
+  ): Promise<ListEnvelope<UserSystemDomainInviteDto>> {
+    const [rows, total] = await this.ds.getRepository(InvitationEntity).findAndCount({
+      where: { system_domain_id: auth.systemDomainId, accepted_at: IsNull() },
+      order: { date_created: 'DESC', id: 'ASC' },
+      skip: (q.page - 1) * q.per_page,
+      take: q.per_page,
+    });
+    return pageEnvelope(rows.map(view), total, q.page, q.per_page, path, {
+      page: q.page,
+      per_page: q.per_page,
+    });
+  }
+
+  /** Withdraws a pending invitation of the caller's domain: its link answers 419 from then on. */
+  async withdraw(auth: AuthContext, id: string): Promise<void> {
+    const res = await this.ds
+      .getRepository(InvitationEntity)
+      .delete({ id, system_domain_id: auth.systemDomainId, accepted_at: IsNull() });
+    if (!res.affected) throw ApiError.notFound('Invitation');
+  }
+
+  /** What the link's holder sees before accepting (VerifyInviteByLink). */
+  async verify(secret: string): Promise<VerifyInviteByLinkDto> {
+    const invitation = await this.pending(this.ds.manager, secret);
+    const [inviter, account] = await Promise.all([
+      invitation.inviter_user_id
+        ? this.ds.getRepository(UserEntity).findOneBy({ id: invitation.inviter_user_id })
+        : null,
+      this.ds.getRepository(UserEntity).existsBy({ email: invitation.email }),
+    ]);
+    return {
+      inviter_email: inviter?.email ?? null,
+      local_user_exists: account,
+      new_user_email: invitation.email,
+      new_user_first_name: invitation.first_name,
+      system_domain_id: invitation.system_domain_id,
+    };
+  }
+
+  /**
+   * Accepts through the link. An email without an account gets one with the given password; an existing
+   * account must prove itself with its own password and joins the domain as it is. Either way the person is
+   * signed in to the domain. The invitation is claimed in the same transaction: it works once.
+   */
+  async complete(secret: string, body: CompleteInvitationDto): Promise<InvitationResponseDto> {
+    if (body.password !== body.repeat_password) {
+      throw ApiError.badRequest({ repeat_password: 'must be the same as password' });
+    }
+    return this.ds.transaction(async (em) => {
+      const invitation = await this.pending(em, secret, true);
+      let user = await em
+        .getRepository(UserEntity)
+        .createQueryBuilder('u')
+        .addSelect('u.password_hash')
+        .where('u.email = :email', { email: invitation.email })
+        .setLock('pessimistic_write')
+        .getOne();
+      if (user) {
+        const ok = user.password_hash !== null && (await verifyPassword(user.password_hash, body.password));
+        if (!ok)
+          throw ApiError.badRequest({
+            password: 'is not the password of the existing account for this email',
+          });
+        if (user.status !== 'ACTIVE') throw ApiError.badRequest('This account is deactivated');
+        delete (user as Partial<UserEntity>).password_hash;
+      } else {
+        if (body.password.length < MIN_PASSWORD_LENGTH) {
+          throw ApiError.badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+        }
+        user = em.create(UserEntity, {
+          email: invitation.email,
+          first_name: body.first_name ?? invitation.first_name,
+          last_name: body.last_name ?? invitation.last_name,
+          password_hash: await hashPassword(body.password),
+          status: 'ACTIVE',
+          is_super_admin: false,
+          system_domain_id: invitation.system_domain_id,
+          last_login: null,
+        });
+        await em.insert(UserEntity, user);
+      }
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(UserSystemDomainEntity)
+        .values({ user_id: user.id, system_domain_id: invitation.system_domain_id })
+        .orIgnore()
+        .execute();
+      await em.update(
+        InvitationEntity,
+        { id: invitation.id },
+        { accepted_at: this.clock.now(), user_id: user.id },
+      );
+      const domain = await em
+        .getRepository(SystemDomainEntity)
+        .findOneByOrFail({ id: invitation.system_domain_id });
+      const appId = await this.domains.builtinAppId(em, domain.id);
+      const login = await this.tokens.issue(
+        {
+          userId: user.id,
+          appId,
+          systemDomainId: domain.id,
+          kind: 'LOGIN',
+          expires: this.tokens.loginExpiry(),
+        },
+        em,
+      );
+      return {
+        auto_login: true,
+        domain_status: domain.status,
+        login_data: { app_id: appId, token: login.token },
+        user_id: user.id,
+      };
+    });
+  }
+
+  /** The pending invitation behind a link: 404 when there never was one, 419 when it expired or was used. */
+  private async pending(em: EntityManager, secret: string, lock = false): Promise<InvitationEntity> {
+    const qb = em
+      .getRepository(InvitationEntity)
+      .createQueryBuilder('i')
+      .where('i.reset_hash_sha256 = :hash', { hash: sha256Hex(secret) });
+    if (lock) qb.setLock('pessimistic_write');
+    const invitation = await qb.getOne();
+    if (!invitation) throw ApiError.notFound('Invitation');
+    if (invitation.accepted_at || new Date(invitation.expires).getTime() <= this.clock.now().getTime()) {
+      throw linkExpired();
+    }
+    const [domain] = await em.query(
+      `SELECT 1 FROM system_domains WHERE id = $1 AND status <> 'DEACTIVATED'`,
+      [invitation.system_domain_id],
+    );
+    if (!domain) throw linkExpired();
+    return invitation;
+  }
+
+  private mailBody(auth: AuthContext, link: string, expires: Date): string {
+    const inviter = [auth.user.first_name, auth.user.last_name].filter(Boolean).join(' ') || auth.user.email;
+    return [
+      `${inviter} invited you to join ${auth.domain.name}.`,
+      '',
+      `Accept the invitation: ${link}`,
+      '',
+      `The link works once and expires on ${expires.toISOString()}. If you did not expect this invitation, ignore this mail.`,
+    ].join('\n');
+  }
+}
+
+function view(i: InvitationEntity): UserSystemDomainInviteDto {
+  return {
+    id: i.id,
+    system_domain_id: i.system_domain_id,
+    email: i.email,
+    is_existing_user_invitation: false,
+    is_initial_user_invitation: false,
+    expires: new Date(i.expires).toISOString(),
+    date_created: new Date(i.date_created ?? Date.now()).toISOString(),
+  };
+}

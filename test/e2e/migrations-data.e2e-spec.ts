@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/config.js';
+import { dataSourceOptions } from '../../src/database/data-source.js';
+import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { CredentialCeilings1795263800000 } from '../../src/database/migrations/1795263800000-credential-ceilings.js';
+import { createTestDatabase } from '../utils/test-database.js';
+
+/**
+ * The data steps of the security migrations, on rows written by the schema before them: what an existing
+ * installation has when it upgrades.
+ */
+describe('migrations: data of earlier versions', () => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
+
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    drop = db.drop;
+    const config = loadConfig({
+      DATA_DIR: 'memory://',
+      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
+      ...(db.url ? { DATABASE_URL: db.url } : {}),
+    });
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(CredentialCeilings1795263800000));
+    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
+    await ds.runMigrations({ transaction: 'each' });
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await drop?.();
+  });
+
+  it('caps existing apps and their tokens, and turns pending invitations into invitations of an email', async () => {
+    const id = () => randomUUID();
+    const [a, c] = [id(), id()];
+    for (const d of [a, c])
+      await q(`INSERT INTO system_domains (id, name, base_url) VALUES ($1, $2, 'https://x')`, [d, `domain ${d}`]);
+    const user = async (
+      u: string,
+      domain: string,
+      o: { superAdmin?: boolean; inactive?: boolean; password?: boolean } = {},
+    ) => {
+      await q(
+        `INSERT INTO users (id, email, password_hash, status, is_super_admin, system_domain_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [
+          u,
+          `${u}@example.com`,
+          o.password === false ? null : 'hash',
+          o.inactive ? 'INACTIVE' : 'ACTIVE',
+          o.superAdmin ?? false,
+          domain,
+        ],
+      );
+      await q(`INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)`, [u, domain]);
+    };
+    const [root, domainAdmin, victim, existing, placeholder] = [id(), id(), id(), id(), id()];
+    await user(root, a, { superAdmin: true });
+    await user(domainAdmin, a);
+    await user(victim, a, { superAdmin: true });
+    await user(existing, a);
+    await user(placeholder, c, { inactive: true, password: false });
+    await q(`INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)`, [existing, c]);
+    const app = async (creator: string, acting: string | null) => {
+      const appId = id();
+      await q(
+        `INSERT INTO apps (id, system_domain_id, name, type, default_user_id, created_by_user_id) VALUES ($1, $2, 'n', 'PAT', $3, $4)`,
+        [appId, a, acting, creator],
+      );
+      return appId;
+    };
+    const escalating = await app(domainAdmin, victim);
+    const bySuper = await app(root, victim);
+    const actingNobody = await app(domainAdmin, null);
+    const token = async (appId: string, kind = 'PAT', grant: string | null = null) => {
+      const tid = id();
+      await q(
+        `INSERT INTO tokens (id, system_domain_id, user_id, app_id, kind, token_hash, expires, grant_id)
+         VALUES ($1, $2, $3, $4, $5, 'h', now() + interval '1 day', $6)`,
+        [tid, a, victim, appId, kind, grant],
+      );
+      return tid;
+    };
+    const escalatedPat = await token(escalating);
+    const superPat = await token(bySuper);
+    const consented = await token(escalating, 'OAUTH', id());
+    const invitation = async (u: string, domain: string) => {
+      const iid = id();
+      await q(
+        `INSERT INTO invitations (id, system_domain_id, user_id, reset_hash_sha256, expires) VALUES ($1, $2, $3, $4, now() + interval '7 days')`,
+        [iid, domain, u, randomUUID()],
+      );
+      return iid;
+    };
+    const toExisting = await invitation(existing, c);
+    const toPlaceholder = await invitation(placeholder, c);
+
+    // the rest, as an upgrade applies them (on this same database: PGlite in memory is one per data source)
+    const runner = ds.createQueryRunner();
+    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(CredentialCeilings1795263800000)))
+      await new M().up(runner);
+    await runner.release();
+
+    const cap = async (table: string, rowId: string, column: string) =>
+      (
+        (await q(`SELECT ${column} AS cap FROM ${table} WHERE id = $1`, [rowId]))[0] as {
+          cap: string[] | null;
+        }
+      ).cap;
+    // an app a domain administrator pointed at a super administrator loses super power; one a super administrator set up keeps it
+    expect(await cap('apps', escalating, 'acting_rights_cap')).not.toContain('@super');
+    expect(await cap('apps', escalating, 'acting_rights_cap')).toContain('@admin');
+    expect(await cap('apps', bySuper, 'acting_rights_cap')).toContain('@super');
+    expect(await cap('apps', actingNobody, 'acting_rights_cap')).toBeNull();
+    expect(await cap('tokens', escalatedPat, 'rights_cap')).not.toContain('@super');
+    expect(await cap('tokens', superPat, 'rights_cap')).toContain('@super');
+    expect(await cap('tokens', consented, 'rights_cap')).toBeNull();
+
+    // pending invitations: an email, no membership granted, no placeholder account
+    const inv = await q(`SELECT id, email, user_id FROM invitations ORDER BY email`);
+    expect(inv).toEqual(
+      expect.arrayContaining([
+        { id: toExisting, email: `${existing}@example.com`, user_id: null },
+        { id: toPlaceholder, email: `${placeholder}@example.com`, user_id: null },
+      ]),
+    );
+    expect(
+      await q(`SELECT system_domain_id FROM user_system_domains WHERE user_id = $1`, [existing]),
+    ).toEqual([{ system_domain_id: a }]);
+    expect(await q(`SELECT id FROM users WHERE id = $1`, [placeholder])).toEqual([]);
+    expect(await q(`SELECT id FROM users WHERE id = $1`, [existing])).toHaveLength(1);
+  });
+});
