@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { createLogger, PinoNestLogger, requestLogger } from './common/http/request-logging.js';
+import { HostileInputPipe } from './common/validation/hostile-input.js';
 import { validationExceptionFactory } from './common/errors/validation-exception.factory.js';
 import type { AppConfig } from './config/config.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -32,6 +33,8 @@ export async function createApp(
   app.use(requestLogger(logger));
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(
+    // before validation: class-transformer recurses into whatever it is given
+    new HostileInputPipe(),
     new ValidationPipe({
       whitelist: true,
       transform: true,
