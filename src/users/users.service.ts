@@ -109,9 +109,10 @@ export class UsersService {
   /**
    * Users may rename themselves; anything else needs can_write_users. Only administrators touch
    * administrators or `is_admin`, only super administrators touch super administrators. The account fields
-   * (email, password, status, admin flags) are shared with the user's other domains, so for a user who
-   * belongs to another domain too only a super administrator (or the user) may change them: an
-   * administrator of one tenant must not take over or lock out an account of another.
+   * (names, email, password, status) are shared with the user's other domains, so for a user who belongs to
+   * another domain too only a super administrator (or the user) may change them: an administrator of one
+   * tenant must not take over, rename or lock out an account of another. A token minted for an app never
+   * changes its user's email or password (see README, Security).
    */
   async update(auth: AuthContext, id: string, body: UpdateUserDto): Promise<UserDto> {
     const patch = { ...body };
