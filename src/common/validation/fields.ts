@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -78,7 +78,11 @@ export function UuidField(o: Common = {}): PropertyDecorator {
 export function IntField(o: Common & { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(
     ...base(o, { type: 'integer', format: 'int32', minimum: o.min, maximum: o.max }),
-    Type(() => Number),
+    // query strings arrive as text: only plain decimal digits become a number (Number() would also take
+    // "0x10", "1e3" and " 5"); anything else stays text and fails IsInt
+    Transform(({ value }) =>
+      typeof value === 'string' && /^-?[0-9]{1,15}$/.test(value) ? Number(value) : value,
+    ),
     IsInt({ message: 'must be an integer' }),
     ...(o.min !== undefined ? [Min(o.min)] : []),
     ...(o.max !== undefined ? [Max(o.max)] : []),
