@@ -10,7 +10,10 @@ export interface AppShape {
   allowed_origins: string[];
 }
 
-/** Redirect URIs: absolute, no fragment (RFC 6749 §3.1.2), blank entries dropped, duplicates removed. */
+/**
+ * Redirect URIs: absolute, no fragment (RFC 6749 §3.1.2), no user information, no script-like or local
+ * scheme, blank entries dropped, duplicates removed.
+ */
 export function normalizeRedirectUris(values: string[]): { uris: string[]; error?: string } {
   const uris: string[] = [];
   for (const raw of values) {
@@ -25,9 +28,11 @@ export function normalizeRedirectUris(values: string[]): { uris: string[]; error
     if (u.hash) return { uris, error: `"${v}" must not contain a fragment` };
     if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.host)
       return { uris, error: `"${v}" has no host` };
-    if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(u.protocol)) {
+    if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:'].includes(u.protocol)) {
       return { uris, error: `"${v}" uses a forbidden scheme` };
     }
+    // credentials in a URI end up in logs and Referer headers, and `https://trusted@evil` misleads readers
+    if (u.username || u.password) return { uris, error: `"${v}" must not contain user information` };
     if (!uris.includes(v)) uris.push(v);
   }
   return { uris };

@@ -568,4 +568,32 @@ describe('applications /API/auth/v1/apps/', () => {
       await create({ name: 'by-admin' }).expect(201);
     });
   });
+  describe('redirect URIs that could mislead or leak', () => {
+    it.each([
+      'https://user:pass@app.example.com/cb',
+      'https://app.example.com@evil.example/cb',
+      'blob:https://app.example.com/1f2e',
+    ])('%s → 400 on create and on PATCH, nothing stored', async (uri) => {
+      const res = await create({
+        name: 'r',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        redirect_uris: [uri],
+      }).expect(400);
+      expect(Object.keys(res.body.errors)).toEqual(['redirect_uris']);
+      const ok = await create({
+        name: 'r2',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        redirect_uris: ['https://app.example.com/cb'],
+      }).expect(201);
+      await t.http
+        .patch(`/API/auth/v1/apps/${ok.body.id}/`)
+        .set(bearer(adminToken))
+        .send({ redirect_uris: [uri] })
+        .expect(400);
+      const after = await t.http.get(`/API/auth/v1/apps/${ok.body.id}/`).set(bearer(adminToken)).expect(200);
+      expect(after.body.redirect_uris).toEqual(['https://app.example.com/cb']);
+    });
+  });
 });
