@@ -215,13 +215,13 @@ describe('OAuth scopes: app scopes AND user roles AND ACL', () => {
       const foreign = await createOAuthApp(t, { kind: 'backend', domainId: other.id });
       const res = await t.http.get(`/API/auth/v1/apps/${foreign.id}/`).set(bearer(access_token)).expect(404);
       expect(res.body).toEqual({ errors: ['App not found'] });
-      // another user's token: owner-only
+      // another user's token: owner-only, and not even confirmed
       const theirs = await tokenFor(t, plain);
       const token = await t.http
         .get(`/API/auth/v1/auth/token/${theirs.id}/`)
         .set(bearer(access_token))
-        .expect(403);
-      expect(token.body).toEqual({ errors: ['Only the token itself or an administrator may do this'] });
+        .expect(404);
+      expect(token.body).toEqual({ errors: ['Token not found'] });
     });
 
     it('roles are read on every request: a role taken away → 403 with the same token', async () => {

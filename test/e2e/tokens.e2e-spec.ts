@@ -136,10 +136,16 @@ describe('token management /API/auth/v1/auth/', () => {
       expect(res.body).not.toHaveProperty('token');
     });
 
-    it('GET someone else’s as a non-administrator → 403; as an administrator → 200', async () => {
+    it('someone else’s as a non-administrator answers exactly like an unknown id (404); as an administrator → 200', async () => {
       const stranger = (await tokenFor(t, await createUser(t))).token;
-      const res = await t.http.get(byId(target.id)).set(bearer(stranger)).expect(403);
-      expect(res.body).toEqual({ errors: ['Only the token itself or an administrator may do this'] });
+      const theirs = await t.http.get(byId(target.id)).set(bearer(stranger)).expect(404);
+      const unknown = await t.http.get(byId(randomUUID())).set(bearer(stranger)).expect(404);
+      expect(theirs.body).toEqual({ errors: ['Token not found'] });
+      expect(theirs.body).toEqual(unknown.body);
+      // the same for revocation, which also leaves the token working
+      const del = await t.http.delete(byId(target.id)).set(bearer(stranger)).expect(404);
+      expect(del.body).toEqual(unknown.body);
+      await t.http.get('/API/auth/v1/auth/token/').set(bearer(target.token)).expect(200);
       await t.http.get(byId(target.id)).set(bearer(adminToken)).expect(200);
     });
 
@@ -153,10 +159,10 @@ describe('token management /API/auth/v1/auth/', () => {
       await t.http.get(byId(target.id)).set(bearer(foreign.token)).expect(404);
     });
 
-    it('DELETE: someone else’s as a non-administrator → 403, and the token still works', async () => {
+    it('DELETE: someone else’s as a non-administrator → 404, and the token still works', async () => {
       const victim = await tokenFor(t, owner);
       const stranger = (await tokenFor(t, await createUser(t))).token;
-      await t.http.delete(byId(victim.id)).set(bearer(stranger)).expect(403);
+      await t.http.delete(byId(victim.id)).set(bearer(stranger)).expect(404);
       await t.http.get(TOKEN).set(bearer(victim.token)).expect(200);
     });
 

@@ -27,7 +27,8 @@ const TABLE: Record<AccessEntity, { sql: string; label: string }> = {
 
 /**
  * ACL checks over sets of ids: the entities must exist in the caller's domain (else 404, so other tenants'
- * ids are not even confirmed), and owner-only entities (tokens) need ownership or an administrator.
+ * ids are not even confirmed), and owner-only entities (tokens) need ownership or an administrator (else
+ * 404 too, for the same reason).
  * The guard calls it for the entity named by the route; services call it for ids found in bodies.
  */
 @Injectable()
@@ -41,8 +42,9 @@ export class AccessService {
     if (unique.some((id) => !isUuid(id))) throw ApiError.notFound(label);
     const rows: { id: string; user_id?: string }[] = await this.ds.query(sql, [unique, auth.systemDomainId]);
     if (rows.length !== unique.length) throw ApiError.notFound(label);
+    // another user's token answers like an unknown one: a non-administrator learns nothing about its id
     if (entity === 'token' && !auth.isAdmin && rows.some((r) => r.user_id !== auth.userId)) {
-      throw ApiError.forbidden('Only the token itself or an administrator may do this');
+      throw ApiError.notFound(label);
     }
   }
 }
