@@ -94,4 +94,28 @@ describe('logs carry no secrets', () => {
       expect(output).not.toContain(value);
     }
   });
+  it('redacts the secret of secret-bearing paths (external auth, invitation links), also on 4xx', async () => {
+    const admin = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const app = await t.http
+      .post('/API/auth/v1/apps/')
+      .set(bearer(admin))
+      .send({ name: 'ext', type: 'PAT' })
+      .expect(201);
+    const approved = 'external-auth-secret-in-the-path-0001';
+    await t.http
+      .post('/API/auth/v1/apps/external/auth/')
+      .set(bearer(admin))
+      .send({ secret: approved, app_id: app.body.id })
+      .expect(201);
+    const unknown = 'external-auth-secret-in-the-path-0002';
+    const from = lines.length;
+    await t.http.get(`/API/auth/v1/apps/external/auth/${approved}/`).expect(200);
+    await t.http.get(`/API/auth/v1/apps/external/auth/${unknown}/`).expect(404);
+    await t.http.get(`/API/auth/v1/invitation/${unknown}/`).expect(404);
+    const output = lines.slice(from).join('');
+    expect(output).toContain('"path":"/API/auth/v1/apps/external/auth/[redacted]/"');
+    expect(output).toContain('"path":"/API/auth/v1/invitation/[redacted]/"');
+    expect(output).not.toContain(approved);
+    expect(output).not.toContain(unknown);
+  });
 });

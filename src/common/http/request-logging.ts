@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
+import { redactPath } from './secret-paths.js';
 
 /** Header and body paths that never reach a log line. */
 export const REDACT_PATHS = [
@@ -33,8 +34,8 @@ type Level = 'debug' | 'info' | 'error';
  * Structured access log with a request id (honours an incoming X-Request-Id, echoes it back). One line per
  * request when it ends: `debug` for success, `info` for 4xx, `error` for 5xx and for a request whose
  * connection closed before the response was sent. The line carries the request's id, method, path (never
- * the query string, which may hold secrets), user agent, status and duration — and no header, so no
- * credential can reach it.
+ * the query string, which may hold secrets, and with the secret segment of secret-bearing routes redacted:
+ * see secret-paths.ts), user agent, status and duration — and no header, so no credential can reach it.
  *
  * Written here rather than with pino-http: pino-http builds a child logger per request, serialising and
  * redacting the request into it, whether or not a line is ever written; at the default level (successes
@@ -58,7 +59,12 @@ export function requestLogger(logger: PinoLogger) {
       const url = req.originalUrl ?? req.url ?? '';
       logger[level](
         {
-          req: { id, method: req.method, path: url.split('?')[0], user_agent: req.headers['user-agent'] },
+          req: {
+            id,
+            method: req.method,
+            path: redactPath(url.split('?')[0]),
+            user_agent: req.headers['user-agent'],
+          },
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - start),
         },
