@@ -3,12 +3,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import type { AppConfig } from '../config/config.js';
 
-/** AES-256-GCM for private keys at rest; the key is derived (HKDF-SHA256) from KEY_ENCRYPTION_SECRET. */
+/**
+ * AES-256-GCM for secrets at rest (signing keys, mail bodies); each purpose gets its own key, derived
+ * (HKDF-SHA256) from the service secret.
+ */
 export class KeyEncryption {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'portcullis', 'signing-key-encryption', 32));
+  constructor(secret: string, purpose = 'signing-key-encryption') {
+    this.key = deriveKey(secret, purpose);
   }
 
   encrypt(plain: string): string {
@@ -25,20 +28,39 @@ export class KeyEncryption {
     return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
   }
 
-  /**
-   * The configured secret; on the embedded database without one, a secret generated once and kept beside
-   * the data (mode 0600), so a restart can still read the keys. PostgreSQL deployments must configure it.
-   */
-  static fromConfig(config: AppConfig): KeyEncryption {
-    if (config.auth.keyEncryptionSecret) return new KeyEncryption(config.auth.keyEncryptionSecret);
-    if (config.database.dataDir === 'memory://')
-      return new KeyEncryption(randomBytes(32).toString('base64url'));
+  static fromConfig(config: AppConfig, purpose?: string): KeyEncryption {
+    return new KeyEncryption(serviceSecret(config), purpose);
+  }
+}
+
+/** A 256-bit key for one purpose (encryption, a MAC), derived from the service secret. */
+export function deriveKey(secret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'portcullis', purpose, 32));
+}
+
+const secrets = new WeakMap<AppConfig, string>();
+
+/**
+ * The root of every key the service derives: KEY_ENCRYPTION_SECRET; on the embedded database without one,
+ * a secret generated once and kept beside the data (mode 0600), so a restart can still read what it sealed;
+ * in memory, one per configuration (one running app). PostgreSQL deployments must configure it, identical
+ * on every instance.
+ */
+export function serviceSecret(config: AppConfig): string {
+  if (config.auth.keyEncryptionSecret) return config.auth.keyEncryptionSecret;
+  let secret = secrets.get(config);
+  if (secret) return secret;
+  if (config.database.dataDir === 'memory://') {
+    secret = randomBytes(32).toString('base64url');
+  } else {
     mkdirSync(config.database.dataDir, { recursive: true });
     const file = join(config.database.dataDir, 'key-encryption.secret');
     if (!existsSync(file)) {
       writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
       chmodSync(file, 0o600);
     }
-    return new KeyEncryption(readFileSync(file, 'utf8').trim());
+    secret = readFileSync(file, 'utf8').trim();
   }
+  secrets.set(config, secret);
+  return secret;
 }

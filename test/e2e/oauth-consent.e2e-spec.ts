@@ -457,7 +457,12 @@ describe('consent page {base_url}/oauth/authorize', () => {
         const u = await createUser(secure);
         const params = authorizationRequest(a, pkce());
         const page = await secure.http.get(OAUTH.consent).query(params).expect(200);
-        expect(setCookie(page, CSRF_COOKIE)).toMatch(/; Secure/);
+        // __Host-: Secure, Path=/ and no Domain, so no sibling subdomain or http page can plant it
+        const hostCookie = setCookie(page, `__Host-${CSRF_COOKIE}`) as string;
+        expect(hostCookie).toMatch(/; Secure/);
+        expect(hostCookie).toMatch(/; Path=\/;/);
+        expect(hostCookie).not.toMatch(/Domain=/i);
+        expect(setCookie(page, CSRF_COOKIE)).toBeUndefined();
         const jar = new CookieJar().store(page);
         const res = await secure.http
           .post(OAUTH.consentLogin)
@@ -475,6 +480,74 @@ describe('consent page {base_url}/oauth/authorize', () => {
       } finally {
         await secure.close();
       }
+    });
+  });
+  describe('CSRF token bound to the sign-in state', () => {
+    it('a planted cookie and matching field the server did not mint are refused', async () => {
+      const params = authorizationRequest(app, pkce());
+      const planted = 'A'.repeat(24) + '.' + 'B'.repeat(43);
+      for (const csrf of [planted, 'C'.repeat(43)]) {
+        const jar = new CookieJar().set(CSRF_COOKIE, csrf);
+        const res = await t.http
+          .post(OAUTH.consentLogin)
+          .set(jar.header())
+          .type('form')
+          .send({ ...params, csrf, email: user.email, password: DEFAULT_PASSWORD })
+          .expect(403);
+        expect(setCookie(res, SESSION_COOKIE)).toBeUndefined();
+      }
+      // and for the decision of a signed-in user
+      const jar = await signIn(params);
+      const forged = await t.http
+        .post(OAUTH.consent)
+        .set(jar.set(CSRF_COOKIE, planted).header())
+        .type('form')
+        .send({ ...params, csrf: planted, decision: 'allow' })
+        .expect(403);
+      expect(forged.headers.location).toBeUndefined();
+    });
+
+    it('a token minted before sign-in, or for another session, does not pass for this session', async () => {
+      const params = authorizationRequest(app, pkce());
+      const anonymous = new CookieJar().store(await open(params).expect(200));
+      const anonymousToken = anonymous.get(CSRF_COOKIE) as string;
+      const jar = await signIn(params);
+      // signing in minted a new token
+      expect(jar.get(CSRF_COOKIE)).not.toBe(anonymousToken);
+      const stale = await t.http
+        .post(OAUTH.consent)
+        .set(
+          new CookieJar()
+            .set(SESSION_COOKIE, jar.get(SESSION_COOKIE) as string)
+            .set(CSRF_COOKIE, anonymousToken)
+            .header(),
+        )
+        .type('form')
+        .send({ ...params, csrf: anonymousToken, decision: 'allow' })
+        .expect(403);
+      expect(stale.headers.location).toBeUndefined();
+      // another user's session token with this user's session cookie
+      const otherJar = await signIn(params, (await createUser(t)).email);
+      const foreign = otherJar.get(CSRF_COOKIE) as string;
+      await t.http
+        .post(OAUTH.consent)
+        .set(
+          new CookieJar()
+            .set(SESSION_COOKIE, jar.get(SESSION_COOKIE) as string)
+            .set(CSRF_COOKIE, foreign)
+            .header(),
+        )
+        .type('form')
+        .send({ ...params, csrf: foreign, decision: 'allow' })
+        .expect(403);
+      // the session's own token works
+      const ok = await t.http
+        .post(OAUTH.consent)
+        .set(jar.header())
+        .type('form')
+        .send({ ...params, csrf: jar.get(CSRF_COOKIE) as string, decision: 'allow' })
+        .expect(303);
+      expect(ok.headers.location).toMatch(/[?&]code=/);
     });
   });
 });

@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '../../common/auth/auth-context.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
 import { SystemDomainsService } from '../../system-domains/system-domains.service.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import { JwtVerifier } from '../jwt-verifier.service.js';
 
 const SESSION = 'portcullis_session';
-const CSRF = 'portcullis_csrf';
 
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -30,6 +30,10 @@ export function readCookie(req: Request, name: string): string | undefined {
 /**
  * The consent page's browser session: an HttpOnly cookie holding a login token (looked up like any other
  * token, so signing out or revoking it ends the session) and a double-submit CSRF cookie (SameSite=Strict).
+ * The CSRF token is `nonce.HMAC(nonce, session)` under a key derived from the service secret: a cookie
+ * planted from a sibling subdomain or over plain http cannot be forged, and a token minted for one sign-in
+ * state (anonymous, or one session) does not pass for another; signing in mints a new one. Over https the
+ * cookie is `__Host-` prefixed (Secure, Path=/, no Domain), so no other origin can set it at all.
  */
 @Injectable()
 export class ConsentSessionService {
@@ -39,7 +43,15 @@ export class ConsentSessionService {
     private readonly jwt: JwtVerifier,
     private readonly tokens: TokensService,
     private readonly domains: SystemDomainsService,
-  ) {}
+  ) {
+    this.csrfKey = deriveKey(serviceSecret(config), 'consent-csrf');
+  }
+
+  private readonly csrfKey: Buffer;
+
+  private get csrfCookie(): string {
+    return this.secure ? '__Host-portcullis_csrf' : 'portcullis_csrf';
+  }
 
   private get secure(): boolean {
     return this.config.http.publicBaseUrl.startsWith('https:');
@@ -77,21 +89,53 @@ export class ConsentSessionService {
       path: '/oauth',
       maxAge: this.config.auth.loginTokenTtlSeconds * 1000,
     });
+    // the anonymous form's token is bound to "no session": the signed-in pages need one of their own
+    this.mintCsrf(res, token);
   }
 
+  /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */
   csrfToken(req: Request, res: Response): string {
-    const existing = readCookie(req, CSRF);
-    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
-    res.cookie(CSRF, token, { httpOnly: true, sameSite: 'strict', secure: this.secure, path: '/oauth' });
-    return token;
+    const existing = readCookie(req, this.csrfCookie);
+    if (existing && this.csrfMatches(existing, readCookie(req, SESSION))) return existing;
+    return this.mintCsrf(res, readCookie(req, SESSION));
   }
 
+  /** The submitted token equals the cookie, and the cookie is one we minted for this request's session. */
   csrfValid(req: Request, submitted: unknown): boolean {
-    const cookie = readCookie(req, CSRF);
+    const cookie = readCookie(req, this.csrfCookie);
     if (!cookie || typeof submitted !== 'string') return false;
     const a = Buffer.from(cookie);
     const b = Buffer.from(submitted);
-    return a.length === b.length && timingSafeEqual(a, b);
+    return (
+      a.length === b.length && timingSafeEqual(a, b) && this.csrfMatches(cookie, readCookie(req, SESSION))
+    );
+  }
+
+  private mintCsrf(res: Response, session: string | undefined): string {
+    const nonce = randomBytes(18).toString('base64url');
+    const token = `${nonce}.${this.csrfMac(nonce, session)}`;
+    res.cookie(this.csrfCookie, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.secure,
+      path: this.secure ? '/' : '/oauth',
+    });
+    return token;
+  }
+
+  private csrfMatches(token: string, session: string | undefined): boolean {
+    const [nonce, mac, extra] = token.split('.');
+    if (!nonce || !mac || extra !== undefined) return false;
+    const expected = Buffer.from(this.csrfMac(nonce, session));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  private csrfMac(nonce: string, session: string | undefined): string {
+    return createHmac('sha256', this.csrfKey)
+      .update(nonce)
+      .update('\0')
+      .update(session ?? '')
+      .digest('base64url');
   }
 }
