@@ -1,5 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { KeyEncryption } from '../keys/key-encryption.js';
 import { MailOutboxEntity } from './mail-outbox.entity.js';
 
 export interface OutgoingMail {
@@ -10,19 +13,60 @@ export interface OutgoingMail {
   body: string;
 }
 
+/** Marks a sealed body; anything else in the column is a body written before bodies were sealed. */
+const SEALED = 'sealed:v1:';
+
 /**
  * Queues mail in the outbox, inside the caller's transaction so that a rolled-back change sends nothing.
- * There is no sender yet; a worker will deliver PENDING rows. Bodies carry one-time links, so only the
- * kind and recipient are ever logged.
+ * Bodies carry one-time links: they are sealed with a key of their own derived from the service secret
+ * (a database dump holds no working link), opened only by the delivery worker (`readBody`), and erased when
+ * the mail has been delivered (`markSent`). Only the kind and recipient are ever logged.
  */
 @Injectable()
-export class MailService {
+export class MailService implements OnModuleInit {
   private readonly logger = new Logger(MailService.name);
+  private readonly sealer: KeyEncryption;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.sealer = KeyEncryption.fromConfig(config, 'mail-outbox-encryption');
+  }
+
+  /** Seals bodies queued before bodies were sealed (once, at start; a no-op afterwards). */
+  async onModuleInit(): Promise<void> {
+    const rows: { id: string; body: string }[] = await this.ds.query(
+      `SELECT id, body FROM mail_outbox WHERE body IS NOT NULL AND body NOT LIKE 'sealed:%'`,
+    );
+    for (const r of rows) {
+      await this.ds.query('UPDATE mail_outbox SET body = $2 WHERE id = $1 AND body = $3', [
+        r.id,
+        this.seal(r.body),
+        r.body,
+      ]);
+    }
+  }
 
   async queue(em: EntityManager, mail: OutgoingMail): Promise<void> {
     await em
       .getRepository(MailOutboxEntity)
-      .insert({ to_address: mail.to, subject: mail.subject, body: mail.body, status: 'PENDING' });
+      .insert({ to_address: mail.to, subject: mail.subject, body: this.seal(mail.body), status: 'PENDING' });
     this.logger.log(`${mail.kind} mail queued for ${mail.to}`);
+  }
+
+  /** The body in clear, for the delivery worker; null once delivered. */
+  readBody(row: Pick<MailOutboxEntity, 'body'>): string | null {
+    if (row.body === null) return null;
+    return row.body.startsWith(SEALED) ? this.sealer.decrypt(row.body.slice(SEALED.length)) : row.body;
+  }
+
+  /** Delivered: the body goes, so nothing secret is kept after delivery. */
+  async markSent(em: EntityManager, id: string): Promise<void> {
+    await em.update(MailOutboxEntity, { id }, { status: 'SENT', body: null, sent_at: new Date() });
+  }
+
+  private seal(body: string): string {
+    return SEALED + this.sealer.encrypt(body);
   }
 }

@@ -1,4 +1,5 @@
 import { MailOutboxEntity } from '../../src/users/mail-outbox.entity.js';
+import { MailService } from '../../src/users/mail.service.js';
 import type { TestApp } from './create-test-app.js';
 
 /** The text of the newest mail queued for `to` (read the way the delivery worker reads it). */
@@ -7,7 +8,7 @@ export async function mailedText(t: TestApp, to: string): Promise<string> {
     .getRepository(MailOutboxEntity)
     .find({ where: { to_address: to }, order: { date_created: 'DESC' }, take: 1 });
   if (!row) throw new Error(`no mail queued for ${to}`);
-  return row.body;
+  return t.get(MailService).readBody(row) ?? '';
 }
 
 /** The one-time secret of the newest link of the given kind (e.g. "invitation") mailed to `to`. */

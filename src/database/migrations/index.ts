@@ -5,6 +5,7 @@ import { OAuthGrants1795263487518 } from './1795263487518-oauth-grants.js';
 import { AdminPerDomain1795263606252 } from './1795263606252-admin-per-domain.js';
 import { CredentialCeilings1795263800000 } from './1795263800000-credential-ceilings.js';
 import { PendingInvitations1795263900000 } from './1795263900000-pending-invitations.js';
+import { MailOutboxSealed1795264000000 } from './1795264000000-mail-outbox-sealed.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   AdminPerDomain1795263606252,
   CredentialCeilings1795263800000,
   PendingInvitations1795263900000,
+  MailOutboxSealed1795264000000,
 ];
