@@ -32,6 +32,15 @@ describe('credential invariant', () => {
   });
   afterAll(() => t.close());
 
+  /** The client_credentials grant of a backend service; the access token, or null when refused. */
+  async function clientCredentialsToken(app: { id: string; client_secret?: string }): Promise<string | null> {
+    const res = await t.http
+      .post(TOKEN)
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: app.id, client_secret: app.client_secret ?? '' });
+    return res.status === 200 ? (res.body.access_token as string) : null;
+  }
+
   /** What a token may do, exactly as the guard computes it on a request. */
   async function rightsOfToken(token: string): Promise<AuthContext> {
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as JwtClaims;
@@ -83,17 +92,6 @@ describe('credential invariant', () => {
   async function mint(path: Path, who: { user: UserEntity; token: string }, acting: UserEntity) {
     const h = bearer(who.token);
     const name = `m-${randomUUID().slice(0, 6)}`;
-    const grant = async (app: { id: string; client_secret?: string }) => {
-      const res = await t.http
-        .post(TOKEN)
-        .type('form')
-        .send({
-          grant_type: 'client_credentials',
-          client_id: app.id,
-          client_secret: app.client_secret ?? '',
-        });
-      return res.status === 200 ? (res.body.access_token as string) : null;
-    };
     switch (path) {
       case 'create PAT app': {
         const res = await t.http
@@ -110,13 +108,13 @@ describe('credential invariant', () => {
           .set(h)
           .send({ name, ...backend(acting.id) });
         if (res.status !== 201) return expectRefusal(res.status);
-        return grant(res.body);
+        return clientCredentialsToken(res.body);
       }
       case 'patch acting user': {
         const app = await appBySuper(backend(null));
         const res = await t.http.patch(`${APPS}/${app.id}/`).set(h).send({ default_user_id: acting.id });
         if (res.status !== 200) return expectRefusal(res.status);
-        return grant(app);
+        return clientCredentialsToken(app);
       }
       case 'issue PAT': {
         const app = await appBySuper({ type: 'PAT', default_user_id: acting.id });
@@ -262,16 +260,8 @@ describe('credential invariant', () => {
           .set(bearer((await tokenFor(t, root)).token))
           .expect(200)
       ).body.token as string;
-      const grant = await t.http
-        .post(TOKEN)
-        .type('form')
-        .send({
-          grant_type: 'client_credentials',
-          client_id: svc.body.id,
-          client_secret: svc.body.client_secret,
-        })
-        .expect(200);
-      for (const token of [before, afterPat, grant.body.access_token as string]) {
+      const granted = (await clientCredentialsToken(svc.body)) as string;
+      for (const token of [before, afterPat, granted]) {
         const r = await rightsOfToken(token);
         expect({ super: r.isSuperAdmin, admin: r.isAdmin, roles: [...r.roles] }).toEqual({
           super: false,
@@ -287,16 +277,8 @@ describe('credential invariant', () => {
         .set(bearer((await tokenFor(t, root)).token))
         .send({ default_user_id: worker.id })
         .expect(200);
-      const regrant = await t.http
-        .post(TOKEN)
-        .type('form')
-        .send({
-          grant_type: 'client_credentials',
-          client_id: svc.body.id,
-          client_secret: svc.body.client_secret,
-        })
-        .expect(200);
-      expect((await rightsOfToken(regrant.body.access_token)).isSuperAdmin).toBe(true);
+      const regranted = (await clientCredentialsToken(svc.body)) as string;
+      expect((await rightsOfToken(regranted)).isSuperAdmin).toBe(true);
     });
 
     it('a demotion counts at once, and renewing a capped token keeps its ceiling', async () => {

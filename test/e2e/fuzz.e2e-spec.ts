@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/groups/group.entity.js';
+import { AUTHORIZATION_PARAMS } from '../../src/oauth/consent/consent-pages.js';
 import { createApp, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -57,19 +58,7 @@ const EXCLUDED: Record<string, string> = {};
 const CONSENT_FIELDS = {
   type: 'object',
   properties: Object.fromEntries(
-    [
-      'client_id',
-      'redirect_uri',
-      'response_type',
-      'scope',
-      'state',
-      'code_challenge',
-      'code_challenge_method',
-      'csrf',
-      'decision',
-      'email',
-      'password',
-    ].map((k) => [k, { type: 'string' }]),
+    [...AUTHORIZATION_PARAMS, 'csrf', 'decision', 'email', 'password'].map((k) => [k, { type: 'string' }]),
   ),
 };
 

@@ -13,15 +13,20 @@ describe('mail outbox', () => {
   });
   afterAll(() => t.close());
 
-  it('stores no link in clear, gives it back to the worker, and keeps nothing after delivery', async () => {
+  /** Invites a fresh address; its outbox row. */
+  async function invitationMail(prefix: string): Promise<MailOutboxEntity> {
     const admin = await createUser(t, { isAdmin: true });
-    const to = `mail-${randomUUID().slice(0, 8)}@example.com`;
+    const to = `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
     await t.http
       .post('/API/users/v1/users/invite/')
       .set(bearer((await tokenFor(t, admin)).token))
       .send({ email: to })
       .expect(201);
-    const row = await t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: to });
+    return t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: to });
+  }
+
+  it('stores no link in clear, gives it back to the worker, and keeps nothing after delivery', async () => {
+    const row = await invitationMail('mail');
     const raw = JSON.stringify(await t.ds.query('SELECT * FROM mail_outbox WHERE id = $1', [row.id]));
     expect(raw).not.toContain('/invitation/');
     expect(raw).not.toContain('invited you');
@@ -36,14 +41,7 @@ describe('mail outbox', () => {
   });
 
   it('a sealed body that was tampered with does not open', async () => {
-    const admin = await createUser(t, { isAdmin: true });
-    const to = `tamper-${randomUUID().slice(0, 8)}@example.com`;
-    await t.http
-      .post('/API/users/v1/users/invite/')
-      .set(bearer((await tokenFor(t, admin)).token))
-      .send({ email: to })
-      .expect(201);
-    const row = await t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: to });
+    const row = await invitationMail('tamper');
     const body = row.body as string;
     const flipped = body.slice(0, -2) + (body.endsWith('A') ? 'B' : 'A') + body.slice(-1);
     expect(() => t.get(MailService).readBody({ body: flipped })).toThrow();

@@ -1,7 +1,7 @@
 import type { AuthorizationParams } from '../authorization-request.service.js';
 import { esc, hiddenFields, page } from './html.js';
 
-const PARAMS = [
+export const AUTHORIZATION_PARAMS = [
   'client_id',
   'redirect_uri',
   'response_type',
@@ -12,7 +12,9 @@ const PARAMS = [
 ] as const;
 
 export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
-  return Object.fromEntries(PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]));
+  return Object.fromEntries(
+    AUTHORIZATION_PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]),
+  );
 }
 
 const INVALID_REQUEST_NOTE =
