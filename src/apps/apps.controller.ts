@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -33,8 +34,12 @@ export class AppsController {
   @Authenticated({ roles: ['can_read_apps'] })
   @ApiOperation({ summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)' })
   @ApiOkResponse({ type: AppListDto })
-  listApps(@Query() q: CursorQueryDto, @Req() req: Request): Promise<AppListDto> {
-    return this.apps.list(req.auth as AuthContext, q, req.path);
+  listApps(
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<AppListDto> {
+    return this.apps.list(caller, q, req.path);
   }
 
   @Post()
@@ -43,8 +48,8 @@ export class AppsController {
     summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
   })
   @ApiCreatedResponse({ type: CreatedAppDto })
-  createApp(@Body() body: CreateAppDto, @Req() req: Request): Promise<CreatedAppDto> {
-    return this.apps.create(req.auth as AuthContext, body);
+  createApp(@Body() body: CreateAppDto, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
+    return this.apps.create(caller, body);
   }
 
   @Get(':app_id')
@@ -52,8 +57,8 @@ export class AppsController {
   @ApiOperation({ summary: 'One application' })
   @ApiOkResponse({ type: AppDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  async getApp(@Param('app_id', uuid) id: string, @Req() req: Request): Promise<AppDto> {
-    return appView(await this.apps.get(req.auth as AuthContext, id));
+  async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
+    return appView(await this.apps.get(caller, id));
   }
 
   @Put(':app_id')
@@ -64,9 +69,9 @@ export class AppsController {
   replaceApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<CreatedAppDto> {
-    return this.apps.update(req.auth as AuthContext, id, body);
+    return this.apps.update(caller, id, body);
   }
 
   @Patch(':app_id')
@@ -77,9 +82,9 @@ export class AppsController {
   updateApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<CreatedAppDto> {
-    return this.apps.update(req.auth as AuthContext, id, body);
+    return this.apps.update(caller, id, body);
   }
 
   @Delete(':app_id')
@@ -88,8 +93,8 @@ export class AppsController {
   @ApiOperation({ summary: 'Delete an application and every token issued for it' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  deleteApp(@Param('app_id', uuid) id: string, @Req() req: Request): Promise<void> {
-    return this.apps.remove(req.auth as AuthContext, id);
+  deleteApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.apps.remove(caller, id);
   }
 
   @Post(':app_id/token')
@@ -103,8 +108,8 @@ export class AppsController {
   createAppToken(
     @Param('app_id', uuid) id: string,
     @Query() q: PatQueryDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<TokenDto> {
-    return this.apps.issuePat(req.auth as AuthContext, id, q.expires_in);
+    return this.apps.issuePat(caller, id, q.expires_in);
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { SCOPES } from '../common/auth/scopes.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
@@ -53,9 +54,9 @@ export class ExternalAuthController {
   @ApiConflictResponse({ type: ErrorsDto })
   approveExternalAuth(
     @Body() body: ExternalAuthRequestDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<ExternalAuthRequestResponseDto> {
-    return this.external.approve(req.auth as AuthContext, body);
+    return this.external.approve(caller, body);
   }
 
   @Get('external/auth/:secret')
@@ -75,9 +76,9 @@ export class ExternalAuthController {
   @ApiConflictResponse({ type: ErrorsDto })
   approveAppInstance(
     @Body() body: ApprovedAppInstanceDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<ApprovedAppInstanceDto> {
-    return this.external.approveInstance(req.auth as AuthContext, body);
+    return this.external.approveInstance(caller, body);
   }
 
   @Get('instance/:approved_instance_id')
@@ -99,8 +100,8 @@ export class ExternalAuthController {
   @ApiNotFoundResponse({ type: ErrorsDto })
   deleteAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<void> {
-    return this.external.removeInstance(req.auth as AuthContext, id);
+    return this.external.removeInstance(caller, id);
   }
 }

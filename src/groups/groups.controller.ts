@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -38,8 +39,12 @@ export class GroupsController {
     summary: 'Groups of the caller’s domain (page style; query filters the name; sort on name, date_created)',
   })
   @ApiOkResponse({ type: GroupListDto })
-  listGroups(@Query() q: GroupListQueryDto, @Req() req: Request): Promise<GroupListDto> {
-    return this.groups.list(req.auth as AuthContext, q, req.path);
+  listGroups(
+    @Query() q: GroupListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<GroupListDto> {
+    return this.groups.list(caller, q, req.path);
   }
 
   @Post()
@@ -47,8 +52,8 @@ export class GroupsController {
   @ApiOperation({ summary: 'Create a group carrying roles (only roles the caller holds)' })
   @ApiCreatedResponse({ type: GroupDto })
   @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
-  createGroup(@Body() body: CreateGroupDto, @Req() req: Request): Promise<GroupDto> {
-    return this.groups.create(req.auth as AuthContext, body);
+  createGroup(@Body() body: CreateGroupDto, @Caller() caller: AuthContext): Promise<GroupDto> {
+    return this.groups.create(caller, body);
   }
 
   @Get(':group_id')
@@ -56,8 +61,8 @@ export class GroupsController {
   @ApiOperation({ summary: 'One group, with its member ids' })
   @ApiOkResponse({ type: GroupDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  getGroup(@Param('group_id', uuid) id: string, @Req() req: Request): Promise<GroupDto> {
-    return this.groups.get(req.auth as AuthContext, id);
+  getGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupDto> {
+    return this.groups.get(caller, id);
   }
 
   @Patch(':group_id')
@@ -69,9 +74,9 @@ export class GroupsController {
   updateGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<GroupDto> {
-    return this.groups.update(req.auth as AuthContext, id, body);
+    return this.groups.update(caller, id, body);
   }
 
   @Delete(':group_id')
@@ -80,8 +85,8 @@ export class GroupsController {
   @ApiOperation({ summary: 'Delete a group; its members lose its roles' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  deleteGroup(@Param('group_id', uuid) id: string, @Req() req: Request): Promise<void> {
-    return this.groups.remove(req.auth as AuthContext, id);
+  deleteGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.groups.remove(caller, id);
   }
 
   @Post(':group_id/members/:user_id')
@@ -92,9 +97,9 @@ export class GroupsController {
   addGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<GroupDto> {
-    return this.groups.addMember(req.auth as AuthContext, id, userId);
+    return this.groups.addMember(caller, id, userId);
   }
 
   @Delete(':group_id/members/:user_id')
@@ -106,8 +111,8 @@ export class GroupsController {
   removeGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<void> {
-    return this.groups.removeMember(req.auth as AuthContext, id, userId);
+    return this.groups.removeMember(caller, id, userId);
   }
 }

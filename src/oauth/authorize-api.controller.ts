@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
@@ -34,9 +34,9 @@ export class AuthorizeApiController {
   @ApiOkResponse({ type: PendingAuthorizationDto })
   async describeAuthorization(
     @Query() q: AuthorizationQueryDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<PendingAuthorizationDto> {
-    const v = await this.validate(q, req.auth as AuthContext);
+    const v = await this.validate(q, caller);
     return {
       client_id: v.app.id,
       app_name: v.app.name,
@@ -55,9 +55,9 @@ export class AuthorizeApiController {
   @ApiOkResponse({ type: AuthorizationRedirectDto })
   async decideAuthorization(
     @Body() body: AuthorizationDecisionDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<AuthorizationRedirectDto> {
-    const auth = req.auth as AuthContext;
+    const auth = caller;
     const v = await this.validate(body, auth);
     const redirect_to = await this.requests
       .decide(v, auth.userId, auth.systemDomains, body.decision === 'allow', this.config.http.publicBaseUrl)

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -32,24 +33,24 @@ export class TokensController {
     summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
   })
   @ApiOkResponse({ type: TokenDto })
-  validateToken(@Req() req: Request): TokenDto {
-    return this.lifecycle.describeCurrent(req.auth as AuthContext, req);
+  validateToken(@Caller() caller: AuthContext, @Req() req: Request): TokenDto {
+    return this.lifecycle.describeCurrent(caller, req);
   }
 
   @Post('token')
   @Authenticated()
   @ApiOperation({ summary: 'A new token for the caller; the current one stays valid' })
   @ApiCreatedResponse({ type: TokenDto })
-  createToken(@Req() req: Request): Promise<TokenDto> {
-    return this.lifecycle.renew(req.auth as AuthContext, false);
+  createToken(@Caller() caller: AuthContext): Promise<TokenDto> {
+    return this.lifecycle.renew(caller, false);
   }
 
   @Put('token')
   @Authenticated()
   @ApiOperation({ summary: 'Refresh: a new token for the caller, and the current one revoked' })
   @ApiOkResponse({ type: TokenDto })
-  refreshToken(@Req() req: Request): Promise<TokenDto> {
-    return this.lifecycle.renew(req.auth as AuthContext, true);
+  refreshToken(@Caller() caller: AuthContext): Promise<TokenDto> {
+    return this.lifecycle.renew(caller, true);
   }
 
   @Delete('token')
@@ -57,8 +58,8 @@ export class TokensController {
   @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
   @ApiOkResponse({ description: 'Empty body' })
-  async revokeCurrentToken(@Req() req: Request): Promise<void> {
-    await this.lifecycle.revoke((req.auth as AuthContext).tokenId);
+  async revokeCurrentToken(@Caller() caller: AuthContext): Promise<void> {
+    await this.lifecycle.revoke(caller.tokenId);
   }
 
   @Get('token/:token_id')
@@ -66,8 +67,8 @@ export class TokensController {
   @ApiOperation({ summary: 'Describe a token: the caller’s own, or any in the domain for an administrator' })
   @ApiOkResponse({ type: TokenOutputDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  getToken(@Param('token_id', uuid) tokenId: string, @Req() req: Request): Promise<TokenOutputDto> {
-    return this.lifecycle.describe(tokenId, req.auth as AuthContext);
+  getToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<TokenOutputDto> {
+    return this.lifecycle.describe(tokenId, caller);
   }
 
   @Delete('token/:token_id')
@@ -86,8 +87,12 @@ export class TokensController {
   @Authenticated()
   @ApiOperation({ summary: 'The caller’s own live tokens (cursor style: per_page, last_id)' })
   @ApiOkResponse({ type: TokenListDto })
-  listOwnTokens(@Query() q: CursorQueryDto, @Req() req: Request): Promise<TokenListDto> {
-    const auth = req.auth as AuthContext;
+  listOwnTokens(
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<TokenListDto> {
+    const auth = caller;
     return this.queries.listForUser(auth.userId, auth.systemDomainId, q, req.path);
   }
 
@@ -99,8 +104,9 @@ export class TokensController {
   listAppTokens(
     @Param('app_id', uuid) appId: string,
     @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
     @Req() req: Request,
   ): Promise<TokenListDto> {
-    return this.queries.listForApp(appId, (req.auth as AuthContext).systemDomainId, q, req.path);
+    return this.queries.listForApp(appId, caller.systemDomainId, q, req.path);
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
+import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -41,8 +42,8 @@ export class UsersController {
   @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The user the presented token acts as' })
   @ApiOkResponse({ type: UserDto })
-  getCurrentUser(@Req() req: Request): Promise<UserDto> {
-    return this.users.current(req.auth as AuthContext);
+  getCurrentUser(@Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.current(caller);
   }
 
   @Get()
@@ -52,8 +53,12 @@ export class UsersController {
       'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
   })
   @ApiOkResponse({ type: UserListDto })
-  listUsers(@Query() q: UserListQueryDto, @Req() req: Request): Promise<UserListDto> {
-    return this.users.list(req.auth as AuthContext, q, req.path);
+  listUsers(
+    @Query() q: UserListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<UserListDto> {
+    return this.users.list(caller, q, req.path);
   }
 
   @Post()
@@ -61,8 +66,8 @@ export class UsersController {
   @ApiOperation({ summary: 'Create a user in the caller’s domain (emails are unique across domains)' })
   @ApiCreatedResponse({ type: UserDto })
   @ApiConflictResponse({ description: 'The email already belongs to a user', type: ErrorsDto })
-  createUser(@Body() body: CreateUserDto, @Req() req: Request): Promise<UserDto> {
-    return this.users.create(req.auth as AuthContext, body);
+  createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.create(caller, body);
   }
 
   @Post('invite')
@@ -73,16 +78,20 @@ export class UsersController {
   })
   @ApiCreatedResponse({ type: UserSystemDomainInviteDto })
   @ApiConflictResponse({ description: 'Already a member of this domain', type: ErrorsDto })
-  inviteUser(@Body() body: InviteUserDto, @Req() req: Request): Promise<UserSystemDomainInviteDto> {
-    return this.invitations.invite(req.auth as AuthContext, body);
+  inviteUser(@Body() body: InviteUserDto, @Caller() caller: AuthContext): Promise<UserSystemDomainInviteDto> {
+    return this.invitations.invite(caller, body);
   }
 
   @Get('invitations')
   @Authenticated({ roles: ['can_read_users'] })
   @ApiOperation({ summary: 'Pending invitations of the caller’s domain (page style, newest first)' })
   @ApiOkResponse({ type: InvitationListDto })
-  listInvitations(@Query() q: PageQueryDto, @Req() req: Request): Promise<InvitationListDto> {
-    return this.invitations.listPending(req.auth as AuthContext, q, req.path);
+  listInvitations(
+    @Query() q: PageQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<InvitationListDto> {
+    return this.invitations.listPending(caller, q, req.path);
   }
 
   @Delete('invitations/:invitation_id')
@@ -91,8 +100,8 @@ export class UsersController {
   @ApiOperation({ summary: 'Withdraw a pending invitation: its link stops working' })
   @ApiNoContentResponse({ description: 'Withdrawn' })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  withdrawInvitation(@Param('invitation_id', uuid) id: string, @Req() req: Request): Promise<void> {
-    return this.invitations.withdraw(req.auth as AuthContext, id);
+  withdrawInvitation(@Param('invitation_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.invitations.withdraw(caller, id);
   }
 
   @Get(':user_id')
@@ -100,8 +109,8 @@ export class UsersController {
   @ApiOperation({ summary: 'One user of the caller’s domain' })
   @ApiOkResponse({ type: UserDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  getUser(@Param('user_id', uuid) id: string, @Req() req: Request): Promise<UserDto> {
-    return this.users.get(req.auth as AuthContext, id);
+  getUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.get(caller, id);
   }
 
   @Patch(':user_id')
@@ -116,9 +125,9 @@ export class UsersController {
   updateUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
-    @Req() req: Request,
+    @Caller() caller: AuthContext,
   ): Promise<UserDto> {
-    return this.users.update(req.auth as AuthContext, id, body);
+    return this.users.update(caller, id, body);
   }
 
   @Delete(':user_id')
@@ -130,7 +139,7 @@ export class UsersController {
   })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  deleteUser(@Param('user_id', uuid) id: string, @Req() req: Request): Promise<void> {
-    return this.users.remove(req.auth as AuthContext, id);
+  deleteUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.users.remove(caller, id);
   }
 }
