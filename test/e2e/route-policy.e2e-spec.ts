@@ -4,9 +4,13 @@ import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/cor
 import {
   AUTH_OPTIONS,
   Authenticated,
+  type AuthenticatedOptions,
+  describePolicy,
   IS_PUBLIC,
   Public,
 } from '../../src/common/auth/authenticated.decorator.js';
+import { randomUUID } from 'node:crypto';
+import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 interface RouteInfo {
@@ -15,6 +19,8 @@ interface RouteInfo {
   policy: 'public' | 'authenticated' | null;
   /** Declares both: the guard lets `@Public()` win, which would silently drop the `@Authenticated` rules. */
   conflicting: boolean;
+  /** Who may call it: `public`, or the declared policy as plain data. */
+  rules?: 'public' | Record<string, unknown>;
 }
 
 interface ExpressLayer {
@@ -35,11 +41,19 @@ function routesOf(controller: ControllerClass): RouteInfo[] {
     const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
     const declares = (key: string) =>
       Reflect.getMetadata(key, handler) !== undefined || Reflect.getMetadata(key, controller) !== undefined;
+    const options = (Reflect.getMetadata(AUTH_OPTIONS, handler) ??
+      Reflect.getMetadata(AUTH_OPTIONS, controller)) as AuthenticatedOptions | undefined;
+    const policy = declares(IS_PUBLIC) ? 'public' : declares(AUTH_OPTIONS) ? 'authenticated' : null;
     routes.push({
       route: `${method} /${base}/${[path].flat().join('|')}`.replace(/\/+/g, '/'),
       handler: `${controller.name}.${name}`,
-      policy: declares(IS_PUBLIC) ? 'public' : declares(AUTH_OPTIONS) ? 'authenticated' : null,
+      policy,
       conflicting: declares(IS_PUBLIC) && declares(AUTH_OPTIONS),
+      ...(policy === 'public'
+        ? { rules: 'public' as const }
+        : options
+          ? { rules: describePolicy(options) }
+          : {}),
     });
   }
   return routes;
@@ -111,6 +125,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
         handler: 'UndeclaredProbeController.declared',
         policy: 'public',
         conflicting: false,
+        rules: 'public',
       },
     ]);
     expect(routesOf(ConflictingProbeController)).toEqual([
@@ -119,6 +134,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
         handler: 'ConflictingProbeController.both',
         policy: 'public',
         conflicting: true,
+        rules: 'public',
       },
     ]);
   });
@@ -179,5 +195,30 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     const names = routes.map((r) => r.handler.split('.')[1]);
     const dupes = names.filter((n, i) => names.indexOf(n) !== i);
     expect(dupes).toEqual([]);
+  });
+  it('who may call what: every route’s method, path and policy, as committed (a change shows in review)', () => {
+    const table = Object.fromEntries(
+      [...routes]
+        .sort((a, b) => a.route.localeCompare(b.route))
+        .map((r) => [`${r.route} ${r.handler}`, r.rules]),
+    );
+    expect(table).toMatchSnapshot();
+  });
+
+  it('a credential of a kind no route names (the temporary sign-in token) gets 401 on every authenticated route', async () => {
+    const temp = bearer((await tokenFor(t, t.admin, { kind: 'TEMP' })).token);
+    const authenticated = routes.filter((r) => r.policy === 'authenticated');
+    expect(authenticated.length).toBeGreaterThan(30);
+    const answers: string[] = [];
+    for (const r of authenticated) {
+      const [method, path] = r.route.split(' ');
+      const url = path.replace(/:[a-z_]+/g, randomUUID());
+      const res = await t.http[method.toLowerCase() as 'get'](url).set(temp).send({});
+      if (res.status !== 401) answers.push(`${r.route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+    // the same token is a valid one: a route that named its kind would accept it
+    const login = bearer((await tokenFor(t, t.admin)).token);
+    await t.http.get('/API/auth/v1/auth/token/').set(login).expect(200);
   });
 });

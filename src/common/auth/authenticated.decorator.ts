@@ -1,7 +1,15 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  ApiForbiddenResponse,
+  ApiSecurity,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { ErrorsDto } from '../errors/errors.dto.js';
+import type { TokenKind } from '../../tokens/token.entity.js';
 import type { Role } from './roles.js';
+import { DEFAULT_KINDS } from './guard/credential-kind.step.js';
 
 export type AccessEntity = 'app' | 'token' | 'user' | 'group';
 
@@ -21,6 +29,8 @@ export interface AuthenticatedOptions {
   anyScope?: boolean;
   /** The entity named by a route parameter that the caller must be allowed to reach. */
   access?: { entity: AccessEntity; param: string };
+  /** Credential kinds the route accepts; default LOGIN, PAT and OAUTH (see CredentialKindStep). */
+  kinds?: TokenKind[];
 }
 
 export const AUTH_OPTIONS = 'portcullis:auth';
@@ -39,6 +49,8 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
   ];
   return applyDecorators(
     SetMetadata(AUTH_OPTIONS, options),
+    // the policy, readable in the OpenAPI document (and in the route-policy snapshot)
+    ApiExtension('x-portcullis-policy', describePolicy(options)),
     ApiBearerAuth('bearer'),
     ApiSecurity('legacy'),
     ApiUnauthorizedResponse({ description: 'Missing, malformed, expired or revoked token', type: ErrorsDto }),
@@ -47,4 +59,17 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
       type: ErrorsDto,
     }),
   );
+}
+
+/** A route's policy as plain data: what the OpenAPI document and the route-policy snapshot show. */
+export function describePolicy(o: AuthenticatedOptions): Record<string, unknown> {
+  return {
+    kinds: [...(o.kinds ?? DEFAULT_KINDS)],
+    ...(o.superAdmin ? { super_admin: true } : {}),
+    ...(o.admin ? { admin: true } : {}),
+    roles: [...(o.roles ?? [])],
+    ...(o.scopes?.length ? { scopes: [...o.scopes] } : {}),
+    ...(o.anyScope ? { any_scope: true } : {}),
+    ...(o.access ? { access: `${o.access.entity}:${o.access.param}` } : {}),
+  };
 }

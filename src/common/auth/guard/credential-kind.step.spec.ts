@@ -1,0 +1,25 @@
+import { guardContext } from '../../../../test/utils/guard-context.js';
+import { CredentialKindStep, DEFAULT_KINDS } from './credential-kind.step.js';
+
+describe('CredentialKindStep', () => {
+  const step = new CredentialKindStep();
+
+  it('accepts LOGIN, PAT and OAUTH by default', () => {
+    for (const kind of DEFAULT_KINDS) expect(() => step.run(guardContext({ auth: { kind } }))).not.toThrow();
+  });
+
+  it('refuses a kind the route does not name with a 401 (a new kind is refused everywhere)', () => {
+    expect(() => step.run(guardContext({ auth: { kind: 'TEMP' } }))).toThrow(
+      expect.objectContaining({ status: 401, errors: ['This credential cannot be used here'] }),
+    );
+    expect(() => step.run(guardContext({ auth: { kind: 'PAT' }, policy: { kinds: ['LOGIN'] } }))).toThrow(
+      expect.objectContaining({ status: 401 }),
+    );
+  });
+
+  it('accepts a kind the route names', () => {
+    expect(() =>
+      step.run(guardContext({ auth: { kind: 'TEMP' }, policy: { kinds: ['TEMP'] } })),
+    ).not.toThrow();
+  });
+});

@@ -1,0 +1,16 @@
+import { ApiError } from '../../errors/api-error.js';
+import type { TokenKind } from '../../../tokens/token.entity.js';
+import type { GuardContext, GuardStep } from './guard-step.js';
+
+/** The kinds a route accepts unless it names others: a new kind is refused everywhere until a route lists it. */
+export const DEFAULT_KINDS: readonly TokenKind[] = ['LOGIN', 'PAT', 'OAUTH'];
+
+/** Credential kinds are allow-listed per route (e.g. a temporary sign-in token only where it completes sign-in). */
+export class CredentialKindStep implements GuardStep {
+  readonly name = 'credential kind';
+
+  run({ auth, policy }: GuardContext): void {
+    const kinds = policy.kinds ?? DEFAULT_KINDS;
+    if (!kinds.includes(auth.kind)) throw ApiError.unauthorized('This credential cannot be used here');
+  }
+}
