@@ -16,6 +16,7 @@ import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris } from './app-rules.js';
 import { appView } from './app-view.js';
 import { ClientRegistry } from './client-registry.js';
+import { Clock } from '../common/clock.js';
 import { AppEntity } from './app.entity.js';
 import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 
@@ -28,6 +29,7 @@ export class AppsService {
     private readonly tokens: TokensService,
     private readonly tokenQueries: TokenQueriesService,
     private readonly clients: ClientRegistry,
+    private readonly clock: Clock,
   ) {}
 
   private repo() {
@@ -141,7 +143,7 @@ export class AppsService {
       systemDomainId: auth.systemDomainId,
       kind: 'PAT',
       rightsCap,
-      expires: new Date(Date.now() + ttl * 1000),
+      expires: new Date(this.clock.now().getTime() + ttl * 1000),
     });
     return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
   }

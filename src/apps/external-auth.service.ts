@@ -8,6 +8,7 @@ import { sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokensService } from '../tokens/tokens.service.js';
+import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { AppInstanceEntity } from './app-instance.entity.js';
 import { AppEntity } from './app.entity.js';
@@ -35,6 +36,7 @@ export class ExternalAuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: AccessService,
     private readonly tokens: TokensService,
+    private readonly clock: Clock,
   ) {}
 
   async approve(auth: AuthContext, body: ExternalAuthRequestDto): Promise<ExternalAuthRequestResponseDto> {
@@ -51,7 +53,7 @@ export class ExternalAuthService {
         user_id: auth.userId,
         redirect_info: redirectInfo,
         rights_cap: rightsCap,
-        expires: new Date(Date.now() + COLLECT_WINDOW_MS),
+        expires: new Date(this.clock.now().getTime() + COLLECT_WINDOW_MS),
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw ApiError.conflict('This secret has already been used');
@@ -67,7 +69,7 @@ export class ExternalAuthService {
       const row = await repo.findOneBy({
         secret_hash: sha256Hex(secret),
         token_id: IsNull(),
-        expires: MoreThan(new Date()),
+        expires: MoreThan(this.clock.now()),
       });
       if (!row) throw ApiError.notFound('Pending authorization');
       const issued = await this.issue(em, row);
@@ -107,7 +109,7 @@ export class ExternalAuthService {
     return this.ds.transaction(async (em) => {
       const repo = em.getRepository(AppInstanceEntity);
       const row = await repo.findOneBy({ id, token_id: IsNull() });
-      if (!row || Date.now() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
+      if (!row || this.clock.now().getTime() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
         throw ApiError.notFound('Pending approval');
       }
       const issued = await this.issue(em, row);
@@ -159,7 +161,7 @@ export class ExternalAuthService {
         systemDomainId: row.system_domain_id,
         rightsCap: row.rights_cap,
         kind: 'PAT',
-        expires: new Date(Date.now() + this.config.auth.loginTokenTtlSeconds * 1000),
+        expires: new Date(this.clock.now().getTime() + this.config.auth.loginTokenTtlSeconds * 1000),
       },
       em,
     );

@@ -7,6 +7,7 @@ import { applyCap, type RightsCap } from '../common/auth/rights.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Batcher } from '../common/batcher.js';
+import { Clock } from '../common/clock.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -62,6 +63,7 @@ export class TokensService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly keys: SigningKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) => insertTokens(this.ds, rows));
@@ -113,7 +115,7 @@ export class TokensService {
   }
 
   loginExpiry(): Date {
-    return new Date(Date.now() + this.config.auth.loginTokenTtlSeconds * 1000);
+    return new Date(this.clock.now().getTime() + this.config.auth.loginTokenTtlSeconds * 1000);
   }
 
   /**
@@ -130,7 +132,7 @@ export class TokensService {
       throw invalid();
     if (row.revoked_at) throw ApiError.unauthorized('Token has been revoked');
     const expires = new Date(row.expires);
-    if (expires.getTime() <= Date.now()) throw ApiError.unauthorized('Token has expired');
+    if (expires.getTime() <= this.clock.now().getTime()) throw ApiError.unauthorized('Token has expired');
     const user = {
       id: row.user_id,
       email: row.u_email,
