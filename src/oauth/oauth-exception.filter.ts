@@ -3,31 +3,8 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppEntity } from '../apps/app.entity.js';
 import { allowOrigin } from '../common/http/cors.js';
+import { isUnavailable } from '../common/errors/unavailable.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
-
-/** Database failures that mean "try again" rather than "your request is wrong". */
-export function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; name?: string };
-  if (!e) return false;
-  if (
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      '57P01',
-      '57P03',
-      '53300',
-      '08006',
-      '08001',
-      '08003',
-    ].includes(e.code ?? '')
-  ) {
-    return true;
-  }
-  return /Connection terminated|connect ECONNREFUSED|DataSource is not initialized|Driver not Connected|PGlite is closed|Cannot use a pool after calling end/i.test(
-    e.message ?? '',
-  );
-}
 
 /**
  * The token, revocation and introspection endpoints answer in RFC 6749 form `{error, error_description}`;

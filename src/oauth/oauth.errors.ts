@@ -1,3 +1,4 @@
+import { RETRY_AFTER_SECONDS } from '../common/errors/unavailable.js';
 /** One class per RFC 6749 error: `status` is the HTTP status, `headers` what must go with it. */
 export class OAuthError extends Error {
   constructor(
@@ -27,5 +28,5 @@ export const unauthorizedClient = (d = 'Service-account (PAT) applications canno
 export const unsupportedGrantType = (d: string) => new OAuthError('unsupported_grant_type', d);
 export const temporarilyUnavailable = () =>
   new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry shortly', 503, {
-    'Retry-After': '5',
+    'Retry-After': String(RETRY_AFTER_SECONDS),
   });

@@ -2,10 +2,11 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { allowedMethods } from '../http/method-not-allowed.js';
+import { isUnavailable, RETRY_AFTER_SECONDS } from './unavailable.js';
 
 /**
- * Every failure leaves as JSON in the spec's shape. Unknown errors become a 500 without internals, logged
- * with the request id. Nest's own HttpExceptions (body-parser, route not found) are translated.
+ * Every failure leaves as JSON in the spec's shape. An unreachable database is a 503 with Retry-After on
+ * every route. Unknown errors become a 500 without internals, logged with the request id. Nest's own HttpExceptions (body-parser, route not found) are translated.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -57,6 +58,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return new ApiError(httpStatus, [
         e.type === 'entity.parse.failed' ? 'Malformed JSON body' : (e.message ?? 'Bad request'),
       ]);
+    }
+    // the database is unreachable: the client should retry, not sign its user out or give up
+    if (isUnavailable(exception)) {
+      this.logger.warn({ request_id: req.id, err: (exception as Error)?.message }, 'Database unavailable');
+      return new ApiError(503, ['Service temporarily unavailable; retry shortly'], {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      });
     }
     this.logger.error({ err: exception, request_id: req.id }, 'Unhandled error');
     return new ApiError(500, ['Internal server error']);
