@@ -236,14 +236,18 @@ describe('the guard: authentication and authorization of every request', () => {
   });
 
   describe('server faults during the lookup', () => {
-    it('are a 500, not a 401 that would sign the user out', async () => {
+    it('are a 503 (database) or a 500 (a bug), never a 401 that would sign the user out', async () => {
       const { token } = await tokenFor(t, user);
       const tokens = t.get(TokensService);
       const original = tokens.authenticate.bind(tokens);
-      tokens.authenticate = () => Promise.reject(new Error('connection terminated unexpectedly'));
       try {
-        const res = await t.http.get(VALIDATE).set(bearer(token)).expect(500);
-        expect(res.body).toEqual({ errors: ['Internal server error'] });
+        tokens.authenticate = () => Promise.reject(new Error('connection terminated unexpectedly'));
+        const down = await t.http.get(VALIDATE).set(bearer(token)).expect(503);
+        expect(down.body).toEqual({ errors: ['Service temporarily unavailable; retry shortly'] });
+        expect(down.headers['retry-after']).toBe('5');
+        tokens.authenticate = () => Promise.reject(new TypeError('x is not a function'));
+        const bug = await t.http.get(VALIDATE).set(bearer(token)).expect(500);
+        expect(bug.body).toEqual({ errors: ['Internal server error'] });
       } finally {
         tokens.authenticate = original;
       }
