@@ -9,6 +9,7 @@ import { InvalidationBus } from './common/cache/invalidation-bus.js';
 import { ClientRegistry } from './apps/client-registry.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { JwtStrategy } from './common/auth/jwt.strategy.js';
+import { TokenVerifier } from './common/auth/token-verifier.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { dataSourceOptions, runMigrations } from './database/data-source.js';
@@ -41,11 +42,12 @@ class CoreModule {
         { provide: APP_CONFIG, useValue: config },
         AccessService,
         JwtStrategy,
+        TokenVerifier,
         Clock,
         InvalidationBus,
         ClientRegistry,
       ],
-      exports: [APP_CONFIG, AccessService, Clock, InvalidationBus, ClientRegistry],
+      exports: [APP_CONFIG, AccessService, TokenVerifier, Clock, InvalidationBus, ClientRegistry],
     };
   }
 }

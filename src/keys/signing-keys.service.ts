@@ -8,12 +8,22 @@ import {
   randomUUID,
   sign as cryptoSign,
 } from 'node:crypto';
-import { exportJWK, type JWK } from 'jose';
 import { DataSource, In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { KeyEncryption } from './key-encryption.js';
 import { SigningKeyEntity } from './signing-key.entity.js';
+
+/** A public EC key in JWK form (RFC 7517): node:crypto exports it, no JOSE library needed. */
+export interface JWK {
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+  kid: string;
+  alg: string;
+  use: string;
+}
 
 export const JWT_ALGORITHM = 'ES256';
 
@@ -119,7 +129,12 @@ export class SigningKeysService implements OnModuleDestroy {
     const keys: JWK[] = [];
     for (const k of this.keys.values()) {
       if (k.status === 'RETIRED') continue;
-      keys.push({ ...(await exportJWK(k.publicKey)), kid: k.kid, alg: JWT_ALGORITHM, use: 'sig' });
+      keys.push({
+        ...(k.publicKey.export({ format: 'jwk' }) as Pick<JWK, 'kty' | 'crv' | 'x' | 'y'>),
+        kid: k.kid,
+        alg: JWT_ALGORITHM,
+        use: 'sig',
+      });
     }
     return { keys };
   }

@@ -11,7 +11,6 @@ import { AuthorizationCodeGrant } from './grants/authorization-code.grant.js';
 import { ClientCredentialsGrant } from './grants/client-credentials.grant.js';
 import { GrantRegistry } from './grants/grant-registry.js';
 import { RefreshTokenGrant } from './grants/refresh-token.grant.js';
-import { JwtVerifier } from './jwt-verifier.service.js';
 import { MetadataController } from './metadata.controller.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
 import { RefreshTokenController } from './refresh-token.controller.js';
@@ -35,7 +34,6 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     RefreshTokenGrant,
     OAuthTokensService,
     TokenEndpointService,
-    JwtVerifier,
     AuthorizationRequestService,
     ConsentSessionService,
     CredentialsService,

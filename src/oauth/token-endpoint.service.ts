@@ -14,7 +14,7 @@ import { GrantRegistry } from './grants/grant-registry.js';
 import { invalidClient, invalidRequest } from './oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from './oauth-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
-import { JwtVerifier } from './jwt-verifier.service.js';
+import { TokenVerifier } from '../common/auth/token-verifier.js';
 
 export interface IntrospectionResponse {
   active: boolean;
@@ -31,7 +31,7 @@ export class TokenEndpointService {
     private readonly grants: GrantRegistry,
     private readonly oauthTokens: OAuthTokensService,
     private readonly tokens: TokensService,
-    private readonly jwt: JwtVerifier,
+    private readonly jwt: TokenVerifier,
     private readonly clock: Clock,
   ) {}
 
@@ -63,7 +63,7 @@ export class TokenEndpointService {
       await this.oauthTokens.revokeGrant(refresh.grant_id);
       return client;
     }
-    const claims = await this.jwt.verify(form.token);
+    const claims = await this.jwt.verifyOrNull(form.token);
     if (claims && claims.app_id === client.app.id) {
       const record = await this.ds
         .getRepository(TokenEntity)
@@ -106,7 +106,7 @@ export class TokenEndpointService {
         },
       };
     }
-    const claims = await this.jwt.verify(form.token);
+    const claims = await this.jwt.verifyOrNull(form.token);
     if (!claims) return inactive;
     try {
       const auth = await this.tokens.authenticate(claims, form.token);

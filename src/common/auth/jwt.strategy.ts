@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
+import type { KeyObject } from 'node:crypto';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
 import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
 import { type JwtClaims, TokensService } from '../../tokens/tokens.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AuthContext } from './auth-context.js';
-import { installVerificationCache } from './verification-cache.js';
+import { kidOf, TokenVerifier } from './token-verifier.js';
 
-installVerificationCache();
+type PassportJwtVerifier = (
+  token: string,
+  key: unknown,
+  options: unknown,
+  done: (err: Error | null, claims?: unknown) => void,
+) => void;
 
 const nonEmpty = (v: string | string[] | undefined): string | null => {
   const s = Array.isArray(v) ? v[0] : v;
@@ -31,26 +37,17 @@ export function extractToken(req: Request): string | null {
   return nonEmpty(req.headers['auth-token']);
 }
 
-function kidOf(rawJwt: string): string | null {
-  try {
-    const header = JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as {
-      kid?: unknown;
-    };
-    return typeof header.kid === 'string' ? header.kid : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * passport-jwt verifies the signature (ES256 only: `alg: none` and HS256 confusion are refused), expiry and
- * shape; `validate` then looks the token up, so a revoked token fails on its very next use.
+ * passport-jwt extracts the token and picks the key by `kid`; the one TokenVerifier checks signature (ES256
+ * only), expiry and shape, installed through passport-jwt's documented hook `Strategy.JwtVerifier`;
+ * `validate` then looks the token up, so a revoked token fails on its very next use.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     keys: SigningKeysService,
     private readonly tokens: TokensService,
+    verifier: TokenVerifier,
   ) {
     super({
       jwtFromRequest: extractToken,
@@ -70,6 +67,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         );
       },
     } as StrategyOptionsWithRequest);
+    const hook: PassportJwtVerifier = (token, key, _options, done) => {
+      try {
+        done(null, verifier.verifyWith(token, key as KeyObject));
+      } catch (e) {
+        done(e as Error);
+      }
+    };
+    (Strategy as unknown as { JwtVerifier: PassportJwtVerifier }).JwtVerifier = hook;
   }
 
   async validate(req: Request, claims: JwtClaims): Promise<AuthContext> {

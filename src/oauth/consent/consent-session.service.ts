@@ -9,7 +9,7 @@ import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
 import { SystemDomainsService } from '../../system-domains/system-domains.service.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
-import { JwtVerifier } from '../jwt-verifier.service.js';
+import { TokenVerifier } from '../../common/auth/token-verifier.js';
 
 const SESSION = 'portcullis_session';
 
@@ -40,7 +40,7 @@ export class ConsentSessionService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly jwt: JwtVerifier,
+    private readonly jwt: TokenVerifier,
     private readonly tokens: TokensService,
     private readonly domains: SystemDomainsService,
   ) {
@@ -60,7 +60,7 @@ export class ConsentSessionService {
   async current(req: Request): Promise<AuthContext | null> {
     const raw = readCookie(req, SESSION);
     if (!raw) return null;
-    const claims = await this.jwt.verify(raw);
+    const claims = await this.jwt.verifyOrNull(raw);
     if (!claims) return null;
     try {
       const auth = await this.tokens.authenticate(claims, raw);

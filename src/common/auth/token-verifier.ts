@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
+import type { JwtClaims } from '../../tokens/tokens.service.js';
+
+const MAX_ENTRIES = 10_000;
+
+/** A token that failed verification; `name` is jsonwebtoken's (TokenExpiredError, JsonWebTokenError, …). */
+export class TokenVerificationError extends Error {
+  constructor(message: string, name: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * The one verifier of the service's JWTs: ES256 only (so `alg: none` and key confusion fail), the key chosen
+ * by the `kid` header among the service's keys, through jsonwebtoken (passport-jwt's library). The request
+ * guard (through passport-jwt), introspection, revocation and the consent session all use it.
+ *
+ * ECDSA verification was the largest cost of an authenticated request, and whether a token's signature is
+ * valid under a given key never changes, so successful verifications are remembered, keyed by the SHA-256 of
+ * the whole token and by the key object. Safe by construction: a different token (even one bit) has a
+ * different hash; a retired key is refused by the key lookup before verification, and a rotated-in key is
+ * another object, so entries never outlive their key; expiry is checked again on every hit; and the token
+ * record is still looked up on every request.
+ */
+@Injectable()
+export class TokenVerifier {
+  private readonly verified = new Map<string, { key: KeyObject; claims: JwtClaims }>();
+
+  constructor(private readonly keys: SigningKeysService) {}
+
+  /** The claims of a token signed by one of the service's live keys, or a TokenVerificationError. */
+  async verify(token: string): Promise<JwtClaims> {
+    const kid = kidOf(token);
+    const key = kid ? await this.keys.verificationKey(kid) : null;
+    if (!key) throw new TokenVerificationError('Unknown signing key', 'JsonWebTokenError');
+    return this.verifyWith(token, key);
+  }
+
+  /** As verify(), with null for any failure (callers that only need "valid or not"). */
+  async verifyOrNull(token: string): Promise<JwtClaims | null> {
+    return this.verify(token).catch(() => null);
+  }
+
+  /** Verification under a key already chosen (passport-jwt's key provider chose it). */
+  verifyWith(token: string, key: KeyObject): JwtClaims {
+    const id = createHash('sha256').update(token).digest('base64url');
+    const hit = this.verified.get(id);
+    if (hit && hit.key === key) {
+      if (hit.claims.exp * 1000 > Date.now()) return hit.claims;
+      this.verified.delete(id);
+    }
+    let claims: JwtClaims;
+    try {
+      claims = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM] }) as unknown as JwtClaims;
+    } catch (e) {
+      const err = e as Error;
+      throw new TokenVerificationError(err.message, err.name);
+    }
+    if (
+      typeof claims.id !== 'string' ||
+      typeof claims.app_id !== 'string' ||
+      typeof claims.exp !== 'number'
+    ) {
+      throw new TokenVerificationError('Missing claims', 'JsonWebTokenError');
+    }
+    if (this.verified.size >= MAX_ENTRIES) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(id, { key, claims });
+    return claims;
+  }
+}
+
+export function kidOf(rawJwt: string): string | null {
+  try {
+    const header = JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as {
+      kid?: unknown;
+    };
+    return typeof header.kid === 'string' ? header.kid : null;
+  } catch {
+    return null;
+  }
+}
