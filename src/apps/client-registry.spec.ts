@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { InvalidationBus, InvalidationHandler } from '../common/cache/invalidation-bus.js';
-import { APPS_TOPIC, ClientRegistry } from './client-registry.js';
+import { APPS_TOPIC } from '../common/cache/topics.js';
+import { ClientRegistry } from './client-registry.js';
 
 /** A stand-in bus: coherence set by the test, published keys delivered to the subscribed handlers. */
 class FakeBus {

@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InvalidationBus } from '../common/cache/invalidation-bus.js';
+import { APPS_TOPIC } from '../common/cache/topics.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { AppEntity } from './app.entity.js';
-
-/** Topic of the invalidation bus for application records; key: the app id, or null for all. */
-export const APPS_TOPIC = 'apps';
 
 const CLIENT_SQL = `SELECT a.* FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
 const TTL_MS = 60_000;

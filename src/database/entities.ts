@@ -7,7 +7,7 @@ import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
-import { MailOutboxEntity } from '../users/mail-outbox.entity.js';
+import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 

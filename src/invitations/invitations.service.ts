@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import { MailService } from '../users/mail.service.js';
+import { MailService } from '../mail/mail.service.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { MIN_PASSWORD_LENGTH } from '../users/dto/user.dto.js';

@@ -8,5 +8,6 @@ import { LoginService } from './login.service.js';
   imports: [SystemDomainsModule],
   controllers: [LoginController],
   providers: [LoginService, CredentialsService],
+  exports: [CredentialsService],
 })
 export class LoginModule {}

@@ -1,5 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { CredentialsService } from '../login/credentials.service.js';
+import { LoginModule } from '../login/login.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { AuthorizationRequestService } from './authorization-request.service.js';
 import { AuthorizeApiController } from './authorize-api.controller.js';
@@ -18,7 +18,7 @@ import { TokenEndpointController } from './token-endpoint.controller.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 
 @Module({
-  imports: [SystemDomainsModule],
+  imports: [SystemDomainsModule, LoginModule],
   controllers: [
     TokenEndpointController,
     AuthorizeApiController,
@@ -36,7 +36,6 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     TokenEndpointService,
     AuthorizationRequestService,
     ConsentSessionService,
-    CredentialsService,
     CorsPreflightMiddleware,
   ],
 })

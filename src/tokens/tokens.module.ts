@@ -5,6 +5,7 @@ import { TokenQueriesService } from './token-queries.service.js';
 import { TokensController } from './tokens.controller.js';
 import { TokensService } from './tokens.service.js';
 
+/** Global: the request guard itself (JwtStrategy, in the core module) looks every token up through it. */
 @Global()
 @Module({
   controllers: [TokensController],

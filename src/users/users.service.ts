@@ -7,7 +7,8 @@ import { hashPassword } from '../common/crypto/passwords.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
 import { TokenEntity } from '../tokens/token.entity.js';
-import { ClientRegistry } from '../apps/client-registry.js';
+import { InvalidationBus } from '../common/cache/invalidation-bus.js';
+import { APPS_TOPIC } from '../common/cache/topics.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
@@ -35,7 +36,7 @@ export class UsersService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
-    private readonly clients: ClientRegistry,
+    private readonly bus: InvalidationBus,
   ) {}
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
@@ -217,7 +218,7 @@ export class UsersService {
       return false;
     });
     // apps that acted as the deleted account lost their acting user (ON DELETE SET NULL)
-    if (accountDeleted) await this.clients.changed(null);
+    if (accountDeleted) await this.bus.publish(APPS_TOPIC, null);
   }
 
   private inDomain(em: EntityManager, auth: AuthContext) {
