@@ -1,3 +1,6 @@
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { AppsController } from './apps.controller.js';
 import { AppsService } from './apps.service.js';
@@ -9,4 +12,15 @@ import { ExternalAuthService } from './external-auth.service.js';
   controllers: [ExternalAuthController, AppsController],
   providers: [AppsService, ExternalAuthService],
 })
-export class AppsModule {}
+export class AppsModule {
+  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+    access.register(
+      'app',
+      sqlAccessChecker(
+        (sql, params) => ds.query(sql, params),
+        'App',
+        'SELECT id FROM apps WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND NOT is_builtin',
+      ),
+    );
+  }
+}

@@ -1,3 +1,6 @@
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
 import { Global, Module } from '@nestjs/common';
 import { ActingRightsService } from './acting-rights.service.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
@@ -12,4 +15,16 @@ import { TokensService } from './tokens.service.js';
   providers: [TokensService, TokenQueriesService, TokenLifecycleService, ActingRightsService],
   exports: [TokensService, TokenQueriesService, ActingRightsService],
 })
-export class TokensModule {}
+export class TokensModule {
+  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+    access.register(
+      'token',
+      sqlAccessChecker(
+        (sql, params) => ds.query(sql, params),
+        'Token',
+        'SELECT id, user_id AS owner_id FROM tokens WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
+        true,
+      ),
+    );
+  }
+}

@@ -1,3 +1,6 @@
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module.js';
 import { UsersController } from './users.controller.js';
@@ -9,4 +12,15 @@ import { UsersService } from './users.service.js';
   controllers: [UsersController],
   providers: [UsersService],
 })
-export class UsersModule {}
+export class UsersModule {
+  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+    access.register(
+      'user',
+      sqlAccessChecker(
+        (sql, params) => ds.query(sql, params),
+        'User',
+        'SELECT user_id AS id FROM user_system_domains WHERE user_id = ANY($1::uuid[]) AND system_domain_id = $2',
+      ),
+    );
+  }
+}

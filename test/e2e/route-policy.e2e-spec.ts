@@ -10,6 +10,7 @@ import {
   Public,
 } from '../../src/common/auth/authenticated.decorator.js';
 import { randomUUID } from 'node:crypto';
+import { AccessService } from '../../src/common/auth/access.service.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
@@ -220,5 +221,14 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     // the same token is a valid one: a route that named its kind would accept it
     const login = bearer((await tokenFor(t, t.admin)).token);
     await t.http.get('/API/auth/v1/auth/token/').set(login).expect(200);
+  });
+  it('every entity a route names for its ACL has a registered access checker', () => {
+    const registered = new Set(t.get(AccessService).entities());
+    const named = routes
+      .map((r) => (typeof r.rules === 'object' ? (r.rules.access as string | undefined) : undefined))
+      .filter((a): a is string => !!a)
+      .map((a) => a.split(':')[0]);
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((e) => !registered.has(e))).toEqual([]);
   });
 });

@@ -11,7 +11,8 @@ import type { TokenKind } from '../../tokens/token.entity.js';
 import type { Role } from './roles.js';
 import { DEFAULT_KINDS } from './guard/credential-kind.step.js';
 
-export type AccessEntity = 'app' | 'token' | 'user' | 'group';
+/** An entity type some feature registered an access checker for (see AccessService). */
+export type AccessEntity = string;
 
 export interface AuthenticatedOptions {
   /** Roles the caller must hold (all of them). OAuth tokens also need scopes that bundle them. */
