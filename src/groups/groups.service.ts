@@ -4,7 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
+import type { ListEnvelope } from '../common/http/list-envelope.js';
+import { pageList } from '../common/http/page-list.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import type { CreateGroupDto, GroupDto, GroupListQueryDto, UpdateGroupDto } from './dto/group.dto.js';
 import { GroupMemberEntity } from './group-member.entity.js';
@@ -27,27 +28,25 @@ export class GroupsService {
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
-    const sort = parseSort(q.sort, SORTABLE, [{ field: 'name', order: 'ASC' }]);
     const qb = this.ds
       .getRepository(GroupEntity)
       .createQueryBuilder('g')
       .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId });
     const text = q.query?.trim();
     if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
-    for (const term of sort) qb.addOrderBy(`g.${term.field}`, term.order);
-    qb.addOrderBy('g.id', 'ASC')
-      .offset((q.page - 1) * q.per_page)
-      .limit(q.per_page);
-    const [rows, total] = await qb.getManyAndCount();
-    const members = await this.memberIds(this.ds.manager, rows);
-    return pageEnvelope(
-      rows.map((g) => groupView(g, members.get(g.id) ?? [])),
-      total,
-      q.page,
-      q.per_page,
+    return pageList({
+      qb,
+      alias: 'g',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'name', order: 'ASC' }],
       path,
-      { page: q.page, per_page: q.per_page, sort: q.sort, query: text },
-    );
+      query: { query: text },
+      view: async (rows) => {
+        const members = await this.memberIds(this.ds.manager, rows);
+        return rows.map((g) => groupView(g, members.get(g.id) ?? []));
+      },
+    });
   }
 
   async get(auth: AuthContext, id: string): Promise<GroupDto> {

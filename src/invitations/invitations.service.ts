@@ -6,7 +6,8 @@ import { Clock } from '../common/clock.js';
 import { hashPassword, verifyPassword } from '../common/crypto/passwords.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { type ListEnvelope, pageEnvelope } from '../common/http/list-envelope.js';
+import type { ListEnvelope } from '../common/http/list-envelope.js';
+import { pageList } from '../common/http/page-list.js';
 import type { PageQueryDto } from '../common/http/pagination.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
@@ -94,15 +95,18 @@ export class InvitationsService {
     q: PageQueryDto,
     path: string,
   ): Promise<ListEnvelope<UserSystemDomainInviteDto>> {
-    const [rows, total] = await this.ds.getRepository(InvitationEntity).findAndCount({
-      where: { system_domain_id: auth.systemDomainId, accepted_at: IsNull() },
-      order: { date_created: 'DESC', id: 'ASC' },
-      skip: (q.page - 1) * q.per_page,
-      take: q.per_page,
-    });
-    return pageEnvelope(rows.map(view), total, q.page, q.per_page, path, {
-      page: q.page,
-      per_page: q.per_page,
+    const qb = this.ds
+      .getRepository(InvitationEntity)
+      .createQueryBuilder('i')
+      .where('i.system_domain_id = :d AND i.accepted_at IS NULL', { d: auth.systemDomainId });
+    return pageList({
+      qb,
+      alias: 'i',
+      q,
+      sortable: ['email', 'date_created', 'expires'],
+      defaultSort: [{ field: 'date_created', order: 'DESC' }],
+      path,
+      view: (rows) => rows.map(view),
     });
   }
 

@@ -5,7 +5,8 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import { assertRoles } from '../common/auth/assert-roles.js';
 import { hashPassword } from '../common/crypto/passwords.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { type ListEnvelope, pageEnvelope, parseSort } from '../common/http/list-envelope.js';
+import type { ListEnvelope } from '../common/http/list-envelope.js';
+import { pageList } from '../common/http/page-list.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { InvalidationBus } from '../common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../common/cache/topics.js';
@@ -47,7 +48,6 @@ export class UsersService {
   }
 
   async list(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserDto>> {
-    const sort = parseSort(q.sort, SORTABLE, [{ field: 'email', order: 'ASC' }]);
     const qb = this.inDomain(this.ds.manager, auth);
     const text = q.query?.trim();
     if (text) {
@@ -55,25 +55,23 @@ export class UsersService {
         q: `%${escapeLike(text)}%`,
       });
     }
-    for (const term of sort) qb.addOrderBy(`u.${term.field}`, term.order);
-    // id last: equal sort keys would otherwise let rows move between pages
-    qb.addOrderBy('u.id', 'ASC')
-      .offset((q.page - 1) * q.per_page)
-      .limit(q.per_page);
-    const [rows, total] = await qb.getManyAndCount();
-    const admins = await this.adminsAmong(
-      this.ds.manager,
-      auth,
-      rows.map((u) => u.id),
-    );
-    return pageEnvelope(
-      rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id))),
-      total,
-      q.page,
-      q.per_page,
+    return pageList({
+      qb,
+      alias: 'u',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'email', order: 'ASC' }],
       path,
-      { page: q.page, per_page: q.per_page, sort: q.sort, query: text },
-    );
+      query: { query: text },
+      view: async (rows) => {
+        const admins = await this.adminsAmong(
+          this.ds.manager,
+          auth,
+          rows.map((u) => u.id),
+        );
+        return rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id)));
+      },
+    });
   }
 
   async get(auth: AuthContext, id: string): Promise<UserDto> {
