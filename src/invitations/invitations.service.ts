@@ -12,8 +12,7 @@ import type { PageQueryDto } from '../common/http/pagination.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import { SystemDomainsService } from '../system-domains/system-domains.service.js';
-import { TokensService } from '../tokens/tokens.service.js';
+import { SignInService } from '../login/sign-in.service.js';
 import { MailService } from '../mail/mail.service.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -45,8 +44,7 @@ export class InvitationsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
     private readonly clock: Clock,
-    private readonly tokens: TokensService,
-    private readonly domains: SystemDomainsService,
+    private readonly signIns: SignInService,
   ) {}
 
   /** A new invitation replaces the email's pending one in this domain (its link stops working). */
@@ -193,21 +191,11 @@ export class InvitationsService {
       const domain = await em
         .getRepository(SystemDomainEntity)
         .findOneByOrFail({ id: invitation.system_domain_id });
-      const appId = await this.domains.builtinAppId(em, domain.id);
-      const login = await this.tokens.issue(
-        {
-          userId: user.id,
-          appId,
-          systemDomainId: domain.id,
-          kind: 'LOGIN',
-          expires: this.tokens.loginExpiry(),
-        },
-        em,
-      );
+      const login = await this.signIns.domainToken(em, user.id, domain.id);
       return {
         auto_login: true,
         domain_status: domain.status,
-        login_data: { app_id: appId, token: login.token },
+        login_data: { app_id: login.appId, token: login.token },
         user_id: user.id,
       };
     });

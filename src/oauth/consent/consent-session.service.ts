@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '../../common/auth/auth-context.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
-import { SystemDomainsService } from '../../system-domains/system-domains.service.js';
+import { SignInService } from '../../login/sign-in.service.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import { TokenVerifier } from '../../common/auth/token-verifier.js';
@@ -42,7 +42,7 @@ export class ConsentSessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jwt: TokenVerifier,
     private readonly tokens: TokensService,
-    private readonly domains: SystemDomainsService,
+    private readonly signIns: SignInService,
   ) {
     this.csrfKey = deriveKey(serviceSecret(config), 'consent-csrf');
   }
@@ -74,14 +74,7 @@ export class ConsentSessionService {
   async start(res: Response, user: UserEntity, preferredDomainId: string): Promise<void> {
     const domains = await this.tokens.userDomainIds(user.id);
     const domainId = domains.includes(preferredDomainId) ? preferredDomainId : user.system_domain_id;
-    const appId = await this.domains.builtinAppId(this.ds.manager, domainId);
-    const { token } = await this.tokens.issue({
-      userId: user.id,
-      appId,
-      systemDomainId: domainId,
-      kind: 'LOGIN',
-      expires: this.tokens.loginExpiry(),
-    });
+    const { token } = await this.signIns.domainToken(this.ds.manager, user.id, domainId);
     res.cookie(SESSION, token, {
       httpOnly: true,
       sameSite: 'lax',
