@@ -20,7 +20,9 @@ describe('app rules', () => {
     expect(normalizeRedirectUris(['javascript:alert(1)']).error).toMatch(/forbidden/);
     expect(normalizeRedirectUris(['blob:https://a.example/0b5f']).error).toMatch(/forbidden/);
     expect(normalizeRedirectUris(['https://user:pass@a.example/cb']).error).toMatch(/user information/);
-    expect(normalizeRedirectUris(['https://trusted.example@evil.example/cb']).error).toMatch(/user information/);
+    expect(normalizeRedirectUris(['https://trusted.example@evil.example/cb']).error).toMatch(
+      /user information/,
+    );
     expect(normalizeRedirectUris(['com.example.app:/oauth']).uris).toEqual(['com.example.app:/oauth']);
   });
 

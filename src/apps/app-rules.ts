@@ -1,4 +1,4 @@
-import { ApiError } from '../common/errors/api-error.js';
+import { AppsErrors } from './apps.errors.js';
 import type { AppType, OAuthClientType } from './app.entity.js';
 
 export interface AppShape {
@@ -77,5 +77,5 @@ export function checkScenario(app: AppShape): void {
       errors.allowed_origins = 'applies to public (browser or device) apps only';
     }
   }
-  if (Object.keys(errors).length) throw ApiError.badRequest(errors);
+  if (Object.keys(errors).length) throw AppsErrors.INVALID(errors);
 }

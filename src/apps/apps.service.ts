@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
@@ -46,7 +46,7 @@ export class AppsService {
 
   async get(auth: AuthContext, id: string): Promise<AppEntity> {
     const app = await this.repo().findOneBy({ id, system_domain_id: auth.systemDomainId, is_builtin: false });
-    if (!app) throw ApiError.notFound('App');
+    if (!app) throw AppsErrors.NOT_FOUND();
     return app;
   }
 
@@ -83,9 +83,7 @@ export class AppsService {
       !auth.isAdmin &&
       (shape.default_user_id !== app.default_user_id || shape.oauth_client_type !== app.oauth_client_type)
     ) {
-      throw ApiError.forbidden(
-        'Only an administrator may change an application’s acting user or client type',
-      );
+      throw AppsErrors.ACTING_USER_ADMIN_ONLY();
     }
     // naming the acting user again (even the same one) records a new ceiling: how an administrator who
     // holds the rights lets an app follow its user's promotion
@@ -122,17 +120,16 @@ export class AppsService {
    */
   async issuePat(auth: AuthContext, appId: string, expiresIn: number | undefined): Promise<TokenDto> {
     const app = await this.get(auth, appId);
-    if (app.type !== 'PAT')
-      throw ApiError.badRequest('OAuth apps obtain tokens from the OAuth token endpoint');
-    if (!app.default_user_id) throw ApiError.badRequest({ default_user_id: 'the app has no acting user' });
+    if (app.type !== 'PAT') throw AppsErrors.PAT_FOR_OAUTH_APP();
+    if (!app.default_user_id) throw AppsErrors.INVALID({ default_user_id: 'the app has no acting user' });
     if (!auth.isAdmin && auth.userId !== app.default_user_id) {
-      throw ApiError.forbidden('Only an administrator or the acting user may issue this token');
+      throw AppsErrors.PAT_ISSUER();
     }
     const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId);
     if (!acting || !acting.active)
-      throw ApiError.badRequest({ default_user_id: 'the acting user is not active' });
+      throw AppsErrors.INVALID({ default_user_id: 'the acting user is not active' });
     if (!acting.member)
-      throw ApiError.badRequest({ default_user_id: 'the acting user is not a member of this domain' });
+      throw AppsErrors.INVALID({ default_user_id: 'the acting user is not a member of this domain' });
     // the token is within the caller's own rights, the app's ceiling and the acting user's current rights
     await this.rights.requireWithinCaller(auth, app.default_user_id, 'issue a token acting as this user');
     const rightsCap = intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(callerRights(auth)));
@@ -154,7 +151,7 @@ export class AppsService {
     const errors: Record<string, string> = {};
     if (redirect.error) errors.redirect_uris = redirect.error;
     if (origins.error) errors.allowed_origins = origins.error;
-    if (Object.keys(errors).length) throw ApiError.badRequest(errors);
+    if (Object.keys(errors).length) throw AppsErrors.INVALID(errors);
     const shape: AppShape = {
       type: current.type,
       oauth_client_type:
@@ -172,7 +169,7 @@ export class AppsService {
   /** The name is required and shown on the consent screen: blank after trimming is no name. */
   private checkName(name: string): string {
     const trimmed = name.trim();
-    if (trimmed === '') throw ApiError.badRequest({ name: 'must not be blank' });
+    if (trimmed === '') throw AppsErrors.INVALID({ name: 'must not be blank' });
     return trimmed;
   }
 
@@ -184,7 +181,7 @@ export class AppsService {
     } catch {
       /* fall through */
     }
-    throw ApiError.badRequest({ url: 'must be an http(s) URL' });
+    throw AppsErrors.INVALID({ url: 'must be an http(s) URL' });
   }
 
   /**

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { Clock } from '../common/clock.js';
@@ -56,7 +56,7 @@ export class ExternalAuthService {
         expires: new Date(this.clock.now().getTime() + COLLECT_WINDOW_MS),
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw ApiError.conflict('This secret has already been used');
+      if (isUniqueViolation(e)) throw AppsErrors.SECRET_USED();
       throw e;
     }
     return { app_id: app.id, redirect_info: redirectInfo };
@@ -71,10 +71,10 @@ export class ExternalAuthService {
         token_id: IsNull(),
         expires: MoreThan(this.clock.now()),
       });
-      if (!row) throw ApiError.notFound('Pending authorization');
+      if (!row) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       const issued = await this.issue(em, row);
       const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
-      if (!claimed.affected) throw ApiError.notFound('Pending authorization');
+      if (!claimed.affected) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       return {
         app_id: row.app_id,
         token: issued.token,
@@ -98,7 +98,7 @@ export class ExternalAuthService {
         rights_cap: rightsCap,
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw ApiError.conflict('This instance is already approved');
+      if (isUniqueViolation(e)) throw AppsErrors.INSTANCE_APPROVED();
       throw e;
     }
     const row = await repo.findOneByOrFail({ id: body.id });
@@ -110,11 +110,11 @@ export class ExternalAuthService {
       const repo = em.getRepository(AppInstanceEntity);
       const row = await repo.findOneBy({ id, token_id: IsNull() });
       if (!row || this.clock.now().getTime() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
-        throw ApiError.notFound('Pending approval');
+        throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       }
       const issued = await this.issue(em, row);
       const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
-      if (!claimed.affected) throw ApiError.notFound('Pending approval');
+      if (!claimed.affected) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       return {
         app_id: row.app_id,
         token: issued.token,
@@ -128,9 +128,8 @@ export class ExternalAuthService {
   async removeInstance(auth: AuthContext, id: string): Promise<void> {
     const repo = this.ds.getRepository(AppInstanceEntity);
     const row = await repo.findOneBy({ id, system_domain_id: auth.systemDomainId });
-    if (!row) throw ApiError.notFound('Approved app instance');
-    if (!auth.isAdmin && row.user_id !== auth.userId)
-      throw ApiError.forbidden('Only the approving user or an administrator');
+    if (!row) throw AppsErrors.INSTANCE_NOT_FOUND();
+    if (!auth.isAdmin && row.user_id !== auth.userId) throw AppsErrors.INSTANCE_OWNER();
     await this.ds.transaction(async (em) => {
       if (row.token_id) await this.tokens.revoke(row.token_id, em);
       await em.getRepository(AppInstanceEntity).delete({ id });
@@ -144,7 +143,7 @@ export class ExternalAuthService {
    */
   private approvalCap(auth: AuthContext, app: AppEntity): RightsCap {
     if (app.default_user_id && app.default_user_id !== auth.userId) {
-      throw ApiError.forbidden('This application acts as another user: only that user may approve it');
+      throw AppsErrors.APPROVER_NOT_ACTING_USER();
     }
     const own = capOf(callerRights(auth));
     return app.default_user_id ? (intersectCaps(own, app.acting_rights_cap) as RightsCap) : own;
@@ -179,13 +178,13 @@ export class ExternalAuthService {
       app = await repo.findOneBy({ id: appId });
     } else if (appName) {
       app = await repo.findOneBy({ name: appName, system_domain_id: auth.systemDomainId, is_builtin: false });
-      if (!app) throw ApiError.notFound('App');
+      if (!app) throw AppsErrors.NOT_FOUND();
     } else {
-      throw ApiError.badRequest({ app_id: 'app_id or app_name is required' });
+      throw AppsErrors.INVALID({ app_id: 'app_id or app_name is required' });
     }
-    if (!app) throw ApiError.notFound('App');
+    if (!app) throw AppsErrors.NOT_FOUND();
     if (app.type !== 'PAT')
-      throw ApiError.badRequest({ app_id: 'OAuth apps use the authorization code flow' });
+      throw AppsErrors.INVALID({ app_id: 'OAuth apps use the authorization code flow' });
     return app;
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { GroupsErrors } from './groups.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { ApiError } from '../common/errors/api-error.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
@@ -13,7 +13,6 @@ import { GroupEntity } from './group.entity.js';
 import { groupView } from './group-view.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
-const NAME_TAKEN = 'A group with this name already exists in this domain';
 
 /**
  * Groups carry the roles of a domain's users. The one rule against privilege escalation: a caller may only
@@ -59,7 +58,7 @@ export class GroupsService {
     const name = this.name(body.name);
     return this.ds.transaction(async (em) => {
       if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, name }))
-        throw ApiError.conflict(NAME_TAKEN);
+        throw GroupsErrors.NAME_TAKEN();
       const group = em.create(GroupEntity, {
         system_domain_id: auth.systemDomainId,
         name,
@@ -86,7 +85,7 @@ export class GroupsService {
           system_domain_id: auth.systemDomainId,
           name: changes.name,
         });
-        if (taken) throw ApiError.conflict(NAME_TAKEN);
+        if (taken) throw GroupsErrors.NAME_TAKEN();
       }
       if (Object.keys(changes).length > 0) await this.write(em.update(GroupEntity, { id }, changes));
       return this.view(em, await this.find(em, auth, id));
@@ -122,13 +121,13 @@ export class GroupsService {
     await this.ds.transaction(async (em) => {
       await this.manageable(em, auth, groupId);
       const res = await em.delete(GroupMemberEntity, { group_id: groupId, user_id: userId });
-      if (!res.affected) throw ApiError.notFound('Group member');
+      if (!res.affected) throw GroupsErrors.MEMBER_NOT_FOUND();
     });
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
     const group = await em.findOneBy(GroupEntity, { id, system_domain_id: auth.systemDomainId });
-    if (!group) throw ApiError.notFound('Group');
+    if (!group) throw GroupsErrors.NOT_FOUND();
     return group;
   }
 
@@ -138,25 +137,25 @@ export class GroupsService {
       where: { id, system_domain_id: auth.systemDomainId },
       lock: { mode: 'pessimistic_write' },
     });
-    if (!group) throw ApiError.notFound('Group');
+    if (!group) throw GroupsErrors.NOT_FOUND();
     this.requireHeld(auth, group.roles, 'You cannot manage a group carrying roles you do not hold');
     return group;
   }
 
   private requireHeld(auth: AuthContext, roles: string[], message: string): void {
     const missing = roles.filter((r) => !(auth.roles as Set<string>).has(r));
-    if (missing.length > 0) throw ApiError.forbidden(`${message}: ${missing.join(', ')}`);
+    if (missing.length > 0) throw GroupsErrors.ROLES_NOT_HELD(message, missing);
   }
 
   private name(raw: string): string {
     const name = raw.trim();
-    if (name === '') throw ApiError.badRequest({ name: 'must not be blank' });
+    if (name === '') throw GroupsErrors.INVALID({ name: 'must not be blank' });
     return name;
   }
 
   private async write(op: Promise<unknown>): Promise<void> {
     await op.catch((e: unknown) => {
-      throw isUniqueViolation(e) ? ApiError.conflict(NAME_TAKEN) : e;
+      throw isUniqueViolation(e) ? GroupsErrors.NAME_TAKEN() : e;
     });
   }
 

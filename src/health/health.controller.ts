@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Req } from '@nestjs/common';
+import { unavailable } from '../common/errors/request.errors.js';
 import {
   ApiOkResponse,
   ApiOperation,
@@ -10,7 +11,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 
 class StatusDto {
@@ -42,7 +42,7 @@ export class HealthController {
     try {
       await this.ds.query('SELECT 1');
     } catch {
-      throw new ApiError(503, ['Database unreachable'], { 'Retry-After': '5' });
+      throw unavailable('Database unreachable');
     }
     return { status: 'ok' };
   }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InvitationsErrors } from './invitations.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Clock } from '../common/clock.js';
 import { hashPassword, verifyPassword } from '../common/crypto/passwords.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
-import { ApiError } from '../common/errors/api-error.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import type { PageQueryDto } from '../common/http/pagination.dto.js';
@@ -27,9 +27,6 @@ import type {
 import { InvitationEntity } from './invitation.entity.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
-
-/** 419: the link was valid once but is no more (expired, used or withdrawn), as the spec's clients expect. */
-const linkExpired = () => new ApiError(419, ['Invitation expired or already used']);
 
 /**
  * Invitations into a domain. An invitation is pending until the invited person accepts it through the
@@ -58,7 +55,7 @@ export class InvitationsService {
          WHERE u.email = $1 AND m.system_domain_id = $2`,
         [body.email, domainId],
       );
-      if (member) throw ApiError.conflict('This user is already a member of this domain');
+      if (member) throw InvitationsErrors.ALREADY_MEMBER();
       await em.delete(InvitationEntity, {
         system_domain_id: domainId,
         email: body.email,
@@ -76,7 +73,7 @@ export class InvitationsService {
         accepted_at: null,
       });
       await em.insert(InvitationEntity, invitation).catch((e: unknown) => {
-        throw isUniqueViolation(e) ? ApiError.conflict('This email was invited concurrently; try again') : e;
+        throw isUniqueViolation(e) ? InvitationsErrors.INVITED_CONCURRENTLY() : e;
       });
       await this.mail.queue(em, {
         kind: 'invitation',
@@ -113,7 +110,7 @@ export class InvitationsService {
     const res = await this.ds
       .getRepository(InvitationEntity)
       .delete({ id, system_domain_id: auth.systemDomainId, accepted_at: IsNull() });
-    if (!res.affected) throw ApiError.notFound('Invitation');
+    if (!res.affected) throw InvitationsErrors.NOT_FOUND();
   }
 
   /** What the link's holder sees before accepting (VerifyInviteByLink). */
@@ -141,7 +138,7 @@ export class InvitationsService {
    */
   async complete(secret: string, body: CompleteInvitationDto): Promise<InvitationResponseDto> {
     if (body.password !== body.repeat_password) {
-      throw ApiError.badRequest({ repeat_password: 'must be the same as password' });
+      throw InvitationsErrors.INVALID({ repeat_password: 'must be the same as password' });
     }
     return this.ds.transaction(async (em) => {
       const invitation = await this.pending(em, secret, true);
@@ -155,14 +152,14 @@ export class InvitationsService {
       if (user) {
         const ok = user.password_hash !== null && (await verifyPassword(user.password_hash, body.password));
         if (!ok)
-          throw ApiError.badRequest({
+          throw InvitationsErrors.INVALID({
             password: 'is not the password of the existing account for this email',
           });
-        if (user.status !== 'ACTIVE') throw ApiError.badRequest('This account is deactivated');
+        if (user.status !== 'ACTIVE') throw InvitationsErrors.ACCOUNT_DEACTIVATED();
         delete (user as Partial<UserEntity>).password_hash;
       } else {
         if (body.password.length < MIN_PASSWORD_LENGTH) {
-          throw ApiError.badRequest({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+          throw InvitationsErrors.INVALID({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
         }
         user = em.create(UserEntity, {
           email: invitation.email,
@@ -209,15 +206,15 @@ export class InvitationsService {
       .where('i.reset_hash_sha256 = :hash', { hash: sha256Hex(secret) });
     if (lock) qb.setLock('pessimistic_write');
     const invitation = await qb.getOne();
-    if (!invitation) throw ApiError.notFound('Invitation');
+    if (!invitation) throw InvitationsErrors.NOT_FOUND();
     if (invitation.accepted_at || new Date(invitation.expires).getTime() <= this.clock.now().getTime()) {
-      throw linkExpired();
+      throw InvitationsErrors.LINK_EXPIRED();
     }
     const [domain] = await em.query(
       `SELECT 1 FROM system_domains WHERE id = $1 AND status <> 'DEACTIVATED'`,
       [invitation.system_domain_id],
     );
-    if (!domain) throw linkExpired();
+    if (!domain) throw InvitationsErrors.LINK_EXPIRED();
     return invitation;
   }
 

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { LoginErrors } from './login.errors.js';
 import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { CredentialsService } from './credentials.service.js';
 import { SignInService } from './sign-in.service.js';
-
-const BAD_CREDENTIALS = 'Invalid email or password';
 
 @Injectable()
 export class LoginService {
@@ -19,7 +17,7 @@ export class LoginService {
    */
   async simpleLogin(email: string, password: string): Promise<LoginTokenDto> {
     const user = await this.credentials.verify(email, password);
-    if (!user) throw ApiError.unauthorized(BAD_CREDENTIALS);
-    return this.signIns.signIn(user, BAD_CREDENTIALS);
+    if (!user) throw LoginErrors.BAD_CREDENTIALS();
+    return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS);
   }
 }

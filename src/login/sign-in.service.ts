@@ -24,10 +24,10 @@ export class SignInService {
 
   /**
    * The multi-platform Token form: a login token per domain (deactivated ones left out), the home domain's
-   * also at the top level (the deprecated form), and the MFA fields of each item. `unauthorized` is the
+   * also at the top level (the deprecated form), and the MFA fields of each item. `unauthorized` makes the
    * answer when the user has no domain left to sign in to.
    */
-  async signIn(user: UserEntity, unauthorized: string): Promise<LoginTokenDto> {
+  async signIn(user: UserEntity, unauthorized: () => ApiError): Promise<LoginTokenDto> {
     const memberships: SystemDomainEntity[] = await this.ds
       .getRepository(SystemDomainEntity)
       .createQueryBuilder('d')
@@ -37,7 +37,7 @@ export class SignInService {
       .where("d.status <> 'DEACTIVATED'")
       .orderBy('m.date_created', 'ASC')
       .getMany();
-    if (memberships.length === 0) throw ApiError.unauthorized(unauthorized);
+    if (memberships.length === 0) throw unauthorized();
     const issued = await this.ds.transaction(async (em) => {
       const out = [];
       for (const domain of memberships)

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { AuthorizeErrors } from './authorize.errors.js';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import {
@@ -67,8 +67,7 @@ export class AuthorizeApiController {
 
   /** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
-    if (auth.kind !== 'LOGIN')
-      throw ApiError.forbidden('Only a signed-in user session can approve applications');
+    if (auth.kind !== 'LOGIN') throw AuthorizeErrors.LOGIN_ONLY();
     const v = await this.requests.validate(q).catch(rethrow);
     try {
       this.requests.requireSameDomain(v, auth.systemDomains);
@@ -82,7 +81,7 @@ export class AuthorizeApiController {
 function rethrow(e: unknown): never {
   if (e instanceof AuthorizationRequestError) {
     const message = `${e.title}: ${e.detail}`;
-    throw e.status === 403 ? ApiError.forbidden(message) : ApiError.badRequest(message);
+    throw e.status === 403 ? AuthorizeErrors.WRONG_DOMAIN(message) : AuthorizeErrors.INVALID_REQUEST(message);
   }
   throw e;
 }

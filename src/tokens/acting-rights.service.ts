@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { TokensErrors } from './tokens.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { callerRights, capOf, excess, type Rights, type RightsCap } from '../common/auth/rights.js';
 import { effectiveRoles } from '../common/auth/roles.js';
-import { ApiError } from '../common/errors/api-error.js';
 
 /** A user's rights in one domain, with what else decides whether they may be acted as. */
 export interface UserRights extends Rights {
@@ -70,7 +70,7 @@ export class ActingRightsService {
   async requireWithinCaller(auth: AuthContext, targetUserId: string, what: string): Promise<RightsCap> {
     const target = await this.rightsOf(targetUserId, auth.systemDomainId);
     if (!target || !target.member)
-      throw ApiError.badRequest({ default_user_id: 'no such user in this domain' });
+      throw TokensErrors.INVALID({ default_user_id: 'no such user in this domain' });
     const caller = callerRights(auth);
     const beyond = excess(target, caller);
     if (!caller.isSuperAdmin && targetUserId !== auth.userId) {
@@ -79,9 +79,7 @@ export class ActingRightsService {
       if (foreign.length) beyond.push('administrator of another domain');
     }
     if (beyond.length) {
-      throw ApiError.forbidden(
-        `You cannot ${what}: that user has rights you do not hold (${beyond.join('; ')})`,
-      );
+      throw TokensErrors.BEYOND_CALLER_RIGHTS(what, beyond);
     }
     return capOf(target);
   }

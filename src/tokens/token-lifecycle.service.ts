@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { AuthErrors } from '../common/auth/auth.errors.js';
+import { TokensErrors } from './tokens.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { extractToken } from '../common/auth/jwt.strategy.js';
-import { ApiError } from '../common/errors/api-error.js';
 import type { TokenDto, TokenOutputDto } from './dto/token.dto.js';
 import { TokenEntity } from './token.entity.js';
 import { TokenQueriesService } from './token-queries.service.js';
@@ -35,7 +36,7 @@ export class TokenLifecycleService {
 
   async describe(tokenId: string, auth: AuthContext): Promise<TokenOutputDto> {
     const record = await this.tokens.findInDomain(tokenId, auth.systemDomainId);
-    if (!record) throw ApiError.notFound('Token');
+    if (!record) throw TokensErrors.NOT_FOUND();
     return this.queries.view(record);
   }
 
@@ -46,13 +47,12 @@ export class TokenLifecycleService {
    */
   async renew(auth: AuthContext, revokeCurrent: boolean): Promise<TokenDto> {
     if (auth.kind === 'OAUTH') {
-      throw ApiError.forbidden('OAuth access tokens are renewed with the refresh_token grant');
+      throw TokensErrors.OAUTH_RENEWAL();
     }
     const current = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
     const expires = auth.kind === 'LOGIN' ? this.tokens.loginExpiry() : current.expires;
     const issued = await this.ds.transaction(async (em) => {
-      if (revokeCurrent && !(await this.tokens.revoke(current.id, em)))
-        throw ApiError.unauthorized('Token has been revoked');
+      if (revokeCurrent && !(await this.tokens.revoke(current.id, em))) throw AuthErrors.TOKEN_REVOKED();
       return this.tokens.issue(
         {
           userId: auth.userId,

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuthErrors } from '../common/auth/auth.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -10,7 +11,6 @@ import { Batcher } from '../common/batcher.js';
 import { Clock } from '../common/clock.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
@@ -126,13 +126,13 @@ export class TokensService {
   async authenticate(claims: JwtClaims, rawToken: string): Promise<AuthContext> {
     const row = await this.lookup(claims.id);
     // built only on failure: an Error captures a stack trace, which costs on this hot path
-    const invalid = () => ApiError.unauthorized('Invalid token');
+    const invalid = () => AuthErrors.INVALID_TOKEN();
     if (!row || !constantTimeEqualHex(row.token_hash, sha256Hex(rawToken))) throw invalid();
     if (row.app_id !== claims.app_id || row.user_id !== claims.user_id || row.system_domain_id !== claims.sys)
       throw invalid();
-    if (row.revoked_at) throw ApiError.unauthorized('Token has been revoked');
+    if (row.revoked_at) throw AuthErrors.TOKEN_REVOKED();
     const expires = new Date(row.expires);
-    if (expires.getTime() <= this.clock.now().getTime()) throw ApiError.unauthorized('Token has expired');
+    if (expires.getTime() <= this.clock.now().getTime()) throw AuthErrors.TOKEN_EXPIRED();
     const user = {
       id: row.user_id,
       email: row.u_email,
@@ -162,11 +162,10 @@ export class TokensService {
       },
       row.rights_cap,
     );
-    if (user.status !== 'ACTIVE') throw ApiError.unauthorized('User is inactive');
+    if (user.status !== 'ACTIVE') throw AuthErrors.USER_INACTIVE();
     // only super-administrator power reaches domains the user is not a member of, and only uncapped
-    if (!row.is_member && !rights.isSuperAdmin)
-      throw ApiError.unauthorized('User is no longer a member of this domain');
-    if (domain.status === 'DEACTIVATED') throw ApiError.unauthorized('System domain is deactivated');
+    if (!row.is_member && !rights.isSuperAdmin) throw AuthErrors.NOT_A_MEMBER();
+    if (domain.status === 'DEACTIVATED') throw AuthErrors.DOMAIN_DEACTIVATED();
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
       // coarse, fire-and-forget: a write per request would halve throughput for a "last used" hint
       void this.ds

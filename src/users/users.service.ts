@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { UsersErrors } from './users.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { assertRoles } from '../common/auth/assert-roles.js';
 import { hashPassword } from '../common/crypto/passwords.js';
-import { ApiError } from '../common/errors/api-error.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import { TokenEntity } from '../tokens/token.entity.js';
@@ -19,7 +19,6 @@ import { UserEntity } from './user.entity.js';
 import { userView } from './user-view.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
-const EMAIL_TAKEN = 'A user with this email already exists';
 /**
  * Fields of the account itself, shared by every domain the user belongs to (names too: another domain sees
  * them). is_admin is not among them: administrator rights belong to the membership of one domain.
@@ -43,7 +42,7 @@ export class UsersService {
   /** Not through the membership: super administrators may act in domains they do not belong to. */
   async current(auth: AuthContext): Promise<UserDto> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ id: auth.userId });
-    if (!user) throw ApiError.notFound('User');
+    if (!user) throw UsersErrors.NOT_FOUND();
     return userView(user, auth.systemDomainId, auth.isAdmin);
   }
 
@@ -82,7 +81,7 @@ export class UsersService {
   async create(auth: AuthContext, body: CreateUserDto): Promise<UserDto> {
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     return this.ds.transaction(async (em) => {
-      if (await em.existsBy(UserEntity, { email: body.email })) throw ApiError.conflict(EMAIL_TAKEN);
+      if (await em.existsBy(UserEntity, { email: body.email })) throw UsersErrors.EMAIL_TAKEN();
       const user = em.create(UserEntity, {
         email: body.email,
         first_name: body.first_name ?? null,
@@ -94,7 +93,7 @@ export class UsersService {
         last_login: null,
       });
       await em.insert(UserEntity, user).catch((e: unknown) => {
-        throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
+        throw isUniqueViolation(e) ? UsersErrors.EMAIL_TAKEN() : e;
       });
       await em.insert(UserSystemDomainEntity, {
         user_id: user.id,
@@ -124,14 +123,11 @@ export class UsersService {
       if (!renamingSelf) {
         assertRoles(auth, ['can_write_users']);
         this.requireRank(auth, target);
-        if (patch.is_admin !== undefined && !auth.isAdmin)
-          throw ApiError.forbidden('Only an administrator may change is_admin');
+        if (patch.is_admin !== undefined && !auth.isAdmin) throw UsersErrors.IS_ADMIN_ADMIN_ONLY();
         if (isSelf) this.refuseSelfLockout(target, patch);
         const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
         if (account && !isSelf && !auth.isSuperAdmin && (await this.otherDomains(em, auth, id)) > 0) {
-          throw ApiError.forbidden(
-            'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
-          );
+          throw UsersErrors.SHARED_ACCOUNT();
         }
       }
       // a token minted for an app carries the rights of its domain only; the account's sign-in reaches them all
@@ -140,9 +136,7 @@ export class UsersService {
         auth.rightsCap &&
         fields.some((f) => (CREDENTIAL_FIELDS as readonly string[]).includes(f))
       ) {
-        throw ApiError.forbidden(
-          'A token minted for an application cannot change its user’s email or password: sign in as yourself',
-        );
+        throw UsersErrors.CREDENTIALS_NEED_SIGN_IN();
       }
       if (patch.email !== undefined && patch.email !== target.email) {
         const taken = await em
@@ -150,7 +144,7 @@ export class UsersService {
           .createQueryBuilder('u')
           .where('u.email = :email AND u.id <> :id', { email: patch.email, id })
           .getExists();
-        if (taken) throw ApiError.conflict(EMAIL_TAKEN);
+        if (taken) throw UsersErrors.EMAIL_TAKEN();
       }
       // hashed only once allowed: argon2 is deliberately expensive, not work to do for refused callers
       const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
@@ -164,7 +158,7 @@ export class UsersService {
       };
       if (Object.keys(changes).length > 0) {
         await em.update(UserEntity, { id }, changes).catch((e: unknown) => {
-          throw isUniqueViolation(e) ? ApiError.conflict(EMAIL_TAKEN) : e;
+          throw isUniqueViolation(e) ? UsersErrors.EMAIL_TAKEN() : e;
         });
       }
       if (patch.is_admin !== undefined) {
@@ -188,7 +182,7 @@ export class UsersService {
    * the same user at once agree on whether the account remains.
    */
   async remove(auth: AuthContext, id: string): Promise<void> {
-    if (id === auth.userId) throw ApiError.badRequest('You cannot delete yourself');
+    if (id === auth.userId) throw UsersErrors.DELETE_SELF();
     const domainId = auth.systemDomainId;
     const accountDeleted = await this.ds.transaction(async (em) => {
       const target = await this.member(em, auth, id, true);
@@ -233,7 +227,7 @@ export class UsersService {
     const qb = this.inDomain(em, auth).where('u.id = :id', { id });
     if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
     const user = await qb.getOne();
-    if (!user) throw ApiError.notFound('User');
+    if (!user) throw UsersErrors.NOT_FOUND();
     return Object.assign(user, { is_admin: (await this.adminsAmong(em, auth, [id])).has(id) });
   }
 
@@ -252,10 +246,8 @@ export class UsersService {
   }
 
   private requireRank(auth: AuthContext, target: DomainUser): void {
-    if (target.is_super_admin && !auth.isSuperAdmin)
-      throw ApiError.forbidden('Only a super administrator may change a super administrator');
-    if (target.is_admin && !auth.isAdmin)
-      throw ApiError.forbidden('Only an administrator may change an administrator');
+    if (target.is_super_admin && !auth.isSuperAdmin) throw UsersErrors.SUPER_ADMIN_RANK();
+    if (target.is_admin && !auth.isAdmin) throw UsersErrors.ADMIN_RANK();
   }
 
   /** Nobody deactivates or demotes themselves: the domain could be left without anyone to undo it. */
@@ -266,7 +258,7 @@ export class UsersService {
       errors.is_admin = 'you cannot remove your own administrator rights';
     if (patch.is_super_admin === false && self.is_super_admin)
       errors.is_super_admin = 'you cannot remove your own super administrator rights';
-    if (Object.keys(errors).length) throw ApiError.badRequest(errors);
+    if (Object.keys(errors).length) throw UsersErrors.INVALID(errors);
   }
 
   private async otherDomains(em: EntityManager, auth: AuthContext, userId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
@@ -173,5 +174,15 @@ describe('HTTP conventions', () => {
   it('does not advertise the framework', async () => {
     const res = await t.http.get('/API/auth/livez/').expect(200);
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+  it('a feature’s error carries its code in X-Error-Code beside the spec’s body', async () => {
+    const { token } = await tokenFor(t, t.admin);
+    const res = await t.http.get(`/API/auth/v1/apps/${randomUUID()}/`).set(bearer(token)).expect(404);
+    expect(res.body).toEqual({ errors: ['App not found'] });
+    expect(res.headers['x-error-code']).toBe('auth.NOT_FOUND');
+    const bad = await t.http.post('/API/auth/v1/apps/').set(bearer(token)).send({ name: 1 }).expect(400);
+    expect(bad.headers['x-error-code']).toBe('request.INVALID');
+    const anon = await t.http.get('/API/auth/v1/apps/').expect(401);
+    expect(anon.headers['x-error-code']).toBe('auth.NO_CREDENTIALS');
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../errors/api-error.js';
+import { AuthErrors } from './auth.errors.js';
 import { isUuid } from '../http/uuid-param.pipe.js';
 import type { AuthContext } from './auth-context.js';
 
@@ -40,12 +40,12 @@ export class AccessService {
     if (!checker) throw new Error(`No access checker registered for "${entity}"`);
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
-    if (unique.some((id) => !isUuid(id))) throw ApiError.notFound(checker.label);
+    if (unique.some((id) => !isUuid(id))) throw AuthErrors.NOT_FOUND(checker.label);
     const rows = await checker.find(auth, unique);
-    if (rows.length !== unique.length) throw ApiError.notFound(checker.label);
+    if (rows.length !== unique.length) throw AuthErrors.NOT_FOUND(checker.label);
     // another user's entity answers like an unknown one: a non-administrator learns nothing about its id
     if (checker.ownerOnly && !auth.isAdmin && rows.some((r) => r.owner_id !== auth.userId)) {
-      throw ApiError.notFound(checker.label);
+      throw AuthErrors.NOT_FOUND(checker.label);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
+import { AuthErrors } from './auth.errors.js';
 import type { AuthContext } from './auth-context.js';
 import type { Role } from './roles.js';
 import { rolesAllowedByScopes } from './scopes.js';
@@ -9,10 +9,9 @@ import { rolesAllowedByScopes } from './scopes.js';
  */
 export function assertRoles(auth: AuthContext, roles: readonly Role[]): void {
   const missing = roles.filter((r) => !auth.roles.has(r));
-  if (missing.length > 0) throw ApiError.forbidden(`Missing role: ${missing.join(', ')}`);
+  if (missing.length > 0) throw AuthErrors.MISSING_ROLE(missing);
   if (auth.kind !== 'OAUTH') return;
   const allowed = rolesAllowedByScopes(auth.scopes ?? []);
   const uncovered = allowed === null ? [] : roles.filter((r) => !allowed.has(r));
-  if (uncovered.length > 0)
-    throw ApiError.forbidden(`The token's scopes do not cover: ${uncovered.join(', ')}`);
+  if (uncovered.length > 0) throw AuthErrors.SCOPES_DO_NOT_COVER(uncovered);
 }

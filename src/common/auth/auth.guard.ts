@@ -1,9 +1,9 @@
 import { type ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { allowOrigin } from '../http/cors.js';
-import { ApiError } from '../errors/api-error.js';
 import { AccessService } from './access.service.js';
 import type { AuthContext } from './auth-context.js';
 import { AUTH_OPTIONS, type AuthenticatedOptions, IS_PUBLIC } from './authenticated.decorator.js';
@@ -47,7 +47,7 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
       this.logger.error(
         `Route ${context.getClass().name}.${context.getHandler().name} declares no access policy`,
       );
-      throw ApiError.forbidden('This route declares no access policy');
+      throw AuthErrors.NO_POLICY();
     }
     await super.canActivate(context);
     const req = context.switchToHttp().getRequest<Request>();
@@ -69,10 +69,9 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     if (!user) {
       const name = (info as { name?: string; message?: string } | undefined)?.name;
       const message = (info as { message?: string } | undefined)?.message;
-      if (name === 'TokenExpiredError') throw ApiError.unauthorized('Token has expired');
-      if (message === 'No auth token')
-        throw ApiError.unauthorized('Authentication credentials were not provided');
-      throw ApiError.unauthorized('Invalid token');
+      if (name === 'TokenExpiredError') throw AuthErrors.TOKEN_EXPIRED();
+      if (message === 'No auth token') throw AuthErrors.NO_CREDENTIALS();
+      throw AuthErrors.INVALID_TOKEN();
     }
     context.switchToHttp().getRequest<Request>().auth = user as unknown as AuthContext;
     return user;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { AuthErrors } from './auth.errors.js';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import type { KeyObject } from 'node:crypto';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
 import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
 import { type JwtClaims, TokensService } from '../../tokens/tokens.service.js';
-import { ApiError } from '../errors/api-error.js';
 import type { AuthContext } from './auth-context.js';
 import { kidOf, TokenVerifier } from './token-verifier.js';
 
@@ -78,11 +78,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
-    if (typeof claims.id !== 'string' || typeof claims.app_id !== 'string')
-      throw ApiError.unauthorized('Invalid token');
+    if (typeof claims.id !== 'string' || typeof claims.app_id !== 'string') throw AuthErrors.INVALID_TOKEN();
     const appIdHeader = nonEmpty(req.headers['app-id']);
     if (!presentAuthorization(req) && appIdHeader && appIdHeader !== claims.app_id) {
-      throw ApiError.unauthorized('App-ID does not match the token');
+      throw AuthErrors.APP_ID_MISMATCH();
     }
     return this.tokens.authenticate(claims, extractToken(req) as string);
   }

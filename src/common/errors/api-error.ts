@@ -11,6 +11,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly errors: ErrorBody,
     public readonly headers: Record<string, string> = {},
+    /** `feature.CODE` from the feature's error catalogue (see error-codes.ts); absent for framework errors. */
+    public readonly code?: string,
   ) {
     super(Array.isArray(errors) ? errors.join('; ') : Object.values(errors).join('; '));
   }

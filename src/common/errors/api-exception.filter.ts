@@ -1,8 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { unavailable } from './request.errors.js';
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { allowedMethods } from '../http/method-not-allowed.js';
-import { isUnavailable, RETRY_AFTER_SECONDS } from './unavailable.js';
+import { isUnavailable } from './unavailable.js';
 
 /**
  * Every failure leaves as JSON in the spec's shape. An unreachable database is a 503 with Retry-After on
@@ -19,6 +20,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     const err = this.toApiError(exception, req);
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    // the body keeps the spec's shape; the machine-readable code travels beside it
+    if (err.code) res.setHeader('X-Error-Code', err.code);
     res.status(err.status).json({ errors: err.errors });
   }
 
@@ -62,9 +65,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // the database is unreachable: the client should retry, not sign its user out or give up
     if (isUnavailable(exception)) {
       this.logger.warn({ request_id: req.id, err: (exception as Error)?.message }, 'Database unavailable');
-      return new ApiError(503, ['Service temporarily unavailable; retry shortly'], {
-        'Retry-After': String(RETRY_AFTER_SECONDS),
-      });
+      return unavailable();
     }
     this.logger.error({ err: exception, request_id: req.id }, 'Unhandled error');
     return new ApiError(500, ['Internal server error']);

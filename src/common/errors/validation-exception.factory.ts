@@ -1,4 +1,5 @@
 import type { ValidationError } from 'class-validator';
+import { RequestErrors } from './request.errors.js';
 import { ApiError } from './api-error.js';
 
 /** class-validator errors → `{errors: {"field.nested": "message"}}`, first message per field. */
@@ -17,5 +18,5 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
 }
 
 export function validationExceptionFactory(errors: ValidationError[]): ApiError {
-  return ApiError.badRequest(flattenValidationErrors(errors));
+  return RequestErrors.INVALID(flattenValidationErrors(errors));
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
+import { RequestErrors } from '../errors/request.errors.js';
 
 export interface ListEnvelope<T> {
   objects: T[];
@@ -94,7 +94,7 @@ export function parseSort(
   for (const part of sort.split(';').filter((p) => p.trim() !== '')) {
     const [field, order = 'asc', extra] = part.split(',').map((s) => s.trim());
     if (extra !== undefined || !allowed.includes(field) || !['asc', 'desc'].includes(order.toLowerCase())) {
-      throw ApiError.badRequest({
+      throw RequestErrors.INVALID({
         sort: `sort must be field,order pairs separated by ';' with field one of ${allowed.join(', ')} and order asc or desc`,
       });
     }

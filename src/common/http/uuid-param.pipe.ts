@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { ApiError } from '../errors/api-error.js';
+import { RequestErrors } from '../errors/request.errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,7 +11,7 @@ export function isUuid(value: unknown): value is string {
 @Injectable()
 export class UuidParamPipe implements PipeTransform<string, string> {
   transform(value: string, metadata: ArgumentMetadata): string {
-    if (!isUuid(value)) throw ApiError.badRequest({ [metadata.data ?? 'id']: 'must be a UUID' });
+    if (!isUuid(value)) throw RequestErrors.INVALID({ [metadata.data ?? 'id']: 'must be a UUID' });
     return value;
   }
 }

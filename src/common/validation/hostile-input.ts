@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { ApiError } from '../errors/api-error.js';
+import { RequestErrors } from '../errors/request.errors.js';
 
 /** Deeper than any body of this API needs; class-transformer recurses, so depth is bounded before it runs. */
 export const MAX_INPUT_DEPTH = 32;
@@ -66,6 +66,8 @@ export class HostileInputPipe implements PipeTransform {
     const found = findHostileInput(value);
     if (!found) return value;
     const field = found.field ?? (metadata.type === 'param' ? metadata.data : undefined);
-    throw ApiError.badRequest(field ? { [field]: found.problem } : `${where} ${found.problem}`);
+    throw field
+      ? RequestErrors.INVALID({ [field]: found.problem })
+      : RequestErrors.HOSTILE(`${where} ${found.problem}`);
   }
 }

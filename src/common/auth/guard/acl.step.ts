@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { AuthErrors } from '../auth.errors.js';
 import { isUuid } from '../../http/uuid-param.pipe.js';
 import type { AccessService } from '../access.service.js';
 import type { GuardContext, GuardStep } from './guard-step.js';
@@ -14,7 +14,7 @@ export class AclStep implements GuardStep {
     const { entity, param } = policy.access;
     const id = req.params[param];
     // guards run before pipes: a malformed id is the client's mistake (400), not an unknown entity (404)
-    if (typeof id !== 'string' || !isUuid(id)) throw ApiError.badRequest({ [param]: 'must be a UUID' });
+    if (typeof id !== 'string' || !isUuid(id)) throw AuthErrors.INVALID_ID(param);
     await this.access.require(auth, entity, [id]);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { AuthErrors } from '../auth.errors.js';
 import type { TokenKind } from '../../../tokens/token.entity.js';
 import type { GuardContext, GuardStep } from './guard-step.js';
 
@@ -11,6 +11,6 @@ export class CredentialKindStep implements GuardStep {
 
   run({ auth, policy }: GuardContext): void {
     const kinds = policy.kinds ?? DEFAULT_KINDS;
-    if (!kinds.includes(auth.kind)) throw ApiError.unauthorized('This credential cannot be used here');
+    if (!kinds.includes(auth.kind)) throw AuthErrors.KIND_NOT_ACCEPTED();
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { AuthErrors } from '../auth.errors.js';
 import { assertRoles } from '../assert-roles.js';
 import { rolesAllowedByScopes } from '../scopes.js';
 import type { GuardContext, GuardStep } from './guard-step.js';
@@ -12,15 +12,15 @@ export class RolesScopesStep implements GuardStep {
   readonly name = 'roles and scopes';
 
   run({ auth, policy }: GuardContext): void {
-    if (policy.superAdmin && !auth.isSuperAdmin) throw ApiError.forbidden('Requires a super administrator');
-    if (policy.admin && !auth.isAdmin) throw ApiError.forbidden('Requires an administrator');
+    if (policy.superAdmin && !auth.isSuperAdmin) throw AuthErrors.SUPER_ADMIN_REQUIRED();
+    if (policy.admin && !auth.isAdmin) throw AuthErrors.ADMIN_REQUIRED();
     const roles = policy.roles ?? [];
     assertRoles(auth, roles);
     if (auth.kind === 'OAUTH' && rolesAllowedByScopes(auth.scopes ?? []) !== null) {
       const absent = (policy.scopes ?? []).filter((s) => !(auth.scopes ?? []).includes(s));
-      if (absent.length > 0) throw ApiError.forbidden(`Missing scope: ${absent.join(', ')}`);
+      if (absent.length > 0) throw AuthErrors.MISSING_SCOPE(absent);
       if (roles.length === 0 && !policy.anyScope) {
-        throw ApiError.forbidden('This route needs the user_impersonation scope');
+        throw AuthErrors.USER_IMPERSONATION_REQUIRED();
       }
     }
   }

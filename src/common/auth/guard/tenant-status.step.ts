@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error.js';
+import { AuthErrors } from '../auth.errors.js';
 import type { GuardContext, GuardStep } from './guard-step.js';
 
 /**
@@ -9,6 +9,6 @@ export class TenantStatusStep implements GuardStep {
   readonly name = 'tenant status';
 
   run({ auth }: GuardContext): void {
-    if (auth.domain.status === 'DEACTIVATED') throw ApiError.unauthorized('System domain is deactivated');
+    if (auth.domain.status === 'DEACTIVATED') throw AuthErrors.DOMAIN_DEACTIVATED();
   }
 }

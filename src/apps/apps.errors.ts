@@ -1,0 +1,22 @@
+import { defineErrors, fields, message } from '../common/errors/error-codes.js';
+
+export const AppsErrors = defineErrors('apps', {
+  NOT_FOUND: message(404, 'App not found'),
+  INVALID: fields(),
+  ACTING_USER_ADMIN_ONLY: message(
+    403,
+    'Only an administrator may change an application’s acting user or client type',
+  ),
+  PAT_FOR_OAUTH_APP: message(400, 'OAuth apps obtain tokens from the OAuth token endpoint'),
+  PAT_ISSUER: message(403, 'Only an administrator or the acting user may issue this token'),
+  SECRET_USED: message(409, 'This secret has already been used'),
+  INSTANCE_APPROVED: message(409, 'This instance is already approved'),
+  PENDING_AUTHORIZATION_NOT_FOUND: message(404, 'Pending authorization not found'),
+  PENDING_APPROVAL_NOT_FOUND: message(404, 'Pending approval not found'),
+  INSTANCE_NOT_FOUND: message(404, 'Approved app instance not found'),
+  INSTANCE_OWNER: message(403, 'Only the approving user or an administrator'),
+  APPROVER_NOT_ACTING_USER: message(
+    403,
+    'This application acts as another user: only that user may approve it',
+  ),
+});

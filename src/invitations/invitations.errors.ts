@@ -1,0 +1,11 @@
+import { defineErrors, fields, message } from '../common/errors/error-codes.js';
+
+export const InvitationsErrors = defineErrors('invitations', {
+  NOT_FOUND: message(404, 'Invitation not found'),
+  /** 419: the link was valid once but is no more (expired, used or withdrawn), as the spec's clients expect. */
+  LINK_EXPIRED: message(419, 'Invitation expired or already used'),
+  ALREADY_MEMBER: message(409, 'This user is already a member of this domain'),
+  INVITED_CONCURRENTLY: message(409, 'This email was invited concurrently; try again'),
+  ACCOUNT_DEACTIVATED: message(400, 'This account is deactivated'),
+  INVALID: fields(),
+});

@@ -1,0 +1,14 @@
+import { defineErrors, fields, message } from '../common/errors/error-codes.js';
+
+export const TokensErrors = defineErrors('tokens', {
+  NOT_FOUND: message(404, 'Token not found'),
+  OAUTH_RENEWAL: message(403, 'OAuth access tokens are renewed with the refresh_token grant'),
+  INVALID: fields(),
+  /** The credential invariant: a caller cannot set up or obtain more than its own rights. */
+  BEYOND_CALLER_RIGHTS: {
+    status: 403,
+    body: (what: string, beyond: string[]) => [
+      `You cannot ${what}: that user has rights you do not hold (${beyond.join('; ')})`,
+    ],
+  },
+});
