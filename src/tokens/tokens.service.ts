@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { effectiveRoles, type Role } from '../common/auth/roles.js';
-import { applyCap, type RightsCap } from '../common/auth/rights.js';
+import { applyCap, capFromText, type RightsCap } from '../common/auth/rights.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Batcher } from '../common/batcher.js';
@@ -160,7 +160,7 @@ export class TokensService {
           row.group_roles ?? [],
         ),
       },
-      row.rights_cap,
+      capFromText(row.rights_cap),
     );
     if (user.status !== 'ACTIVE') throw AuthErrors.USER_INACTIVE();
     // only super-administrator power reaches domains the user is not a member of, and only uncapped
@@ -182,7 +182,7 @@ export class TokensService {
       roles: rights.roles as Set<Role>,
       isAdmin: rights.isAdmin,
       isSuperAdmin: rights.isSuperAdmin,
-      rightsCap: row.rights_cap,
+      rightsCap: capFromText(row.rights_cap),
       user,
       domain,
       expires,
@@ -198,7 +198,7 @@ export class TokensService {
         revoked_at: null,
         last_used_at: row.last_used_at ? new Date(row.last_used_at) : null,
         is_mfa_authenticated: row.is_mfa_authenticated,
-        rights_cap: row.rights_cap,
+        rights_cap: capFromText(row.rights_cap),
         date_created: new Date(row.date_created),
         date_modified: new Date(row.date_modified),
       } as TokenEntity,
@@ -335,7 +335,8 @@ interface LookupRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
   is_mfa_authenticated: boolean;
-  rights_cap: string[] | null;
+  /** Space-joined: pg's text[] parser cost ~4% of an authenticated request's CPU for ~20 role names. */
+  rights_cap: string | null;
   date_created: Date;
   date_modified: Date;
   system_domains: string[] | null;
@@ -364,7 +365,8 @@ interface LookupRow {
  */
 const LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
-       t.last_used_at, t.is_mfa_authenticated, t.rights_cap, t.date_created, t.date_modified,
+       t.last_used_at, t.is_mfa_authenticated, array_to_string(t.rights_cap, ' ') AS rights_cap, t.date_created,
+       t.date_modified,
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
           FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
          WHERE m2.user_id = t.user_id AND d2.status <> 'DEACTIVATED') AS system_domains,

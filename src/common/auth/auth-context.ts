@@ -17,7 +17,7 @@ export interface AuthContext {
   isAdmin: boolean;
   isSuperAdmin: boolean;
   /** The token's ceiling: set for tokens minted for an app, null for the user's own sign-in (see rights.ts). */
-  rightsCap: string[] | null;
+  rightsCap: readonly string[] | null;
   user: UserEntity;
   domain: SystemDomainEntity;
   expires: Date;

@@ -30,14 +30,37 @@ export const DOMAIN_ADMIN_CAP: RightsCap = [ADMIN, ...DOMAIN_ROLES];
 /** Everything: for what a super administrator sets up. */
 export const FULL_CAP: RightsCap = [SUPER, ADMIN, ...ALL_ROLES];
 
+const parsed = new Map<string, readonly string[]>();
+
+/**
+ * A ceiling as the token lookup reads it (space-joined; null: none), parsed once per distinct value: there
+ * are few distinct ceilings and the lookup runs on every request. The arrays are frozen and shared.
+ */
+export function capFromText(text: string | null): readonly string[] | null {
+  if (text === null) return null;
+  let cap = parsed.get(text);
+  if (!cap) {
+    cap = Object.freeze(text === '' ? [] : text.split(' '));
+    if (parsed.size >= 1_000) parsed.clear();
+    parsed.set(text, cap);
+  }
+  return cap;
+}
+
+const sets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 /** The rights `r` cut down to the ceiling (null: no ceiling, a user's own sign-in). */
 export function applyCap(r: Rights, cap: readonly string[] | null): Rights {
   if (!cap) return r;
-  const c = new Set(cap);
+  let c = sets.get(cap);
+  if (!c) {
+    c = new Set(cap);
+    sets.set(cap, c);
+  }
   return {
     isSuperAdmin: r.isSuperAdmin && c.has(SUPER),
     isAdmin: r.isAdmin && (c.has(ADMIN) || c.has(SUPER)),
-    roles: new Set([...r.roles].filter((role) => c.has(role))),
+    roles: new Set([...r.roles].filter((role) => (c as ReadonlySet<string>).has(role))),
   };
 }
 
