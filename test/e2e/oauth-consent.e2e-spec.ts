@@ -550,4 +550,31 @@ describe('consent page {base_url}/oauth/authorize', () => {
       expect(ok.headers.location).toMatch(/[?&]code=/);
     });
   });
+  describe('errors on the HTML surface', () => {
+    it('hostile input is a 400 page, not JSON', async () => {
+      const params = authorizationRequest(app, pkce());
+      const res = await t.http
+        .get(OAUTH.consent)
+        .query({ ...params, state: 'a\u0000b' })
+        .expect(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['x-error-code']).toBe('request.INVALID');
+      expect(res.text).toContain('<h1 class="error">Request refused</h1>');
+      expect(res.text).toContain('state: must not contain NUL characters');
+    });
+
+    it('the database down is a 503 page with Retry-After', async () => {
+      const down = await createTestApp();
+      const a = await createOAuthApp(down, { kind: 'browser' });
+      await down.ds.destroy();
+      try {
+        const res = await down.http.get(OAUTH.consent).query(authorizationRequest(a, pkce())).expect(503);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.text).toContain('Temporarily unavailable');
+      } finally {
+        await down.close().catch(() => undefined);
+      }
+    });
+  });
 });

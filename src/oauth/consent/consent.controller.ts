@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/authenticated.decorator.js';
@@ -11,6 +11,7 @@ import {
   type ValidAuthorization,
 } from '../authorization-request.service.js';
 import { consentPage, errorPage, loginPage, requestFields } from './consent-pages.js';
+import { ConsentExceptionFilter } from './consent-exception.filter.js';
 import { ConsentSessionService } from './consent-session.service.js';
 
 /**
@@ -19,6 +20,7 @@ import { ConsentSessionService } from './consent-session.service.js';
  */
 @ApiExcludeController()
 @Public()
+@UseFilters(ConsentExceptionFilter)
 @Controller('oauth/authorize')
 export class ConsentController {
   constructor(
