@@ -1,6 +1,4 @@
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
+import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { AppsController } from './apps.controller.js';
 import { AppsService } from './apps.service.js';
@@ -13,14 +11,11 @@ import { ExternalAuthService } from './external-auth.service.js';
   providers: [AppsService, ExternalAuthService],
 })
 export class AppsModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
-    access.register(
+  constructor(access: AccessService) {
+    access.registerQuery(
       'app',
-      sqlAccessChecker(
-        (sql, params) => ds.query(sql, params),
-        'App',
-        'SELECT id FROM apps WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND NOT is_builtin',
-      ),
+      'App',
+      'SELECT id FROM apps WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND NOT is_builtin',
     );
   }
 }

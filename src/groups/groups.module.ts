@@ -1,6 +1,4 @@
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
+import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { GroupsController } from './groups.controller.js';
 import { GroupsService } from './groups.service.js';
@@ -11,14 +9,11 @@ import { GroupsService } from './groups.service.js';
   providers: [GroupsService],
 })
 export class GroupsModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
-    access.register(
+  constructor(access: AccessService) {
+    access.registerQuery(
       'group',
-      sqlAccessChecker(
-        (sql, params) => ds.query(sql, params),
-        'Group',
-        'SELECT id FROM groups WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
-      ),
+      'Group',
+      'SELECT id FROM groups WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
     );
   }
 }

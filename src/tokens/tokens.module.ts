@@ -1,6 +1,4 @@
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
+import { AccessService } from '../common/auth/access.service.js';
 import { Global, Module } from '@nestjs/common';
 import { ActingRightsService } from './acting-rights.service.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
@@ -16,15 +14,12 @@ import { TokensService } from './tokens.service.js';
   exports: [TokensService, TokenQueriesService, ActingRightsService],
 })
 export class TokensModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
-    access.register(
+  constructor(access: AccessService) {
+    access.registerQuery(
       'token',
-      sqlAccessChecker(
-        (sql, params) => ds.query(sql, params),
-        'Token',
-        'SELECT id, user_id AS owner_id FROM tokens WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
-        true,
-      ),
+      'Token',
+      'SELECT id, user_id AS owner_id FROM tokens WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
+      true,
     );
   }
 }

@@ -1,6 +1,4 @@
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AccessService, sqlAccessChecker } from '../common/auth/access.service.js';
+import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module.js';
 import { UsersController } from './users.controller.js';
@@ -13,14 +11,11 @@ import { UsersService } from './users.service.js';
   providers: [UsersService],
 })
 export class UsersModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
-    access.register(
+  constructor(access: AccessService) {
+    access.registerQuery(
       'user',
-      sqlAccessChecker(
-        (sql, params) => ds.query(sql, params),
-        'User',
-        'SELECT user_id AS id FROM user_system_domains WHERE user_id = ANY($1::uuid[]) AND system_domain_id = $2',
-      ),
+      'User',
+      'SELECT user_id AS id FROM user_system_domains WHERE user_id = ANY($1::uuid[]) AND system_domain_id = $2',
     );
   }
 }

@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { guardContext } from '../../../test/utils/guard-context.js';
 import { AccessService } from './access.service.js';
@@ -6,7 +7,7 @@ describe('AccessService (the access-checker registry)', () => {
   const mine = randomUUID();
   const theirs = randomUUID();
   const service = () => {
-    const s = new AccessService();
+    const s = new AccessService({} as DataSource);
     s.register('thing', {
       label: 'Thing',
       ownerOnly: true,

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AuthErrors } from './auth.errors.js';
 import { isUuid } from '../http/uuid-param.pipe.js';
 import type { AuthContext } from './auth-context.js';
@@ -24,9 +26,23 @@ export interface AccessChecker {
 export class AccessService {
   private readonly checkers = new Map<string, AccessChecker>();
 
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
   register(entity: string, checker: AccessChecker): void {
     if (this.checkers.has(entity)) throw new Error(`An access checker for "${entity}" is already registered`);
     this.checkers.set(entity, checker);
+  }
+
+  /**
+   * A checker from one SQL query over `$1::uuid[]` (the ids) and `$2` (the caller's domain) that returns `id`
+   * (and `owner_id` for owner-only entities).
+   */
+  registerQuery(entity: string, label: string, sql: string, ownerOnly = false): void {
+    this.register(entity, {
+      label,
+      ownerOnly,
+      find: (auth, ids) => this.ds.query(sql, [ids, auth.systemDomainId]),
+    });
   }
 
   /** The entity types with a checker (the route-policy test holds every route's `access` against it). */
@@ -48,14 +64,4 @@ export class AccessService {
       throw AuthErrors.NOT_FOUND(checker.label);
     }
   }
-}
-
-/** A checker from one SQL query over `$1::uuid[]` (the ids) and `$2` (the caller's domain). */
-export function sqlAccessChecker(
-  query: (sql: string, params: unknown[]) => Promise<{ id: string; owner_id?: string }[]>,
-  label: string,
-  sql: string,
-  ownerOnly = false,
-): AccessChecker {
-  return { label, ownerOnly, find: (auth, ids) => query(sql, [ids, auth.systemDomainId]) };
 }
