@@ -11,6 +11,7 @@ export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean
     first_name: u.first_name,
     last_name: u.last_name,
     status: u.status,
+    type: u.type ?? 'STANDARD',
     is_admin: isAdmin || u.is_super_admin,
     is_super_admin: u.is_super_admin,
     system_domain_id: systemDomainId,

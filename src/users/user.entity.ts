@@ -13,6 +13,9 @@ import {
 
 export const USER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
+/** The published platform's user types (what clients of this API family require on every user object). */
+export const USER_TYPES = ['BROWSE_API_ONLY', 'BROWSE_ONLY', 'POWER', 'STANDARD'] as const;
+export type UserType = (typeof USER_TYPES)[number];
 
 @Entity('users')
 export class UserEntity {
@@ -26,6 +29,8 @@ export class UserEntity {
   /** argon2id; null for users who have not set a password yet (invited, SSO only). */
   @Column({ type: 'text', nullable: true, select: false }) password_hash!: string | null;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: UserStatus;
+  /** Set by administrators; what the domain's billing limits count (standard, power, browse users). */
+  @Column({ type: 'text', default: 'STANDARD' }) type!: UserType;
   @Column({ type: 'boolean', default: false }) is_super_admin!: boolean;
   /** The domain the user signs into by default; also one of their memberships. */
   @Column({ type: 'uuid' }) system_domain_id!: string;

@@ -5,6 +5,7 @@ export const UsersErrors = defineErrors('users', {
   EMAIL_TAKEN: message(409, 'A user with this email already exists'),
   INVALID: fields(),
   IS_ADMIN_ADMIN_ONLY: message(403, 'Only an administrator may change is_admin'),
+  TYPE_ADMIN_ONLY: message(403, 'Only an administrator may change a user’s type'),
   SHARED_ACCOUNT: message(
     403,
     'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',

@@ -23,7 +23,15 @@ const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
  * Fields of the account itself, shared by every domain the user belongs to (names too: another domain sees
  * them). is_admin is not among them: administrator rights belong to the membership of one domain.
  */
-const ACCOUNT_FIELDS = ['email', 'password', 'status', 'is_super_admin', 'first_name', 'last_name'] as const;
+const ACCOUNT_FIELDS = [
+  'email',
+  'password',
+  'status',
+  'is_super_admin',
+  'first_name',
+  'last_name',
+  'type',
+] as const;
 /** What signs the account in everywhere: changed only by the person signed in, never by an app's token. */
 const CREDENTIAL_FIELDS = ['email', 'password'] as const;
 
@@ -88,6 +96,7 @@ export class UsersService {
         last_name: body.last_name ?? null,
         password_hash: passwordHash,
         status: body.status ?? 'ACTIVE',
+        type: body.type ?? 'STANDARD',
         is_super_admin: auth.isSuperAdmin ? (body.is_super_admin ?? false) : false,
         system_domain_id: auth.systemDomainId,
         last_login: null,
@@ -124,6 +133,7 @@ export class UsersService {
         assertRoles(auth, ['can_write_users']);
         this.requireRank(auth, target);
         if (patch.is_admin !== undefined && !auth.isAdmin) throw UsersErrors.IS_ADMIN_ADMIN_ONLY();
+        if (patch.type !== undefined && !auth.isAdmin) throw UsersErrors.TYPE_ADMIN_ONLY();
         if (isSelf) this.refuseSelfLockout(target, patch);
         const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
         if (account && !isSelf && !auth.isSuperAdmin && (await this.otherDomains(em, auth, id)) > 0) {
@@ -154,6 +164,7 @@ export class UsersService {
         ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
         ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.type !== undefined ? { type: patch.type } : {}),
         ...(patch.is_super_admin !== undefined ? { is_super_admin: patch.is_super_admin } : {}),
       };
       if (Object.keys(changes).length > 0) {

@@ -44,6 +44,7 @@ describe('users (API/users/v1/users)', () => {
           first_name: 'Test',
           last_name: 'User',
           status: 'ACTIVE',
+          type: 'STANDARD',
           is_admin: false,
           is_super_admin: false,
           system_domain_id: t.domainId,
@@ -221,6 +222,7 @@ describe('users (API/users/v1/users)', () => {
         first_name: 'Ada',
         last_name: 'Lovelace',
         status: 'ACTIVE',
+        type: 'STANDARD',
         is_admin: false,
         is_super_admin: false,
         system_domain_id: t.domainId,
@@ -624,5 +626,42 @@ describe('users (API/users/v1/users)', () => {
     });
     await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: user.id });
     await t.http.get(USERS).set(h).expect(200);
+  });
+  describe('type (what published clients require on every user object)', () => {
+    it('defaults to STANDARD, is set by administrators, and is on every user object', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const h = await as(admin);
+      const created = await t.http
+        .post(`${USERS}/`)
+        .set(h)
+        .send({ email: email('power'), type: 'POWER' })
+        .expect(201);
+      expect(created.body.type).toBe('POWER');
+      expect((await t.http.get(`${USERS}/${created.body.id}/`).set(h).expect(200)).body.type).toBe('POWER');
+      const list = await t.http.get(`${USERS}/?per_page=1000`).set(h).expect(200);
+      for (const u of list.body.objects)
+        expect(['BROWSE_API_ONLY', 'BROWSE_ONLY', 'POWER', 'STANDARD']).toContain(u.type);
+      expect((await t.http.get(`${USERS}/current/`).set(h).expect(200)).body.type).toBe('STANDARD');
+      const changed = await t.http
+        .patch(`${USERS}/${created.body.id}/`)
+        .set(h)
+        .send({ type: 'BROWSE_ONLY' })
+        .expect(200);
+      expect(changed.body.type).toBe('BROWSE_ONLY');
+      await t.http.patch(`${USERS}/${created.body.id}/`).set(h).send({ type: 'ROOT' }).expect(400);
+    });
+
+    it('a user with can_write_users but no administrator rights cannot change a type, their own included', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const other = await createUser(t);
+      for (const id of [writer.id, other.id]) {
+        const res = await t.http
+          .patch(`${USERS}/${id}/`)
+          .set(await as(writer))
+          .send({ type: 'POWER' })
+          .expect(403);
+        expect(res.body).toEqual({ errors: ['Only an administrator may change a user’s type'] });
+      }
+    });
   });
 });

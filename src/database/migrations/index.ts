@@ -6,6 +6,7 @@ import { AdminPerDomain1795263606252 } from './1795263606252-admin-per-domain.js
 import { CredentialCeilings1795263800000 } from './1795263800000-credential-ceilings.js';
 import { PendingInvitations1795263900000 } from './1795263900000-pending-invitations.js';
 import { MailOutboxSealed1795264000000 } from './1795264000000-mail-outbox-sealed.js';
+import { UserType1795264100000 } from './1795264100000-user-type.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CredentialCeilings1795263800000,
   PendingInvitations1795263900000,
   MailOutboxSealed1795264000000,
+  UserType1795264100000,
 ];

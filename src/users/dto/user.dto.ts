@@ -8,7 +8,7 @@ import {
   PasswordField,
   StringField,
 } from '../../common/validation/fields.js';
-import { USER_STATUSES } from '../user.entity.js';
+import { USER_STATUSES, USER_TYPES } from '../user.entity.js';
 import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -40,6 +40,8 @@ export class CreateUserDto {
   is_super_admin?: boolean;
   @EnumField(USER_STATUSES, { required: false, description: 'Default ACTIVE' })
   status?: (typeof USER_STATUSES)[number];
+  @EnumField(USER_TYPES, { required: false, description: 'Default STANDARD' })
+  type?: (typeof USER_TYPES)[number];
 }
 
 /**
@@ -56,6 +58,8 @@ export class UpdateUserDto {
   is_super_admin?: boolean;
   @EnumField(USER_STATUSES, { required: false, description: 'INACTIVE stops every token of the user' })
   status?: (typeof USER_STATUSES)[number];
+  @EnumField(USER_TYPES, { required: false, description: 'Administrators only' })
+  type?: (typeof USER_TYPES)[number];
 }
 
 export class UserListQueryDto extends PageQueryDto {
@@ -73,6 +77,7 @@ export class UserDto {
   @ApiProperty({ nullable: true, type: String }) first_name!: string | null;
   @ApiProperty({ nullable: true, type: String }) last_name!: string | null;
   @ApiProperty({ enum: USER_STATUSES }) status!: string;
+  @ApiProperty({ enum: USER_TYPES, default: 'STANDARD' }) type!: string;
   @ApiProperty() is_admin!: boolean;
   @ApiProperty() is_super_admin!: boolean;
   @ApiProperty({
