@@ -3,7 +3,7 @@ import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
+import { capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
@@ -131,8 +131,8 @@ export class AppsService {
     if (!acting.member)
       throw AppsErrors.INVALID({ default_user_id: 'the acting user is not a member of this domain' });
     // the token is within the caller's own rights, the app's ceiling and the acting user's current rights
-    await this.rights.requireWithinCaller(auth, app.default_user_id, 'issue a token acting as this user');
-    const rightsCap = intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(callerRights(auth)));
+    await this.rights.requireWithin(auth, app.default_user_id, acting, 'issue a token acting as this user');
+    const rightsCap = intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(auth));
     const ttl = Math.min(expiresIn ?? this.config.auth.patMaxTtlSeconds, this.config.auth.patMaxTtlSeconds);
     const issued = await this.tokens.issue({
       userId: app.default_user_id,

@@ -3,7 +3,7 @@ import { TokensErrors } from './tokens.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { callerRights, capOf, excess, type Rights, type RightsCap } from '../common/auth/rights.js';
+import { capOf, excess, type Rights, type RightsCap } from '../common/auth/rights.js';
 import { effectiveRoles } from '../common/auth/roles.js';
 
 /** A user's rights in one domain, with what else decides whether they may be acted as. */
@@ -71,9 +71,19 @@ export class ActingRightsService {
     const target = await this.rightsOf(targetUserId, auth.systemDomainId);
     if (!target || !target.member)
       throw TokensErrors.INVALID({ default_user_id: 'no such user in this domain' });
-    const caller = callerRights(auth);
-    const beyond = excess(target, caller);
-    if (!caller.isSuperAdmin && targetUserId !== auth.userId) {
+    return this.requireWithin(auth, targetUserId, target, what);
+  }
+
+  /** As requireWithinCaller, for a target whose rights the caller has already read. */
+  async requireWithin(
+    auth: AuthContext,
+    targetUserId: string,
+    target: UserRights,
+    what: string,
+  ): Promise<RightsCap> {
+    // the caller's credential, already cut to its ceiling by the lookup, is itself a Rights
+    const beyond = excess(target, auth);
+    if (!auth.isSuperAdmin && targetUserId !== auth.userId) {
       const own = await this.rightsOf(auth.userId, auth.systemDomainId);
       const foreign = target.adminOf.filter((d) => d !== auth.systemDomainId && !own?.adminOf.includes(d));
       if (foreign.length) beyond.push('administrator of another domain');
