@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { callerRights, capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
+import { capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokensService } from '../tokens/tokens.service.js';
@@ -145,7 +145,7 @@ export class ExternalAuthService {
     if (app.default_user_id && app.default_user_id !== auth.userId) {
       throw AppsErrors.APPROVER_NOT_ACTING_USER();
     }
-    const own = capOf(callerRights(auth));
+    const own = capOf(auth);
     return app.default_user_id ? (intersectCaps(own, app.acting_rights_cap) as RightsCap) : own;
   }
 

@@ -90,12 +90,3 @@ export function excess(target: Rights, holder: Rights): string[] {
   if (roles.length) out.push(`roles ${roles.sort().join(', ')}`);
   return out;
 }
-
-/** The rights of the credential making a request (already cut to its ceiling by the lookup). */
-export function callerRights(auth: {
-  isSuperAdmin: boolean;
-  isAdmin: boolean;
-  roles: ReadonlySet<Role>;
-}): Rights {
-  return { isSuperAdmin: auth.isSuperAdmin, isAdmin: auth.isAdmin, roles: auth.roles };
-}
