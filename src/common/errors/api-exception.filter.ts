@@ -18,56 +18,60 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     if (res.headersSent) return;
-    const err = this.toApiError(exception, req);
+    const err = toApiError(exception, req, this.logger);
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     // the body keeps the spec's shape; the machine-readable code travels beside it
     if (err.code) res.setHeader('X-Error-Code', err.code);
     res.status(err.status).json({ errors: err.errors });
   }
+}
 
-  private toApiError(exception: unknown, req: Request): ApiError {
-    if (exception instanceof ApiError) return exception;
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404 && /^Cannot \w+ /.test(exception.message)) {
-        const allow = allowedMethods(req);
-        if (allow.length > 0) {
-          return new ApiError(405, [`Method ${req.method} not allowed`], { Allow: allow.join(', ') });
-        }
-        return new ApiError(404, [`Not found: ${req.method} ${req.path}`]);
+/**
+ * Any thrown value as an ApiError: ours as they are, Nest's and body-parser's translated, an unreachable
+ * database a 503, anything else a logged 500. Every surface's mapper starts here and only renders.
+ */
+export function toApiError(exception: unknown, req: Request, logger: Logger): ApiError {
+  if (exception instanceof ApiError) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404 && /^Cannot \w+ /.test(exception.message)) {
+      const allow = allowedMethods(req);
+      if (allow.length > 0) {
+        return new ApiError(405, [`Method ${req.method} not allowed`], { Allow: allow.join(', ') });
       }
-      const body = exception.getResponse();
-      // Nest wraps body-parser's SyntaxError in a BadRequestException; the parser's own wording stays inside
-      const cause = (exception as { cause?: { type?: string } }).cause;
-      if (status === 400 && cause?.type === 'entity.parse.failed') {
-        return ApiError.badRequest('Malformed JSON body');
-      }
-      const message =
-        typeof body === 'object' && body !== null && 'message' in body
-          ? [(body as { message: unknown }).message].flat().map(String)
-          : [exception.message];
-      return new ApiError(status, message);
+      return new ApiError(404, [`Not found: ${req.method} ${req.path}`]);
     }
-    const e = exception as {
-      status?: number;
-      statusCode?: number;
-      type?: string;
-      expose?: boolean;
-      message?: string;
-    };
-    // body-parser and friends throw http-errors style objects before Nest's pipeline
-    const httpStatus = e?.status ?? e?.statusCode;
-    if (typeof httpStatus === 'number' && httpStatus >= 400 && httpStatus < 500 && e.expose !== false) {
-      return new ApiError(httpStatus, [
-        e.type === 'entity.parse.failed' ? 'Malformed JSON body' : (e.message ?? 'Bad request'),
-      ]);
+    const body = exception.getResponse();
+    // Nest wraps body-parser's SyntaxError in a BadRequestException; the parser's own wording stays inside
+    const cause = (exception as { cause?: { type?: string } }).cause;
+    if (status === 400 && cause?.type === 'entity.parse.failed') {
+      return ApiError.badRequest('Malformed JSON body');
     }
-    // the database is unreachable: the client should retry, not sign its user out or give up
-    if (isUnavailable(exception)) {
-      this.logger.warn({ request_id: req.id, err: (exception as Error)?.message }, 'Database unavailable');
-      return unavailable();
-    }
-    this.logger.error({ err: exception, request_id: req.id }, 'Unhandled error');
-    return new ApiError(500, ['Internal server error']);
+    const message =
+      typeof body === 'object' && body !== null && 'message' in body
+        ? [(body as { message: unknown }).message].flat().map(String)
+        : [exception.message];
+    return new ApiError(status, message);
   }
+  const e = exception as {
+    status?: number;
+    statusCode?: number;
+    type?: string;
+    expose?: boolean;
+    message?: string;
+  };
+  // body-parser and friends throw http-errors style objects before Nest's pipeline
+  const httpStatus = e?.status ?? e?.statusCode;
+  if (typeof httpStatus === 'number' && httpStatus >= 400 && httpStatus < 500 && e.expose !== false) {
+    return new ApiError(httpStatus, [
+      e.type === 'entity.parse.failed' ? 'Malformed JSON body' : (e.message ?? 'Bad request'),
+    ]);
+  }
+  // the database is unreachable: the client should retry, not sign its user out or give up
+  if (isUnavailable(exception)) {
+    logger.warn({ request_id: req.id, err: (exception as Error)?.message }, 'Database unavailable');
+    return unavailable();
+  }
+  logger.error({ err: exception, request_id: req.id }, 'Unhandled error');
+  return new ApiError(500, ['Internal server error']);
 }

@@ -1,16 +1,14 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiError } from '../../common/errors/api-error.js';
-import { unavailable } from '../../common/errors/request.errors.js';
-import { isUnavailable } from '../../common/errors/unavailable.js';
+import { toApiError } from '../../common/errors/api-exception.filter.js';
 import { errorPage } from './consent-pages.js';
 
 const NOTE = 'Go back to the application and start again. If this keeps happening, contact its developer.';
 
 /**
- * The HTML surface's mapper: on the consent page, a person's browser gets a page, never JSON. Coded errors
- * show their message with their status (the code in X-Error-Code, as on the JSON surface); an unreachable
- * database is a 503 page with Retry-After; anything else a 500 page, logged with the request id.
+ * The HTML surface's mapper: on the consent page, a person's browser gets a page, never JSON. The error is
+ * translated as on the JSON surface (toApiError: coded errors as they are, the database down a 503 with
+ * Retry-After, anything else a logged 500) and rendered as the page's error page.
  */
 @Catch()
 export class ConsentExceptionFilter implements ExceptionFilter {
@@ -20,15 +18,7 @@ export class ConsentExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    let err: ApiError;
-    if (exception instanceof ApiError) err = exception;
-    else if (isUnavailable(exception)) err = unavailable();
-    else if (exception instanceof HttpException && exception.getStatus() < 500) {
-      err = new ApiError(exception.getStatus(), ['The request could not be read']);
-    } else {
-      this.logger.error({ err: exception, request_id: req.id }, 'Unhandled consent page error');
-      err = new ApiError(500, ['Something went wrong on our side']);
-    }
+    const err = toApiError(exception, req, this.logger);
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     if (err.code) res.setHeader('X-Error-Code', err.code);
     const detail = Array.isArray(err.errors)
