@@ -1,5 +1,6 @@
 import type { AppDto } from './dto/app.dto.js';
 import type { AppEntity } from './app.entity.js';
+import { wireDate } from '../common/http/wire-date.js';
 
 export function appView(a: AppEntity): AppDto {
   return {
@@ -14,7 +15,7 @@ export function appView(a: AppEntity): AppDto {
     allowed_scopes: a.allowed_scopes,
     redirect_uris: a.redirect_uris,
     allowed_origins: a.allowed_origins,
-    date_created: new Date(a.date_created).toISOString(),
-    date_modified: new Date(a.date_modified).toISOString(),
+    date_created: wireDate(a.date_created),
+    date_modified: wireDate(a.date_modified),
   };
 }

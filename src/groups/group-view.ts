@@ -1,5 +1,6 @@
 import type { GroupDto } from './dto/group.dto.js';
 import type { GroupEntity } from './group.entity.js';
+import { wireDate } from '../common/http/wire-date.js';
 
 export function groupView(g: GroupEntity, memberIds: string[]): GroupDto {
   return {
@@ -9,7 +10,7 @@ export function groupView(g: GroupEntity, memberIds: string[]): GroupDto {
     roles: g.roles,
     system_domain_id: g.system_domain_id,
     member_ids: memberIds,
-    date_created: new Date(g.date_created).toISOString(),
-    date_modified: new Date(g.date_modified).toISOString(),
+    date_created: wireDate(g.date_created),
+    date_modified: wireDate(g.date_modified),
   };
 }

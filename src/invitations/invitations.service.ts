@@ -25,6 +25,7 @@ import type {
   VerifyInviteByLinkDto,
 } from './dto/invitation.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
+import { wireDate } from '../common/http/wire-date.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -237,7 +238,7 @@ function view(i: InvitationEntity): UserSystemDomainInviteDto {
     email: i.email,
     is_existing_user_invitation: false,
     is_initial_user_invitation: false,
-    expires: new Date(i.expires).toISOString(),
-    date_created: new Date(i.date_created ?? Date.now()).toISOString(),
+    expires: wireDate(i.expires),
+    date_created: wireDate(i.date_created ?? Date.now()),
   };
 }

@@ -1,6 +1,7 @@
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { TokenOutputDto } from './dto/token.dto.js';
 import type { TokenEntity } from './token.entity.js';
+import { wireDate, wireDateOrNull } from '../common/http/wire-date.js';
 
 interface Subject {
   is_admin: boolean;
@@ -30,10 +31,10 @@ export function tokenView(
     is_super_admin_light: false,
     kind: t.kind,
     scopes: t.scopes,
-    expires: new Date(t.expires).toISOString(),
-    revoked_at: t.revoked_at ? new Date(t.revoked_at).toISOString() : null,
-    last_used_at: t.last_used_at ? new Date(t.last_used_at).toISOString() : null,
-    date_created: new Date(t.date_created).toISOString(),
-    date_modified: new Date(t.date_modified).toISOString(),
+    expires: wireDate(t.expires),
+    revoked_at: wireDateOrNull(t.revoked_at),
+    last_used_at: wireDateOrNull(t.last_used_at),
+    date_created: wireDate(t.date_created),
+    date_modified: wireDate(t.date_modified),
   };
 }

@@ -1,7 +1,6 @@
 import type { UserDto } from './dto/user.dto.js';
 import type { UserEntity } from './user.entity.js';
-
-const iso = (d: Date | string) => new Date(d).toISOString();
+import { wireDate, wireDateOrNull } from '../common/http/wire-date.js';
 
 /** A user as seen from one domain (where `isAdmin` applies); the password hash is never selected. */
 export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean): UserDto {
@@ -15,8 +14,8 @@ export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean
     is_admin: isAdmin || u.is_super_admin,
     is_super_admin: u.is_super_admin,
     system_domain_id: systemDomainId,
-    last_login: u.last_login ? iso(u.last_login) : null,
-    date_created: iso(u.date_created),
-    date_modified: iso(u.date_modified),
+    last_login: wireDateOrNull(u.last_login),
+    date_created: wireDate(u.date_created),
+    date_modified: wireDate(u.date_modified),
   };
 }

@@ -3,6 +3,7 @@ import type { UserEntity } from '../../src/users/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -164,11 +165,30 @@ describe('HTTP conventions', () => {
     });
   });
 
-  it('dates carry an explicit offset', async () => {
-    const res = await t.http.get('/API/auth/v1/auth/token/').set(bearer(token)).expect(200);
-    for (const f of ['expires', 'date_created', 'date_modified']) {
-      expect(res.body[f]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+  it('dates are ISO 8601 with microseconds and a numeric offset, on every resource', async () => {
+    const h = bearer(token);
+    const tokenInfo = await t.http.get('/API/auth/v1/auth/token/').set(h).expect(200);
+    const app = await t.http.post('/API/auth/v1/apps/').set(h).send({ name: 'dates' }).expect(201);
+    const user = await t.http.get('/API/users/v1/users/current/').set(h).expect(200);
+    const group = await t.http
+      .post('/API/users/v1/groups/')
+      .set(h)
+      .send({ name: 'dates', roles: [] })
+      .expect(201);
+    const apps = await t.http.get('/API/auth/v1/apps/').set(h).expect(200);
+    const dated: Array<[string, Record<string, unknown>, string[]]> = [
+      ['token', tokenInfo.body, ['expires', 'date_created', 'date_modified']],
+      ['app', app.body, ['date_created', 'date_modified']],
+      ['app in a list', apps.body.objects[0], ['date_created', 'date_modified']],
+      ['user', user.body, ['date_created', 'date_modified']],
+      ['group', group.body, ['date_created', 'date_modified']],
+    ];
+    for (const [what, body, fields] of dated) {
+      for (const f of fields)
+        expect([what, f, body[f]]).toEqual([what, f, expect.stringMatching(WIRE_DATE_PATTERN)]);
     }
+    // the value is the instant, not just its shape
+    expect(Math.abs(Date.parse(app.body.date_created) - Date.now())).toBeLessThan(60_000);
   });
 
   it('does not advertise the framework', async () => {
