@@ -19,6 +19,7 @@ import type {
   ExternalAuthRequestResponseDto,
 } from './dto/external-auth.dto.js';
 import { ExternalAuthEntity } from './external-auth.entity.js';
+import { wireDate } from '../common/http/wire-date.js';
 
 /** How long an approval waits to be collected. */
 const COLLECT_WINDOW_MS = 10 * 60 * 1000;
@@ -78,7 +79,7 @@ export class ExternalAuthService {
       return {
         app_id: row.app_id,
         token: issued.token,
-        date_created: new Date(row.date_created).toISOString(),
+        date_created: wireDate(row.date_created),
         redirect_info: row.redirect_info,
       };
     });
@@ -102,7 +103,7 @@ export class ExternalAuthService {
       throw e;
     }
     const row = await repo.findOneByOrFail({ id: body.id });
-    return { id: row.id, app_id: row.app_id, date_created: new Date(row.date_created).toISOString() };
+    return { id: row.id, app_id: row.app_id, date_created: wireDate(row.date_created) };
   }
 
   async collectInstance(id: string): Promise<ExternalAuthDto> {
@@ -118,7 +119,7 @@ export class ExternalAuthService {
       return {
         app_id: row.app_id,
         token: issued.token,
-        date_created: new Date(row.date_created).toISOString(),
+        date_created: wireDate(row.date_created),
         redirect_info: null,
       };
     });
