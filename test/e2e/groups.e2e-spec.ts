@@ -214,8 +214,8 @@ describe('groups (API/users/v1/groups)', () => {
       });
       await t.http.patch(`${GROUPS}/${group.id}/`).set(oh).send({ name: 'mine' }).expect(404);
       await t.http.delete(`${GROUPS}/${group.id}/`).set(oh).expect(404);
-      expect((await t.http.get(`${GROUPS}/nope/`).set(h).expect(400)).body).toEqual({
-        errors: { group_id: 'must be a UUID' },
+      expect((await t.http.get(`${GROUPS}/nope/`).set(h).expect(404)).body).toEqual({
+        errors: ['Group not found'],
       });
     });
 
@@ -330,8 +330,8 @@ describe('groups (API/users/v1/groups)', () => {
         errors: ['Group not found'],
       });
       expect(
-        (await t.http.post(`${GROUPS}/${group.id}/members/not-a-user/`).set(h).expect(400)).body,
-      ).toEqual({ errors: { user_id: 'must be a UUID' } });
+        (await t.http.post(`${GROUPS}/${group.id}/members/not-a-user/`).set(h).expect(404)).body,
+      ).toEqual({ errors: ['User not found'] });
     });
 
     it('needs can_write_groups', async () => {

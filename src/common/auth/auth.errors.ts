@@ -21,8 +21,7 @@ export const AuthErrors = defineErrors('auth', {
   },
   MISSING_SCOPE: { status: 403, body: (scopes: string[]) => [`Missing scope: ${scopes.join(', ')}`] },
   USER_IMPERSONATION_REQUIRED: message(403, 'This route needs the user_impersonation scope'),
-  /** ACL: unknown, another tenant's, or another owner's entity answer alike. */
+  /** ACL: unknown, malformed, another tenant's, or another owner's entity ids answer alike. */
   NOT_FOUND: { status: 404, body: (label: string) => [`${label} not found`] },
-  INVALID_ID: { status: 400, body: (param: string) => ({ [param]: 'must be a UUID' }) },
   INVALID: fields(),
 });

@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { RequestErrors } from '../errors/request.errors.js';
+import { AuthErrors } from '../auth/auth.errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -7,11 +7,25 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/** Path ids: a malformed one is a 400 naming the parameter, in the same shape as body validation. */
+/** "approved_instance_id" → "Approved instance": what a 404 calls the entity a path parameter names. */
+export function labelOfParam(param: string | undefined): string {
+  const words = (param ?? 'id').replace(/_id$/, '').replace(/_/g, ' ').trim() || 'Resource';
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Path ids: every id is a UUID, so a malformed one names nothing and is a 404 ("App not found"), as an
+ * unknown id is. That also makes a literal segment that is not a route (`/v1/users/nonsense/`) a 404, never a
+ * 400 from the `{id}` route that caught it (wire details, General). The guard's ACL step answers the same
+ * for routes that name their entity, before any pipe runs. `label` overrides the name derived from the
+ * parameter.
+ */
 @Injectable()
 export class UuidParamPipe implements PipeTransform<string, string> {
+  constructor(private readonly label?: string) {}
+
   transform(value: string, metadata: ArgumentMetadata): string {
-    if (!isUuid(value)) throw RequestErrors.INVALID({ [metadata.data ?? 'id']: 'must be a UUID' });
+    if (!isUuid(value)) throw AuthErrors.NOT_FOUND(this.label ?? labelOfParam(metadata.data));
     return value;
   }
 }

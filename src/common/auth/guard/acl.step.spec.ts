@@ -22,16 +22,15 @@ describe('AclStep', () => {
     expect(require).toHaveBeenCalledWith(ctx.auth, 'app', [id]);
   });
 
-  it('a malformed id is a 400 naming the parameter; a refusal of the access service passes through', async () => {
+  it('a malformed id goes to the access service too (which answers it as unknown); its refusal passes through', async () => {
     const require = jest.fn(async () => {
       throw ApiError.notFound('App');
     });
     const step = new AclStep({ require });
     const policy = { access: { entity: 'app' as const, param: 'app_id' } };
-    await expect(step.run(guardContext({ policy, params: { app_id: 'nope' } }))).rejects.toMatchObject({
-      status: 400,
-      errors: { app_id: 'must be a UUID' },
-    });
+    const ctx = guardContext({ policy, params: { app_id: 'nope' } });
+    await expect(step.run(ctx)).rejects.toMatchObject({ status: 404 });
+    expect(require).toHaveBeenCalledWith(ctx.auth, 'app', ['nope']);
     await expect(step.run(guardContext({ policy, params: { app_id: randomUUID() } }))).rejects.toMatchObject({
       status: 404,
     });
