@@ -1,10 +1,21 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { AuthorizeErrors } from './authorize.errors.js';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { RequestErrors } from '../common/errors/request.errors.js';
+import { flattenValidationErrors } from '../common/errors/validation-exception.factory.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import {
   AuthorizationRequestError,
@@ -12,6 +23,7 @@ import {
   type ValidAuthorization,
 } from './authorization-request.service.js';
 import {
+  AUTHORIZATION_PARAMS,
   AuthorizationDecisionDto,
   AuthorizationQueryDto,
   AuthorizationRedirectDto,
@@ -39,10 +51,12 @@ export class AuthorizeApiController {
     const v = await this.validate(q, caller);
     return {
       client_id: v.app.id,
+      client: { name: v.app.name },
       app_name: v.app.name,
       app_url: v.app.url,
       redirect_uri: v.redirectUri,
-      scopes: this.requests.describeScopes(v.scopes),
+      scopes: [...v.scopes],
+      scope_descriptions: this.requests.describeScopes(v.scopes),
       state: v.state,
     };
   }
@@ -51,23 +65,37 @@ export class AuthorizeApiController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store') // the answer carries a code
   @Authenticated()
-  @ApiOperation({ summary: 'Record the signed-in user’s decision; Allow issues a 60-second code' })
+  @ApiOperation({
+    summary: 'Record the signed-in user’s decision; Allow issues a 60-second code',
+    description:
+      'The request parameters and the decision may come in the query string or in the body (JSON or ' +
+      'form-encoded); one given in both must have the same value. `confirm` present (any value) allows, ' +
+      'absent denies; `decision: allow|deny` is the earlier form and must agree with `confirm` if both are given.',
+  })
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    type: AuthorizationDecisionDto,
+    required: false,
+    description: 'Optional: all may be in the query',
+  })
   @ApiOkResponse({ type: AuthorizationRedirectDto })
   async decideAuthorization(
+    @Query() query: AuthorizationDecisionDto,
     @Body() body: AuthorizationDecisionDto,
     @Caller() caller: AuthContext,
   ): Promise<AuthorizationRedirectDto> {
-    const auth = caller;
-    const v = await this.validate(body, auth);
-    const redirect_to = await this.requests
-      .decide(v, auth.userId, auth.systemDomains, body.decision === 'allow', this.config.http.publicBaseUrl)
+    requireLogin(caller);
+    const merged = mergeDecision(query, body ?? {});
+    const allow = decisionOf(merged);
+    const v = await this.validate(requestOf(merged), caller);
+    const url = await this.requests
+      .decide(v, caller.userId, caller.systemDomains, allow, this.config.http.publicBaseUrl)
       .catch(rethrow);
-    return { redirect_to };
+    return { redirect_uri: url, redirect_to: url };
   }
 
-  /** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
-    if (auth.kind !== 'LOGIN') throw AuthorizeErrors.LOGIN_ONLY();
+    requireLogin(auth);
     const v = await this.requests.validate(q).catch(rethrow);
     try {
       this.requests.requireSameDomain(v, auth.systemDomains);
@@ -76,6 +104,57 @@ export class AuthorizeApiController {
     }
     return v;
   }
+}
+
+/** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
+function requireLogin(auth: AuthContext): void {
+  if (auth.kind !== 'LOGIN') throw AuthorizeErrors.LOGIN_ONLY();
+}
+
+const MERGED_FIELDS = [...AUTHORIZATION_PARAMS, 'confirm', 'decision'] as const;
+
+/**
+ * One request out of the query string and the body: each field from wherever it was given. A field given in
+ * both with different values is refused rather than one silently winning (which would let a query string
+ * the user never saw steer what the body approved).
+ */
+function mergeDecision(
+  query: AuthorizationDecisionDto,
+  body: AuthorizationDecisionDto,
+): AuthorizationDecisionDto {
+  const merged: Record<string, string | undefined> = {};
+  const conflicts: Record<string, string> = {};
+  for (const f of MERGED_FIELDS) {
+    const a = query[f];
+    const b = body[f];
+    if (a !== undefined && b !== undefined && a !== b) {
+      conflicts[f] = 'given in the query string and in the body with different values';
+    }
+    merged[f] = b ?? a;
+  }
+  if (Object.keys(conflicts).length) throw RequestErrors.INVALID(conflicts);
+  return merged as AuthorizationDecisionDto;
+}
+
+/** `confirm` present allows, absent denies; `decision` (the earlier form) must agree when both are given. */
+function decisionOf(d: AuthorizationDecisionDto): boolean {
+  const confirmed = d.confirm !== undefined;
+  if (d.decision === undefined) return confirmed;
+  if (confirmed && d.decision !== 'allow') {
+    throw RequestErrors.INVALID({ decision: 'disagrees with confirm (present means allow)' });
+  }
+  return d.decision === 'allow';
+}
+
+/** The merged request must be complete, with the same field errors GET answers for a missing parameter. */
+function requestOf(d: AuthorizationDecisionDto): AuthorizationQueryDto {
+  const fields = Object.fromEntries(
+    AUTHORIZATION_PARAMS.filter((f) => d[f] !== undefined).map((f) => [f, d[f]]),
+  );
+  const request = plainToInstance(AuthorizationQueryDto, fields);
+  const errors = validateSync(request, { validationError: { target: false, value: false } });
+  if (errors.length) throw RequestErrors.INVALID(flattenValidationErrors(errors));
+  return request;
 }
 
 function rethrow(e: unknown): never {

@@ -39,16 +39,23 @@ describe('authorize API /API/auth/v1/oauth/authorize/', () => {
   });
   afterAll(() => t.close());
 
+  async function codeCount(): Promise<number> {
+    const [{ n }] = await t.ds.query('SELECT count(*)::int AS n FROM oauth_authorization_codes');
+    return n;
+  }
+
   describe('GET describes the pending request', () => {
-    it('app name, URL, redirect URI, scopes in plain words, state', async () => {
+    it('app name (also as client.name), URL, redirect URI, scope names and descriptions, state', async () => {
       const params = authorizationRequest(app, pkce(), { scope: 'assets:read', state: 'st-1' });
       const res = await t.http.get(OAUTH.authorizeApi).query(params).set(bearer(loginToken)).expect(200);
       expect(res.body).toEqual({
         client_id: app.id,
+        client: { name: 'Archive Sync' },
         app_name: 'Archive Sync',
         app_url: null,
         redirect_uri: 'https://archive.example/cb',
-        scopes: [
+        scopes: ['assets:read'],
+        scope_descriptions: [
           {
             name: 'assets:read',
             description:
@@ -66,10 +73,8 @@ describe('authorize API /API/auth/v1/oauth/authorize/', () => {
         .query(params)
         .set(bearer(loginToken))
         .expect(200);
-      expect(res.body.scopes.map((s: { name: string }) => s.name)).toEqual([
-        'assets:read',
-        'collections:read',
-      ]);
+      expect(res.body.scopes).toEqual(['assets:read', 'collections:read']);
+      expect(res.body.scope_descriptions.map((s: { name: string }) => s.name)).toEqual(res.body.scopes);
       expect(res.body.state).toBeNull();
     });
   });
@@ -83,7 +88,8 @@ describe('authorize API /API/auth/v1/oauth/authorize/', () => {
         .set(bearer(loginToken))
         .send({ ...params, decision: 'allow' })
         .expect(200);
-      expect(Object.keys(res.body)).toEqual(['redirect_to']);
+      expect(Object.keys(res.body).sort()).toEqual(['redirect_to', 'redirect_uri']);
+      expect(res.body.redirect_uri).toBe(res.body.redirect_to);
       expect(res.headers['cache-control']).toBe('no-store');
       const to = new URL(res.body.redirect_to);
       expect(`${to.origin}${to.pathname}`).toBe('https://archive.example/cb');
@@ -116,6 +122,301 @@ describe('authorize API /API/auth/v1/oauth/authorize/', () => {
         .send({ ...authorizationRequest(app, pkce()), decision: 'yes' })
         .expect(400);
       expect(Object.keys(res.body.errors)).toEqual(['decision']);
+    });
+  });
+
+  describe('POST in the published form: confirm present allows, absent denies', () => {
+    /** The published client: everything in the query string, no body. */
+    const postQuery = (query: Record<string, string>, token = loginToken) =>
+      t.http.post(`${OAUTH.authorizeApi}?${new URLSearchParams(query)}`).set(bearer(token));
+
+    it('every parameter and confirm in the query → {redirect_uri} with a code that exchanges', async () => {
+      const p = pkce();
+      const params = authorizationRequest(app, p, { state: 'pub-1', scope: 'assets:read' });
+      const res = await postQuery({ ...params, confirm: '' }).expect(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toEqual({ redirect_uri: expect.any(String), redirect_to: res.body.redirect_uri });
+      const to = new URL(res.body.redirect_uri);
+      expect(`${to.origin}${to.pathname}`).toBe('https://archive.example/cb');
+      expect(to.searchParams.get('state')).toBe('pub-1');
+      expect(to.searchParams.get('iss')).toBe(ISSUER);
+      const exchange = await exchangeCode(t, app, to.searchParams.get('code') as string, p.verifier);
+      expectTokenResponse(exchange, { scope: 'assets:read', refresh: true });
+    });
+
+    it('a bare ?confirm (no value) allows', async () => {
+      const params = authorizationRequest(app, pkce());
+      const res = await t.http
+        .post(`${OAUTH.authorizeApi}?${new URLSearchParams(params)}&confirm`)
+        .set(bearer(loginToken))
+        .expect(200);
+      expect(new URL(res.body.redirect_uri).searchParams.get('code')).toEqual(expect.any(String));
+    });
+
+    it('no confirm (and no decision) → denied: error=access_denied, no code stored', async () => {
+      const before = await codeCount();
+      const params = authorizationRequest(app, pkce(), { state: 'pub-2' });
+      const res = await postQuery(params).expect(200);
+      expect(Object.fromEntries(new URL(res.body.redirect_uri).searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'The user denied the request',
+        state: 'pub-2',
+        iss: ISSUER,
+      });
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('confirm in a form-encoded body, with the parameters in the query → allow', async () => {
+      const params = authorizationRequest(app, pkce());
+      const res = await postQuery(params).type('form').send({ confirm: 'yes' }).expect(200);
+      expect(new URL(res.body.redirect_uri).searchParams.get('code')).toEqual(expect.any(String));
+    });
+
+    it('everything in a form-encoded body; a form without confirm denies', async () => {
+      const params = authorizationRequest(app, pkce());
+      const allowed = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(loginToken))
+        .type('form')
+        .send({ ...params, confirm: '' })
+        .expect(200);
+      expect(new URL(allowed.body.redirect_uri).searchParams.get('code')).toEqual(expect.any(String));
+      const denied = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(loginToken))
+        .type('form')
+        .send(params)
+        .expect(200);
+      expect(new URL(denied.body.redirect_uri).searchParams.get('error')).toBe('access_denied');
+    });
+
+    it.each([
+      ['an empty string', ''],
+      ['true', true],
+      ['any text', 'false'],
+    ])('JSON confirm: %s → allow', async (_n, confirm) => {
+      const res = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(loginToken))
+        .send({ ...authorizationRequest(app, pkce()), confirm })
+        .expect(200);
+      expect(new URL(res.body.redirect_uri).searchParams.get('code')).toEqual(expect.any(String));
+    });
+
+    it.each([
+      ['false', false],
+      ['null', null],
+      ['a number', 1],
+      ['a list', ['']],
+    ])('JSON confirm: %s → 400, never read as a yes; nothing issued', async (_n, confirm) => {
+      const before = await codeCount();
+      const res = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(loginToken))
+        .send({ ...authorizationRequest(app, pkce()), confirm })
+        .expect(400);
+      expect(Object.keys(res.body.errors)).toEqual(['confirm']);
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('a repeated ?confirm → 400', async () => {
+      const params = authorizationRequest(app, pkce());
+      const res = await t.http
+        .post(`${OAUTH.authorizeApi}?${new URLSearchParams(params)}&confirm=1&confirm=2`)
+        .set(bearer(loginToken))
+        .expect(400);
+      expect(Object.keys(res.body.errors)).toEqual(['confirm']);
+    });
+
+    it('confirm with decision allow → allow; confirm with decision deny → 400, nothing issued', async () => {
+      const params = authorizationRequest(app, pkce());
+      const ok = await postQuery({ ...params, confirm: '' })
+        .send({ decision: 'allow' })
+        .expect(200);
+      expect(new URL(ok.body.redirect_uri).searchParams.get('code')).toEqual(expect.any(String));
+      const before = await codeCount();
+      const res = await postQuery({ ...params, confirm: '' })
+        .send({ decision: 'deny' })
+        .expect(400);
+      expect(res.body).toEqual({ errors: { decision: 'disagrees with confirm (present means allow)' } });
+      const json = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(loginToken))
+        .send({ ...params, confirm: true, decision: 'deny' })
+        .expect(400);
+      expect(Object.keys(json.body.errors)).toEqual(['decision']);
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('parameters split between the query and the body are merged', async () => {
+      const p = pkce();
+      const { client_id, redirect_uri, ...rest } = authorizationRequest(app, p, { state: 'split' });
+      const res = await postQuery({ client_id, redirect_uri })
+        .send({ ...rest, confirm: '' })
+        .expect(200);
+      const to = new URL(res.body.redirect_uri);
+      expect(to.searchParams.get('state')).toBe('split');
+      const exchange = await exchangeCode(t, app, to.searchParams.get('code') as string, p.verifier);
+      expect(exchange.status).toBe(200);
+    });
+
+    it('the same value in the query and the body is fine', async () => {
+      const params = authorizationRequest(app, pkce());
+      await postQuery({ ...params, confirm: '' })
+        .send(params)
+        .expect(200);
+    });
+
+    it.each(['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method'])(
+      'missing %s from both → 400 naming the field, nothing issued',
+      async (field) => {
+        const before = await codeCount();
+        const params = authorizationRequest(app, pkce(), { [field]: undefined });
+        const res = await postQuery({ ...params, confirm: '' }).expect(400);
+        expect(Object.keys(res.body.errors)).toEqual([field]);
+        expect(await codeCount()).toBe(before);
+      },
+    );
+  });
+
+  describe('attacks on the published form', () => {
+    it('confirm for an unregistered redirect URI → 400, nothing issued, no redirect', async () => {
+      const before = await codeCount();
+      for (const redirect_uri of [
+        'https://attacker.example/cb',
+        'https://archive.example/cb/',
+        'https://archive.example/cb?x=1',
+        'https://archive.example.attacker.example/cb',
+      ]) {
+        const params = authorizationRequest(app, pkce(), { redirect_uri });
+        const res = await t.http
+          .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, confirm: '' })}`)
+          .set(bearer(loginToken))
+          .expect(400);
+        expect(res.body).toEqual({
+          errors: ['Unregistered redirect URI: The redirect_uri is not registered for this application.'],
+        });
+      }
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('a registered redirect URI in the body, another in the query (or the reverse) → 400, nothing issued', async () => {
+      const two = await createOAuthApp(t, {
+        kind: 'server',
+        redirectUris: ['https://two.example/a', 'https://two.example/b'],
+      });
+      const before = await codeCount();
+      const params = authorizationRequest(two, pkce(), {
+        redirect_uri: 'https://two.example/a',
+        scope: 'assets:read',
+      });
+      for (const [inQuery, inBody] of [
+        ['https://two.example/a', 'https://two.example/b'],
+        ['https://two.example/b', 'https://two.example/a'],
+        ['https://attacker.example/cb', 'https://two.example/a'],
+      ]) {
+        const res = await t.http
+          .post(
+            `${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, redirect_uri: inQuery, confirm: '' })}`,
+          )
+          .set(bearer(loginToken))
+          .send({ redirect_uri: inBody })
+          .expect(400);
+        expect(res.body).toEqual({
+          errors: { redirect_uri: 'given in the query string and in the body with different values' },
+        });
+      }
+      // another client_id, state or challenge smuggled beside the user's request: refused the same way
+      for (const field of ['client_id', 'state', 'code_challenge', 'scope'] as const) {
+        const res = await t.http
+          .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, confirm: '' })}`)
+          .set(bearer(loginToken))
+          .send({
+            [field]: field === 'client_id' ? app.id : field === 'code_challenge' ? pkce().challenge : 'x',
+          })
+          .expect(400);
+        expect(Object.keys(res.body.errors)).toEqual([field]);
+      }
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('confirm with a plain PKCE challenge or without one → 400, nothing issued', async () => {
+      const before = await codeCount();
+      const plain = authorizationRequest(app, pkce(), { code_challenge_method: 'plain' });
+      await t.http
+        .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...plain, confirm: '' })}`)
+        .set(bearer(loginToken))
+        .expect(400);
+      const none = authorizationRequest(app, pkce(), { code_challenge: undefined });
+      await t.http
+        .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...none, confirm: '' })}`)
+        .set(bearer(loginToken))
+        .expect(400);
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('confirm with an OAuth (user_impersonation), client_credentials or PAT token → 403, nothing issued', async () => {
+      const impersonating = await createOAuthApp(t, { kind: 'browser', scopes: ['user_impersonation'] });
+      const oauth = (await obtainTokens(t, impersonating, user)).access_token;
+      const backend = await createOAuthApp(t, { kind: 'backend', scopes: ['user_impersonation'] });
+      const cc = (await clientCredentials(t, backend).expect(200)).body.access_token as string;
+      const patApp = await createPatApp(t);
+      const pat = (
+        await t.http
+          .post(`/API/auth/v1/apps/${patApp.id}/token/`)
+          .set(bearer(await domainAdminToken(t)))
+          .expect(200)
+      ).body.token as string;
+      const before = await codeCount();
+      for (const token of [oauth, cc, pat]) {
+        const params = authorizationRequest(app, pkce());
+        const q = await t.http
+          .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, confirm: '' })}`)
+          .set(bearer(token))
+          .expect(403);
+        expect(q.body).toEqual(LOGIN_ONLY);
+        const form = await t.http
+          .post(OAUTH.authorizeApi)
+          .set(bearer(token))
+          .type('form')
+          .send({ ...params, confirm: '' })
+          .expect(403);
+        expect(form.body).toEqual(LOGIN_ONLY);
+        // even a malformed request is refused for the credential first
+        await t.http
+          .post(`${OAUTH.authorizeApi}?confirm`)
+          .set(bearer(token))
+          .send({ decision: 'deny' })
+          .expect(403);
+      }
+      expect(await codeCount()).toBe(before);
+    });
+
+    it('confirm without any credential → 401; with the token in the query string → 401', async () => {
+      const params = authorizationRequest(app, pkce());
+      await t.http
+        .post(`${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, confirm: '' })}`)
+        .expect(401);
+      await t.http
+        .post(
+          `${OAUTH.authorizeApi}?${new URLSearchParams({ ...params, confirm: '', access_token: loginToken })}`,
+        )
+        .expect(401);
+    });
+
+    it('confirm by a user of another domain → 403, nothing issued', async () => {
+      const other = await createDomain(t);
+      const stranger = await createUser(t, { domainId: other.id });
+      const { token } = await tokenFor(t, stranger);
+      const before = await codeCount();
+      const res = await t.http
+        .post(
+          `${OAUTH.authorizeApi}?${new URLSearchParams({ ...authorizationRequest(app, pkce()), confirm: '' })}`,
+        )
+        .set(bearer(token))
+        .expect(403);
+      expect(res.body.errors[0]).toMatch(/^Wrong domain/);
+      expect(await codeCount()).toBe(before);
     });
   });
 
