@@ -60,7 +60,7 @@ export class ExternalAuthController {
   }
 
   @Get('external/auth/:secret')
-  @Public()
+  @Public('signin')
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
@@ -82,22 +82,35 @@ export class ExternalAuthController {
   }
 
   @Get('instance/:approved_instance_id')
-  @Public()
-  @ApiOperation({ summary: 'The instance collects its token, once, within 10 minutes of the approval' })
+  // the collected token is unscoped and acts as the caller: an OAuth token needs user_impersonation for it
+  @Authenticated({ scopes: ['user_impersonation'] })
+  @ApiOperation({
+    summary: 'Collect the instance’s token, once, within 10 minutes of the approval',
+    description:
+      'Only the approving user, with a credential of the domain the approval was made in. The token never ' +
+      'carries more than the approval gave, nor more than the collecting credential carries.',
+  })
   @ApiOkResponse({ type: ExternalAuthDto })
-  @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
+  @ApiNotFoundResponse({
+    description: 'Unknown, expired, already collected, or approved by someone else',
+    type: ErrorsDto,
+  })
   collectAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
+    @Caller() caller: AuthContext,
   ): Promise<ExternalAuthDto> {
-    return this.external.collectInstance(id);
+    return this.external.collectInstance(caller, id);
   }
 
   @Delete('instance/:approved_instance_id')
   @HttpCode(204)
   @Authenticated()
   @ApiOperation({ summary: 'Withdraw an approval; the instance’s token is revoked' })
-  @ApiNoContentResponse({ description: 'Withdrawn' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiNoContentResponse({ description: 'Withdrawn (no body)' })
+  @ApiNotFoundResponse({
+    description: 'Unknown, or approved by someone else and the caller is not an administrator',
+    type: ErrorsDto,
+  })
   deleteAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
     @Caller() caller: AuthContext,

@@ -106,14 +106,31 @@ export class ExternalAuthService {
     return { id: row.id, app_id: row.app_id, date_created: wireDate(row.date_created) };
   }
 
-  async collectInstance(id: string): Promise<ExternalAuthDto> {
+  /**
+   * The approver collects the instance's token, once, within ten minutes, with a credential of the domain the
+   * approval was made in. Anyone else (another user, an administrator, the approver signed in to another
+   * domain) gets the 404 an unknown id gets: the route tells nobody else whether an id was approved.
+   *
+   * The token never carries more than the approver gave: its ceiling is the approval's, cut to what the
+   * collecting credential carries now and to the app's ceiling now (the rule of the approval, checked again:
+   * the app may have been set to act as someone else since).
+   */
+  async collectInstance(auth: AuthContext, id: string): Promise<ExternalAuthDto> {
     return this.ds.transaction(async (em) => {
       const repo = em.getRepository(AppInstanceEntity);
-      const row = await repo.findOneBy({ id, token_id: IsNull() });
+      const row = await repo.findOneBy({
+        id,
+        token_id: IsNull(),
+        user_id: auth.userId,
+        system_domain_id: auth.systemDomainId,
+      });
       if (!row || this.clock.now().getTime() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
         throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       }
-      const issued = await this.issue(em, row);
+      const app = await em.getRepository(AppEntity).findOneBy({ id: row.app_id });
+      if (!app) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
+      const rightsCap = intersectCaps(row.rights_cap, this.approvalCap(auth, app)) as RightsCap;
+      const issued = await this.issue(em, { ...row, rights_cap: rightsCap });
       const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       return {
@@ -125,12 +142,14 @@ export class ExternalAuthService {
     });
   }
 
-  /** Withdraws an approval: the instance's token is revoked. The approving user or an administrator. */
+  /**
+   * Withdraws an approval: the instance's token is revoked. The approving user or an administrator of the
+   * domain; to anyone else the instance is as unknown as an id never approved (404, no existence oracle).
+   */
   async removeInstance(auth: AuthContext, id: string): Promise<void> {
     const repo = this.ds.getRepository(AppInstanceEntity);
     const row = await repo.findOneBy({ id, system_domain_id: auth.systemDomainId });
-    if (!row) throw AppsErrors.INSTANCE_NOT_FOUND();
-    if (!auth.isAdmin && row.user_id !== auth.userId) throw AppsErrors.INSTANCE_OWNER();
+    if (!row || (!auth.isAdmin && row.user_id !== auth.userId)) throw AppsErrors.INSTANCE_NOT_FOUND();
     await this.ds.transaction(async (em) => {
       if (row.token_id) await this.tokens.revoke(row.token_id, em);
       await em.getRepository(AppInstanceEntity).delete({ id });

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AppEntity } from '../../src/apps/app.entity.js';
+import { AppEntity } from '../../src/apps/app.entity.js';
+import { TokensService } from '../../src/tokens/tokens.service.js';
+import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
@@ -189,7 +191,7 @@ describe('external auth and approved app instances', () => {
       expect(created.body).toEqual({ id, app_id: app.id, date_created: expect.any(String) });
       expect(new Date(created.body.date_created).getFullYear()).toBeGreaterThan(2000);
 
-      const got = await t.http.get(instance(id)).expect(200);
+      const got = await t.http.get(instance(id)).set(bearer(userToken)).expect(200);
       expect(got.body).toEqual({
         app_id: app.id,
         token: expect.any(String),
@@ -198,7 +200,7 @@ describe('external auth and approved app instances', () => {
       });
       const v = await t.http.get(VALIDATE).set(bearer(got.body.token)).expect(200);
       expect(v.body).toMatchObject({ user_id: user.id, app_id: app.id });
-      await t.http.get(instance(id)).expect(404);
+      await t.http.get(instance(id)).set(bearer(userToken)).expect(404);
 
       const del = await t.http.delete(instance(id)).set(bearer(userToken)).expect(204);
       expect(del.text).toBe('');
@@ -221,22 +223,22 @@ describe('external auth and approved app instances', () => {
         .set(bearer((await tokenFor(t, intruder)).token))
         .send({ app_id: intruderApp.id, id })
         .expect(409);
-      const got = await t.http.get(instance(id)).expect(200);
+      const got = await t.http.get(instance(id)).set(bearer(userToken)).expect(200);
       expect(got.body.app_id).toBe(app.id);
       const v = await t.http.get(VALIDATE).set(bearer(got.body.token)).expect(200);
       expect(v.body).toMatchObject({ user_id: user.id, system_domain_id: t.domainId });
     });
 
-    it('validation: malformed ids → 400; OAuth app → 400; another domain’s app → 404', async () => {
+    it('validation: malformed body ids → 400, path ids → 404; OAuth app → 400; another domain’s app → 404', async () => {
       const bad = await t.http
         .post(INSTANCE)
         .set(bearer(userToken))
         .send({ app_id: 'x', id: 'y' })
         .expect(400);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['app_id', 'id']);
-      const g = await t.http.get(instance('not-a-uuid')).expect(400);
-      expect(g.body).toEqual({ errors: { approved_instance_id: 'must be a UUID' } });
-      await t.http.delete(instance('not-a-uuid')).set(bearer(userToken)).expect(400);
+      const g = await t.http.get(instance('not-a-uuid')).set(bearer(userToken)).expect(404);
+      expect(g.body).toEqual({ errors: ['Approved instance not found'] });
+      await t.http.delete(instance('not-a-uuid')).set(bearer(userToken)).expect(404);
       const oauth = await createApp(t, {
         type: 'OAUTH',
         clientType: 'public',
@@ -255,18 +257,22 @@ describe('external auth and approved app instances', () => {
         .expect(404);
     });
 
-    it('withdrawal: another non-administrator → 403; an administrator → 204; another domain → 404', async () => {
+    it('withdrawal: another non-administrator → 404 (as unknown); an administrator → 204, empty; another domain → 404', async () => {
       const id = randomUUID();
       await t.http.post(INSTANCE).set(bearer(userToken)).send({ app_id: app.id, id }).expect(201);
-      const { token } = (await t.http.get(instance(id)).expect(200)).body;
+      const { token } = (await t.http.get(instance(id)).set(bearer(userToken)).expect(200)).body;
       const stranger = (await tokenFor(t, await createUser(t))).token;
-      await t.http.delete(instance(id)).set(bearer(stranger)).expect(403);
+      const refused = await t.http.delete(instance(id)).set(bearer(stranger)).expect(404);
+      const unknown = await t.http.delete(instance(randomUUID())).set(bearer(stranger)).expect(404);
+      expect(refused.body).toEqual(unknown.body);
       const d = await createDomain(t);
       const foreignAdmin = (await tokenFor(t, await createUser(t, { domainId: d.id, isAdmin: true }))).token;
       await t.http.delete(instance(id)).set(bearer(foreignAdmin)).expect(404);
       await t.http.get(VALIDATE).set(bearer(token)).expect(200);
       const admin = (await tokenFor(t, await createUser(t, { isAdmin: true }))).token;
-      await t.http.delete(instance(id)).set(bearer(admin)).expect(204);
+      const del = await t.http.delete(instance(id)).set(bearer(admin)).expect(204);
+      expect(del.text).toBe('');
+      expect(del.headers['content-type']).toBeUndefined();
       await t.http.get(VALIDATE).set(bearer(token)).expect(401);
     });
 
@@ -277,7 +283,167 @@ describe('external auth and approved app instances', () => {
         "UPDATE approved_app_instances SET date_created = now() - interval '11 minutes' WHERE id = $1",
         [id],
       );
-      await t.http.get(instance(id)).expect(404);
+      await t.http.get(instance(id)).set(bearer(userToken)).expect(404);
+    });
+  });
+
+  describe('collecting an approved instance: the approver only, in the approval’s domain', () => {
+    const NOT_FOUND = { errors: ['Pending approval not found'] };
+    const approve = async (token = userToken, appId = app.id) => {
+      const id = randomUUID();
+      await t.http.post(INSTANCE).set(bearer(token)).send({ app_id: appId, id }).expect(201);
+      return id;
+    };
+    const tokenCount = async (): Promise<number> =>
+      (await t.ds.query('SELECT count(*)::int AS n FROM tokens'))[0].n as number;
+
+    it('anonymous → 401; the approval stays collectable', async () => {
+      const id = await approve();
+      const res = await t.http.get(instance(id)).expect(401);
+      expect(res.body).toEqual({ errors: ['Authentication credentials were not provided'] });
+      await t.http.get(instance(id)).set(bearer(userToken)).expect(200);
+    });
+
+    it('anyone but the approver → the 404 of an unknown id, nothing issued; the approver → 200 once, then 404', async () => {
+      const id = await approve();
+      const unknown = await t.http.get(instance(randomUUID())).set(bearer(userToken)).expect(404);
+      expect(unknown.body).toEqual(NOT_FOUND);
+      const other = await createDomain(t);
+      const callers = {
+        'another user of the domain': await createUser(t),
+        'an administrator of the domain': await createUser(t, { isAdmin: true }),
+        'a super administrator': await createUser(t, { isSuperAdmin: true, isAdmin: true }),
+        'a user of another domain': await createUser(t, { domainId: other.id }),
+        'an administrator of another domain': await createUser(t, { domainId: other.id, isAdmin: true }),
+      };
+      const before = await tokenCount();
+      for (const [who, u] of Object.entries(callers)) {
+        const { token } = await tokenFor(t, u);
+        const res = await t.http.get(instance(id)).set(bearer(token));
+        expect({ who, status: res.status, body: res.body }).toEqual({ who, status: 404, body: NOT_FOUND });
+      }
+      // minted for the collection: only what tokenFor issued above, nothing by the route
+      expect(await tokenCount()).toBe(before + Object.keys(callers).length);
+
+      const got = await t.http.get(instance(id)).set(bearer(userToken)).expect(200);
+      const v = await t.http.get(VALIDATE).set(bearer(got.body.token)).expect(200);
+      expect(v.body).toMatchObject({ user_id: user.id, app_id: app.id, system_domain_id: t.domainId });
+      const replay = await t.http.get(instance(id)).set(bearer(userToken)).expect(404);
+      expect(replay.body).toEqual(NOT_FOUND);
+    });
+
+    it('the approver signed in to another of their domains → 404', async () => {
+      const other = await createDomain(t);
+      const both = await createUser(t, { alsoIn: [other.id] });
+      const id = await approve((await tokenFor(t, both)).token);
+      const elsewhere = (await tokenFor(t, both, { domainId: other.id })).token;
+      const res = await t.http.get(instance(id)).set(bearer(elsewhere)).expect(404);
+      expect(res.body).toEqual(NOT_FOUND);
+      await t.http
+        .get(instance(id))
+        .set(bearer((await tokenFor(t, both)).token))
+        .expect(200);
+    });
+
+    it('parallel collections by the approver hand out one token', async () => {
+      const id = await approve();
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => t.http.get(instance(id)).set(bearer(userToken))),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
+    });
+
+    it('a scoped OAuth token of the approver → 403; user_impersonation may collect', async () => {
+      const oauthApp = await createApp(t, {
+        type: 'OAUTH',
+        clientType: 'confidential',
+        scopes: ['assets:read'],
+      });
+      const id = await approve();
+      const scoped = await tokenFor(t, user, { kind: 'OAUTH', appId: oauthApp.id, scopes: ['assets:read'] });
+      const res = await t.http.get(instance(id)).set(bearer(scoped.token)).expect(403);
+      expect(res.body).toEqual({ errors: ['Missing scope: user_impersonation'] });
+      const full = await tokenFor(t, user, {
+        kind: 'OAUTH',
+        appId: oauthApp.id,
+        scopes: ['user_impersonation'],
+      });
+      await t.http.get(instance(id)).set(bearer(full.token)).expect(200);
+    });
+
+    describe('the collected token never carries more than the approver gave', () => {
+      let admin: UserEntity;
+      let adminToken: string;
+      beforeAll(async () => {
+        admin = await createUser(t, { isAdmin: true });
+        adminToken = (await tokenFor(t, admin)).token;
+      });
+      const rightsOf = async (token: string) =>
+        (await t.http.get(VALIDATE).set(bearer(token)).expect(200)).body as { is_admin: boolean };
+      /** A credential of `u` capped to `cap` (as a PAT of an app acting as them would be). */
+      const capped = async (u: UserEntity, cap: string[]) =>
+        (
+          await t.get(TokensService).issue({
+            userId: u.id,
+            appId: (await createApp(t, { defaultUserId: u.id, actingCap: cap })).id,
+            systemDomainId: t.domainId,
+            kind: 'PAT',
+            rightsCap: cap,
+            expires: new Date(Date.now() + 3600_000),
+          })
+        ).token;
+
+      it('an administrator approving with full rights → the token is an administrator’s', async () => {
+        const id = await approve(adminToken);
+        const got = await t.http.get(instance(id)).set(bearer(adminToken)).expect(200);
+        expect((await rightsOf(got.body.token)).is_admin).toBe(true);
+      });
+
+      it('approved through a credential without the administrator rank → the token has none', async () => {
+        const id = await approve(await capped(admin, []));
+        const got = await t.http.get(instance(id)).set(bearer(adminToken)).expect(200);
+        expect((await rightsOf(got.body.token)).is_admin).toBe(false);
+      });
+
+      it('collected through a narrower credential → cut to it', async () => {
+        const id = await approve(adminToken);
+        const got = await t.http
+          .get(instance(id))
+          .set(bearer(await capped(admin, [])))
+          .expect(200);
+        expect((await rightsOf(got.body.token)).is_admin).toBe(false);
+        const [row] = await t.ds.query(
+          'SELECT t.rights_cap FROM tokens t JOIN approved_app_instances i ON i.token_id = t.id WHERE i.id = $1',
+          [id],
+        );
+        expect(row.rights_cap).toEqual([]);
+      });
+
+      it('promoted between approval and collection → the token does not gain the rank', async () => {
+        const worker = await createUser(t);
+        const id = await approve((await tokenFor(t, worker)).token);
+        await t.ds
+          .getRepository(UserSystemDomainEntity)
+          .update({ user_id: worker.id, system_domain_id: t.domainId }, { is_admin: true });
+        const promoted = (await tokenFor(t, worker)).token;
+        expect((await rightsOf(promoted)).is_admin).toBe(true);
+        const got = await t.http.get(instance(id)).set(bearer(promoted)).expect(200);
+        expect((await rightsOf(got.body.token)).is_admin).toBe(false);
+      });
+
+      it('the app set to act as someone else after the approval → 403, nothing issued', async () => {
+        const own = await createApp(t);
+        const id = await approve(userToken, own.id);
+        await t.ds
+          .getRepository(AppEntity)
+          .update({ id: own.id }, { default_user_id: admin.id, acting_rights_cap: [] });
+        const before = await tokenCount();
+        const res = await t.http.get(instance(id)).set(bearer(userToken)).expect(403);
+        expect(res.body).toEqual({
+          errors: ['This application acts as another user: only that user may approve it'],
+        });
+        expect(await tokenCount()).toBe(before);
+      });
     });
   });
 });
