@@ -1,6 +1,7 @@
-import type { UserDto } from './dto/user.dto.js';
+import type { UserBasicDto, UserDto, UserRolesDto } from './dto/user.dto.js';
 import type { UserEntity } from './user.entity.js';
 import { wireDate, wireDateOrNull } from '../common/http/wire-date.js';
+import { ALL_ROLES, type Role } from '../common/auth/roles.js';
 
 /** A user as seen from one domain (where `isAdmin` applies); the password hash is never selected. */
 export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean): UserDto {
@@ -18,4 +19,21 @@ export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean
     date_created: wireDate(u.date_created),
     date_modified: wireDate(u.date_modified),
   };
+}
+
+/** The reduced form for pickers: who someone is, not what they may do. */
+export function userBasicView(u: UserEntity): UserBasicDto {
+  return {
+    id: u.id,
+    email: u.email,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    type: u.type ?? 'STANDARD',
+    status: u.status,
+  };
+}
+
+/** Roles in the catalogue's order, so answers compare equal whatever set they were read from. */
+export function rolesView(roles: ReadonlySet<Role>): UserRolesDto {
+  return { roles: ALL_ROLES.filter((r) => roles.has(r)) };
 }

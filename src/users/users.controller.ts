@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -22,11 +22,25 @@ import {
 } from '../invitations/dto/invitation.dto.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
-import { CreateUserDto, UpdateUserDto, UserDto, UserListDto, UserListQueryDto } from './dto/user.dto.js';
+import {
+  CreateUserDto,
+  UpdateUserDto,
+  UserBasicListDto,
+  UserDto,
+  UserListDto,
+  UserListQueryDto,
+  UserRolesDto,
+} from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
+const UPDATE =
+  'Update a user: can_write_users, except that users may change their own first_name and last_name';
+const SELF_UPDATE =
+  'Update the caller: first_name and last_name; anything else as on PATCH /{user_id} (email and password never through a token minted for an app)';
+const PUT_IS_PATCH =
+  'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
 
 @ApiTags('users')
 @ApiBadRequestResponse({ type: ErrorsDto })
@@ -37,13 +51,61 @@ export class UsersController {
     private readonly invitations: InvitationsService,
   ) {}
 
-  // fixed paths before /{user_id}: Express matches in registration order
+  // fixed paths (current, basic, invite, invitations) before /{user_id}: Express matches in registration order
   @Get('current')
   @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The user the presented token acts as' })
   @ApiOkResponse({ type: UserDto })
   getCurrentUser(@Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.current(caller);
+  }
+
+  // no role: the caller edits themself (names; email and password only from their own sign-in or a super
+  // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
+  @Patch('current')
+  @Authenticated()
+  @ApiOperation({ summary: SELF_UPDATE })
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ description: 'The caller is not a member of this domain', type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.update(caller, caller.userId, body);
+  }
+
+  @Put('current')
+  @Authenticated()
+  @ApiOperation({ summary: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ description: 'The caller is not a member of this domain', type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  replaceCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.update(caller, caller.userId, body);
+  }
+
+  @Get('current/roles')
+  @Authenticated({ anyScope: true })
+  @ApiOperation({
+    summary:
+      'The roles the presented token may use in its domain: the caller’s roles cut down to the token’s ceiling',
+  })
+  @ApiOkResponse({ type: UserRolesDto })
+  getCurrentUserRoles(@Caller() caller: AuthContext): UserRolesDto {
+    return this.users.currentRoles(caller);
+  }
+
+  @Get('basic')
+  @Authenticated()
+  @ApiOperation({
+    summary:
+      'Users of the caller’s domain in the basic form, for pickers: any member may list them (page style; query and sort as on the full list)',
+  })
+  @ApiOkResponse({ type: UserBasicListDto })
+  listUsersBasic(
+    @Query() q: UserListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<UserBasicListDto> {
+    return this.users.basicList(caller, q, req.path);
   }
 
   @Get()
@@ -113,16 +175,36 @@ export class UsersController {
     return this.users.get(caller, id);
   }
 
+  @Get(':user_id/roles')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'A user’s effective roles in the caller’s domain' })
+  @ApiOkResponse({ type: UserRolesDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getUserRoles(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserRolesDto> {
+    return this.users.roles(caller, id);
+  }
+
   @Patch(':user_id')
   @Authenticated({ access: userAccess })
-  @ApiOperation({
-    summary:
-      'Update a user: can_write_users, except that users may change their own first_name and last_name',
-  })
+  @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: UserDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
   @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
   updateUser(
+    @Param('user_id', uuid) id: string,
+    @Body() body: UpdateUserDto,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.users.update(caller, id, body);
+  }
+
+  @Put(':user_id')
+  @Authenticated({ access: userAccess })
+  @ApiOperation({ summary: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  replaceUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
     @Caller() caller: AuthContext,

@@ -9,6 +9,7 @@ import { UsersService } from './users.service.js';
   imports: [InvitationsModule],
   controllers: [UsersController],
   providers: [UsersService],
+  exports: [UsersService],
 })
 export class UsersModule {
   constructor(access: AccessService) {

@@ -11,12 +11,20 @@ import { TokenEntity } from '../tokens/token.entity.js';
 import { InvalidationBus } from '../common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../common/cache/topics.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import type { CreateUserDto, UpdateUserDto, UserDto, UserListQueryDto } from './dto/user.dto.js';
+import { ActingRightsService } from '../tokens/acting-rights.service.js';
+import type {
+  CreateUserDto,
+  UpdateUserDto,
+  UserBasicDto,
+  UserDto,
+  UserListQueryDto,
+  UserRolesDto,
+} from './dto/user.dto.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
-import { userView } from './user-view.js';
+import { rolesView, userBasicView, userView } from './user-view.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -45,6 +53,7 @@ export class UsersService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
     private readonly bus: InvalidationBus,
+    private readonly rights: ActingRightsService,
   ) {}
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
@@ -54,14 +63,24 @@ export class UsersService {
     return userView(user, auth.systemDomainId, auth.isAdmin);
   }
 
+  /**
+   * What the presented credential may use: the caller's roles in this domain cut down to the token's ceiling,
+   * as the guard computed them (GET /v1/users/current/ reports `is_admin` the same way). An OAuth token's
+   * scopes narrow this further; they are the token's, not the user's, and are not applied here.
+   */
+  currentRoles(auth: AuthContext): UserRolesDto {
+    return rolesView(auth.roles);
+  }
+
+  /** A member's effective roles in the caller's domain (the route's ACL has found them there). */
+  async roles(auth: AuthContext, id: string): Promise<UserRolesDto> {
+    const rights = await this.rights.rightsOf(id, auth.systemDomainId);
+    if (!rights?.member) throw UsersErrors.NOT_FOUND();
+    return rolesView(rights.roles);
+  }
+
   async list(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserDto>> {
-    const qb = this.inDomain(this.ds.manager, auth);
-    const text = q.query?.trim();
-    if (text) {
-      qb.andWhere('(u.email ILIKE :q OR u.first_name ILIKE :q OR u.last_name ILIKE :q)', {
-        q: `%${escapeLike(text)}%`,
-      });
-    }
+    const { qb, text } = this.searched(auth, q);
     return pageList({
       qb,
       alias: 'u',
@@ -78,6 +97,21 @@ export class UsersService {
         );
         return rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id)));
       },
+    });
+  }
+
+  /** The picker's list: any member of the domain sees who else is in it, in the basic form. */
+  async basicList(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserBasicDto>> {
+    const { qb, text } = this.searched(auth, q);
+    return pageList({
+      qb,
+      alias: 'u',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'email', order: 'ASC' }],
+      path,
+      query: { query: text },
+      view: (rows) => rows.map(userBasicView),
     });
   }
 
@@ -119,15 +153,16 @@ export class UsersService {
    * (names, email, password, status) are shared with the user's other domains, so for a user who belongs to
    * another domain too only a super administrator (or the user) may change them: an administrator of one
    * tenant must not take over, rename or lock out an account of another. A token minted for an app never
-   * changes its user's email or password (see README, Security).
+   * changes its user's email or password (see README, Security). PATCH and PUT (by id and on current/) all
+   * come here; every rule applies to the fields that differ from what is stored (see changesTo).
    */
   async update(auth: AuthContext, id: string, body: UpdateUserDto): Promise<UserDto> {
-    const patch = { ...body };
-    if (!auth.isSuperAdmin) delete patch.is_super_admin; // documented as ignored, as on create
-    const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateUserDto] !== undefined);
     const isSelf = id === auth.userId;
     return this.ds.transaction(async (em) => {
       const target = await this.member(em, auth, id, true);
+      const patch = this.changesTo(target, body);
+      if (!auth.isSuperAdmin) delete patch.is_super_admin; // documented as ignored, as on create
+      const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateUserDto] !== undefined);
       const renamingSelf = isSelf && fields.every((f) => f === 'first_name' || f === 'last_name');
       if (!renamingSelf) {
         assertRoles(auth, ['can_write_users']);
@@ -222,6 +257,40 @@ export class UsersService {
     });
     // apps that acted as the deleted account lost their acting user (ON DELETE SET NULL)
     if (accountDeleted) await this.bus.publish(APPS_TOPIC, null);
+  }
+
+  /**
+   * The body without the fields that equal what is stored (what a GET shows), so a client that sends back
+   * the whole object it read (PUT) asks only for what it changed: rights are checked on real changes. A
+   * password is never shown, so it always counts as a change.
+   */
+  private changesTo(target: DomainUser, body: UpdateUserDto): UpdateUserDto {
+    const shown: Partial<Record<keyof UpdateUserDto, unknown>> = {
+      email: target.email,
+      first_name: target.first_name,
+      last_name: target.last_name,
+      status: target.status,
+      type: target.type ?? 'STANDARD',
+      is_admin: target.is_admin || target.is_super_admin,
+      is_super_admin: target.is_super_admin,
+    };
+    const patch = { ...body };
+    for (const key of Object.keys(shown) as (keyof UpdateUserDto)[]) {
+      if (patch[key] !== undefined && patch[key] === shown[key]) delete patch[key];
+    }
+    return patch;
+  }
+
+  /** Members of the caller's domain, filtered by `query` (email, first and last name). */
+  private searched(auth: AuthContext, q: UserListQueryDto) {
+    const qb = this.inDomain(this.ds.manager, auth);
+    const text = q.query?.trim();
+    if (text) {
+      qb.andWhere('(u.email ILIKE :q OR u.first_name ILIKE :q OR u.last_name ILIKE :q)', {
+        q: `%${escapeLike(text)}%`,
+      });
+    }
+    return { qb, text };
   }
 
   private inDomain(em: EntityManager, auth: AuthContext) {

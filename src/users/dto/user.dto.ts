@@ -10,6 +10,7 @@ import {
 } from '../../common/validation/fields.js';
 import { USER_STATUSES, USER_TYPES } from '../user.entity.js';
 import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
+import { ALL_ROLES, type Role } from '../../common/auth/roles.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -45,8 +46,10 @@ export class CreateUserDto {
 }
 
 /**
- * Body of PATCH /v1/users/{user_id}/. Users may change their own first_name and last_name; everything else
- * needs can_write_users.
+ * Body of PATCH and PUT /v1/users/{user_id}/ and /v1/users/current/ (PUT is PATCH: any subset, so a client may
+ * send back the whole object it read). Users may change their own first_name and last_name; everything else
+ * needs can_write_users. A field equal to its stored value is no change and needs no right; read-only fields
+ * (id, dates, system_domain_id, last_login) are stripped.
  */
 export class UpdateUserDto {
   @EmailField({ required: false }) email?: string;
@@ -93,3 +96,26 @@ export class UserDto {
 }
 
 export class UserListDto extends ListEnvelopeDto(UserDto) {}
+
+/** A user as pickers need them: any member of the domain may list these (GET /v1/users/basic/). */
+export class UserBasicDto {
+  @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
+  @ApiProperty({ format: 'email' }) email!: string;
+  @ApiProperty({ nullable: true, type: String }) first_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_name!: string | null;
+  @ApiProperty({ enum: USER_TYPES, default: 'STANDARD' }) type!: string;
+  @ApiProperty({ enum: USER_STATUSES }) status!: string;
+}
+
+export class UserBasicListDto extends ListEnvelopeDto(UserBasicDto) {}
+
+/** A user's effective roles in the caller's domain. */
+export class UserRolesDto {
+  @ApiProperty({
+    type: [String],
+    enum: ALL_ROLES,
+    description:
+      'In the order of the role catalogue. Super administrators hold every role, domain administrators every domain role, anyone else the union of their groups’ roles in this domain',
+  })
+  roles!: Role[];
+}
