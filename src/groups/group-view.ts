@@ -1,4 +1,4 @@
-import type { GroupDto } from './dto/group.dto.js';
+import type { GroupBasicDto, GroupDto } from './dto/group.dto.js';
 import type { GroupEntity } from './group.entity.js';
 import { wireDate } from '../common/http/wire-date.js';
 
@@ -13,4 +13,8 @@ export function groupView(g: GroupEntity, memberIds: string[]): GroupDto {
     date_created: wireDate(g.date_created),
     date_modified: wireDate(g.date_modified),
   };
+}
+
+export function groupBasicView(g: GroupEntity): GroupBasicDto {
+  return { id: g.id, name: g.name };
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -15,8 +15,10 @@ import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { UserDto } from '../users/dto/user.dto.js';
 import {
   CreateGroupDto,
+  GroupBasicListDto,
   GroupDto,
   GroupListDto,
   GroupListQueryDto,
@@ -26,6 +28,7 @@ import { GroupsService } from './groups.service.js';
 
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group' as const, param: 'group_id' };
+const UPDATE = 'Update a group (members’ roles change on their next request)';
 
 @ApiTags('groups')
 @ApiBadRequestResponse({ type: ErrorsDto })
@@ -56,6 +59,22 @@ export class GroupsController {
     return this.groups.create(caller, body);
   }
 
+  // fixed paths before /{group_id}: Express matches in registration order
+  @Get('basic')
+  @Authenticated()
+  @ApiOperation({
+    summary:
+      'Groups of the caller’s domain in the basic form (id, name), for pickers: any member may list them (page style; query and sort as on the full list)',
+  })
+  @ApiOkResponse({ type: GroupBasicListDto })
+  listGroupsBasic(
+    @Query() q: GroupListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<GroupBasicListDto> {
+    return this.groups.basicList(caller, q, req.path);
+  }
+
   @Get(':group_id')
   @Authenticated({ roles: ['can_read_groups'], access: groupAccess })
   @ApiOperation({ summary: 'One group, with its member ids' })
@@ -67,11 +86,27 @@ export class GroupsController {
 
   @Patch(':group_id')
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ApiOperation({ summary: 'Update a group (members’ roles change on their next request)' })
+  @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: GroupDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
   @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
   updateGroup(
+    @Param('group_id', uuid) id: string,
+    @Body() body: UpdateGroupDto,
+    @Caller() caller: AuthContext,
+  ): Promise<GroupDto> {
+    return this.groups.update(caller, id, body);
+  }
+
+  @Put(':group_id')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({
+    summary: `${UPDATE}. The same as PATCH: any subset of the fields; read-only fields are ignored`,
+  })
+  @ApiOkResponse({ type: GroupDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  replaceGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
     @Caller() caller: AuthContext,
@@ -109,6 +144,34 @@ export class GroupsController {
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ description: 'No such group, user or membership', type: ErrorsDto })
   removeGroupMember(
+    @Param('group_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.groups.removeMember(caller, id, userId);
+  }
+
+  // the spec's path for membership: the same policy and effect as members/, but the user comes back
+  @Post(':group_id/users/:user_id')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the user' })
+  @ApiCreatedResponse({ type: UserDto })
+  @ApiNotFoundResponse({ description: 'No such group or user in this domain', type: ErrorsDto })
+  addGroupUser(
+    @Param('group_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.groups.addUser(caller, id, userId);
+  }
+
+  @Delete(':group_id/users/:user_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ description: 'No such group, user or membership', type: ErrorsDto })
+  removeGroupUser(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
     @Caller() caller: AuthContext,

@@ -2,9 +2,12 @@ import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { GroupsController } from './groups.controller.js';
 import { GroupsService } from './groups.service.js';
+import { UsersModule } from '../users/users.module.js';
 
 /** Groups endpoints (API-CONTRACT §3): groups carry roles, users belong to groups. */
 @Module({
+  // the users/ membership path answers the user
+  imports: [UsersModule],
   controllers: [GroupsController],
   providers: [GroupsService],
 })

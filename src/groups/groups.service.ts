@@ -7,10 +7,18 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
-import type { CreateGroupDto, GroupDto, GroupListQueryDto, UpdateGroupDto } from './dto/group.dto.js';
+import type {
+  CreateGroupDto,
+  GroupBasicDto,
+  GroupDto,
+  GroupListQueryDto,
+  UpdateGroupDto,
+} from './dto/group.dto.js';
+import type { UserDto } from '../users/dto/user.dto.js';
+import { UsersService } from '../users/users.service.js';
 import { GroupMemberEntity } from './group-member.entity.js';
 import { GroupEntity } from './group.entity.js';
-import { groupView } from './group-view.js';
+import { groupBasicView, groupView } from './group-view.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
 
@@ -24,15 +32,11 @@ export class GroupsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly access: AccessService,
+    private readonly users: UsersService,
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
-    const qb = this.ds
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId });
-    const text = q.query?.trim();
-    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
+    const { qb, text } = this.searched(auth, q);
     return pageList({
       qb,
       alias: 'g',
@@ -45,6 +49,25 @@ export class GroupsService {
         const members = await this.memberIds(this.ds.manager, rows);
         return rows.map((g) => groupView(g, members.get(g.id) ?? []));
       },
+    });
+  }
+
+  /** The picker's list: any member of the domain sees the groups' ids and names, not their roles. */
+  async basicList(
+    auth: AuthContext,
+    q: GroupListQueryDto,
+    path: string,
+  ): Promise<ListEnvelope<GroupBasicDto>> {
+    const { qb, text } = this.searched(auth, q);
+    return pageList({
+      qb,
+      alias: 'g',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'name', order: 'ASC' }],
+      path,
+      query: { query: text },
+      view: (rows) => rows.map(groupBasicView),
     });
   }
 
@@ -103,17 +126,14 @@ export class GroupsService {
   /** Idempotent: adding a member twice leaves one membership. The user must belong to the domain. */
   async addMember(auth: AuthContext, groupId: string, userId: string): Promise<GroupDto> {
     await this.access.require(auth, 'user', [userId]);
-    return this.ds.transaction(async (em) => {
-      const group = await this.manageable(em, auth, groupId);
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(GroupMemberEntity)
-        .values({ group_id: groupId, user_id: userId })
-        .orIgnore()
-        .execute();
-      return this.view(em, group);
-    });
+    return this.ds.transaction(async (em) => this.view(em, await this.join(em, auth, groupId, userId)));
+  }
+
+  /** addMember for the users/ path, which answers the user rather than the group. */
+  async addUser(auth: AuthContext, groupId: string, userId: string): Promise<UserDto> {
+    await this.access.require(auth, 'user', [userId]);
+    await this.ds.transaction((em) => this.join(em, auth, groupId, userId));
+    return this.users.get(auth, userId);
   }
 
   async removeMember(auth: AuthContext, groupId: string, userId: string): Promise<void> {
@@ -123,6 +143,29 @@ export class GroupsService {
       const res = await em.delete(GroupMemberEntity, { group_id: groupId, user_id: userId });
       if (!res.affected) throw GroupsErrors.MEMBER_NOT_FOUND();
     });
+  }
+
+  private async join(em: EntityManager, auth: AuthContext, groupId: string, userId: string) {
+    const group = await this.manageable(em, auth, groupId);
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(GroupMemberEntity)
+      .values({ group_id: groupId, user_id: userId })
+      .orIgnore()
+      .execute();
+    return group;
+  }
+
+  /** Groups of the caller's domain, filtered by `query` (the name). */
+  private searched(auth: AuthContext, q: GroupListQueryDto) {
+    const qb = this.ds
+      .getRepository(GroupEntity)
+      .createQueryBuilder('g')
+      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId });
+    const text = q.query?.trim();
+    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
+    return { qb, text };
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {

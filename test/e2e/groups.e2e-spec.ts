@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_ROLES } from '../../src/common/auth/roles.js';
+import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
 import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
 import { GroupEntity } from '../../src/groups/group.entity.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
@@ -353,6 +354,240 @@ describe('groups (API/users/v1/groups)', () => {
       await t.ds.query('DELETE FROM user_system_domains WHERE user_id = $1', [user.id]);
       const res = await t.http.get(`${GROUPS}/${group.id}/`).set(h).expect(200);
       expect(res.body.member_ids).toEqual([]);
+    });
+  });
+
+  describe('PUT /v1/groups/{group_id}/', () => {
+    it('is PATCH: same body, same rules, same answer', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const h = await as(admin);
+      const created = await t.http
+        .post(`${GROUPS}/`)
+        .set(h)
+        .send({ name: name(), roles: ['can_read_apps'] })
+        .expect(201);
+      const newName = name('renamed');
+      const put = await t.http
+        .put(`${GROUPS}/${created.body.id}/`)
+        .set(h)
+        .send({ name: newName, description: 'put', roles: ['can_read_users'] })
+        .expect(200);
+      expect(put.body).toMatchObject({
+        id: created.body.id,
+        name: newName,
+        description: 'put',
+        roles: ['can_read_users'],
+        date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
+      });
+      const patch = await t.http
+        .patch(`${GROUPS}/${created.body.id}`)
+        .set(h)
+        .send({ name: newName, description: 'put', roles: ['can_read_users'] })
+        .expect(200);
+      expect(put.body).toEqual({ ...patch.body, date_modified: expect.any(String) });
+      // the whole object read back: read-only fields are ignored
+      const whole = await t.http
+        .put(`${GROUPS}/${created.body.id}`)
+        .set(h)
+        .send({ ...patch.body, id: randomUUID(), member_ids: [randomUUID()], description: null })
+        .expect(200);
+      expect(whole.body).toMatchObject({ id: created.body.id, member_ids: [], description: null });
+      expect(
+        (
+          await t.http
+            .put(`${GROUPS}/${created.body.id}/`)
+            .set(h)
+            .send({ roles: ['root'] })
+            .expect(400)
+        ).body.errors,
+      ).toHaveProperty('roles');
+      expect(
+        (
+          await t.http
+            .put(`${GROUPS}/${created.body.id}/`)
+            .set(h)
+            .send({ roles: ['can_delete_system_domains'] })
+            .expect(403)
+        ).body,
+      ).toEqual({ errors: ['You cannot grant roles you do not hold: can_delete_system_domains'] });
+    });
+
+    it('needs can_write_groups; another domain’s group is 404', async () => {
+      const admin = await createUser(t, { isAdmin: true });
+      const group = (
+        await t.http
+          .post(GROUPS)
+          .set(await as(admin))
+          .send({ name: name(), roles: [] })
+          .expect(201)
+      ).body;
+      const reader = await createUser(t, { roles: ['can_read_groups'] });
+      expect(
+        (
+          await t.http
+            .put(`${GROUPS}/${group.id}/`)
+            .set(await as(reader))
+            .send({ name: 'x' })
+            .expect(403)
+        ).body,
+      ).toEqual({ errors: ['Missing role: can_write_groups'] });
+      const foreign = await createUser(t, { isAdmin: true, domainId: (await createDomain(t)).id });
+      expect(
+        (
+          await t.http
+            .put(`${GROUPS}/${group.id}/`)
+            .set(await as(foreign))
+            .send({ name: 'x' })
+            .expect(404)
+        ).body,
+      ).toEqual({ errors: ['Group not found'] });
+      await t.http.put(`${GROUPS}/${group.id}/`).send({ name: 'x' }).expect(401);
+    });
+  });
+
+  describe('GET /v1/groups/basic/', () => {
+    it('any member lists the domain’s groups as {id, name}, page style, filtered and sorted', async () => {
+      const domainId = (await createDomain(t)).id;
+      const h = await as(await createUser(t, { domainId }));
+      const repo = t.ds.getRepository(GroupEntity);
+      for (const name of ['editors', 'admins', 'viewers'])
+        await repo.save({ system_domain_id: domainId, name, roles: ['can_read_assets'] });
+      await repo.save({ system_domain_id: t.domainId, name: 'elsewhere', roles: [] });
+      for (const path of [`${GROUPS}/basic/`, `${GROUPS}/basic`]) {
+        const res = await t.http.get(path).set(h).expect(200);
+        expect(res.body.objects).toEqual([
+          { id: expect.any(String), name: 'admins' },
+          { id: expect.any(String), name: 'editors' },
+          { id: expect.any(String), name: 'viewers' },
+        ]);
+        expect(res.body).toMatchObject({ page: 1, pages: 1, per_page: 10, total: 3 });
+      }
+      const desc = await t.http
+        .get(`${GROUPS}/basic/`)
+        .query({ sort: 'name,desc', per_page: 1 })
+        .set(h)
+        .expect(200);
+      expect(desc.body).toMatchObject({ objects: [{ name: 'viewers' }], pages: 3 });
+      expect(desc.body.next_url).toBe('/API/users/v1/groups/basic/?page=2&per_page=1&sort=name%2Cdesc');
+      const found = await t.http.get(`${GROUPS}/basic/`).query({ query: 'EDIT' }).set(h).expect(200);
+      expect(found.body.objects.map((g: { name: string }) => g.name)).toEqual(['editors']);
+      await t.http.get(`${GROUPS}/basic/`).query({ sort: 'roles,asc' }).set(h).expect(400);
+      await t.http.get(`${GROUPS}/basic/`).expect(401);
+    });
+  });
+
+  describe('POST and DELETE /v1/groups/{group_id}/users/{user_id}/', () => {
+    const newGroup = async (roles: string[] = []) =>
+      (await t.http.post(GROUPS).set(h).send({ name: name(), roles }).expect(201)).body as {
+        id: string;
+      };
+
+    it('adds a member (201, the user comes back, idempotent) and removes them (204); roles follow at once', async () => {
+      const user = await createUser(t);
+      const uh = await as(user);
+      const group = await newGroup(['can_read_groups']);
+      await t.http.get(GROUPS).set(uh).expect(403);
+      for (const path of [
+        `${GROUPS}/${group.id}/users/${user.id}/`,
+        `${GROUPS}/${group.id}/users/${user.id}`,
+      ]) {
+        const res = await t.http.post(path).set(h).expect(201);
+        expect(res.body).toEqual({
+          id: user.id,
+          email: user.email,
+          first_name: 'Test',
+          last_name: 'User',
+          status: 'ACTIVE',
+          type: 'STANDARD',
+          is_admin: false,
+          is_super_admin: false,
+          system_domain_id: t.domainId,
+          last_login: null,
+          date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+          date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
+        });
+      }
+      expect(await t.ds.getRepository(GroupMemberEntity).countBy({ group_id: group.id })).toBe(1);
+      await t.http.get(GROUPS).set(uh).expect(200);
+      expect((await t.http.get(`${GROUPS}/${group.id}/`).set(h).expect(200)).body.member_ids).toEqual([
+        user.id,
+      ]);
+
+      const del = await t.http.delete(`${GROUPS}/${group.id}/users/${user.id}/`).set(h).expect(204);
+      expect(del.text).toBe('');
+      await t.http.get(GROUPS).set(uh).expect(403);
+      const gone = await t.http.delete(`${GROUPS}/${group.id}/users/${user.id}`).set(h).expect(404);
+      expect(gone.body).toEqual({ errors: ['Group member not found'] });
+    });
+
+    it('is the same membership as members/: one path adds, the other removes; members/ still answers the group', async () => {
+      const user = await createUser(t);
+      const group = await newGroup();
+      const viaMembers = await t.http.post(`${GROUPS}/${group.id}/members/${user.id}/`).set(h).expect(201);
+      expect(viaMembers.body).toMatchObject({ id: group.id, member_ids: [user.id] });
+      await t.http.delete(`${GROUPS}/${group.id}/users/${user.id}/`).set(h).expect(204);
+      await t.http.post(`${GROUPS}/${group.id}/users/${user.id}/`).set(h).expect(201);
+      await t.http.delete(`${GROUPS}/${group.id}/members/${user.id}/`).set(h).expect(204);
+    });
+
+    it('takes users and groups of the domain only (404 otherwise, malformed ids too)', async () => {
+      const group = await newGroup();
+      const stranger = await createUser(t, { domainId: (await createDomain(t)).id });
+      for (const id of [stranger.id, randomUUID(), 'not-a-user']) {
+        for (const req of [
+          t.http.post(`${GROUPS}/${group.id}/users/${id}/`).set(h),
+          t.http.delete(`${GROUPS}/${group.id}/users/${id}/`).set(h),
+        ]) {
+          expect((await req.expect(404)).body).toEqual({ errors: ['User not found'] });
+        }
+      }
+      for (const id of [randomUUID(), 'not-a-group']) {
+        expect((await t.http.post(`${GROUPS}/${id}/users/${admin.id}/`).set(h).expect(404)).body).toEqual({
+          errors: ['Group not found'],
+        });
+      }
+    });
+
+    it('needs can_write_groups and the roles the group carries', async () => {
+      const reader = await createUser(t, { roles: ['can_read_groups'] });
+      const group = await newGroup();
+      const res = await t.http
+        .post(`${GROUPS}/${group.id}/users/${reader.id}/`)
+        .set(await as(reader))
+        .expect(403);
+      expect(res.body).toEqual({ errors: ['Missing role: can_write_groups'] });
+      const writer = await createUser(t, { roles: ['can_read_groups', 'can_write_groups'] });
+      const powerful = await newGroup(['can_delete_users']);
+      expect(
+        (
+          await t.http
+            .post(`${GROUPS}/${powerful.id}/users/${writer.id}/`)
+            .set(await as(writer))
+            .expect(403)
+        ).body,
+      ).toEqual({ errors: ['You cannot manage a group carrying roles you do not hold: can_delete_users'] });
+      expect(await t.ds.getRepository(GroupMemberEntity).countBy({ group_id: powerful.id })).toBe(0);
+      await t.http.post(`${GROUPS}/${group.id}/users/${reader.id}/`).expect(401);
+      await t.http.delete(`${GROUPS}/${group.id}/users/${reader.id}/`).expect(401);
+    });
+  });
+
+  describe('literal segments that are not routes', () => {
+    it('are 404 in the {errors} shape, never a 400 from the {group_id} route that caught them', async () => {
+      for (const req of [
+        t.http.get(`${GROUPS}/nonsense/`).set(h),
+        t.http.get(`${GROUPS}/nonsense`).set(h),
+        t.http.put(`${GROUPS}/nonsense/`).set(h).send({ name: 'x' }),
+        t.http.patch(`${GROUPS}/nonsense/`).set(h).send({ name: 'x' }),
+        t.http.delete(`${GROUPS}/nonsense/`).set(h),
+        t.http.post(`${GROUPS}/nonsense/users/${admin.id}/`).set(h),
+      ]) {
+        const res = await req.expect(404);
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.body).toEqual({ errors: ['Group not found'] });
+      }
+      // basic is a route of its own, declared before {group_id}
+      await t.http.get(`${GROUPS}/basic/`).set(h).expect(200);
     });
   });
 });

@@ -15,7 +15,7 @@ export class CreateGroupDto {
   roles!: string[];
 }
 
-/** Body of PATCH /v1/groups/{group_id}/: any subset. Written out (not PartialType) so null stays invalid. */
+/** Body of PATCH and PUT /v1/groups/{group_id}/: any subset. Written out (not PartialType) so null stays invalid. */
 export class UpdateGroupDto {
   @StringField({ required: false, minLength: 1, maxLength: 200, description: 'Unique in the domain' })
   name?: string;
@@ -52,3 +52,11 @@ export class GroupDto {
 }
 
 export class GroupListDto extends ListEnvelopeDto(GroupDto) {}
+
+/** A group as pickers need it: any member of the domain may list these (GET /v1/groups/basic/). */
+export class GroupBasicDto {
+  @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
+  @ApiProperty() name!: string;
+}
+
+export class GroupBasicListDto extends ListEnvelopeDto(GroupBasicDto) {}
