@@ -51,6 +51,7 @@ export class ExternalAuthController {
     summary: 'Approve an external program (identified by its secret) to receive a token for an app',
   })
   @ApiCreatedResponse({ type: ExternalAuthRequestResponseDto })
+  @ApiNotFoundResponse({ description: 'No such app in the caller’s domain', type: ErrorsDto })
   @ApiConflictResponse({ type: ErrorsDto })
   approveExternalAuth(
     @Body() body: ExternalAuthRequestDto,
@@ -60,7 +61,7 @@ export class ExternalAuthController {
   }
 
   @Get('external/auth/:secret')
-  @Public('signin')
+  @Public()
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
@@ -73,6 +74,7 @@ export class ExternalAuthController {
   @Authenticated({ scopes: ['user_impersonation'] })
   @ApiOperation({ summary: 'Approve an app instance (its own random id) to act for the caller' })
   @ApiCreatedResponse({ type: ApprovedAppInstanceDto })
+  @ApiNotFoundResponse({ description: 'No such app in the caller’s domain', type: ErrorsDto })
   @ApiConflictResponse({ type: ErrorsDto })
   approveAppInstance(
     @Body() body: ApprovedAppInstanceDto,
