@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { ValidationPipe } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -9,6 +10,8 @@ import { HostileInputPipe } from './common/validation/hostile-input.js';
 import { validationExceptionFactory } from './common/errors/validation-exception.factory.js';
 import type { AppConfig } from './config/config.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { RateLimiter } from './common/rate-limit/rate-limiter.js';
+import { rateLimited } from './common/rate-limit/rate-limit.errors.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -48,8 +51,17 @@ export async function createApp(
   return app;
 }
 
-function mountOpenApi(app: INestApplication): void {
+function mountOpenApi(app: NestExpressApplication): void {
   const document = () => buildOpenApiDocument(app);
+  // the documents are served by Express directly, past the guard: they are charged to the address here
+  const limiter = app.get(RateLimiter);
+  app.use('/API/auth/spec', (req: Request, res: Response, next: NextFunction) => {
+    limiter.consume('anonymous', limiter.addressKey(req), res).then((d) => {
+      if (d.allowed) return next();
+      const err = rateLimited(d.retryAfter);
+      res.status(429).set(err.headers).json({ errors: err.errors });
+    }, next);
+  });
   SwaggerModule.setup('API/auth/spec/ui', app, document, {
     jsonDocumentUrl: 'API/auth/spec',
     yamlDocumentUrl: 'API/auth/spec/yaml',

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AccessService } from './common/auth/access.service.js';
 import { Clock } from './common/clock.js';
 import { InvalidationBus } from './common/cache/invalidation-bus.js';
+import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { ClientRegistry } from './apps/client-registry.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { JwtStrategy } from './common/auth/jwt.strategy.js';
@@ -46,8 +47,17 @@ class CoreModule {
         Clock,
         InvalidationBus,
         ClientRegistry,
+        RateLimiter,
       ],
-      exports: [APP_CONFIG, AccessService, TokenVerifier, Clock, InvalidationBus, ClientRegistry],
+      exports: [
+        APP_CONFIG,
+        AccessService,
+        TokenVerifier,
+        Clock,
+        InvalidationBus,
+        ClientRegistry,
+        RateLimiter,
+      ],
     };
   }
 }

@@ -61,7 +61,7 @@ export class ExternalAuthController {
   }
 
   @Get('external/auth/:secret')
-  @Public()
+  @Public('signin')
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })

@@ -14,7 +14,38 @@ export interface AppConfig {
   };
   bootstrap: { adminEmail: string; adminPassword: string | null };
   mail: { smtpUrl: string | null };
+  webhooks: WebhookConfig;
   log: { level: string };
+  rateLimit: {
+    enabled: boolean;
+    /** Prefix of the buckets' Redis keys: deployments that share a Redis keep theirs apart with it. */
+    namespace: string;
+    /** burst = bucket capacity, perSecond = drain rate; see common/rate-limit/rate-limiter.ts */
+    budgets: Record<'token' | 'signin' | 'oauth' | 'anonymous', { burst: number; perSecond: number }>;
+  };
+}
+
+/** Defaults of the rate-limit budgets: `token` is the spec's (50/s sustained, 1000 in any 20 s). */
+export const RATE_LIMIT_DEFAULTS = {
+  token: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT' },
+  signin: { burst: 30, perSecond: 1, env: 'RATE_LIMIT_SIGNIN' },
+  oauth: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_OAUTH' },
+  anonymous: { burst: 300, perSecond: 20, env: 'RATE_LIMIT_ANONYMOUS' },
+} as const;
+
+/** Webhook delivery (src/webhooks): the SSRF rule, the worker's pace and the retry and disable schedule. */
+export interface WebhookConfig {
+  /** Deliver to private, loopback and other non-public addresses (tests, trusted networks only). */
+  allowPrivate: boolean;
+  /** How often each instance's worker looks for due deliveries (a commit that recorded events nudges it). */
+  pollIntervalMs: number;
+  /** One delivery attempt's limit: connect, send, and the response. */
+  timeoutMs: number;
+  /** Backoff after failed attempt n: base * 2^(n-1), ±25% jitter, capped at retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A webhook failing continuously this long becomes DISABLED; a delivery is given up this long after queuing. */
+  disableAfterSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -41,6 +72,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
+      return def;
+    }
+    return n;
+  };
+  const num = (name: string, def: number, min: number, max: number): number => {
+    const v = str(name);
+    if (v === null) return def;
+    const n = Number(v);
+    if (!/^\d+(\.\d+)?$/.test(v) || n < min || n > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${v}")`);
       return def;
     }
     return n;
@@ -86,8 +127,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (adminPassword !== null && adminPassword.length < 8) {
     problems.push('BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters');
   }
+  const budget = (name: keyof typeof RATE_LIMIT_DEFAULTS) => {
+    const d = RATE_LIMIT_DEFAULTS[name];
+    return {
+      burst: int(`${d.env}_BURST`, d.burst, 1, 1_000_000_000),
+      perSecond: num(`${d.env}_PER_SECOND`, d.perSecond, 0.001, 1_000_000_000),
+    };
+  };
   const level = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(level)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const webhooks: WebhookConfig = {
+    allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 250, 10, 60_000),
+    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    retryMaxMs: int('WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+    disableAfterSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 86_400, 1, 30 * 86_400),
+  };
+  if (webhooks.retryMaxMs < webhooks.retryBaseMs) {
+    problems.push('WEBHOOK_RETRY_MAX_MS must not be below WEBHOOK_RETRY_BASE_MS');
+  }
 
   const config: AppConfig = {
     http: { port, host, publicBaseUrl, trustProxy: bool('TRUST_PROXY', false) },
@@ -101,7 +160,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     bootstrap: { adminEmail: adminEmail.toLowerCase(), adminPassword },
     mail: { smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']) },
+    webhooks,
     log: { level },
+    rateLimit: {
+      enabled: bool('RATE_LIMIT_ENABLED', true),
+      namespace: str('RATE_LIMIT_NAMESPACE') ?? 'portcullis',
+      budgets: {
+        token: budget('token'),
+        signin: budget('signin'),
+        oauth: budget('oauth'),
+        anonymous: budget('anonymous'),
+      },
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

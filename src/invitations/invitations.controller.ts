@@ -22,7 +22,7 @@ export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
 
   @Put('complete/:reset_hash')
-  @Public()
+  @Public('signin')
   @HttpCode(200)
   @ApiOperation({
     summary:

@@ -19,7 +19,7 @@ export class LoginController {
 
   @Post('simple/login')
   @HttpCode(201)
-  @Public()
+  @Public('signin')
   @ApiOperation({ summary: 'Password sign-in → the multi-platform Token form (one token per domain)' })
   @ApiCreatedResponse({ type: LoginTokenDto })
   @ApiBadRequestResponse({ type: ErrorsDto })

@@ -1,9 +1,18 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppEntity } from '../apps/app.entity.js';
 import { allowOrigin } from '../common/http/cors.js';
 import { isUnavailable } from '../common/errors/unavailable.js';
+import { answerAfterCharge } from '../common/errors/api-exception.filter.js';
+import { RateLimiter } from '../common/rate-limit/rate-limiter.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
 
 /**
@@ -15,22 +24,35 @@ import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
 export class OAuthExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('OAuth');
 
+  constructor(@Optional() private readonly limiter?: RateLimiter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
     if (res.headersSent) return;
     const err = this.toOAuthError(exception, req);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
-    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-    const client = (req as Request & { oauthClient?: AppEntity }).oauthClient;
-    if (client) allowOrigin(req, res, client);
-    res.status(err.status).json({ error: err.error, error_description: err.description });
+    answerAfterCharge(this.limiter, req, res, () => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Pragma', 'no-cache');
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      const client = (req as Request & { oauthClient?: AppEntity }).oauthClient;
+      if (client) allowOrigin(req, res, client);
+      res.status(err.status).json({ error: err.error, error_description: err.description });
+    });
   }
 
   private toOAuthError(exception: unknown, req: Request): OAuthError {
     if (exception instanceof OAuthError) return exception;
     if (exception instanceof ApiError) {
+      if (exception.status === 429) {
+        // the rate limit: RFC 6749 has no code of its own for it; the status and Retry-After say it all
+        return new OAuthError(
+          'temporarily_unavailable',
+          [exception.errors].flat().join('; '),
+          429,
+          exception.headers,
+        );
+      }
       const text = Array.isArray(exception.errors)
         ? exception.errors.join('; ')
         : Object.entries(exception.errors)

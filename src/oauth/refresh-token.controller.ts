@@ -20,7 +20,7 @@ export class RefreshTokenController {
   /** Possession of the refresh token is the authority; the answer is the same whether it existed or not. */
   @Delete()
   @HttpCode(200)
-  @Public()
+  @Public('oauth')
   @ApiOperation({ summary: 'Revoke a refresh token (and the authorization it belongs to)' })
   @ApiOkResponse({ description: 'Empty body' })
   @ApiBadRequestResponse({ type: ErrorsDto })

@@ -29,7 +29,7 @@ function noStore(res: Response) {
 }
 
 @ApiTags('oauth')
-@Public()
+@Public('oauth')
 @UseFilters(OAuthExceptionFilter)
 @ApiConsumes('application/x-www-form-urlencoded')
 @ApiBadRequestResponse({

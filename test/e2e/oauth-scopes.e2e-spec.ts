@@ -4,6 +4,7 @@ import { AccessService } from '../../src/common/auth/access.service.js';
 import { AuthGuard } from '../../src/common/auth/auth.guard.js';
 import { Authenticated } from '../../src/common/auth/authenticated.decorator.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
+import { RateLimiter } from '../../src/common/rate-limit/rate-limiter.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
@@ -81,21 +82,23 @@ describe('OAuth scopes: app scopes AND user roles AND ACL', () => {
   afterAll(() => t.close());
 
   async function probe(route: string, token: string): Promise<{ status: number; errors?: unknown }> {
-    const guard = new AuthGuard(t.get(Reflector), t.get(AccessService));
+    const guard = new AuthGuard(t.get(Reflector), t.get(AccessService), t.get(RateLimiter));
     const req = {
       headers: { authorization: `Bearer ${token}` },
       params: {},
       query: {},
       method: 'GET',
       url: '/probe',
+      ip: '127.0.0.1',
     };
+    const res = { headersSent: false, setHeader: () => undefined };
     const handler = AssetRoutesProbe.prototype[route as keyof AssetRoutesProbe];
     const context = {
       getHandler: () => handler,
       getClass: () => AssetRoutesProbe,
       getType: () => 'http',
-      getArgs: () => [req, {}],
-      switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
+      getArgs: () => [req, res],
+      switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
     } as unknown as ExecutionContext;
     try {
       await guard.canActivate(context);

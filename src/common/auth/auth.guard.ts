@@ -4,9 +4,16 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { allowOrigin } from '../http/cors.js';
+import { ApiError } from '../errors/api-error.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AccessService } from './access.service.js';
 import type { AuthContext } from './auth-context.js';
-import { AUTH_OPTIONS, type AuthenticatedOptions, IS_PUBLIC } from './authenticated.decorator.js';
+import {
+  AUTH_OPTIONS,
+  type AuthenticatedOptions,
+  IS_PUBLIC,
+  type PublicBudget,
+} from './authenticated.decorator.js';
 import { AclStep } from './guard/acl.step.js';
 import { CredentialKindStep } from './guard/credential-kind.step.js';
 import type { GuardStep } from './guard/guard-step.js';
@@ -28,12 +35,13 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     access: AccessService,
+    private readonly limiter: RateLimiter,
   ) {
     super();
     this.steps = [
+      new RateLimitStep(limiter),
       new CredentialKindStep(),
       new TenantStatusStep(),
-      new RateLimitStep(),
       new RolesScopesStep(),
       new AclStep(access),
     ];
@@ -41,7 +49,14 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const budget = this.reflector.getAllAndOverride<PublicBudget | undefined>(IS_PUBLIC, targets);
+    if (budget) {
+      // no verified caller: the client's address pays, from the route's own budget
+      await this.limiter.enforce(budget, this.limiter.addressKey(req), res);
+      return true;
+    }
     const policy = this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_OPTIONS, targets);
     if (!policy) {
       this.logger.error(
@@ -49,9 +64,15 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
       );
       throw AuthErrors.NO_POLICY();
     }
-    await super.canActivate(context);
-    const req = context.switchToHttp().getRequest<Request>();
-    const res = context.switchToHttp().getResponse<Response>();
+    try {
+      await super.canActivate(context);
+    } catch (e) {
+      // a failed authentication is charged to the address: guessing tokens costs like any anonymous call
+      if (e instanceof ApiError && e.status === 401) {
+        await this.limiter.enforce('anonymous', this.limiter.addressKey(req), res);
+      }
+      throw e;
+    }
     const auth = req.auth as AuthContext;
     allowOrigin(req, res, auth.app);
     const ctx = { req, res, policy, auth };

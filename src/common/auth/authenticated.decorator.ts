@@ -4,6 +4,7 @@ import {
   ApiExtension,
   ApiForbiddenResponse,
   ApiSecurity,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ErrorsDto } from '../errors/errors.dto.js';
@@ -37,9 +38,20 @@ export interface AuthenticatedOptions {
 export const AUTH_OPTIONS = 'portcullis:auth';
 export const IS_PUBLIC = 'portcullis:public';
 
-/** A route anyone may call. Every route is either this or `@Authenticated`; the guard denies the rest. */
-export function Public(): MethodDecorator & ClassDecorator {
-  return SetMetadata(IS_PUBLIC, true);
+/** The per-address budgets a public route can draw on (see RateLimiter); `anonymous` unless named. */
+export type PublicBudget = 'anonymous' | 'signin' | 'oauth';
+
+const TOO_MANY = ApiTooManyRequestsResponse({
+  description: 'Rate limit reached; Retry-After says when to try again',
+  type: ErrorsDto,
+});
+
+/**
+ * A route anyone may call. Every route is either this or `@Authenticated`; the guard denies the rest. Its
+ * requests are rate limited per client address, from `budget`.
+ */
+export function Public(budget: PublicBudget = 'anonymous'): MethodDecorator & ClassDecorator {
+  return applyDecorators(SetMetadata(IS_PUBLIC, budget), TOO_MANY);
 }
 
 /** Requires a valid credential and the given roles/scopes/ACL; documents the security and 401/403 too. */
@@ -59,6 +71,7 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
       description: needs.length ? `Requires: ${needs.join(', ')}` : 'Not allowed for this caller',
       type: ErrorsDto,
     }),
+    TOO_MANY,
   );
 }
 

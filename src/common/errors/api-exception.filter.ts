@@ -1,9 +1,17 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import { unavailable } from './request.errors.js';
 import type { Request, Response } from 'express';
 import { ApiError } from './api-error.js';
 import { allowedMethods } from '../http/method-not-allowed.js';
 import { isUnavailable } from './unavailable.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
 
 /**
  * Every failure leaves as JSON in the spec's shape. An unreachable database is a 503 with Retry-After on
@@ -13,17 +21,41 @@ import { isUnavailable } from './unavailable.js';
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(@Optional() private readonly limiter?: RateLimiter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     if (res.headersSent) return;
     const err = toApiError(exception, req, this.logger);
-    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-    // the body keeps the spec's shape; the machine-readable code travels beside it
-    if (err.code) res.setHeader('X-Error-Code', err.code);
-    res.status(err.status).json({ errors: err.errors });
+    answerAfterCharge(this.limiter, req, res, () => {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      // the body keeps the spec's shape; the machine-readable code travels beside it
+      if (err.code) res.setHeader('X-Error-Code', err.code);
+      res.status(err.status).json({ errors: err.errors });
+    });
   }
+}
+
+/**
+ * Sends an error answer once the request has been charged to the rate limit. Answers that never reached the
+ * guard (unknown path, unreadable body) are charged to the client's address here, so that every response
+ * carries RateLimit-Remaining; the others were charged by the guard and go out at once.
+ */
+export function answerAfterCharge(
+  limiter: RateLimiter | undefined,
+  req: Request,
+  res: Response,
+  send: () => void,
+): void {
+  if (!limiter || res.getHeader('RateLimit-Remaining') !== undefined) return send();
+  void limiter
+    .chargeUnrouted(req, res)
+    .then(() => {
+      if (!res.headersSent) send();
+    })
+    .catch(() => undefined);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { toApiError } from '../../common/errors/api-exception.filter.js';
+import { answerAfterCharge, toApiError } from '../../common/errors/api-exception.filter.js';
+import { RateLimiter } from '../../common/rate-limit/rate-limiter.js';
 import { errorPage } from './consent-pages.js';
 
 const NOTE = 'Go back to the application and start again. If this keeps happening, contact its developer.';
@@ -14,29 +15,33 @@ const NOTE = 'Go back to the application and start again. If this keeps happenin
 export class ConsentExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Consent');
 
+  constructor(@Optional() private readonly limiter?: RateLimiter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
     const err = toApiError(exception, req, this.logger);
-    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-    if (err.code) res.setHeader('X-Error-Code', err.code);
-    const detail = Array.isArray(err.errors)
-      ? err.errors.join(' ')
-      : Object.entries(err.errors)
-          .map(([k, v]) => `${k}: ${v}`)
-          .join('; ');
-    const title =
-      err.status === 503 ? 'Temporarily unavailable' : err.status >= 500 ? 'Error' : 'Request refused';
-    res
-      .status(err.status)
-      .setHeader('Cache-Control', 'no-store')
-      .setHeader('X-Frame-Options', 'DENY')
-      .setHeader(
-        'Content-Security-Policy',
-        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      )
-      .setHeader('Content-Type', 'text/html; charset=utf-8')
-      .send(errorPage(title, detail, NOTE));
+    answerAfterCharge(this.limiter, req, res, () => {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      if (err.code) res.setHeader('X-Error-Code', err.code);
+      const detail = Array.isArray(err.errors)
+        ? err.errors.join(' ')
+        : Object.entries(err.errors)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('; ');
+      const title =
+        err.status === 503 ? 'Temporarily unavailable' : err.status >= 500 ? 'Error' : 'Request refused';
+      res
+        .status(err.status)
+        .setHeader('Cache-Control', 'no-store')
+        .setHeader('X-Frame-Options', 'DENY')
+        .setHeader(
+          'Content-Security-Policy',
+          "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        )
+        .setHeader('Content-Type', 'text/html; charset=utf-8')
+        .send(errorPage(title, detail, NOTE));
+    });
   }
 }

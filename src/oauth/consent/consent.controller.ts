@@ -52,6 +52,7 @@ export class ConsentController {
   }
 
   @Post('login')
+  @Public('signin') // checks a password: the sign-in budget of the address
   async submitConsentLogin(
     @Body() body: Record<string, string>,
     @Req() req: Request,

@@ -1,0 +1,111 @@
+import { Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { Redis } from 'ioredis';
+import { type BucketState, type Budget, drainMs, drip, LUA_LEAKY_BUCKET } from './leaky-bucket.js';
+
+/** @nestjs/throttler's record: hits = the bucket's level rounded up, times in whole seconds. */
+export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** Buckets kept in memory at most; past it the oldest go (a flood of addresses cannot exhaust memory). */
+const MAX_LOCAL_BUCKETS = 100_000;
+
+type RedisWithBucket = Redis & {
+  leakyBucket(key: string, burst: number, perSecond: number): Promise<[number, string]>;
+};
+
+/**
+ * The throttler storage of Portcullis: a leaky bucket (`increment` reads `limit` as the burst and
+ * `limit / ttl` as the drain rate). With Redis the buckets are shared by every instance through one Lua
+ * script; while Redis cannot be reached, each instance limits on its own from memory and says so once in
+ * the log, and goes back to Redis as soon as it answers. A request is never failed because Redis is down.
+ */
+export class LeakyBucketStorage implements ThrottlerStorage {
+  private readonly logger = new Logger('RateLimit');
+  private readonly local = new Map<string, BucketState>();
+  private readonly redis: RedisWithBucket | null;
+  private degraded = false;
+
+  private readonly prefix: string;
+
+  constructor(
+    redis: Redis | null,
+    private readonly now: () => number = Date.now,
+    namespace = 'portcullis',
+  ) {
+    this.prefix = `${namespace}:rl:`;
+    if (redis) redis.defineCommand('leakyBucket', { numberOfKeys: 1, lua: LUA_LEAKY_BUCKET });
+    this.redis = redis as RedisWithBucket | null;
+  }
+
+  /** Whether decisions are currently shared through Redis (false: per instance). */
+  get shared(): boolean {
+    return this.redis !== null && !this.degraded && this.redis.status === 'ready';
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _block: number,
+    name: string,
+  ): Promise<BucketRecord> {
+    const budget: Budget = { burst: limit, perSecond: (limit * 1000) / ttl };
+    const fullKey = `${this.prefix}${name}:${key}`;
+    if (this.redis && this.redis.status === 'ready') {
+      try {
+        const [allowed, level] = await this.redis.leakyBucket(fullKey, budget.burst, budget.perSecond);
+        if (this.degraded) {
+          this.degraded = false;
+          this.logger.warn('Redis answers again: rate limits are shared by every instance');
+        }
+        return record(allowed === 1, Number(level), budget);
+      } catch (e) {
+        this.degrade((e as Error).message);
+      }
+    } else if (this.redis) {
+      this.degrade(`connection ${this.redis.status}`);
+    }
+    return this.incrementLocal(fullKey, budget);
+  }
+
+  async close(): Promise<void> {
+    if (!this.redis) return;
+    await this.redis.quit().catch(() => this.redis!.disconnect());
+  }
+
+  private incrementLocal(key: string, budget: Budget): BucketRecord {
+    const now = this.now();
+    const [state, decision] = drip(this.local.get(key), now, budget);
+    this.local.delete(key); // re-inserted last: the map's order is the least recently used first
+    this.local.set(key, state);
+    if (this.local.size > MAX_LOCAL_BUCKETS) this.evict(now, budget);
+    return record(decision.allowed, state.level, budget);
+  }
+
+  /** Drops drained buckets, then the least recently used ones, down to 90% of the cap. */
+  private evict(now: number, budget: Budget): void {
+    for (const [k, s] of this.local) {
+      if (now - s.at >= drainMs(s.level, budget)) this.local.delete(k);
+    }
+    for (const k of this.local.keys()) {
+      if (this.local.size <= MAX_LOCAL_BUCKETS * 0.9) break;
+      this.local.delete(k);
+    }
+  }
+
+  private degrade(reason: string): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.logger.warn(`Redis unreachable (${reason}): rate limits are per instance until it is back`);
+  }
+}
+
+function record(allowed: boolean, level: number, b: Budget): BucketRecord {
+  const retry = allowed ? 0 : Math.max(1, Math.ceil((level + 1 - b.burst) / b.perSecond));
+  return {
+    totalHits: Math.ceil(level - 1e-9),
+    timeToExpire: Math.ceil(drainMs(level, b) / 1000),
+    isBlocked: !allowed,
+    timeToBlockExpire: retry,
+  };
+}

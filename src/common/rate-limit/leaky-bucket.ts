@@ -1,0 +1,81 @@
+/**
+ * The leaky bucket of the spec's rate limit ("50 requests per second sustained, or 1000 requests in any
+ * 20-second period"): each admitted request adds one to the bucket's level, the level drains at `perSecond`,
+ * and a request that would take the level above `burst` is refused (and adds nothing, so a client that backs
+ * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKET) when instances share
+ * their buckets, and in memory otherwise.
+ */
+export interface Budget {
+  /** The bucket's capacity: requests admitted at once after a quiet period. */
+  burst: number;
+  /** How fast the bucket drains: the sustained rate. */
+  perSecond: number;
+}
+
+export interface BucketState {
+  level: number;
+  /** milliseconds since the epoch of the last update */
+  at: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  /** Requests that would still be admitted right now (RateLimit-Remaining). */
+  remaining: number;
+  /** Whole seconds until one more request fits; 0 when allowed. */
+  retryAfter: number;
+}
+
+/** One request against a bucket; returns the new state and the decision. Pure, so both stores share it. */
+export function drip(state: BucketState | undefined, now: number, b: Budget): [BucketState, Decision] {
+  const perMs = b.perSecond / 1000;
+  const drained = state ? Math.max(0, state.level - Math.max(0, now - state.at) * perMs) : 0;
+  if (drained + 1 <= b.burst) {
+    const level = drained + 1;
+    return [
+      { level, at: now },
+      { allowed: true, remaining: Math.floor(b.burst - level), retryAfter: 0 },
+    ];
+  }
+  return [{ level: drained, at: now }, decisionFromLevel(false, drained, b)];
+}
+
+/** The decision for a bucket left at `level` (shared with the Redis path, which returns only the level). */
+export function decisionFromLevel(allowed: boolean, level: number, b: Budget): Decision {
+  const remaining = Math.max(0, Math.floor(b.burst - level));
+  if (allowed) return { allowed, remaining, retryAfter: 0 };
+  const waitMs = ((level + 1 - b.burst) * 1000) / b.perSecond;
+  return { allowed, remaining, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** Milliseconds until a bucket at `level` is empty: how long its state is worth keeping. */
+export function drainMs(level: number, b: Budget): number {
+  return Math.ceil((level * 1000) / b.perSecond);
+}
+
+/**
+ * The same step, atomic in Redis. Time is Redis's own (TIME), so instances with skewed clocks share one
+ * bucket exactly. KEYS[1] the bucket; ARGV burst, perSecond. Returns {allowed, level as a string} (Lua
+ * numbers would be truncated to integers on the way out).
+ */
+export const LUA_LEAKY_BUCKET = `
+local burst = tonumber(ARGV[1])
+local perMs = tonumber(ARGV[2]) / 1000
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local v = redis.call('HMGET', KEYS[1], 'l', 't')
+local level = tonumber(v[1]) or 0
+local at = tonumber(v[2]) or now
+local elapsed = now - at
+if elapsed < 0 then elapsed = 0 end
+level = level - elapsed * perMs
+if level < 0 then level = 0 end
+local allowed = 0
+if level + 1 <= burst then
+  level = level + 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'l', string.format('%.6f', level), 't', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(level / perMs) + 1000)
+return {allowed, string.format('%.6f', level)}
+`;
