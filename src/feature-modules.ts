@@ -3,6 +3,14 @@ import { OAuthModule } from './oauth/oauth.module.js';
 import { GroupsModule } from './groups/groups.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
-export const FEATURE_MODULES = [AppsModule, UsersModule, InvitationsModule, GroupsModule, OAuthModule];
+export const FEATURE_MODULES = [
+  AppsModule,
+  UsersModule,
+  InvitationsModule,
+  GroupsModule,
+  OAuthModule,
+  WebhooksModule,
+];

@@ -10,6 +10,9 @@ import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity.js';
+import { WebhookEventEntity } from '../webhooks/webhook-event.entity.js';
+import { WebhookEntity } from '../webhooks/webhook.entity.js';
 
 import { AuthorizationCodeEntity } from '../oauth/authorization-code.entity.js';
 import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
@@ -29,4 +32,7 @@ export const ENTITIES = [
   AppInstanceEntity,
   InvitationEntity,
   MailOutboxEntity,
+  WebhookEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
 ];

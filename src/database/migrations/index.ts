@@ -7,6 +7,7 @@ import { CredentialCeilings1795263800000 } from './1795263800000-credential-ceil
 import { PendingInvitations1795263900000 } from './1795263900000-pending-invitations.js';
 import { MailOutboxSealed1795264000000 } from './1795264000000-mail-outbox-sealed.js';
 import { UserType1795264100000 } from './1795264100000-user-type.js';
+import { Webhooks1795264200000 } from './1795264200000-webhooks.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   PendingInvitations1795263900000,
   MailOutboxSealed1795264000000,
   UserType1795264100000,
+  Webhooks1795264200000,
 ];

@@ -1,0 +1,326 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../config/config.js';
+import { WebhookEventsService } from './webhook-events.service.js';
+import { WebhookSecrets } from './webhook-secrets.js';
+import { type SendResult, truncate, WebhookSender } from './webhook-sender.js';
+
+/** Consecutive failed attempts after which an ENABLED webhook becomes FAILING. */
+export const FAILING_AFTER = 3;
+/** Deliveries claimed per round; a full round starts the next one at once. */
+const BATCH = 10;
+/** Finished deliveries (and events left without deliveries) are kept this long for the delivery log. */
+const RETENTION_MS = 7 * 24 * 3600 * 1000;
+const CLEANUP_EVERY_MS = 10 * 60 * 1000;
+/** A claim outlives the attempt's timeout by this much; after it, another instance may take the delivery. */
+const LEASE_MARGIN_MS = 5_000;
+const USER_AGENT = 'Portcullis-Webhooks/1.0';
+
+/**
+ * Claims due deliveries and takes them out of the queue (at most BATCH at a time, each in a
+ * statement of its own): `FOR UPDATE SKIP LOCKED` makes concurrent claims by other instances skip these
+ * rows, and `locked_until` (the lease) keeps them taken after the statement commits, while the HTTP request
+ * runs outside any transaction. A crashed instance's claims expire with their lease.
+ */
+const CLAIM_SQL = `
+  UPDATE webhook_deliveries d
+     SET locked_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
+    FROM (SELECT d2.id FROM webhook_deliveries d2
+            JOIN webhooks w2 ON w2.id = d2.webhook_id
+           WHERE d2.status = 'PENDING' AND d2.next_attempt_at <= $1
+             AND (d2.locked_until IS NULL OR d2.locked_until <= $1)
+             AND w2.status IN ('ENABLED', 'FAILING')
+           ORDER BY d2.next_attempt_at
+           LIMIT $3
+             FOR UPDATE OF d2 SKIP LOCKED) c,
+         webhooks w, webhook_events e
+   WHERE d.id = c.id AND w.id = d.webhook_id AND e.id = d.event_id
+  RETURNING d.id, d.attempts, d.queued_at, d.webhook_id, w.url, w.headers_sealed, w.secret_sealed,
+            e.system_domain_id, e.object_id, e.realm, e.operation, e.event_type, e.request_id, e.data`;
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  queued_at: Date | string;
+  webhook_id: string;
+  url: string;
+  headers_sealed: string | null;
+  secret_sealed: string;
+  system_domain_id: string;
+  object_id: string | null;
+  realm: string | null;
+  operation: string;
+  event_type: string;
+  request_id: string | null;
+  data: Record<string, unknown>;
+}
+
+/** The wait after failed attempt `n` (1-based): base·2^(n-1), ±25% jitter, never above the cap. */
+export function backoffMs(n: number, c: Pick<WebhookConfig, 'retryBaseMs' | 'retryMaxMs'>): number {
+  const exp = Math.min(c.retryMaxMs, c.retryBaseMs * 2 ** Math.min(n - 1, 40));
+  return Math.round(Math.min(c.retryMaxMs, exp * (0.75 + Math.random() * 0.5)));
+}
+
+/**
+ * The delivery worker of this instance: polls every WEBHOOK_POLL_INTERVAL_MS (and at once when a commit
+ * recorded deliveries here), posts each claimed delivery signed with the Standard Webhooks scheme, and
+ * records the attempt. At least once: a delivery is DELIVERED only after a 2xx; anything else is retried
+ * with backoff. The webhook becomes FAILING after FAILING_AFTER consecutive failures and DISABLED once it
+ * has been failing for WEBHOOK_DISABLE_AFTER_SECONDS (its pending deliveries are then given up); a success
+ * sets a FAILING webhook back to ENABLED. Stops before the data source closes (beforeApplicationShutdown):
+ * attempts in flight are aborted and handed back to the queue.
+ */
+@Injectable()
+export class WebhookWorker
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
+  private readonly logger = new Logger('Webhooks');
+  private readonly config: WebhookConfig;
+  private readonly sender: WebhookSender;
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private started = false;
+  private stopped = false;
+  private errors = 0;
+  private lastCleanup = 0;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) appConfig: AppConfig,
+    private readonly clock: Clock,
+    private readonly secrets: WebhookSecrets,
+    events: WebhookEventsService,
+  ) {
+    this.config = appConfig.webhooks;
+    this.sender = new WebhookSender({
+      allowPrivate: this.config.allowPrivate,
+      timeoutMs: this.config.timeoutMs,
+    });
+    events.onCommitted(() => this.nudge());
+  }
+
+  onApplicationBootstrap(): void {
+    this.started = true;
+    this.lastCleanup = Date.now();
+    this.schedule(0);
+  }
+
+  /** Look for due deliveries now (a commit recorded some, a delivery was replayed). */
+  nudge(): void {
+    if (!this.started || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.abort.abort();
+    await this.running;
+    this.sender.close();
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.round().finally(() => (this.running = null));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    this.again = false;
+    let next = this.config.pollIntervalMs;
+    try {
+      if (Date.now() - this.lastCleanup >= CLEANUP_EVERY_MS) await this.cleanup();
+      const claimed = await this.claim();
+      await Promise.all(claimed.map((c) => this.attempt(c)));
+      if (claimed.length === BATCH) next = 0;
+      this.errors = 0;
+    } catch (err) {
+      // the database is away (or going): wait longer each time, up to 30 s, and say so once
+      if (this.stopped) return;
+      if (this.errors++ === 0) this.logger.warn(`webhook worker: ${(err as Error).message}`);
+      next = Math.min(30_000, this.config.pollIntervalMs * 2 ** Math.min(this.errors, 10));
+    }
+    this.schedule(this.again ? 0 : next);
+  }
+
+  private async claim(): Promise<Claimed[]> {
+    const now = this.clock.now();
+    const lease = new Date(now.getTime() + this.config.timeoutMs + LEASE_MARGIN_MS);
+    const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, BATCH])) as [Claimed[], number];
+    return rows;
+  }
+
+  private async attempt(c: Claimed): Promise<void> {
+    const message = {
+      system_domain_id: c.system_domain_id,
+      object_id: c.object_id,
+      realm: c.realm,
+      operation: c.operation,
+      event_type: c.event_type,
+      request_id: c.request_id,
+      data: c.data,
+    };
+    const body = JSON.stringify(message);
+    let result: SendResult;
+    try {
+      // the signature's timestamp is real time: receivers compare it with their own clock
+      const sentAt = new Date();
+      const signature = new Webhook(this.secrets.open(c.secret_sealed)).sign(c.id, sentAt, body);
+      result = await this.sender.post(
+        c.url,
+        body,
+        {
+          ...this.secrets.openHeaders(c.headers_sealed),
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-id': c.id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        this.abort.signal,
+      );
+    } catch (err) {
+      result = {
+        ok: false,
+        status: null,
+        durationMs: 0,
+        error: truncate(`internal: ${(err as Error).message}`),
+      };
+    }
+    if (this.abort.signal.aborted && !result.ok) {
+      // shutting down: not the receiver's failure; hand the delivery back for the next worker
+      await this.ds
+        .query(
+          `UPDATE webhook_deliveries SET locked_until = NULL, attempts = attempts - 1
+            WHERE id = $1 AND status = 'PENDING'`,
+          [c.id],
+        )
+        .catch(() => undefined);
+      return;
+    }
+    if (result.ok) await this.succeeded(c, result);
+    else await this.failed(c, result, message);
+  }
+
+  private async succeeded(c: Claimed, r: SendResult): Promise<void> {
+    const now = this.clock.now();
+    await this.ds.query(
+      `UPDATE webhook_deliveries
+          SET status = 'DELIVERED', delivered_at = $2, locked_until = NULL, response_code = $3,
+              duration_ms = $4, error = NULL
+        WHERE id = $1`,
+      [c.id, now, r.status, r.durationMs],
+    );
+    // only when there is something to reset: the common case writes nothing here
+    const [rows] = (await this.ds.query(
+      `UPDATE webhooks
+          SET status = CASE WHEN status = 'FAILING' THEN 'ENABLED' ELSE status END,
+              consecutive_failures = 0, first_failed_at = NULL
+        WHERE id = $1 AND (consecutive_failures > 0 OR status = 'FAILING')
+        RETURNING status`,
+      [c.webhook_id],
+    )) as [{ status: string }[], number];
+    if (rows.length > 0) this.logger.log(`webhook ${c.webhook_id} delivered again: ${rows[0].status}`);
+  }
+
+  private async failed(c: Claimed, r: SendResult, message: object): Promise<void> {
+    const now = this.clock.now();
+    const horizonMs = this.config.disableAfterSeconds * 1000;
+    const giveUp = now.getTime() - new Date(c.queued_at).getTime() >= horizonMs;
+    const next = new Date(now.getTime() + backoffMs(c.attempts, this.config));
+    const error = r.error ?? `HTTP ${r.status}`;
+    await this.ds.transaction(async (em) => {
+      await em.query(
+        `UPDATE webhook_deliveries
+            SET status = $2, next_attempt_at = $3, locked_until = NULL, response_code = $4,
+                duration_ms = $5, error = $6
+          WHERE id = $1 AND status = 'PENDING'`,
+        [c.id, giveUp ? 'FAILED' : 'PENDING', next, r.status, r.durationMs, error],
+      );
+      const [rows] = (await em.query(
+        `UPDATE webhooks
+            SET consecutive_failures = consecutive_failures + 1,
+                first_failed_at = COALESCE(first_failed_at, $2),
+                last_error = $3, last_payload = $4::jsonb,
+                status = CASE
+                  WHEN consecutive_failures + 1 >= $5 AND COALESCE(first_failed_at, $2) <= $6 THEN 'DISABLED'
+                  WHEN consecutive_failures + 1 >= $5 THEN 'FAILING'
+                  ELSE status END
+          WHERE id = $1 AND status IN ('ENABLED', 'FAILING')
+          RETURNING status, consecutive_failures`,
+        [
+          c.webhook_id,
+          now,
+          error,
+          JSON.stringify(message),
+          FAILING_AFTER,
+          new Date(now.getTime() - horizonMs),
+        ],
+      )) as [{ status: string; consecutive_failures: number }[], number];
+      const state = rows[0];
+      if (state?.status === 'DISABLED') {
+        await em.query(
+          `UPDATE webhook_deliveries SET status = 'FAILED', locked_until = NULL,
+                  error = COALESCE(error, 'not sent') || ' (given up: the webhook was disabled)'
+            WHERE webhook_id = $1 AND status = 'PENDING'`,
+          [c.webhook_id],
+        );
+        this.logger.warn(
+          `webhook ${c.webhook_id} DISABLED after failing for ${this.config.disableAfterSeconds} s`,
+        );
+      } else if (state?.status === 'FAILING' && state.consecutive_failures === FAILING_AFTER) {
+        this.logger.warn(`webhook ${c.webhook_id} FAILING: ${error}`);
+      }
+    });
+  }
+
+  /** Drops finished deliveries past the retention, then events no delivery names any more (in bounded batches). */
+  private async cleanup(): Promise<void> {
+    this.lastCleanup = Date.now();
+    const cut = new Date(this.clock.now().getTime() - RETENTION_MS);
+    await this.ds.query(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries
+          WHERE status IN ('DELIVERED', 'FAILED') AND COALESCE(last_attempt_at, date_created) < $1
+          LIMIT 1000)`,
+      [cut],
+    );
+    await this.ds.query(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e
+          WHERE e.date_created < $1
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+          LIMIT 1000)`,
+      [cut],
+    );
+  }
+}

@@ -1,0 +1,175 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import {
+  CreateWebhookDto,
+  DeliveryListQueryDto,
+  UpdateWebhookDto,
+  WebhookDeliveryDto,
+  WebhookDeliveryListDto,
+  WebhookDto,
+  WebhookListDto,
+  WebhookListQueryDto,
+  WebhookWithSecretDto,
+} from './dto/webhook.dto.js';
+import { WebhooksService } from './webhooks.service.js';
+
+const uuid = new UuidParamPipe();
+const deliveryUuid = new UuidParamPipe('Webhook delivery');
+/** Domain administrators only, reads included: urls and headers describe the domain's receivers. */
+const admin = { admin: true } as const;
+const webhookAccess = { admin: true, access: { entity: 'webhook' as const, param: 'webhook_id' } };
+const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its failure count)';
+
+/**
+ * Webhooks of the caller's domain, at the platform's path and at the older alias (one controller, two
+ * mounts: the same routes, policies and answers). Thin: the rules live in WebhooksService.
+ */
+@ApiTags('webhooks')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller(['API/notifications/v1/webhooks', 'API/webhooks/v1/webhooks'])
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @Authenticated(admin)
+  @ApiOperation({
+    summary:
+      'Webhooks of the caller’s domain, deleted ones excluded (page style; filters status, event_type; sort on ' +
+      'date_created, date_modified, name, event_type, status, url)',
+  })
+  @ApiOkResponse({ type: WebhookListDto })
+  listWebhooks(
+    @Query() q: WebhookListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<WebhookListDto> {
+    return this.webhooks.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated(admin)
+  @ApiOperation({
+    summary: 'Register a webhook; the answer carries its signing secret, shown this once',
+  })
+  @ApiCreatedResponse({ type: WebhookWithSecretDto })
+  createWebhook(
+    @Body() body: CreateWebhookDto,
+    @Caller() caller: AuthContext,
+  ): Promise<WebhookWithSecretDto> {
+    return this.webhooks.create(caller, body);
+  }
+
+  @Get(':webhook_id')
+  @Authenticated(webhookAccess)
+  @ApiOperation({ summary: 'One webhook (never its secret; credential-like header values redacted)' })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<WebhookDto> {
+    return this.webhooks.get(caller, id);
+  }
+
+  @Put(':webhook_id')
+  @Authenticated(webhookAccess)
+  @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  replaceWebhook(
+    @Param('webhook_id', uuid) id: string,
+    @Body() body: UpdateWebhookDto,
+    @Caller() caller: AuthContext,
+  ): Promise<WebhookDto> {
+    return this.webhooks.update(caller, id, body);
+  }
+
+  @Patch(':webhook_id')
+  @Authenticated(webhookAccess)
+  @ApiOperation({ summary: UPDATE })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  updateWebhook(
+    @Param('webhook_id', uuid) id: string,
+    @Body() body: UpdateWebhookDto,
+    @Caller() caller: AuthContext,
+  ): Promise<WebhookDto> {
+    return this.webhooks.update(caller, id, body);
+  }
+
+  @Delete(':webhook_id')
+  @HttpCode(204)
+  @Authenticated(webhookAccess)
+  @ApiOperation({
+    summary: 'Delete a webhook (soft: status DELETED; deliveries stop, and it answers 404 from then on)',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.webhooks.remove(caller, id);
+  }
+
+  @Post(':webhook_id/secret/rotate')
+  @HttpCode(200)
+  @Authenticated(webhookAccess)
+  @ApiOperation({
+    summary:
+      'Replace the signing secret; the answer carries the new one, shown this once (the old one stops at once)',
+  })
+  @ApiOkResponse({ type: WebhookWithSecretDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  rotateWebhookSecret(
+    @Param('webhook_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<WebhookWithSecretDto> {
+    return this.webhooks.rotateSecret(caller, id);
+  }
+
+  @Get(':webhook_id/deliveries')
+  @Authenticated(webhookAccess)
+  @ApiOperation({
+    summary:
+      'The webhook’s delivery log: one entry per event, with its latest attempt (page style; filter status; ' +
+      'sort on date_created, status, last_attempt_at; newest first)',
+  })
+  @ApiOkResponse({ type: WebhookDeliveryListDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  listWebhookDeliveries(
+    @Param('webhook_id', uuid) id: string,
+    @Query() q: DeliveryListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<WebhookDeliveryListDto> {
+    return this.webhooks.deliveries(caller, id, q, req.path);
+  }
+
+  @Post(':webhook_id/deliveries/:delivery_id/replay')
+  @HttpCode(202)
+  @Authenticated(webhookAccess)
+  @ApiOperation({
+    summary: 'Queue one delivery again, due now (same webhook-id, so receivers can deduplicate)',
+  })
+  @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' })
+  @ApiNotFoundResponse({ description: 'No such webhook or delivery', type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The webhook is DISABLED', type: ErrorsDto })
+  replayWebhookDelivery(
+    @Param('webhook_id', uuid) id: string,
+    @Param('delivery_id', deliveryUuid) deliveryId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<WebhookDeliveryDto> {
+    return this.webhooks.replay(caller, id, deliveryId);
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { AccessService } from '../common/auth/access.service.js';
+import { WebhookEventsService } from './webhook-events.service.js';
+import { WebhookSecrets } from './webhook-secrets.js';
+import { WebhookWorker } from './webhook-worker.service.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/**
+ * Webhooks (issue 12): registration, the transactional outbox (`WebhookEventsService.record(em, event)`,
+ * exported for the features that emit events) and the delivery worker that runs in every instance.
+ */
+@Module({
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookEventsService, WebhookSecrets, WebhookWorker],
+  exports: [WebhookEventsService],
+})
+export class WebhooksModule {
+  constructor(access: AccessService) {
+    access.registerQuery(
+      'webhook',
+      'Webhook',
+      "SELECT id FROM webhooks WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND status <> 'DELETED'",
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The status the receiver answered. */
+  status: number;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 for the tests: records every request, answers `status` (settable, e.g.
+ * 503 to play a receiver that is down), and can wait for requests.
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  status = 200;
+  private server: Server | null = null;
+  private waiters: (() => void)[] = [];
+
+  static async start(port = 0): Promise<WebhookReceiver> {
+    const r = new WebhookReceiver();
+    await r.listen(port);
+    return r;
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo).port;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** Requests answered with a 2xx. */
+  get delivered(): Received[] {
+    return this.received.filter((r) => r.status >= 200 && r.status < 300);
+  }
+
+  async listen(port = 0): Promise<void> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const status = this.status;
+        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver says no');
+        const w = this.waiters;
+        this.waiters = [];
+        w.forEach((f) => f());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.server = server;
+  }
+
+  /** Stops listening (connections are refused until `listen` again), closing kept-alive sockets. */
+  async close(): Promise<void> {
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  /** Resolves once `predicate` holds over what was received (checked at each request), or fails after `ms`. */
+  async waitFor(predicate: (r: Received[]) => boolean, ms = 10_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!predicate(this.received)) {
+      const left = until - Date.now();
+      if (left <= 0)
+        throw new Error(`receiver: condition not met within ${ms} ms (${this.received.length} received)`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+}
+
+/** Polls `check` until it returns a value that is not undefined/false, or fails after `ms`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  ms = 10_000,
+  every = 25,
+): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
