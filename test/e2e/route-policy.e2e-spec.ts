@@ -108,7 +108,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
         'LoginController.simpleLogin',
         'JwksController.getJwks',
         'HealthController.getLiveness',
-        'ExternalAuthController.collectExternalAuth',
+        // the approval's one-time secret is the credential
+      'ExternalAuthController.collectExternalAuth',
       ]),
     );
   });
@@ -170,7 +171,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'ConsentController.showConsentPage',
       'ConsentController.submitConsentDecision',
       'ConsentController.submitConsentLogin',
-      'ExternalAuthController.collectAppInstance',
+      // the approval's one-time secret is the credential
       'ExternalAuthController.collectExternalAuth',
       'HealthController.getCallerIp',
       'HealthController.getLiveness',
@@ -188,7 +189,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'TokenEndpointController.revokeOAuthToken',
     ];
     expect(publicRoutes).toEqual(expected);
-    // nothing under apps or tokens management is public beyond the two collection endpoints
+    // nothing under apps or tokens management is public beyond the external-auth collection
     expect(publicRoutes.filter((h) => /^(AppsController|TokensController)\./.test(h))).toEqual([]);
   });
 
