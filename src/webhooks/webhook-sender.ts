@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isPublicAddress } from './target-address.js';
+import { BlockedAddressError, guardedLookup, hostOf, isPublicAddress } from './target-address.js';
 
 export interface SendResult {
   ok: boolean;
@@ -74,7 +74,7 @@ export class WebhookSender {
           ? `timed out after ${this.o.timeoutMs} ms`
           : stop.aborted
             ? 'aborted: the instance is shutting down'
-            : err.code && !err.message.includes(err.code)
+            : err.code && !(err instanceof BlockedAddressError) && !err.message.includes(err.code)
               ? `${err.code}: ${err.message}`
               : err.message;
         done({ ok: false, status: null, error: truncate(reason) });

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   /** The status the receiver answered. */
@@ -15,6 +16,8 @@ export interface Received {
 export class WebhookReceiver {
   readonly received: Received[] = [];
   status = 200;
+  /** Per-path answers, over `status`. */
+  readonly statusByPath = new Map<string, number>();
   private server: Server | null = null;
   private waiters: (() => void)[] = [];
 
@@ -32,9 +35,14 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${this.port}${path}`;
   }
 
-  /** Requests answered with a 2xx. */
-  get delivered(): Received[] {
-    return this.received.filter((r) => r.status >= 200 && r.status < 300);
+  /** Requests to `path`. */
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  /** Requests answered with a 2xx (to `path` if given). */
+  delivered(path?: string): Received[] {
+    return this.received.filter((r) => r.status >= 200 && r.status < 300 && (!path || r.path === path));
   }
 
   async listen(port = 0): Promise<void> {
@@ -42,8 +50,13 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const status = this.status;
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+        const status = this.statusByPath.get(req.url ?? '') ?? this.status;
+        this.received.push({
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          status,
+        });
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver says no');
         const w = this.waiters;
         this.waiters = [];
