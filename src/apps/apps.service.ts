@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
@@ -18,6 +18,7 @@ import { appView } from './app-view.js';
 import { ClientRegistry } from './client-registry.js';
 import { Clock } from '../common/clock.js';
 import { AppEntity } from './app.entity.js';
+import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 
 @Injectable()
@@ -30,6 +31,7 @@ export class AppsService {
     private readonly tokenQueries: TokenQueriesService,
     private readonly clients: ClientRegistry,
     private readonly clock: Clock,
+    private readonly events: WebhookEventsService,
   ) {}
 
   private repo() {
@@ -55,18 +57,24 @@ export class AppsService {
     const cap = await this.actingCap(auth, shape.default_user_id);
     const secret =
       shape.type === 'OAUTH' && shape.oauth_client_type === 'confidential' ? generateSecret() : null;
-    const saved = await this.repo().save(
-      this.repo().create({
-        ...shape,
-        system_domain_id: auth.systemDomainId,
-        name: this.checkName(body.name),
-        description: body.description ?? null,
-        url: this.checkUrl(body.url),
-        client_secret_hash: secret ? sha256Hex(secret) : null,
-        acting_rights_cap: cap,
-        created_by_user_id: auth.userId,
-      }),
-    );
+    const name = this.checkName(body.name);
+    const url = this.checkUrl(body.url);
+    const saved = await this.ds.transaction(async (em) => {
+      const app = await em.save(
+        em.create(AppEntity, {
+          ...shape,
+          system_domain_id: auth.systemDomainId,
+          name,
+          description: body.description ?? null,
+          url,
+          client_secret_hash: secret ? sha256Hex(secret) : null,
+          acting_rights_cap: cap,
+          created_by_user_id: auth.userId,
+        }),
+      );
+      await this.emit(em, app, 'create');
+      return app;
+    });
     return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
   }
 
@@ -102,7 +110,11 @@ export class AppsService {
       ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
       ...(cap !== undefined ? { acting_rights_cap: cap } : {}),
     });
-    const saved = await this.repo().save(app);
+    const saved = await this.ds.transaction(async (em) => {
+      const row = await em.save(app);
+      await this.emit(em, row, 'update');
+      return row;
+    });
     await this.clients.changed(app.id);
     return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
   }
@@ -110,8 +122,23 @@ export class AppsService {
   async remove(auth: AuthContext, id: string): Promise<void> {
     const app = await this.get(auth, id);
     // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
-    await this.repo().delete({ id: app.id });
+    await this.ds.transaction(async (em) => {
+      await em.delete(AppEntity, { id: app.id });
+      await this.emit(em, app, 'delete');
+    });
     await this.clients.changed(app.id);
+  }
+
+  /** The webhook event of a change to an app, in the change's transaction: the app as the API shows it. */
+  private emit(em: EntityManager, app: AppEntity, operation: 'create' | 'update' | 'delete'): Promise<void> {
+    return this.events.record(em, {
+      systemDomainId: app.system_domain_id,
+      objectId: app.id,
+      realm: 'app',
+      operation,
+      eventType: 'apps',
+      data: operation === 'delete' ? { id: app.id } : { ...appView(app) },
+    });
   }
 
   /**

@@ -3,11 +3,12 @@ import { Module } from '@nestjs/common';
 import { GroupsController } from './groups.controller.js';
 import { GroupsService } from './groups.service.js';
 import { UsersModule } from '../users/users.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
 /** Groups endpoints (API-CONTRACT §3): groups carry roles, users belong to groups. */
 @Module({
   // the users/ membership path answers the user
-  imports: [UsersModule],
+  imports: [UsersModule, WebhooksModule],
   controllers: [GroupsController],
   providers: [GroupsService],
 })

@@ -7,6 +7,7 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
+import { returningRows } from '../database/returning-rows.js';
 import type {
   CreateGroupDto,
   GroupBasicDto,
@@ -19,6 +20,7 @@ import { UsersService } from '../users/users.service.js';
 import { GroupMemberEntity } from './group-member.entity.js';
 import { GroupEntity } from './group.entity.js';
 import { groupBasicView, groupView } from './group-view.js';
+import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
 
@@ -33,6 +35,7 @@ export class GroupsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly access: AccessService,
     private readonly users: UsersService,
+    private readonly events: WebhookEventsService,
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
@@ -89,7 +92,9 @@ export class GroupsService {
         roles,
       });
       await this.write(em.insert(GroupEntity, group));
-      return this.view(em, await this.find(em, auth, group.id));
+      const created = await this.view(em, await this.find(em, auth, group.id));
+      await this.emit(em, auth, 'group', created.id, 'create', { ...created });
+      return created;
     });
   }
 
@@ -110,8 +115,11 @@ export class GroupsService {
         });
         if (taken) throw GroupsErrors.NAME_TAKEN();
       }
-      if (Object.keys(changes).length > 0) await this.write(em.update(GroupEntity, { id }, changes));
-      return this.view(em, await this.find(em, auth, id));
+      if (Object.keys(changes).length === 0) return this.view(em, group);
+      await this.write(em.update(GroupEntity, { id }, changes));
+      const updated = await this.view(em, await this.find(em, auth, id));
+      await this.emit(em, auth, 'group', id, 'update', { ...updated });
+      return updated;
     });
   }
 
@@ -120,6 +128,7 @@ export class GroupsService {
     await this.ds.transaction(async (em) => {
       await this.manageable(em, auth, id);
       await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId });
+      await this.emit(em, auth, 'group', id, 'delete', { id });
     });
   }
 
@@ -142,19 +151,45 @@ export class GroupsService {
       await this.manageable(em, auth, groupId);
       const res = await em.delete(GroupMemberEntity, { group_id: groupId, user_id: userId });
       if (!res.affected) throw GroupsErrors.MEMBER_NOT_FOUND();
+      await this.emit(em, auth, 'group_member', groupId, 'delete', { group_id: groupId, user_id: userId });
     });
   }
 
   private async join(em: EntityManager, auth: AuthContext, groupId: string, userId: string) {
     const group = await this.manageable(em, auth, groupId);
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(GroupMemberEntity)
-      .values({ group_id: groupId, user_id: userId })
-      .orIgnore()
-      .execute();
+    const added = returningRows<{ user_id: string }>(
+      await em.query(
+        'INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id',
+        [groupId, userId],
+      ),
+    );
+    // adding a member again changes nothing and tells nobody
+    if (added.length > 0) {
+      await this.emit(em, auth, 'group_member', groupId, 'create', { group_id: groupId, user_id: userId });
+    }
     return group;
+  }
+
+  /**
+   * The webhook event of a change to a group or its members, in the change's transaction. A membership's
+   * object_id is its group's id (a membership has no id of its own), so a webhook on one group hears both.
+   */
+  private emit(
+    em: EntityManager,
+    auth: AuthContext,
+    realm: 'group' | 'group_member',
+    groupId: string,
+    operation: 'create' | 'update' | 'delete',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    return this.events.record(em, {
+      systemDomainId: auth.systemDomainId,
+      objectId: groupId,
+      realm,
+      operation,
+      eventType: 'groups',
+      data,
+    });
   }
 
   /** Groups of the caller's domain, filtered by `query` (the name). */

@@ -1,12 +1,13 @@
 import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
 /** Users endpoints (API-CONTRACT §3), including the administrators' side of invitations. */
 @Module({
-  imports: [InvitationsModule],
+  imports: [InvitationsModule, WebhooksModule],
   controllers: [UsersController],
   providers: [UsersService],
   exports: [UsersService],

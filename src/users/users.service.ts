@@ -25,6 +25,7 @@ import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { rolesView, userBasicView, userView } from './user-view.js';
+import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -54,6 +55,7 @@ export class UsersService {
     private readonly tokens: TokensService,
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
+    private readonly events: WebhookEventsService,
   ) {}
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
@@ -143,7 +145,9 @@ export class UsersService {
         system_domain_id: auth.systemDomainId,
         is_admin: body.is_admin ?? false,
       });
-      return this.view(await this.member(em, auth, user.id), auth);
+      const created = this.view(await this.member(em, auth, user.id), auth);
+      await this.emit(em, auth, created.id, 'create', { ...created });
+      return created;
     });
   }
 
@@ -218,7 +222,12 @@ export class UsersService {
       if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
         await this.tokens.revokeWhere({ user_id: id }, em);
       }
-      return this.view(await this.member(em, auth, id), auth);
+      const updated = this.view(await this.member(em, auth, id), auth);
+      // a PUT that sends back what is stored changes nothing, and tells nobody
+      if (Object.keys(changes).length > 0 || patch.is_admin !== undefined) {
+        await this.emit(em, auth, id, 'update', { ...updated });
+      }
+      return updated;
     });
   }
 
@@ -240,6 +249,8 @@ export class UsersService {
       await em.delete(InvitationEntity, { user_id: id, system_domain_id: domainId });
       await em.delete(TokenEntity, { user_id: id, system_domain_id: domainId });
       await em.delete(UserSystemDomainEntity, { user_id: id, system_domain_id: domainId });
+      // removed from this domain (the account may live on in others): this domain's webhooks hear a delete
+      await this.emit(em, auth, id, 'delete', { id });
       const [next] = await em.find(UserSystemDomainEntity, {
         where: { user_id: id },
         order: { date_created: 'ASC' },
@@ -257,6 +268,24 @@ export class UsersService {
     });
     // apps that acted as the deleted account lost their acting user (ON DELETE SET NULL)
     if (accountDeleted) await this.bus.publish(APPS_TOPIC, null);
+  }
+
+  /** The webhook event of a change to a user of the caller's domain, in the change's transaction. */
+  private emit(
+    em: EntityManager,
+    auth: AuthContext,
+    id: string,
+    operation: 'create' | 'update' | 'delete',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    return this.events.record(em, {
+      systemDomainId: auth.systemDomainId,
+      objectId: id,
+      realm: 'user',
+      operation,
+      eventType: 'users',
+      data,
+    });
   }
 
   /**
