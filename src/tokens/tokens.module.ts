@@ -1,5 +1,6 @@
 import { AccessService } from '../common/auth/access.service.js';
 import { Global, Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { ActingRightsService } from './acting-rights.service.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
 import { TokenQueriesService } from './token-queries.service.js';
@@ -9,6 +10,7 @@ import { TokensService } from './tokens.service.js';
 /** Global: the request guard itself (JwtStrategy, in the core module) looks every token up through it. */
 @Global()
 @Module({
+  imports: [WebhooksModule],
   controllers: [TokensController],
   providers: [TokensService, TokenQueriesService, TokenLifecycleService, ActingRightsService],
   exports: [TokensService, TokenQueriesService, ActingRightsService],

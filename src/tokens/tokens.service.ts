@@ -16,6 +16,8 @@ import { SigningKeysService } from '../keys/signing-keys.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { TokenEntity, type TokenKind } from './token.entity.js';
+import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { wireDate } from '../common/http/wire-date.js';
 
 export interface IssueTokenInput {
   userId: string;
@@ -64,6 +66,7 @@ export class TokensService {
     private readonly keys: SigningKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly events: WebhookEventsService,
   ) {}
 
   private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) => insertTokens(this.ds, rows));
@@ -211,29 +214,49 @@ export class TokensService {
     return this.ds.getRepository(TokenEntity).findOneBy({ id, system_domain_id: systemDomainId });
   }
 
-  /** Revokes one token; true when it was live. */
-  async revoke(id: string, em: EntityManager = this.ds.manager): Promise<boolean> {
-    const res = await em
-      .createQueryBuilder()
-      .update(TokenEntity)
-      .set({ revoked_at: () => 'now()' })
-      .where('id = :id AND revoked_at IS NULL', { id })
-      .execute();
-    return (res.affected ?? 0) > 0;
+  /**
+   * Revokes one token; true when it was live. The revocation and its webhook event (`tokens`/`token`/`revoke`)
+   * are one transaction: the caller's when `em` is given, else one of its own.
+   */
+  async revoke(id: string, em?: EntityManager): Promise<boolean> {
+    return (await this.revokeMatching('t.id = $1', [id], em)) > 0;
   }
 
-  async revokeWhere(
-    where: { app_id?: string; user_id?: string },
-    em: EntityManager = this.ds.manager,
-  ): Promise<number> {
-    const qb = em
-      .createQueryBuilder()
-      .update(TokenEntity)
-      .set({ revoked_at: () => 'now()' })
-      .where('revoked_at IS NULL');
-    if (where.app_id) qb.andWhere('app_id = :app', { app: where.app_id });
-    if (where.user_id) qb.andWhere('user_id = :user', { user: where.user_id });
-    return (await qb.execute()).affected ?? 0;
+  /** Revokes every live token of an app or a user (or both); each one revoked emits its webhook event. */
+  async revokeWhere(where: { app_id?: string; user_id?: string }, em?: EntityManager): Promise<number> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (where.app_id) conditions.push(`t.app_id = $${params.push(where.app_id)}`);
+    if (where.user_id) conditions.push(`t.user_id = $${params.push(where.user_id)}`);
+    return this.revokeMatching(conditions.join(' AND ') || 'true', params, em);
+  }
+
+  /** Every live token of one OAuth authorization (a refresh-token replay, revocation of a refresh token). */
+  async revokeGrantTokens(grantId: string, em?: EntityManager): Promise<number> {
+    return this.revokeMatching('t.grant_id = $1', [grantId], em);
+  }
+
+  private async revokeMatching(condition: string, params: unknown[], em?: EntityManager): Promise<number> {
+    if (!em) return this.ds.transaction((tx) => this.revokeMatching(condition, params, tx));
+    const revoked = returningRows<RevokedRow>(
+      await em.query(
+        `UPDATE tokens t SET revoked_at = now() WHERE ${condition} AND t.revoked_at IS NULL
+         RETURNING t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.expires,
+                   t.is_mfa_authenticated, t.revoked_at, t.date_created`,
+        params,
+      ),
+    );
+    for (const t of revoked) {
+      await this.events.record(em, {
+        systemDomainId: t.system_domain_id,
+        objectId: t.id,
+        realm: 'token',
+        operation: 'revoke',
+        eventType: 'tokens',
+        data: revokedView(t),
+      });
+    }
+    return revoked.length;
   }
 
   private async lookup(tokenId: string): Promise<LookupRow | undefined> {
@@ -259,6 +282,38 @@ export class TokensService {
     );
     return rows.map((r) => r.system_domain_id);
   }
+}
+
+interface RevokedRow {
+  id: string;
+  app_id: string;
+  user_id: string;
+  system_domain_id: string;
+  kind: TokenKind;
+  scopes: string[] | null;
+  expires: Date | string;
+  is_mfa_authenticated: boolean;
+  revoked_at: Date | string;
+  date_created: Date | string;
+}
+
+/**
+ * A revoked token in a webhook event: the record's own fields as the token routes show them, never the JWT
+ * or its hash (the user's rights and domains are the user's, told by the users events).
+ */
+function revokedView(t: RevokedRow): Record<string, unknown> {
+  return {
+    id: t.id,
+    app_id: t.app_id,
+    user_id: t.user_id,
+    system_domain_id: t.system_domain_id,
+    kind: t.kind,
+    scopes: t.scopes,
+    is_mfa_authenticated: t.is_mfa_authenticated,
+    expires: wireDate(t.expires),
+    revoked_at: wireDate(t.revoked_at),
+    date_created: wireDate(t.date_created),
+  };
 }
 
 type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
