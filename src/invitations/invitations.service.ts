@@ -14,7 +14,6 @@ import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SignInService } from '../login/sign-in.service.js';
 import { MailService } from '../mail/mail.service.js';
-import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { MIN_PASSWORD_LENGTH } from '../users/dto/user.dto.js';
 import type {
@@ -26,6 +25,9 @@ import type {
 } from './dto/invitation.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
 import { wireDate } from '../common/http/wire-date.js';
+import { returningRows } from '../database/returning-rows.js';
+import { userView } from '../users/user-view.js';
+import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -43,6 +45,7 @@ export class InvitationsService {
     private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly signIns: SignInService,
+    private readonly events: WebhookEventsService,
   ) {}
 
   /** A new invitation replaces the email's pending one in this domain (its link stops working). */
@@ -57,11 +60,14 @@ export class InvitationsService {
         [body.email, domainId],
       );
       if (member) throw InvitationsErrors.ALREADY_MEMBER();
-      await em.delete(InvitationEntity, {
-        system_domain_id: domainId,
-        email: body.email,
-        accepted_at: IsNull(),
-      });
+      const replaced = returningRows<{ id: string }>(
+        await em.query(
+          'DELETE FROM invitations WHERE system_domain_id = $1 AND email = $2 AND accepted_at IS NULL RETURNING id',
+          [domainId, body.email],
+        ),
+      );
+      for (const old of replaced)
+        await this.emit(em, domainId, 'invitation', old.id, 'delete', { id: old.id });
       const invitation = em.create(InvitationEntity, {
         system_domain_id: domainId,
         email: body.email,
@@ -82,7 +88,9 @@ export class InvitationsService {
         subject: `You are invited to ${auth.domain.name}`,
         body: this.mailBody(auth, `${this.config.http.publicBaseUrl}/invitation/${secret}`, expires),
       });
-      return view(invitation);
+      const created = view(invitation);
+      await this.emit(em, domainId, 'invitation', invitation.id, 'create', { ...created });
+      return created;
     });
   }
 
@@ -108,10 +116,15 @@ export class InvitationsService {
 
   /** Withdraws a pending invitation of the caller's domain: its link answers 419 from then on. */
   async withdraw(auth: AuthContext, id: string): Promise<void> {
-    const res = await this.ds
-      .getRepository(InvitationEntity)
-      .delete({ id, system_domain_id: auth.systemDomainId, accepted_at: IsNull() });
-    if (!res.affected) throw InvitationsErrors.NOT_FOUND();
+    await this.ds.transaction(async (em) => {
+      const res = await em.delete(InvitationEntity, {
+        id,
+        system_domain_id: auth.systemDomainId,
+        accepted_at: IsNull(),
+      });
+      if (!res.affected) throw InvitationsErrors.NOT_FOUND();
+      await this.emit(em, auth.systemDomainId, 'invitation', id, 'delete', { id });
+    });
   }
 
   /** What the link's holder sees before accepting (VerifyInviteByLink). */
@@ -174,18 +187,27 @@ export class InvitationsService {
         });
         await em.insert(UserEntity, user);
       }
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(UserSystemDomainEntity)
-        .values({ user_id: user.id, system_domain_id: invitation.system_domain_id })
-        .orIgnore()
-        .execute();
-      await em.update(
-        InvitationEntity,
-        { id: invitation.id },
-        { accepted_at: this.clock.now(), user_id: user.id },
+      const joined = returningRows<{ user_id: string }>(
+        await em.query(
+          `INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)
+           ON CONFLICT DO NOTHING RETURNING user_id`,
+          [user.id, invitation.system_domain_id],
+        ),
       );
+      const acceptedAt = this.clock.now();
+      await em.update(InvitationEntity, { id: invitation.id }, { accepted_at: acceptedAt, user_id: user.id });
+      await this.emit(em, invitation.system_domain_id, 'invitation', invitation.id, 'update', {
+        ...view(invitation),
+        accepted_at: wireDate(acceptedAt),
+        user_id: user.id,
+      });
+      if (joined.length > 0) {
+        // the person is now a user of the domain, as if an administrator had created them there
+        const member = await em.findOneByOrFail(UserEntity, { id: user.id });
+        await this.emit(em, invitation.system_domain_id, 'user', user.id, 'create', {
+          ...userView(member, invitation.system_domain_id, false),
+        });
+      }
       const domain = await em
         .getRepository(SystemDomainEntity)
         .findOneByOrFail({ id: invitation.system_domain_id });
@@ -196,6 +218,25 @@ export class InvitationsService {
         login_data: { app_id: login.appId, token: login.token },
         user_id: user.id,
       };
+    });
+  }
+
+  /** A webhook event in the change's transaction: `invitations` for invitations, `users` for the user joining. */
+  private emit(
+    em: EntityManager,
+    systemDomainId: string,
+    realm: 'invitation' | 'user',
+    objectId: string,
+    operation: 'create' | 'update' | 'delete',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    return this.events.record(em, {
+      systemDomainId,
+      objectId,
+      realm,
+      operation,
+      eventType: realm === 'user' ? 'users' : 'invitations',
+      data,
     });
   }
 
