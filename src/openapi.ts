@@ -20,7 +20,46 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
   doc.openapi = '3.0.3';
+  declareSurfaceWideResponses(doc);
   return sortKeys(doc) as OpenAPIObject;
+}
+
+/**
+ * Operations that never read the database (constant documents, the caller's own address, keys held in
+ * memory): the only ones an outage cannot turn into a 503.
+ */
+export const NEVER_UNAVAILABLE = ['getLiveness', 'getCallerIp', 'getJwks', 'getAuthorizationServerMetadata'];
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const ERRORS = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } } };
+
+/**
+ * Answers that come from the layers every request passes, not from a feature, declared once here rather
+ * than on each route (the contract check holds every response of the e2e suites against the document):
+ *
+ * - 503 with Retry-After: the database cannot be reached (common/errors/unavailable.ts), on every operation
+ *   that reads it. Operations that declare their own 503 (readiness, and the OAuth endpoints in RFC 6749
+ *   form) keep theirs.
+ * - 413: a body over the parsers' limit (100 kB), on every operation that takes a body. The body parsers
+ *   run before any route, so this is always the platform's `{errors}` form, the OAuth endpoints included.
+ */
+function declareSurfaceWideResponses(doc: OpenAPIObject): void {
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      if (!op.responses['503'] && !NEVER_UNAVAILABLE.includes(op.operationId ?? '')) {
+        op.responses['503'] = {
+          description: 'The database cannot be reached; retry after Retry-After seconds',
+          headers: { 'Retry-After': { description: 'Seconds', schema: { type: 'integer' } } },
+          content: ERRORS,
+        };
+      }
+      if (op.requestBody && !op.responses['413']) {
+        op.responses['413'] = { description: 'Body over 100 kB', content: ERRORS };
+      }
+    }
+  }
 }
 
 export function sortKeys(value: unknown): unknown {

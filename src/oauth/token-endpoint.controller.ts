@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -29,6 +30,8 @@ function noStore(res: Response) {
 }
 
 @ApiTags('oauth')
+// above @Public, so applied after it: the rate limit's 429 comes in RFC 6749 form here (OAuthExceptionFilter)
+@ApiTooManyRequestsResponse({ type: OAuthErrorDto, description: 'In RFC 6749 form: temporarily_unavailable' })
 @Public('oauth')
 @UseFilters(OAuthExceptionFilter)
 @ApiConsumes('application/x-www-form-urlencoded')

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -87,6 +88,7 @@ export class TokensController {
   @Authenticated()
   @ApiOperation({ summary: 'The caller’s own live tokens (cursor style: per_page, last_id)' })
   @ApiOkResponse({ type: TokenListDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'per_page or last_id invalid' })
   listOwnTokens(
     @Query() q: CursorQueryDto,
     @Caller() caller: AuthContext,
@@ -100,6 +102,7 @@ export class TokensController {
   @Authenticated({ admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } })
   @ApiOperation({ summary: 'Administrators: the live tokens of an application (cursor style)' })
   @ApiOkResponse({ type: TokenListDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'per_page or last_id invalid' })
   @ApiNotFoundResponse({ type: ErrorsDto })
   listAppTokens(
     @Param('app_id', uuid) appId: string,

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { TOKEN_KINDS } from '../../tokens/token.entity.js';
 
 /** Documentation of the token endpoint's form (the endpoint reads the form itself: RFC 6749 rules). */
 export class TokenRequestFormDto {
@@ -63,6 +64,10 @@ export class IntrospectionDto {
   @ApiPropertyOptional() iat?: number;
   @ApiPropertyOptional() iss?: string;
   @ApiPropertyOptional() jti?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Active access tokens: the system domain they act in' })
+  sys?: string;
+  @ApiPropertyOptional({ enum: TOKEN_KINDS, description: 'Active access tokens: what issued the token' })
+  token_kind?: string;
 }
 
 export class RevokeRefreshTokenDto {

@@ -4,12 +4,16 @@ import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 const MFA_METHODS = ['TOTP', 'MAIL_2SV'];
 
+// `string | null` reflects as Object: nullable fields name their type, or the document says `object`
 export class MultiDomainUserSystemDto {
   @ApiProperty({ format: 'uuid' }) system_domain_id!: string;
   @ApiPropertyOptional({ readOnly: true }) system_domain_name?: string;
-  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) logo_url?: string | null;
-  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) platform_url?: string | null;
-  @ApiPropertyOptional({ format: 'uri', readOnly: true, nullable: true }) url?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uri', readOnly: true, nullable: true })
+  logo_url?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uri', readOnly: true, nullable: true })
+  platform_url?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'uri', readOnly: true, nullable: true })
+  url?: string | null;
   @ApiPropertyOptional({ readOnly: true }) mfa_required?: boolean;
   @ApiPropertyOptional({ readOnly: true }) mfa_required_configured?: boolean;
   @ApiPropertyOptional({ readOnly: true, type: [String], enum: MFA_METHODS }) mfa_methods?: string[];
@@ -27,7 +31,8 @@ export class TokenOutputDto {
   @ApiProperty({ enum: DOMAIN_STATUSES, readOnly: true }) system_domain_status!: string;
   @ApiProperty({ readOnly: true }) system_domain_type!: string;
   @ApiProperty({ readOnly: true }) system_domain_is_plg!: boolean;
-  @ApiProperty({ readOnly: true, nullable: true }) system_domain_warning_message!: string | null;
+  @ApiProperty({ type: String, readOnly: true, nullable: true })
+  system_domain_warning_message!: string | null;
   @ApiProperty({ readOnly: true }) is_admin!: boolean;
   @ApiProperty({ readOnly: true }) is_mfa_authenticated!: boolean;
   @ApiProperty({ readOnly: true }) is_super_admin!: boolean;
@@ -42,8 +47,10 @@ export class TokenOutputDto {
   })
   scopes!: string[] | null;
   @ApiProperty({ format: 'date-time', readOnly: true }) expires!: string;
-  @ApiProperty({ format: 'date-time', readOnly: true, nullable: true }) revoked_at!: string | null;
-  @ApiProperty({ format: 'date-time', readOnly: true, nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', readOnly: true, nullable: true })
+  revoked_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', readOnly: true, nullable: true })
+  last_used_at!: string | null;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
 }
@@ -59,7 +66,12 @@ export class MultiDomainTokenItemDto extends MultiDomainUserSystemDto {
 }
 
 export class LoginTokenDto extends TokenOutputDto {
-  @ApiProperty({ nullable: true, deprecated: true, description: 'Use auth_system_domains[].token' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    deprecated: true,
+    description: 'Use auth_system_domains[].token',
+  })
   token!: string | null;
   @ApiProperty({ type: [MultiDomainTokenItemDto], readOnly: true })
   auth_system_domains!: MultiDomainTokenItemDto[];
