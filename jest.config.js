@@ -10,7 +10,13 @@ const shared = {
 export default {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // every response the suites receive is checked against openapi/openapi.json (test/utils/contract/)
+      setupFilesAfterEnv: ['<rootDir>/test/utils/contract/setup.ts'],
+    },
   ],
   testTimeout: 30000,
 };

@@ -5,6 +5,7 @@ import { TokensService } from '../../src/tokens/tokens.service.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
+import { takeViolations } from '../utils/contract/recorder.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 const VALIDATE = '/API/auth/v1/auth/token/';
@@ -248,6 +249,14 @@ describe('the guard: authentication and authorization of every request', () => {
         tokens.authenticate = () => Promise.reject(new TypeError('x is not a function'));
         const bug = await t.http.get(VALIDATE).set(bearer(token)).expect(500);
         expect(bug.body).toEqual({ errors: ['Internal server error'] });
+        // a bug is the one answer the document leaves undeclared on purpose: the contract check reports it
+        expect(takeViolations((v) => v.status === 500)).toEqual([
+          expect.objectContaining({
+            method: 'GET',
+            status: 500,
+            operation: expect.stringMatching(/^validateToken /),
+          }),
+        ]);
       } finally {
         tokens.authenticate = original;
       }

@@ -6,6 +6,7 @@ import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SigningKeysService } from '../../src/keys/signing-keys.service.js';
 import { UserEntity } from '../../src/users/user.entity.js';
+import { recordContract } from '../utils/contract/recorder.js';
 import { createTestDatabase } from '../utils/test-database.js';
 
 /**
@@ -33,6 +34,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     });
     // started together: the advisory lock serialises the migrations, the unique email the bootstrap
     [a, b] = await Promise.all([createApp(config), createApp(config)]);
+    for (const app of [a, b]) recordContract(app.getHttpServer());
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
 import { UserEntity } from '../../src/users/user.entity.js';
+import { recordContract } from './contract/recorder.js';
 import { createTestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@portcullis.test';
@@ -39,6 +40,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const app = await createApp(config);
+  // every response is held against the committed OpenAPI document; a suite fails on any it does not declare
+  recordContract(app.getHttpServer());
   const ds = app.get(DataSource);
   const admin = await ds.getRepository(UserEntity).findOneByOrFail({ email: ADMIN_EMAIL });
   return {

@@ -137,8 +137,14 @@ export class ContractChecker {
     this.ajv.addSchema(componentsSchema(document.components?.schemas ?? {}));
   }
 
+  /**
+   * The committed document, or the file CONTRACT_DOCUMENT names: a document generated to a scratch file
+   * (`node dist/scripts/generate-openapi.js /tmp/openapi.json`) checks decorator changes before
+   * openapi/openapi.json is regenerated.
+   */
   static fromCommittedDocument(): ContractChecker {
-    return new ContractChecker(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')) as OpenApiDocument);
+    const file = process.env.CONTRACT_DOCUMENT ?? COMMITTED_DOCUMENT;
+    return new ContractChecker(JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument);
   }
 
   /** Every operation of the document, most specific template first. */
