@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const GENEROUS_ADDRESS_BUDGETS = Object.fromEntries(
+  ['RATE_LIMIT_SIGNIN', 'RATE_LIMIT_OAUTH', 'RATE_LIMIT_ANONYMOUS'].flatMap((p) => [
+    [`${p}_BURST`, '1000000'],
+    [`${p}_PER_SECOND`, '1000000'],
+  ]),
+);
+
 /** The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database). */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -37,6 +45,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...(db.url && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // the suites' webhook receivers listen on 127.0.0.1 (webhooks-ssrf tests turn the rule back on)
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // every suite calls from 127.0.0.1: the per-address budgets would make suites throttle each other.
+    // Callers' own buckets keep the spec's defaults; rate-limit.e2e-spec.ts sets small budgets itself.
+    ...GENEROUS_ADDRESS_BUDGETS,
+    // each test app its own buckets in a shared Redis (instances of one test pass the same namespace)
+    RATE_LIMIT_NAMESPACE: `test-${randomUUID()}`,
     ...env,
   });
   const app = await createApp(config);
