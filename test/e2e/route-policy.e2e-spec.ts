@@ -33,7 +33,8 @@ type ControllerClass = new (...args: never[]) => unknown;
 /** The routes one controller class declares, with the policy each one carries (handler or class). */
 function routesOf(controller: ControllerClass): RouteInfo[] {
   const scanner = new MetadataScanner();
-  const base = [Reflect.getMetadata(PATH_METADATA, controller) ?? ''].flat().join('|');
+  // a controller may be mounted at several paths (the webhooks' older alias): one route per mount
+  const bases: string[] = [Reflect.getMetadata(PATH_METADATA, controller) ?? ''].flat();
   const routes: RouteInfo[] = [];
   for (const name of scanner.getAllMethodNames(controller.prototype as object)) {
     const handler = (controller.prototype as Record<string, unknown>)[name] as object;
@@ -45,17 +46,21 @@ function routesOf(controller: ControllerClass): RouteInfo[] {
     const options = (Reflect.getMetadata(AUTH_OPTIONS, handler) ??
       Reflect.getMetadata(AUTH_OPTIONS, controller)) as AuthenticatedOptions | undefined;
     const policy = declares(IS_PUBLIC) ? 'public' : declares(AUTH_OPTIONS) ? 'authenticated' : null;
-    routes.push({
-      route: `${method} /${base}/${[path].flat().join('|')}`.replace(/\/+/g, '/'),
-      handler: `${controller.name}.${name}`,
-      policy,
-      conflicting: declares(IS_PUBLIC) && declares(AUTH_OPTIONS),
-      ...(policy === 'public'
-        ? { rules: 'public' as const }
-        : options
-          ? { rules: describePolicy(options) }
-          : {}),
-    });
+    for (const base of bases) {
+      for (const p of [path].flat() as string[]) {
+        routes.push({
+          route: `${method} /${base}/${p}`.replace(/\/+/g, '/'),
+          handler: `${controller.name}.${name}`,
+          policy,
+          conflicting: declares(IS_PUBLIC) && declares(AUTH_OPTIONS),
+          ...(policy === 'public'
+            ? { rules: 'public' as const }
+            : options
+              ? { rules: describePolicy(options) }
+              : {}),
+        });
+      }
+    }
   }
   return routes;
 }
@@ -109,7 +114,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
         'JwksController.getJwks',
         'HealthController.getLiveness',
         // the approval's one-time secret is the credential
-      'ExternalAuthController.collectExternalAuth',
+        'ExternalAuthController.collectExternalAuth',
       ]),
     );
   });
@@ -194,7 +199,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
   });
 
   it('method names (the OpenAPI operationIds) are unique across the app', () => {
-    const names = routes.map((r) => r.handler.split('.')[1]);
+    // one name per handler (a handler mounted at two paths is one operation twice)
+    const names = [...new Set(routes.map((r) => r.handler))].map((h) => h.split('.')[1]);
     const dupes = names.filter((n, i) => names.indexOf(n) !== i);
     expect(dupes).toEqual([]);
   });
