@@ -109,7 +109,7 @@ export class TokenEndpointService {
     const claims = await this.jwt.verifyOrNull(form.token);
     if (!claims) return inactive;
     try {
-      const auth = await this.tokens.authenticate(claims, form.token);
+      const auth = await this.tokens.authenticate(claims, form.token, req.id as string);
       if (auth.systemDomainId !== client.app.system_domain_id) return inactive;
       return {
         client,

@@ -124,9 +124,10 @@ export class TokensService {
   /**
    * The per-request lookup: one query for token, user, domain, membership and group roles. Refuses a token
    * that is unknown, revoked, expired, altered (hash mismatch), whose claims disagree with its record, whose
-   * user is inactive or no longer a member, or whose domain is deactivated.
+   * user is inactive or no longer a member, or whose domain is deactivated. `requestId` is the id of the
+   * request the context is built for (`req.id`): a new context per request, never shared.
    */
-  async authenticate(claims: JwtClaims, rawToken: string): Promise<AuthContext> {
+  async authenticate(claims: JwtClaims, rawToken: string, requestId: string): Promise<AuthContext> {
     const row = await this.lookup(claims.id);
     // built only on failure: an Error captures a stack trace, which costs on this hot path
     const invalid = () => AuthErrors.INVALID_TOKEN();
@@ -207,6 +208,7 @@ export class TokensService {
       } as TokenEntity,
       systemDomains: row.system_domains ?? [],
       app: { oauth_client_type: row.a_oauth_client_type, allowed_origins: row.a_allowed_origins ?? [] },
+      requestId,
     };
   }
 

@@ -44,7 +44,7 @@ describe('credential invariant', () => {
   /** What a token may do, exactly as the guard computes it on a request. */
   async function rightsOfToken(token: string): Promise<AuthContext> {
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as JwtClaims;
-    return t.get(TokensService).authenticate(claims, token);
+    return t.get(TokensService).authenticate(claims, token, 'credential-invariant');
   }
 
   async function caller(rank: Rank): Promise<{ user: UserEntity; token: string }> {

@@ -25,6 +25,7 @@ export function guardContext(
     isSuperAdmin: false,
     rightsCap: null,
     domain: { status: 'ACTIVE' },
+    requestId: 'r',
     ...o.auth,
   } as AuthContext;
   return {

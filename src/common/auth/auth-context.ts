@@ -27,6 +27,11 @@ export interface AuthContext {
   systemDomains: string[];
   /** What CORS needs of the token's app: browser apps answer their own origins only. */
   app: { oauth_client_type: string | null; allowed_origins: string[] };
+  /**
+   * The id of the request this context was built for (`req.id`, given by the request logger): changes made
+   * for the caller record it with their webhook events.
+   */
+  requestId: string;
 }
 
 declare module 'express-serve-static-core' {

@@ -83,6 +83,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (!presentAuthorization(req) && appIdHeader && appIdHeader !== claims.app_id) {
       throw AuthErrors.APP_ID_MISMATCH();
     }
-    return this.tokens.authenticate(claims, extractToken(req) as string);
+    // the request logger, the first middleware, gives every request its id
+    return this.tokens.authenticate(claims, extractToken(req) as string, req.id as string);
   }
 }

@@ -63,7 +63,7 @@ export class ConsentSessionService {
     const claims = await this.jwt.verifyOrNull(raw);
     if (!claims) return null;
     try {
-      const auth = await this.tokens.authenticate(claims, raw);
+      const auth = await this.tokens.authenticate(claims, raw, req.id as string);
       return auth.kind === 'LOGIN' ? auth : null;
     } catch {
       return null;
