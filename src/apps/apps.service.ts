@@ -72,7 +72,7 @@ export class AppsService {
           created_by_user_id: auth.userId,
         }),
       );
-      await this.emit(em, app, 'create');
+      await this.emit(em, auth, app, 'create');
       return app;
     });
     return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
@@ -112,7 +112,7 @@ export class AppsService {
     });
     const saved = await this.ds.transaction(async (em) => {
       const row = await em.save(app);
-      await this.emit(em, row, 'update');
+      await this.emit(em, auth, row, 'update');
       return row;
     });
     await this.clients.changed(app.id);
@@ -124,13 +124,18 @@ export class AppsService {
     // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
     await this.ds.transaction(async (em) => {
       await em.delete(AppEntity, { id: app.id });
-      await this.emit(em, app, 'delete');
+      await this.emit(em, auth, app, 'delete');
     });
     await this.clients.changed(app.id);
   }
 
   /** The webhook event of a change to an app, in the change's transaction: the app as the API shows it. */
-  private emit(em: EntityManager, app: AppEntity, operation: 'create' | 'update' | 'delete'): Promise<void> {
+  private emit(
+    em: EntityManager,
+    auth: AuthContext,
+    app: AppEntity,
+    operation: 'create' | 'update' | 'delete',
+  ): Promise<void> {
     return this.events.record(em, {
       systemDomainId: app.system_domain_id,
       objectId: app.id,
@@ -138,6 +143,7 @@ export class AppsService {
       operation,
       eventType: 'apps',
       data: operation === 'delete' ? { id: app.id } : { ...appView(app) },
+      requestId: auth.requestId,
     });
   }
 

@@ -151,7 +151,7 @@ export class ExternalAuthService {
     const row = await repo.findOneBy({ id, system_domain_id: auth.systemDomainId });
     if (!row || (!auth.isAdmin && row.user_id !== auth.userId)) throw AppsErrors.INSTANCE_NOT_FOUND();
     await this.ds.transaction(async (em) => {
-      if (row.token_id) await this.tokens.revoke(row.token_id, em);
+      if (row.token_id) await this.tokens.revoke(row.token_id, { em, requestId: auth.requestId });
       await em.getRepository(AppInstanceEntity).delete({ id });
     });
   }

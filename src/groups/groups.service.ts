@@ -189,6 +189,7 @@ export class GroupsService {
       operation,
       eventType: 'groups',
       data,
+      requestId: auth.requestId,
     });
   }
 

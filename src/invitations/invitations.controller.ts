@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -7,6 +7,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
@@ -34,8 +35,9 @@ export class InvitationsController {
   completeInvitation(
     @Param('reset_hash') secret: string,
     @Body() body: CompleteInvitationDto,
+    @Req() req: Request,
   ): Promise<InvitationResponseDto> {
-    return this.invitations.complete(secret, body);
+    return this.invitations.complete(secret, body, req.id ?? null);
   }
 
   @Get(':reset_hash')

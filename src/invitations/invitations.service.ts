@@ -66,8 +66,7 @@ export class InvitationsService {
           [domainId, body.email],
         ),
       );
-      for (const old of replaced)
-        await this.emit(em, domainId, 'invitation', old.id, 'delete', { id: old.id });
+      for (const old of replaced) await this.emit(em, auth, 'invitation', old.id, 'delete', { id: old.id });
       const invitation = em.create(InvitationEntity, {
         system_domain_id: domainId,
         email: body.email,
@@ -89,7 +88,7 @@ export class InvitationsService {
         body: this.mailBody(auth, `${this.config.http.publicBaseUrl}/invitation/${secret}`, expires),
       });
       const created = view(invitation);
-      await this.emit(em, domainId, 'invitation', invitation.id, 'create', { ...created });
+      await this.emit(em, auth, 'invitation', invitation.id, 'create', { ...created });
       return created;
     });
   }
@@ -123,7 +122,7 @@ export class InvitationsService {
         accepted_at: IsNull(),
       });
       if (!res.affected) throw InvitationsErrors.NOT_FOUND();
-      await this.emit(em, auth.systemDomainId, 'invitation', id, 'delete', { id });
+      await this.emit(em, auth, 'invitation', id, 'delete', { id });
     });
   }
 
@@ -148,9 +147,14 @@ export class InvitationsService {
   /**
    * Accepts through the link. An email without an account gets one with the given password; an existing
    * account must prove itself with its own password and joins the domain as it is. Either way the person is
-   * signed in to the domain. The invitation is claimed in the same transaction: it works once.
+   * signed in to the domain. The invitation is claimed in the same transaction: it works once. `requestId`:
+   * the accepting request's (a public route: no AuthContext), for the webhook events.
    */
-  async complete(secret: string, body: CompleteInvitationDto): Promise<InvitationResponseDto> {
+  async complete(
+    secret: string,
+    body: CompleteInvitationDto,
+    requestId: string | null,
+  ): Promise<InvitationResponseDto> {
     if (body.password !== body.repeat_password) {
       throw InvitationsErrors.INVALID({ repeat_password: 'must be the same as password' });
     }
@@ -195,8 +199,9 @@ export class InvitationsService {
         ),
       );
       const acceptedAt = this.clock.now();
+      const at = { systemDomainId: invitation.system_domain_id, requestId };
       await em.update(InvitationEntity, { id: invitation.id }, { accepted_at: acceptedAt, user_id: user.id });
-      await this.emit(em, invitation.system_domain_id, 'invitation', invitation.id, 'update', {
+      await this.emit(em, at, 'invitation', invitation.id, 'update', {
         ...view(invitation),
         accepted_at: wireDate(acceptedAt),
         user_id: user.id,
@@ -204,7 +209,7 @@ export class InvitationsService {
       if (joined.length > 0) {
         // the person is now a user of the domain, as if an administrator had created them there
         const member = await em.findOneByOrFail(UserEntity, { id: user.id });
-        await this.emit(em, invitation.system_domain_id, 'user', user.id, 'create', {
+        await this.emit(em, at, 'user', user.id, 'create', {
           ...userView(member, invitation.system_domain_id, false),
         });
       }
@@ -221,22 +226,26 @@ export class InvitationsService {
     });
   }
 
-  /** A webhook event in the change's transaction: `invitations` for invitations, `users` for the user joining. */
+  /**
+   * A webhook event in the change's transaction: `invitations` for invitations, `users` for the user joining.
+   * `at`: the domain and the request (the caller's AuthContext, or what the public acceptance knows).
+   */
   private emit(
     em: EntityManager,
-    systemDomainId: string,
+    at: { systemDomainId: string; requestId: string | null },
     realm: 'invitation' | 'user',
     objectId: string,
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
     return this.events.record(em, {
-      systemDomainId,
+      systemDomainId: at.systemDomainId,
       objectId,
       realm,
       operation,
       eventType: realm === 'user' ? 'users' : 'invitations',
       data,
+      requestId: at.requestId,
     });
   }
 

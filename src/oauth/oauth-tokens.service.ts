@@ -7,7 +7,12 @@ import { Clock } from '../common/clock.js';
 import { isForeignKeyViolation } from '../database/sql-helpers.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { activeMemberSql, InactiveMemberError, TokensService } from '../tokens/tokens.service.js';
+import {
+  activeMemberSql,
+  InactiveMemberError,
+  type RevokeOptions,
+  TokensService,
+} from '../tokens/tokens.service.js';
 import { invalidClient, invalidGrant } from './oauth.errors.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
 
@@ -107,14 +112,15 @@ export class OAuthTokensService {
   }
 
   /** Every refresh and access token of one authorization, at once (replay, revocation of a refresh token). */
-  async revokeGrant(grantId: string, em?: EntityManager): Promise<void> {
-    if (!em) return this.ds.transaction((tx) => this.revokeGrant(grantId, tx));
+  async revokeGrant(grantId: string, opts: RevokeOptions): Promise<void> {
+    const em = opts.em;
+    if (!em) return this.ds.transaction((tx) => this.revokeGrant(grantId, { ...opts, em: tx }));
     await em.query(
       'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL',
       [grantId],
     );
     // each access token revoked emits its webhook event, in this transaction
-    await this.tokens.revokeGrantTokens(grantId, em);
+    await this.tokens.revokeGrantTokens(grantId, { em, requestId: opts.requestId });
   }
 
   /** Whether the user may still act in the domain (introspection of a refresh token). */

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, HttpCode } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
@@ -24,10 +25,10 @@ export class RefreshTokenController {
   @ApiOperation({ summary: 'Revoke a refresh token (and the authorization it belongs to)' })
   @ApiOkResponse({ description: 'Empty body' })
   @ApiBadRequestResponse({ type: ErrorsDto })
-  async revokeRefreshToken(@Body() body: RevokeRefreshTokenDto): Promise<void> {
+  async revokeRefreshToken(@Body() body: RevokeRefreshTokenDto, @Req() req: Request): Promise<void> {
     const row = await this.ds
       .getRepository(RefreshTokenEntity)
       .findOneBy({ token_hash: sha256Hex(body.refresh_token) });
-    if (row) await this.oauthTokens.revokeGrant(row.grant_id);
+    if (row) await this.oauthTokens.revokeGrant(row.grant_id, { requestId: req.id ?? null });
   }
 }

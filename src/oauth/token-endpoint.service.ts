@@ -46,7 +46,7 @@ export class TokenEndpointService {
     // RFC 6749 §5.2: a missing parameter is invalid_request; unsupported_grant_type is for one we do not offer
     if (form.grant_type === undefined) throw invalidRequest('grant_type is required');
     const grant = this.grants.get(form.grant_type);
-    const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters));
+    const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters), req.id ?? null);
     return { client, response };
   }
 
@@ -60,7 +60,7 @@ export class TokenEndpointService {
       .findOneBy({ token_hash: sha256Hex(form.token), app_id: client.app.id });
     if (refresh) {
       // revoking a refresh token ends the authorization it belongs to (RFC 7009 §2.1)
-      await this.oauthTokens.revokeGrant(refresh.grant_id);
+      await this.oauthTokens.revokeGrant(refresh.grant_id, { requestId: req.id ?? null });
       return client;
     }
     const claims = await this.jwt.verifyOrNull(form.token);
@@ -68,7 +68,7 @@ export class TokenEndpointService {
       const record = await this.ds
         .getRepository(TokenEntity)
         .findOneBy({ id: claims.id, app_id: client.app.id });
-      if (record) await this.tokens.revoke(record.id);
+      if (record) await this.tokens.revoke(record.id, { requestId: req.id ?? null });
     }
     return client;
   }

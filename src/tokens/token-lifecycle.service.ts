@@ -52,7 +52,8 @@ export class TokenLifecycleService {
     const current = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
     const expires = auth.kind === 'LOGIN' ? this.tokens.loginExpiry() : current.expires;
     const issued = await this.ds.transaction(async (em) => {
-      if (revokeCurrent && !(await this.tokens.revoke(current.id, em))) throw AuthErrors.TOKEN_REVOKED();
+      if (revokeCurrent && !(await this.tokens.revoke(current.id, { em, requestId: auth.requestId })))
+        throw AuthErrors.TOKEN_REVOKED();
       return this.tokens.issue(
         {
           userId: auth.userId,
@@ -71,7 +72,8 @@ export class TokenLifecycleService {
     return { ...(await this.queries.view(issued.record)), token: issued.token };
   }
 
-  async revoke(tokenId: string): Promise<void> {
-    await this.tokens.revoke(tokenId);
+  /** Revokes a token for the caller (the caller's own, or one the guard let the caller name). */
+  async revoke(tokenId: string, auth: AuthContext): Promise<void> {
+    await this.tokens.revoke(tokenId, { requestId: auth.requestId });
   }
 }

@@ -60,7 +60,7 @@ export class TokensController {
   @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
   @ApiOkResponse({ description: 'Empty body' })
   async revokeCurrentToken(@Caller() caller: AuthContext): Promise<void> {
-    await this.lifecycle.revoke(caller.tokenId);
+    await this.lifecycle.revoke(caller.tokenId, caller);
   }
 
   @Get('token/:token_id')
@@ -80,8 +80,8 @@ export class TokensController {
   })
   @ApiOkResponse({ description: 'Empty body' })
   @ApiNotFoundResponse({ type: ErrorsDto })
-  async revokeToken(@Param('token_id', uuid) tokenId: string): Promise<void> {
-    await this.lifecycle.revoke(tokenId);
+  async revokeToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<void> {
+    await this.lifecycle.revoke(tokenId, caller);
   }
 
   @Get('tokens')

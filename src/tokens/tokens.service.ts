@@ -58,6 +58,13 @@ export interface JwtClaims {
   iat: number;
 }
 
+/** How a revocation runs: in the caller's transaction (`em`, else one of its own), for which request. */
+export interface RevokeOptions {
+  em?: EntityManager;
+  /** The id of the request that revokes (its webhook events carry it); null for work outside a request. */
+  requestId: string | null;
+}
+
 /** Issues, looks up and revokes the token records behind every JWT. */
 @Injectable()
 export class TokensService {
@@ -220,26 +227,27 @@ export class TokensService {
    * Revokes one token; true when it was live. The revocation and its webhook event (`tokens`/`token`/`revoke`)
    * are one transaction: the caller's when `em` is given, else one of its own.
    */
-  async revoke(id: string, em?: EntityManager): Promise<boolean> {
-    return (await this.revokeMatching('t.id = $1', [id], em)) > 0;
+  async revoke(id: string, opts: RevokeOptions): Promise<boolean> {
+    return (await this.revokeMatching('t.id = $1', [id], opts)) > 0;
   }
 
   /** Revokes every live token of an app or a user (or both); each one revoked emits its webhook event. */
-  async revokeWhere(where: { app_id?: string; user_id?: string }, em?: EntityManager): Promise<number> {
+  async revokeWhere(where: { app_id?: string; user_id?: string }, opts: RevokeOptions): Promise<number> {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (where.app_id) conditions.push(`t.app_id = $${params.push(where.app_id)}`);
     if (where.user_id) conditions.push(`t.user_id = $${params.push(where.user_id)}`);
-    return this.revokeMatching(conditions.join(' AND ') || 'true', params, em);
+    return this.revokeMatching(conditions.join(' AND ') || 'true', params, opts);
   }
 
   /** Every live token of one OAuth authorization (a refresh-token replay, revocation of a refresh token). */
-  async revokeGrantTokens(grantId: string, em?: EntityManager): Promise<number> {
-    return this.revokeMatching('t.grant_id = $1', [grantId], em);
+  async revokeGrantTokens(grantId: string, opts: RevokeOptions): Promise<number> {
+    return this.revokeMatching('t.grant_id = $1', [grantId], opts);
   }
 
-  private async revokeMatching(condition: string, params: unknown[], em?: EntityManager): Promise<number> {
-    if (!em) return this.ds.transaction((tx) => this.revokeMatching(condition, params, tx));
+  private async revokeMatching(condition: string, params: unknown[], opts: RevokeOptions): Promise<number> {
+    const em = opts.em;
+    if (!em) return this.ds.transaction((tx) => this.revokeMatching(condition, params, { ...opts, em: tx }));
     const revoked = returningRows<RevokedRow>(
       await em.query(
         `UPDATE tokens t SET revoked_at = now() WHERE ${condition} AND t.revoked_at IS NULL
@@ -256,6 +264,7 @@ export class TokensService {
         operation: 'revoke',
         eventType: 'tokens',
         data: revokedView(t),
+        requestId: opts.requestId,
       });
     }
     return revoked.length;

@@ -220,7 +220,7 @@ export class UsersService {
       }
       // the lookup already refuses inactive users; revoking too keeps a later reactivation from reviving them
       if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
-        await this.tokens.revokeWhere({ user_id: id }, em);
+        await this.tokens.revokeWhere({ user_id: id }, { em, requestId: auth.requestId });
       }
       const updated = this.view(await this.member(em, auth, id), auth);
       // a PUT that sends back what is stored changes nothing, and tells nobody
@@ -285,6 +285,7 @@ export class UsersService {
       operation,
       eventType: 'users',
       data,
+      requestId: auth.requestId,
     });
   }
 

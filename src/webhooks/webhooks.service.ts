@@ -266,6 +266,7 @@ export class WebhooksService {
       operation,
       eventType: WEBHOOK_EVENT_TYPE,
       data: { ...view },
+      requestId: auth.requestId,
     });
   }
 

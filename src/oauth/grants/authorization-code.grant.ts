@@ -26,7 +26,11 @@ export class AuthorizationCodeGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle(client: AuthenticatedClient, p: Record<string, string | undefined>): Promise<TokenResponse> {
+  async handle(
+    client: AuthenticatedClient,
+    p: Record<string, string | undefined>,
+    requestId: string | null,
+  ): Promise<TokenResponse> {
     if (!p.code) throw invalidRequest('code is required');
     if (!p.redirect_uri) throw invalidRequest('redirect_uri is required');
     if (!p.code_verifier) throw invalidRequest('code_verifier is required (PKCE is mandatory)');
@@ -70,7 +74,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     });
     if ('response' in outcome && outcome.response) return outcome.response;
     if ('replayOf' in outcome) {
-      if (outcome.replayOf?.used_at) await this.tokens.revokeGrant(outcome.replayOf.grant_id);
+      if (outcome.replayOf?.used_at) await this.tokens.revokeGrant(outcome.replayOf.grant_id, { requestId });
       throw invalidGrant('The authorization code is invalid, expired or already used');
     }
     throw invalidGrant(outcome.error as string);

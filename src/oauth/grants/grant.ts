@@ -5,7 +5,12 @@ export interface GrantHandler {
   readonly grantType: string;
   /** The form parameters this grant reads (beyond grant_type and client authentication). */
   readonly parameters: readonly string[];
-  handle(client: AuthenticatedClient, params: Record<string, string | undefined>): Promise<TokenResponse>;
+  /** `requestId`: the token request's id, for the webhook events of what the grant revokes (a replay). */
+  handle(
+    client: AuthenticatedClient,
+    params: Record<string, string | undefined>,
+    requestId: string | null,
+  ): Promise<TokenResponse>;
 }
 
 export const GRANT_HANDLERS = Symbol('GRANT_HANDLERS');

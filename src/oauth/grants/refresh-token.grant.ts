@@ -26,7 +26,11 @@ export class RefreshTokenGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle(client: AuthenticatedClient, p: Record<string, string | undefined>): Promise<TokenResponse> {
+  async handle(
+    client: AuthenticatedClient,
+    p: Record<string, string | undefined>,
+    requestId: string | null,
+  ): Promise<TokenResponse> {
     if (!p.refresh_token) throw invalidRequest('refresh_token is required');
     const hash = sha256Hex(p.refresh_token);
     const now = this.clock.now();
@@ -66,7 +70,7 @@ export class RefreshTokenGrant implements GrantHandler {
     const failed = 'failed' in outcome ? outcome.failed : null;
     if (failed?.used_at && !failed.revoked_at) {
       // replay: whoever holds the chain now (possibly an attacker) is signed out, the legitimate holder too
-      await this.tokens.revokeGrant(failed.grant_id);
+      await this.tokens.revokeGrant(failed.grant_id, { requestId });
       throw invalidGrant('The refresh token was already used; the authorization has been revoked');
     }
     throw invalidGrant('The refresh token is invalid, expired or revoked');
