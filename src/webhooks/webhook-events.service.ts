@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { currentRequestId } from '../common/http/request-context.js';
 
 /** A change to tell webhooks about; `data` becomes the message's `data` as it is. */
 export interface WebhookEvent {
@@ -13,8 +12,11 @@ export interface WebhookEvent {
   operation: string;
   eventType: string;
   data: Record<string, unknown>;
-  /** Defaults to the id of the request being served (X-Request-Id), null outside a request. */
-  requestId?: string | null;
+  /**
+   * The id of the request that made the change (its X-Request-Id): `AuthContext.requestId`, or `req.id` on
+   * public routes; null for work outside a request (the worker, start-up).
+   */
+  requestId: string | null;
 }
 
 /**
@@ -66,14 +68,13 @@ export class WebhookEventsService {
   }
 
   async record(em: EntityManager, event: WebhookEvent): Promise<void> {
-    const requestId = event.requestId === undefined ? (currentRequestId() ?? null) : event.requestId;
     const rows: unknown[] = await em.query(RECORD_SQL, [
       event.systemDomainId,
       event.objectId,
       event.realm,
       event.operation,
       event.eventType,
-      requestId,
+      event.requestId,
       JSON.stringify(event.data),
       this.clock.now(),
     ]);

@@ -4,6 +4,7 @@ import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';
+import { createOAuthApp, obtainTokens, OAUTH, type OAuthApp, refreshGrant } from '../utils/oauth.js';
 import { WebhookReceiver } from '../utils/webhook-receiver.js';
 
 const HOOKS = '/API/notifications/v1/webhooks';
@@ -407,6 +408,85 @@ describe('webhook events of the changes the service makes', () => {
       expect(revoked.map((m) => m.object_id).sort()).toEqual([a.id, b.id].sort());
       const [u] = await received('/users', rid);
       expect(u).toMatchObject({ realm: 'user', operation: 'update', object_id: user.id });
+    });
+  });
+
+  /**
+   * Routes without a caller (no AuthContext): the controller hands the request's id down. Each request is
+   * made with its own X-Request-Id, and its revocations must carry it.
+   */
+  describe('tokens revoked on public OAuth routes', () => {
+    let app: OAuthApp;
+    let user: UserEntity;
+    const tokenId = (jwt: string) =>
+      (JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as { id: string }).id;
+    /** A form POST (the OAuth endpoints) with a fresh X-Request-Id. */
+    const formCall = async (path: string, form: Record<string, string>, status: number) => {
+      const rid = `req-${randomUUID()}`;
+      const res = await t.http.post(path).set('X-Request-Id', rid).type('form').send(form).expect(status);
+      expect(res.headers['x-request-id']).toBe(rid);
+      return { res, rid };
+    };
+
+    beforeAll(async () => {
+      app = await createOAuthApp(t, { kind: 'server' });
+      user = await createUser(t);
+    });
+
+    it('RFC 7009 revocation of an access token: tokens/token/revoke with the request id', async () => {
+      const { access_token } = await obtainTokens(t, app, user);
+      const { rid } = await formCall(
+        OAUTH.revoke,
+        { token: access_token, client_id: app.id, client_secret: app.secret as string },
+        200,
+      );
+      const [m] = await received('/tokens', rid);
+      expectMessage(m, {
+        event_type: 'tokens',
+        realm: 'token',
+        operation: 'revoke',
+        object_id: tokenId(access_token),
+        request_id: rid,
+      });
+      expect(JSON.stringify(m)).not.toContain(access_token);
+    });
+
+    it('RFC 7009 revocation of a refresh token: the grant’s access token, with the request id', async () => {
+      const { access_token, refresh_token } = await obtainTokens(t, app, user);
+      const { rid } = await formCall(
+        OAUTH.revoke,
+        { token: refresh_token, client_id: app.id, client_secret: app.secret as string },
+        200,
+      );
+      const [m] = await received('/tokens', rid);
+      expect(m).toMatchObject({ operation: 'revoke', object_id: tokenId(access_token), request_id: rid });
+    });
+
+    it('a refresh-token replay at the token endpoint revokes the grant: every access token, with its id', async () => {
+      const first = await obtainTokens(t, app, user);
+      const rotated = await refreshGrant(t, app, first.refresh_token).expect(200);
+      const { rid } = await formCall(
+        OAUTH.token,
+        {
+          grant_type: 'refresh_token',
+          client_id: app.id,
+          client_secret: app.secret as string,
+          refresh_token: first.refresh_token,
+        },
+        400,
+      );
+      const revoked = await received('/tokens', rid, 2);
+      expect(revoked.map((m) => m.object_id).sort()).toEqual(
+        [tokenId(first.access_token), tokenId(rotated.body.access_token as string)].sort(),
+      );
+    });
+
+    it('DELETE refresh/token/ (possession is the authority): the grant’s access token, with the request id', async () => {
+      const { access_token, refresh_token } = await obtainTokens(t, app, user);
+      const rid = `req-${randomUUID()}`;
+      await t.http.delete(OAUTH.refreshRevoke).set('X-Request-Id', rid).send({ refresh_token }).expect(200);
+      const [m] = await received('/tokens', rid);
+      expect(m).toMatchObject({ operation: 'revoke', object_id: tokenId(access_token), request_id: rid });
     });
   });
 

@@ -39,6 +39,7 @@ describe('webhook delivery', () => {
     operation: 'update',
     eventType: 'assets',
     data: { version_id: randomUUID(), object_type: 'assets' },
+    requestId: null,
     ...extra,
   });
   /** What a feature does: record inside the change's own transaction. */
@@ -390,6 +391,7 @@ describe('webhook delivery with WEBHOOK_ALLOW_PRIVATE=false (the default): the S
         operation: 'create',
         eventType: 'ssrf',
         data: {},
+        requestId: null,
       }),
     );
     const d = await eventually(async () => {

@@ -78,6 +78,7 @@ const FAST = {
               operation: 'update',
               eventType: 'assets',
               data: { i },
+              requestId: null,
             });
           }
         });

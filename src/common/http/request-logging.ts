@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
-import { enterRequest } from './request-context.js';
 import { redactPath } from './secret-paths.js';
 
 /** Header and body paths that never reach a log line. */
@@ -41,8 +40,8 @@ type Level = 'debug' | 'info' | 'error';
  * Written here rather than with pino-http: pino-http builds a child logger per request, serialising and
  * redacting the request into it, whether or not a line is ever written; at the default level (successes
  * are not logged) that was most of the work, about 10% of the CPU of the cheapest route. Here a request
- * costs an id and a listener until a line is actually written. The rest of the request runs inside the
- * request context (request-context.ts), so code far from the request can read the id.
+ * costs an id and a listener until a line is actually written. The id is `req.id` for the rest of the
+ * request (the guard puts it on AuthContext; the webhook outbox records it with events).
  */
 export function requestLogger(logger: PinoLogger) {
   return (req: LoggedRequest, res: ServerResponse, next: () => void): void => {
@@ -75,8 +74,7 @@ export function requestLogger(logger: PinoLogger) {
     };
     res.on('finish', done);
     res.on('close', done);
-    // the id is also the request context's (request-context.ts): the webhook outbox records it with events
-    enterRequest(id, next);
+    next();
   };
 }
 
