@@ -20,6 +20,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
   doc.openapi = '3.0.3';
+  nameAliasMounts(doc);
   declareSurfaceWideResponses(doc);
   return sortKeys(doc) as OpenAPIObject;
 }
@@ -58,6 +59,25 @@ function declareSurfaceWideResponses(doc: OpenAPIObject): void {
       if (op.requestBody && !op.responses['413']) {
         op.responses['413'] = { description: 'Body over 100 kB', content: ERRORS };
       }
+    }
+  }
+}
+
+/**
+ * A controller mounted at several paths (the webhooks at /API/notifications and their older alias
+ * /API/webhooks) gets operationIds `name[0]`, `name[1]` from Swagger, which generated clients turn into
+ * odd method names. The first mount keeps the plain name; the others are the older aliases: `nameLegacyN`,
+ * marked deprecated.
+ */
+function nameAliasMounts(doc: OpenAPIObject): void {
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      const m = op?.operationId?.match(/^(.+)\[(\d+)\]$/);
+      if (!op || !m) continue;
+      const index = Number(m[2]);
+      op.operationId = index === 0 ? m[1] : `${m[1]}Legacy${index === 1 ? '' : index}`;
+      if (index > 0) op.deprecated = true;
     }
   }
 }
