@@ -11,7 +11,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { AppEntity } from '../apps/app.entity.js';
 import { allowOrigin } from '../common/http/cors.js';
 import { isUnavailable } from '../common/errors/unavailable.js';
-import { answerAfterCharge } from '../common/errors/api-exception.filter.js';
+import { answerAfterCharge, errorText } from '../common/errors/api-exception.filter.js';
 import { RateLimiter } from '../common/rate-limit/rate-limiter.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
 
@@ -44,20 +44,10 @@ export class OAuthExceptionFilter implements ExceptionFilter {
   private toOAuthError(exception: unknown, req: Request): OAuthError {
     if (exception instanceof OAuthError) return exception;
     if (exception instanceof ApiError) {
-      if (exception.status === 429) {
-        // the rate limit: RFC 6749 has no code of its own for it; the status and Retry-After say it all
-        return new OAuthError(
-          'temporarily_unavailable',
-          [exception.errors].flat().join('; '),
-          429,
-          exception.headers,
-        );
-      }
-      const text = Array.isArray(exception.errors)
-        ? exception.errors.join('; ')
-        : Object.entries(exception.errors)
-            .map(([k, v]) => `${k}: ${v}`)
-            .join('; ');
+      const text = errorText(exception);
+      // the rate limit: RFC 6749 has no code of its own for it; the status and Retry-After say it all
+      if (exception.status === 429)
+        return new OAuthError('temporarily_unavailable', text, 429, exception.headers);
       return new OAuthError('invalid_request', text, exception.status >= 500 ? 500 : 400);
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {

@@ -5,6 +5,7 @@ import {
   ApiConsumes,
   ApiOkResponse,
   ApiOperation,
+  ApiPayloadTooLargeResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -40,6 +41,7 @@ function noStore(res: Response) {
   description: 'invalid_request, invalid_grant, invalid_scope, …',
 })
 @ApiUnauthorizedResponse({ type: OAuthErrorDto, description: 'invalid_client' })
+@ApiPayloadTooLargeResponse({ type: OAuthErrorDto, description: 'invalid_request: body over 100 kB' })
 @ApiServiceUnavailableResponse({ type: OAuthErrorDto, description: 'temporarily_unavailable' })
 @Controller('API/auth/v1/oauth')
 export class TokenEndpointController {

@@ -37,6 +37,36 @@ describe('OAuth token endpoint pipeline', () => {
     client_secret: backend.secret as string,
   });
 
+  describe('bodies the parsers refuse still answer in RFC 6749 form', () => {
+    it.each(['token', 'revoke', 'introspect'])('%s: malformed JSON → 400 invalid_request', async (endpoint) => {
+      const res = await t.http
+        .post(`/API/auth/v1/oauth/${endpoint}/`)
+        .set('Content-Type', 'application/json')
+        .send('{"grant_type":');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_request', error_description: 'Malformed JSON body' });
+      expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('a body over 100 kB → 413 invalid_request', async () => {
+      const res = await t.http
+        .post('/API/auth/v1/oauth/token')
+        .type('form')
+        .send({ ...ccForm(), scope: 'x'.repeat(200_000) });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    });
+
+    it('elsewhere the same refusal keeps the platform’s form', async () => {
+      const res = await t.http
+        .post('/API/auth/v1/auth/simple/login/')
+        .set('Content-Type', 'application/json')
+        .send('{"email":');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ errors: ['Malformed JSON body'] });
+    });
+  });
+
   describe('form encoding only', () => {
     it('JSON → invalid_request', async () => {
       const res = await t.http.post(OAUTH.token).send(ccForm());

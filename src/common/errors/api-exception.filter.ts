@@ -33,9 +33,27 @@ export class ApiExceptionFilter implements ExceptionFilter {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
       // the body keeps the spec's shape; the machine-readable code travels beside it
       if (err.code) res.setHeader('X-Error-Code', err.code);
+      if (OAUTH_FORM_ENDPOINT.test(req.path) && (err.status === 400 || err.status === 413)) {
+        // a body the parsers refused before the OAuth endpoint ran: still RFC 6749's form there
+        res.setHeader('Cache-Control', 'no-store');
+        res.status(err.status).json({ error: 'invalid_request', error_description: errorText(err) });
+        return;
+      }
       res.status(err.status).json({ errors: err.errors });
     });
   }
+}
+
+/** The endpoints that answer in RFC 6749 form (OAuthExceptionFilter) even when their body cannot be read. */
+const OAUTH_FORM_ENDPOINT = /^\/API\/auth\/v1\/oauth\/(token|revoke|introspect)\/?$/;
+
+/** An error's messages as one line (for forms that carry a single description). */
+export function errorText(err: ApiError): string {
+  return Array.isArray(err.errors)
+    ? err.errors.join('; ')
+    : Object.entries(err.errors)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ');
 }
 
 /**

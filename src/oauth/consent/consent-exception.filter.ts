@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { answerAfterCharge, toApiError } from '../../common/errors/api-exception.filter.js';
+import { answerAfterCharge, errorText, toApiError } from '../../common/errors/api-exception.filter.js';
 import { RateLimiter } from '../../common/rate-limit/rate-limiter.js';
 import { errorPage } from './consent-pages.js';
 
@@ -25,11 +25,7 @@ export class ConsentExceptionFilter implements ExceptionFilter {
     answerAfterCharge(this.limiter, req, res, () => {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
       if (err.code) res.setHeader('X-Error-Code', err.code);
-      const detail = Array.isArray(err.errors)
-        ? err.errors.join(' ')
-        : Object.entries(err.errors)
-            .map(([k, v]) => `${k}: ${v}`)
-            .join('; ');
+      const detail = errorText(err);
       const title =
         err.status === 503 ? 'Temporarily unavailable' : err.status >= 500 ? 'Error' : 'Request refused';
       res
