@@ -18,5 +18,7 @@ export default {
       setupFilesAfterEnv: ['<rootDir>/test/utils/contract/setup.ts'],
     },
   ],
-  testTimeout: 30000,
+  // an app start (PGlite, every migration) takes a few seconds alone and several times that on a loaded
+  // 2-core machine: hooks that build apps need the room; tests that wait on purpose set their own limits
+  testTimeout: 60000,
 };
