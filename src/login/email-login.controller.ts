@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { esc, page } from '../oauth/consent/html.js';
+import { LoginTokenDto } from '../tokens/dto/token.dto.js';
+import { EmailLoginDto } from './email-login.dto.js';
+import { EmailLoginService } from './email-login.service.js';
+
+@ApiTags('login')
+@Controller('API/auth/v1/auth/email/login')
+export class EmailLoginController {
+  constructor(private readonly emailLogin: EmailLoginService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Public('signin') // mints a one-time secret: the sign-in budget of the address
+  @ApiOperation({
+    summary:
+      'Mail a single-use sign-in link (15 minutes) to the address; the same answer whether or not it belongs to an active user',
+  })
+  @ApiCreatedResponse({ description: 'Accepted; no body' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  async requestEmailLogin(@Body() body: EmailLoginDto): Promise<void> {
+    await this.emailLogin.request(body.email);
+  }
+
+  @Post(':secret')
+  @HttpCode(201)
+  @Public('signin') // checks a one-time secret
+  @ApiOperation({
+    summary:
+      'Follow a mailed sign-in link (its secret is the last path segment of the link): signs the person in → the multi-platform Token form',
+  })
+  @ApiCreatedResponse({ type: LoginTokenDto })
+  @ApiBadRequestResponse({ description: 'A path the hostile-input rules refuse', type: ErrorsDto })
+  @ApiNotFoundResponse({ description: 'No such link', type: ErrorsDto })
+  @ApiResponse({ status: 419, description: 'The link expired, was used or was replaced', type: ErrorsDto })
+  @ApiUnauthorizedResponse({ description: 'The user has no active domain left', type: ErrorsDto })
+  completeEmailLogin(@Param('secret') secret: string): Promise<LoginTokenDto> {
+    return this.emailLogin.complete(secret);
+  }
+}
+
+/**
+ * `{PUBLIC_BASE_URL}/login/email/{secret}`: what the mailed link opens. Mail scanners fetch links, so this
+ * page consumes nothing: it shows a button that POSTs the secret to the API. It does not look the secret up
+ * (no oracle for guessers); HTML for a browser (declared in the document as text/html), never framed or cached.
+ */
+@ApiTags('login')
+@Controller('login/email')
+export class EmailLoginPageController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  @Get(':secret')
+  @Public()
+  @ApiOperation({
+    summary:
+      'The page a mailed sign-in link opens: consumes nothing (mail scanners prefetch links); its button POSTs the secret to completeEmailLogin',
+  })
+  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiBadRequestResponse({ description: 'A path the hostile-input rules refuse', type: ErrorsDto })
+  showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
+    const base = this.config.http.publicBaseUrl;
+    const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
+    const html = page(
+      'Sign in',
+      `<h1>Sign in</h1><p>Continue to sign in with the link you received by mail. The link works once.</p>
+<form method="post" action="${esc(action)}"><div class="actions"><button class="allow" type="submit">Sign in</button></div></form>`,
+    );
+    res
+      .status(200)
+      .setHeader('Cache-Control', 'no-store')
+      .setHeader('Pragma', 'no-cache')
+      .setHeader('X-Frame-Options', 'DENY')
+      .setHeader('Referrer-Policy', 'no-referrer')
+      .setHeader('X-Content-Type-Options', 'nosniff')
+      .setHeader(
+        'Content-Security-Policy',
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(base).origin}; frame-ancestors 'none'; base-uri 'none'`,
+      )
+      .setHeader('Content-Type', 'text/html; charset=utf-8')
+      .send(html);
+  }
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { linkMail } from '../mail/mail-templates.js';
+import { MailService } from '../mail/mail.service.js';
+import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
+import { UserEntity } from '../users/user.entity.js';
+import { EmailLoginLinkEntity } from './email-login-link.entity.js';
+import { EmailLoginErrors } from './email-login.errors.js';
+import { SignInService } from './sign-in.service.js';
+
+/** How long a mailed sign-in link works. */
+export const EMAIL_LOGIN_TTL_MS = 15 * 60 * 1000;
+/** Used and expired links are kept this long (they answer 419 rather than 404), then dropped. */
+const RETENTION_MS = 24 * 3600 * 1000;
+/** A link's secret as minted here: 256 bits, base64url (anything else cannot be one). */
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Email login: a single-use sign-in link by mail. The request answers the same whether or not the address
+ * belongs to an active user; only the SHA-256 of the link's secret is stored; a new request retires the
+ * user's unused links; the link is consumed by a POST only (mail scanners prefetch GETs), and that POST signs
+ * the person in through SignInService (second factor owed where the domain requires one).
+ */
+@Injectable()
+export class EmailLoginService {
+  private readonly logger = new Logger('EmailLogin');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly mail: MailService,
+    private readonly signIns: SignInService,
+  ) {}
+
+  /** The page a mailed link opens (`{PUBLIC_BASE_URL}/login/email/{secret}`). */
+  linkFor(secret: string): string {
+    return `${this.config.http.publicBaseUrl}/login/email/${secret}`;
+  }
+
+  async request(email: string): Promise<void> {
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: email.trim().toLowerCase() });
+    if (!user || user.status !== 'ACTIVE') {
+      this.logger.debug('email login requested for an address without an active user: nothing sent');
+      return;
+    }
+    const secret = generateSecret();
+    const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
+    await this.ds.transaction(async (em) => {
+      // one live link per user: a newer request retires the older ones (kept a day, so they answer 419)
+      await em.query('UPDATE email_login_links SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [
+        user.id,
+        this.clock.now(),
+      ]);
+      await em.query('DELETE FROM email_login_links WHERE user_id = $1 AND expires < $2', [
+        user.id,
+        new Date(this.clock.now().getTime() - RETENTION_MS),
+      ]);
+      await em
+        .getRepository(EmailLoginLinkEntity)
+        .insert({ user_id: user.id, secret_sha256: sha256Hex(secret), expires, used_at: null });
+      await this.mail.queue(em, {
+        kind: 'email login',
+        to: user.email,
+        subject: 'Your sign-in link',
+        ...linkMail({
+          intro: ['Someone (hopefully you) asked to sign in to Portcullis with this address.'],
+          action: 'Sign in',
+          link: this.linkFor(secret),
+          outro: [
+            `The link works once and expires on ${expires.toISOString()}. If you did not ask for it, ignore this mail: nobody can sign in without it.`,
+          ],
+        }),
+      });
+    });
+  }
+
+  /** Consumes the link (once, atomically) and signs its user in. 404 unknown, 419 used/expired/replaced. */
+  async complete(secret: string): Promise<LoginTokenDto> {
+    if (!SECRET_SHAPE.test(secret)) throw EmailLoginErrors.NOT_FOUND();
+    const hash = sha256Hex(secret);
+    const now = this.clock.now();
+    const [used] = (await this.ds.query(
+      `UPDATE email_login_links SET used_at = $2
+        WHERE secret_sha256 = $1 AND used_at IS NULL AND expires > $2
+        RETURNING user_id`,
+      [hash, now],
+    )) as [{ user_id: string }[], number];
+    if (used.length === 0) {
+      const known = await this.ds.getRepository(EmailLoginLinkEntity).existsBy({ secret_sha256: hash });
+      throw known ? EmailLoginErrors.LINK_EXPIRED() : EmailLoginErrors.NOT_FOUND();
+    }
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: used[0].user_id });
+    // deactivated since the link was mailed: the link is no good any more
+    if (!user || user.status !== 'ACTIVE') throw EmailLoginErrors.LINK_EXPIRED();
+    return this.signIns.signIn(user, EmailLoginErrors.NO_DOMAIN);
+  }
+}
