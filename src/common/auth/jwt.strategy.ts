@@ -27,14 +27,26 @@ function presentAuthorization(req: Request): string | null {
   return authorization && !/^Bearer$/i.test(authorization) ? authorization : null;
 }
 
-/** `Authorization: Bearer <jwt>`, else the legacy `Auth-Token` header; empty headers count as absent. */
+/**
+ * `Authorization: Bearer <jwt>`, else the legacy `Auth-Token` header, else `Temp-Auth-Token` (the temporary
+ * sign-in token); empty headers count as absent.
+ */
 export function extractToken(req: Request): string | null {
   const authorization = presentAuthorization(req);
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization);
     return m ? m[1] : null;
   }
-  return nonEmpty(req.headers['auth-token']);
+  return nonEmpty(req.headers['auth-token']) ?? nonEmpty(req.headers['temp-auth-token']);
+}
+
+/** Whether the credential came in `Temp-Auth-Token` (no Authorization nor Auth-Token header). */
+function fromTempHeader(req: Request): boolean {
+  return (
+    !presentAuthorization(req) &&
+    !nonEmpty(req.headers['auth-token']) &&
+    !!nonEmpty(req.headers['temp-auth-token'])
+  );
 }
 
 /**
@@ -84,6 +96,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       throw AuthErrors.APP_ID_MISMATCH();
     }
     // the request logger, the first middleware, gives every request its id
-    return this.tokens.authenticate(claims, extractToken(req) as string, req.id as string);
+    const auth = await this.tokens.authenticate(claims, extractToken(req) as string, req.id as string);
+    // a temporary sign-in token only in Temp-Auth-Token, and that header carries nothing else: a TEMP token
+    // sent as Bearer is refused even where a route names TEMP, and a login token cannot pose as one
+    if ((auth.kind === 'TEMP') !== fromTempHeader(req)) throw AuthErrors.KIND_NOT_ACCEPTED();
+    return auth;
   }
 }

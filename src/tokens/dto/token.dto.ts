@@ -37,7 +37,11 @@ export class TokenOutputDto {
   @ApiProperty({ readOnly: true }) is_mfa_authenticated!: boolean;
   @ApiProperty({ readOnly: true }) is_super_admin!: boolean;
   @ApiProperty({ readOnly: true }) is_super_admin_light!: boolean;
-  @ApiProperty({ enum: ['PAT', 'LOGIN', 'OAUTH'], readOnly: true, description: 'What issued the token' })
+  @ApiProperty({
+    enum: ['PAT', 'LOGIN', 'OAUTH', 'TEMP'],
+    readOnly: true,
+    description: 'What issued the token (TEMP: the temporary sign-in token of a sign-in that owes a factor)',
+  })
   kind!: string;
   @ApiProperty({
     type: [String],
@@ -62,7 +66,12 @@ export class TokenDto extends TokenOutputDto {
 
 /** The multi-platform login form: a deprecated top-level token plus one token per domain. */
 export class MultiDomainTokenItemDto extends MultiDomainUserSystemDto {
-  @ApiProperty() token!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The login token of this domain; null while a second factor is owed (see temp_token)',
+  })
+  token!: string | null;
 }
 
 export class LoginTokenDto extends TokenOutputDto {
@@ -75,6 +84,15 @@ export class LoginTokenDto extends TokenOutputDto {
   token!: string | null;
   @ApiProperty({ type: [MultiDomainTokenItemDto], readOnly: true })
   auth_system_domains!: MultiDomainTokenItemDto[];
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    readOnly: true,
+    description:
+      'Present when a domain still owes a second factor: the short-lived temporary sign-in token, sent as ' +
+      'Temp-Auth-Token to POST /v1/auth/multidomain/login/ and /v1/auth/otp/generate/ only',
+  })
+  temp_token?: string | null;
 }
 
 export class TokenListDto extends ListEnvelopeDto(TokenOutputDto) {}
