@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../config/config.js';
+import { leaseClaimSql } from '../database/lease-claim.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { type SendResult, truncate, WebhookSender } from './webhook-sender.js';
@@ -27,26 +28,21 @@ const LEASE_MARGIN_MS = 5_000;
 const USER_AGENT = 'Portcullis-Webhooks/1.0';
 
 /**
- * Claims due deliveries and takes them out of the queue (at most BATCH at a time, each in a
- * statement of its own): `FOR UPDATE SKIP LOCKED` makes concurrent claims by other instances skip these
- * rows, and `locked_until` (the lease) keeps them taken after the statement commits, while the HTTP request
- * runs outside any transaction. A crashed instance's claims expire with their lease.
+ * Claims due deliveries and takes them out of the queue (at most BATCH at a time, each in a statement of its
+ * own; leaseClaimSql: `FOR UPDATE SKIP LOCKED` plus the `locked_until` lease), only of webhooks that still
+ * deliver, while the HTTP request runs outside any transaction.
  */
-const CLAIM_SQL = `
-  UPDATE webhook_deliveries d
-     SET locked_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
-    FROM (SELECT d2.id FROM webhook_deliveries d2
-            JOIN webhooks w2 ON w2.id = d2.webhook_id
-           WHERE d2.status = 'PENDING' AND d2.next_attempt_at <= $1
-             AND (d2.locked_until IS NULL OR d2.locked_until <= $1)
-             AND w2.status IN ('ENABLED', 'FAILING')
-           ORDER BY d2.next_attempt_at
-           LIMIT $3
-             FOR UPDATE OF d2 SKIP LOCKED) c,
-         webhooks w, webhook_events e
-   WHERE d.id = c.id AND w.id = d.webhook_id AND e.id = d.event_id
-  RETURNING d.id, d.attempts, d.queued_at, d.webhook_id, w.url, w.headers_sealed, w.secret_sealed,
-            e.system_domain_id, e.object_id, e.realm, e.operation, e.event_type, e.request_id, e.data`;
+const CLAIM_SQL = leaseClaimSql({
+  table: 'webhook_deliveries',
+  alias: 'd',
+  set: 'last_attempt_at = $1',
+  candidateJoin: 'JOIN webhooks w2 ON w2.id = q.webhook_id',
+  candidateWhere: "w2.status IN ('ENABLED', 'FAILING')",
+  from: 'webhooks w, webhook_events e',
+  where: 'w.id = d.webhook_id AND e.id = d.event_id',
+  returning: `d.id, d.attempts, d.queued_at, d.webhook_id, w.url, w.headers_sealed, w.secret_sealed,
+            e.system_domain_id, e.object_id, e.realm, e.operation, e.event_type, e.request_id, e.data`,
+});
 
 interface Claimed {
   id: string;
