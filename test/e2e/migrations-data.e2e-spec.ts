@@ -36,7 +36,10 @@ describe('migrations: data of earlier versions', () => {
     const id = () => randomUUID();
     const [a, c] = [id(), id()];
     for (const d of [a, c])
-      await q(`INSERT INTO system_domains (id, name, base_url) VALUES ($1, $2, 'https://x')`, [d, `domain ${d}`]);
+      await q(`INSERT INTO system_domains (id, name, base_url) VALUES ($1, $2, 'https://x')`, [
+        d,
+        `domain ${d}`,
+      ]);
     const user = async (
       u: string,
       domain: string,

@@ -101,84 +101,87 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
    * the other's cache through Redis before the change's response is sent. Without Redis the cache is off
    * on PostgreSQL, so this needs CI's PostgreSQL pass with REDIS_URL.
    */
-  (process.env.REDIS_URL ? describe : describe.skip)('OAuth client registrations (cached, Redis fan-out)', () => {
-    let admin: string;
-    const form = (body: Record<string, string>) => new URLSearchParams(body).toString();
-    const grant = (app: NestExpressApplication, id: string, secret: string, scope?: string) =>
-      request(app.getHttpServer())
-        .post('/API/auth/v1/oauth/token/')
-        .set('Content-Type', 'application/x-www-form-urlencoded')
-        .auth(id, secret)
-        .send(form({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }));
-    const update = (id: string, body: Record<string, unknown>) =>
-      request(a.getHttpServer())
-        .patch(`/API/auth/v1/apps/${id}/`)
-        .set('Authorization', `Bearer ${admin}`)
-        .send(body)
-        .expect(200);
+  (process.env.REDIS_URL ? describe : describe.skip)(
+    'OAuth client registrations (cached, Redis fan-out)',
+    () => {
+      let admin: string;
+      const form = (body: Record<string, string>) => new URLSearchParams(body).toString();
+      const grant = (app: NestExpressApplication, id: string, secret: string, scope?: string) =>
+        request(app.getHttpServer())
+          .post('/API/auth/v1/oauth/token/')
+          .set('Content-Type', 'application/x-www-form-urlencoded')
+          .auth(id, secret)
+          .send(form({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }));
+      const update = (id: string, body: Record<string, unknown>) =>
+        request(a.getHttpServer())
+          .patch(`/API/auth/v1/apps/${id}/`)
+          .set('Authorization', `Bearer ${admin}`)
+          .send(body)
+          .expect(200);
 
-    beforeAll(async () => {
-      expect(await a.get(InvalidationBus).ready()).toBe(true);
-      expect(await b.get(InvalidationBus).ready()).toBe(true);
-      const login = await request(a.getHttpServer())
-        .post('/API/auth/v1/auth/simple/login/')
-        .send({ email: 'admin@multi.test', password })
-        .expect(201);
-      admin = login.body.token as string;
-    });
+      beforeAll(async () => {
+        expect(await a.get(InvalidationBus).ready()).toBe(true);
+        expect(await b.get(InvalidationBus).ready()).toBe(true);
+        const login = await request(a.getHttpServer())
+          .post('/API/auth/v1/auth/simple/login/')
+          .send({ email: 'admin@multi.test', password })
+          .expect(201);
+        admin = login.body.token as string;
+      });
 
-    async function backend(): Promise<{ id: string; secret: string }> {
-      const me = await request(a.getHttpServer())
-        .get('/API/auth/v1/auth/token/')
-        .set('Authorization', `Bearer ${admin}`)
-        .expect(200);
-      const created = await request(a.getHttpServer())
-        .post('/API/auth/v1/apps/')
-        .set('Authorization', `Bearer ${admin}`)
-        .send({
-          name: `backend ${Math.random()}`,
-          type: 'OAUTH',
-          oauth_client_type: 'confidential',
-          default_user_id: me.body.user_id,
-          allowed_scopes: ['assets:read', 'assets:write'],
-        })
-        .expect(201);
-      return { id: created.body.id as string, secret: created.body.client_secret as string };
-    }
+      async function backend(): Promise<{ id: string; secret: string }> {
+        const me = await request(a.getHttpServer())
+          .get('/API/auth/v1/auth/token/')
+          .set('Authorization', `Bearer ${admin}`)
+          .expect(200);
+        const created = await request(a.getHttpServer())
+          .post('/API/auth/v1/apps/')
+          .set('Authorization', `Bearer ${admin}`)
+          .send({
+            name: `backend ${Math.random()}`,
+            type: 'OAUTH',
+            oauth_client_type: 'confidential',
+            default_user_id: me.body.user_id,
+            allowed_scopes: ['assets:read', 'assets:write'],
+          })
+          .expect(201);
+        return { id: created.body.id as string, secret: created.body.client_secret as string };
+      }
 
-    it('a secret replaced through one instance stops working on the other at once', async () => {
-      const client = await backend();
-      // b has the registration cached now (and serves it from memory on the second grant)
-      await grant(b, client.id, client.secret).expect(200);
-      await grant(b, client.id, client.secret).expect(200);
-      // a new secret: through public (which needs a redirect URI) and back to confidential, on instance a
-      await update(client.id, { oauth_client_type: 'public', redirect_uris: ['https://app.example/cb'] });
-      const renewed = await update(client.id, { oauth_client_type: 'confidential' });
-      const secret2 = renewed.body.client_secret as string;
-      expect(secret2).toEqual(expect.any(String));
-      const old = await grant(b, client.id, client.secret).expect(401);
-      expect(old.body.error).toBe('invalid_client');
-      await grant(b, client.id, secret2).expect(200);
-    });
+      it('a secret replaced through one instance stops working on the other at once', async () => {
+        const client = await backend();
+        // b has the registration cached now (and serves it from memory on the second grant)
+        await grant(b, client.id, client.secret).expect(200);
+        await grant(b, client.id, client.secret).expect(200);
+        // a new secret: through public (which needs a redirect URI) and back to confidential, on instance a
+        await update(client.id, { oauth_client_type: 'public', redirect_uris: ['https://app.example/cb'] });
+        const renewed = await update(client.id, { oauth_client_type: 'confidential' });
+        const secret2 = renewed.body.client_secret as string;
+        expect(secret2).toEqual(expect.any(String));
+        const old = await grant(b, client.id, client.secret).expect(401);
+        expect(old.body.error).toBe('invalid_client');
+        await grant(b, client.id, secret2).expect(200);
+      });
 
-    it('a scope withdrawn through one instance is refused by the other at once', async () => {
-      const client = await backend();
-      await grant(b, client.id, client.secret, 'assets:write').expect(200);
-      await update(client.id, { allowed_scopes: ['assets:read'] });
-      const refused = await grant(b, client.id, client.secret, 'assets:write').expect(400);
-      expect(refused.body.error).toBe('invalid_scope');
-      await grant(b, client.id, client.secret, 'assets:read').expect(200);
-    });
+      it('a scope withdrawn through one instance is refused by the other at once', async () => {
+        const client = await backend();
+        await grant(b, client.id, client.secret, 'assets:write').expect(200);
+        await update(client.id, { allowed_scopes: ['assets:read'] });
+        const refused = await grant(b, client.id, client.secret, 'assets:write').expect(400);
+        expect(refused.body.error).toBe('invalid_scope');
+        await grant(b, client.id, client.secret, 'assets:read').expect(200);
+      });
 
-    it('an app deleted through one instance is an unknown client on the other', async () => {
-      const client = await backend();
-      await grant(b, client.id, client.secret).expect(200);
-      await request(a.getHttpServer())
-        .delete(`/API/auth/v1/apps/${client.id}/`)
-        .set('Authorization', `Bearer ${admin}`)
-        .expect(204);
-      const gone = await grant(b, client.id, client.secret).expect(401);
-      expect(gone.body).toEqual({ error: 'invalid_client', error_description: 'Unknown client' });
-    });
-  });
+      it('an app deleted through one instance is an unknown client on the other', async () => {
+        const client = await backend();
+        await grant(b, client.id, client.secret).expect(200);
+        await request(a.getHttpServer())
+          .delete(`/API/auth/v1/apps/${client.id}/`)
+          .set('Authorization', `Bearer ${admin}`)
+          .expect(204);
+        const gone = await grant(b, client.id, client.secret).expect(401);
+        expect(gone.body).toEqual({ error: 'invalid_client', error_description: 'Unknown client' });
+      });
+    },
+  );
 });

@@ -38,15 +38,18 @@ describe('OAuth token endpoint pipeline', () => {
   });
 
   describe('bodies the parsers refuse still answer in RFC 6749 form', () => {
-    it.each(['token', 'revoke', 'introspect'])('%s: malformed JSON → 400 invalid_request', async (endpoint) => {
-      const res = await t.http
-        .post(`/API/auth/v1/oauth/${endpoint}/`)
-        .set('Content-Type', 'application/json')
-        .send('{"grant_type":');
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'invalid_request', error_description: 'Malformed JSON body' });
-      expect(res.headers['cache-control']).toBe('no-store');
-    });
+    it.each(['token', 'revoke', 'introspect'])(
+      '%s: malformed JSON → 400 invalid_request',
+      async (endpoint) => {
+        const res = await t.http
+          .post(`/API/auth/v1/oauth/${endpoint}/`)
+          .set('Content-Type', 'application/json')
+          .send('{"grant_type":');
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: 'invalid_request', error_description: 'Malformed JSON body' });
+        expect(res.headers['cache-control']).toBe('no-store');
+      },
+    );
 
     it('a body over 100 kB → 413 invalid_request', async () => {
       const res = await t.http
