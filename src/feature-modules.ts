@@ -1,9 +1,11 @@
 import { AppsModule } from './apps/apps.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { PasswordsModule } from './passwords/passwords.module.js';
 import { GroupsModule } from './groups/groups.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { MfaModule } from './mfa/mfa.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -13,4 +15,6 @@ export const FEATURE_MODULES = [
   GroupsModule,
   OAuthModule,
   WebhooksModule,
+  MfaModule,
+  PasswordsModule,
 ];

@@ -11,11 +11,25 @@ export interface AppConfig {
     accessTokenTtlSeconds: number;
     loginTokenTtlSeconds: number;
     patMaxTtlSeconds: number;
+    /** Lifetime of the temporary sign-in token (Temp-Auth-Token) while a second factor is owed. */
+    tempTokenTtlSeconds: number;
   };
   bootstrap: { adminEmail: string; adminPassword: string | null };
-  mail: { smtpUrl: string | null };
+  mail: MailConfig;
+  /** Password reset (src/passwords): how long a mailed reset link works. */
+  passwords: { resetTtlSeconds: number };
   webhooks: WebhookConfig;
   log: { level: string };
+  /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
+  lockout: {
+    /** Failed attempts at one factor before the account's lock for that factor starts. */
+    threshold: number;
+    /** The first lock; it doubles with every further failure up to maxSeconds. */
+    baseSeconds: number;
+    maxSeconds: number;
+    /** The count is forgotten after this long without a failure. */
+    resetSeconds: number;
+  };
   rateLimit: {
     enabled: boolean;
     /** Prefix of the buckets' Redis keys: deployments that share a Redis keep theirs apart with it. */
@@ -32,6 +46,20 @@ export const RATE_LIMIT_DEFAULTS = {
   oauth: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_OAUTH' },
   anonymous: { burst: 300, perSecond: 20, env: 'RATE_LIMIT_ANONYMOUS' },
 } as const;
+
+/** Mail delivery (src/mail): where mail goes, the sender, the worker's pace and the retry schedule. */
+export interface MailConfig {
+  /** smtp:// or smtps://; null: every mail is written as an .eml file under DATA_DIR/mail/ instead. */
+  smtpUrl: string | null;
+  /** The From address of every mail. */
+  from: string;
+  pollIntervalMs: number;
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts after which a mail is given up (FAILED); a 5xx answer gives it up at once. */
+  maxAttempts: number;
+}
 
 /** Webhook delivery (src/webhooks): the SSRF rule, the worker's pace and the retry and disable schedule. */
 export interface WebhookConfig {
@@ -144,9 +172,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     retryMaxMs: int('WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
     disableAfterSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 86_400, 1, 30 * 86_400),
   };
+  const lockout = {
+    threshold: int('LOCKOUT_THRESHOLD', 5, 1, 1000),
+    baseSeconds: int('LOCKOUT_BASE_SECONDS', 60, 1, 86_400),
+    maxSeconds: int('LOCKOUT_MAX_SECONDS', 3600, 1, 7 * 86_400),
+    resetSeconds: int('LOCKOUT_RESET_SECONDS', 86_400, 60, 30 * 86_400),
+  };
+  if (lockout.maxSeconds < lockout.baseSeconds) {
+    problems.push('LOCKOUT_MAX_SECONDS must not be below LOCKOUT_BASE_SECONDS');
+  }
   if (webhooks.retryMaxMs < webhooks.retryBaseMs) {
     problems.push('WEBHOOK_RETRY_MAX_MS must not be below WEBHOOK_RETRY_BASE_MS');
   }
+
+  const mailFrom = str('MAIL_FROM') ?? `Portcullis <no-reply@${new URL(publicBaseUrl).hostname}>`;
+  if (!/^[^@\s<>]+@[^@\s<>]+$|^[^<>]*<[^@\s<>]+@[^@\s<>]+>$/.test(mailFrom.trim()))
+    problems.push('MAIL_FROM must be an address, or "Name <address>"');
+  const mail: MailConfig = {
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    from: mailFrom.trim(),
+    pollIntervalMs: int('MAIL_POLL_INTERVAL_MS', 1_000, 10, 60_000),
+    timeoutMs: int('MAIL_TIMEOUT_MS', 30_000, 100, 300_000),
+    retryBaseMs: int('MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    retryMaxMs: int('MAIL_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+    maxAttempts: int('MAIL_MAX_ATTEMPTS', 10, 1, 100),
+  };
+  if (mail.retryMaxMs < mail.retryBaseMs)
+    problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');
 
   const config: AppConfig = {
     http: { port, host, publicBaseUrl, trustProxy: bool('TRUST_PROXY', false) },
@@ -157,11 +209,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
       loginTokenTtlSeconds: int('LOGIN_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
       patMaxTtlSeconds: TEN_YEARS_SECONDS,
+      tempTokenTtlSeconds: int('TEMP_TOKEN_TTL', 300, 60, 3600),
     },
     bootstrap: { adminEmail: adminEmail.toLowerCase(), adminPassword },
-    mail: { smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']) },
+    mail,
+    passwords: { resetTtlSeconds: int('PASSWORD_RESET_TTL', 3600, 300, 7 * 24 * 3600) },
     webhooks,
     log: { level },
+    lockout,
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
       namespace: str('RATE_LIMIT_NAMESPACE') ?? 'portcullis',

@@ -3,11 +3,14 @@ import { AppEntity } from '../apps/app.entity.js';
 import { ExternalAuthEntity } from '../apps/external-auth.entity.js';
 import { GroupMemberEntity } from '../groups/group-member.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
+import { LoginAttemptEntity } from '../login/guessing-defence.entity.js';
 import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
+import { PasswordResetEntity } from '../passwords/password-reset.entity.js';
+import { EmailLoginLinkEntity } from '../login/email-login-link.entity.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity.js';
@@ -16,6 +19,7 @@ import { WebhookEntity } from '../webhooks/webhook.entity.js';
 
 import { AuthorizationCodeEntity } from '../oauth/authorization-code.entity.js';
 import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
+import { MailOtpCodeEntity, UserMfaEntity } from '../mfa/user-mfa.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -32,7 +36,12 @@ export const ENTITIES = [
   AppInstanceEntity,
   InvitationEntity,
   MailOutboxEntity,
+  PasswordResetEntity,
+  EmailLoginLinkEntity,
   WebhookEntity,
   WebhookEventEntity,
   WebhookDeliveryEntity,
+  LoginAttemptEntity,
+  UserMfaEntity,
+  MailOtpCodeEntity,
 ];

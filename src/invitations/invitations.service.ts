@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Clock } from '../common/clock.js';
-import { hashPassword, verifyPassword } from '../common/crypto/passwords.js';
+import { hashPassword } from '../common/crypto/passwords.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
@@ -12,10 +12,12 @@ import type { PageQueryDto } from '../common/http/pagination.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { CredentialsService } from '../login/credentials.service.js';
 import { SignInService } from '../login/sign-in.service.js';
+import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
+import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { UserEntity } from '../users/user.entity.js';
-import { MIN_PASSWORD_LENGTH } from '../users/dto/user.dto.js';
 import type {
   CompleteInvitationDto,
   InvitationResponseDto,
@@ -24,6 +26,7 @@ import type {
   VerifyInviteByLinkDto,
 } from './dto/invitation.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
+import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { returningRows } from '../database/returning-rows.js';
 import { userView } from '../users/user-view.js';
@@ -45,7 +48,9 @@ export class InvitationsService {
     private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly signIns: SignInService,
+    private readonly credentials: CredentialsService,
     private readonly events: WebhookEventsService,
+    private readonly passwords: PasswordPolicyService,
   ) {}
 
   /** A new invitation replaces the email's pending one in this domain (its link stops working). */
@@ -85,7 +90,7 @@ export class InvitationsService {
         kind: 'invitation',
         to: body.email,
         subject: `You are invited to ${auth.domain.name}`,
-        body: this.mailBody(auth, `${this.config.http.publicBaseUrl}/invitation/${secret}`, expires),
+        ...this.mailBody(auth, `${this.config.http.publicBaseUrl}/invitation/${secret}`, expires),
       });
       const created = view(invitation);
       await this.emit(em, auth, 'invitation', invitation.id, 'create', { ...created });
@@ -158,6 +163,12 @@ export class InvitationsService {
     if (body.password !== body.repeat_password) {
       throw InvitationsErrors.INVALID({ repeat_password: 'must be the same as password' });
     }
+    // an existing account's password is checked first, outside the transaction, through the guessing defence:
+    // its count must commit although this request then fails (CredentialsService, GuessingDefence)
+    const peek = await this.pending(this.ds.manager, secret);
+    const proved = (await this.ds.getRepository(UserEntity).existsBy({ email: peek.email }))
+      ? ((await this.credentials.verify(peek.email, body.password, { includeInactive: true })) ?? 'wrong')
+      : null;
     return this.ds.transaction(async (em) => {
       const invitation = await this.pending(em, secret, true);
       let user = await em
@@ -168,7 +179,8 @@ export class InvitationsService {
         .setLock('pessimistic_write')
         .getOne();
       if (user) {
-        const ok = user.password_hash !== null && (await verifyPassword(user.password_hash, body.password));
+        // proved before the transaction, and for this very account (not one created meanwhile)
+        const ok = proved !== null && proved !== 'wrong' && proved.id === user.id;
         if (!ok)
           throw InvitationsErrors.INVALID({
             password: 'is not the password of the existing account for this email',
@@ -176,9 +188,15 @@ export class InvitationsService {
         if (user.status !== 'ACTIVE') throw InvitationsErrors.ACCOUNT_DEACTIVATED();
         delete (user as Partial<UserEntity>).password_hash;
       } else {
-        if (body.password.length < MIN_PASSWORD_LENGTH) {
-          throw InvitationsErrors.INVALID({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
-        }
+        // a new account's only domain is the inviting one: its PasswordChecks apply
+        await this.passwords.assert([invitation.system_domain_id], body.password, {
+          em,
+          personal: [
+            invitation.email,
+            body.first_name ?? invitation.first_name,
+            body.last_name ?? invitation.last_name,
+          ],
+        });
         user = em.create(UserEntity, {
           email: invitation.email,
           first_name: body.first_name ?? invitation.first_name,
@@ -216,6 +234,11 @@ export class InvitationsService {
       const domain = await em
         .getRepository(SystemDomainEntity)
         .findOneByOrFail({ id: invitation.system_domain_id });
+      // a sign-in that owes a second factor (the account has one, or the domain requires one) is not done
+      // by the link: the person signs in, and the factor is asked for there
+      if (factorOwed(domain, await configuredMethods(em, user.id))) {
+        return { auto_login: false, domain_status: domain.status, login_data: null, user_id: user.id };
+      }
       const login = await this.signIns.domainToken(em, user.id, domain.id);
       return {
         auto_login: true,
@@ -269,15 +292,16 @@ export class InvitationsService {
     return invitation;
   }
 
-  private mailBody(auth: AuthContext, link: string, expires: Date): string {
+  private mailBody(auth: AuthContext, link: string, expires: Date): { body: string; html: string } {
     const inviter = [auth.user.first_name, auth.user.last_name].filter(Boolean).join(' ') || auth.user.email;
-    return [
-      `${inviter} invited you to join ${auth.domain.name}.`,
-      '',
-      `Accept the invitation: ${link}`,
-      '',
-      `The link works once and expires on ${expires.toISOString()}. If you did not expect this invitation, ignore this mail.`,
-    ].join('\n');
+    return linkMail({
+      intro: [`${inviter} invited you to join ${auth.domain.name}.`],
+      action: 'Accept the invitation',
+      link,
+      outro: [
+        `The link works once and expires on ${expires.toISOString()}. If you did not expect this invitation, ignore this mail.`,
+      ],
+    });
   }
 }
 

@@ -3,25 +3,48 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { dummyPasswordHash, verifyPassword } from '../common/crypto/passwords.js';
 import { UserEntity } from '../users/user.entity.js';
+import { GuessingDefence } from './guessing-defence.js';
 
 /**
- * Email + password → the active user, or null. An unknown email, a wrong password and an inactive user all
- * cost one argon2 verification (a dummy hash when there is none), so timing does not tell them apart.
+ * Email + password → the active user, or null. Every password check of the service comes through here
+ * (simple login, the consent page's sign-in, invitation completion for an existing account), so every one is
+ * counted by the guessing defence. An unknown email, a wrong password, an inactive user and a locked account
+ * all cost one argon2 verification (a dummy hash when the real one is not to be checked), so neither the
+ * answer nor its timing tells them apart. Call it outside a transaction (GuessingDefence).
  */
 @Injectable()
 export class CredentialsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly defence: GuessingDefence,
+  ) {}
 
-  async verify(email: string, password: string): Promise<UserEntity | null> {
+  /** `includeInactive`: also an inactive account whose password is right (the caller answers its status). */
+  async verify(
+    email: string,
+    password: string,
+    { includeInactive = false }: { includeInactive?: boolean } = {},
+  ): Promise<UserEntity | null> {
     const user = await this.ds
       .getRepository(UserEntity)
       .createQueryBuilder('u')
       .addSelect('u.password_hash')
       .where('u.email = :email', { email: email.trim().toLowerCase() })
       .getOne();
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!user || !user.password_hash || !ok || user.status !== 'ACTIVE') return null;
+    // unknown email: no row is created for it (nothing to protect, and no growth an attacker controls)
+    if (!user) return this.dummy(password);
+    const hash = user.password_hash;
+    const outcome = await this.defence.attempt(user.id, 'password', () =>
+      hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false),
+    );
+    if (outcome === 'locked') return this.dummy(password);
+    if (outcome !== 'ok' || (user.status !== 'ACTIVE' && !includeInactive)) return null;
     delete (user as Partial<UserEntity>).password_hash;
     return user;
+  }
+
+  private async dummy(password: string): Promise<null> {
+    await verifyPassword(await dummyPasswordHash(), password);
+    return null;
   }
 }

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
+import { MailModule } from '../mail/mail.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
+import { EmailLoginController, EmailLoginPageController } from './email-login.controller.js';
+import { EmailLoginService } from './email-login.service.js';
 import { LoginController } from './login.controller.js';
 import { CredentialsService } from './credentials.service.js';
+import { GuessingDefence } from './guessing-defence.js';
 import { LoginService } from './login.service.js';
 import { SignInService } from './sign-in.service.js';
 
 @Module({
-  imports: [SystemDomainsModule],
-  controllers: [LoginController],
-  providers: [LoginService, CredentialsService, SignInService],
-  exports: [CredentialsService, SignInService],
+  imports: [SystemDomainsModule, MailModule],
+  controllers: [LoginController, EmailLoginController, EmailLoginPageController],
+  providers: [LoginService, EmailLoginService, CredentialsService, SignInService, GuessingDefence],
+  exports: [CredentialsService, SignInService, GuessingDefence],
 })
 export class LoginModule {}

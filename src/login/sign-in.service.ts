@@ -1,6 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { acceptedOtpTypes, configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
@@ -20,6 +23,8 @@ export class SignInService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
     private readonly domains: SystemDomainsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -38,46 +43,72 @@ export class SignInService {
       .orderBy('m.date_created', 'ASC')
       .getMany();
     if (memberships.length === 0) throw unauthorized();
+    const configured = await configuredMethods(this.ds.manager, user.id);
+    const home = memberships.find((d) => d.id === user.system_domain_id) ?? memberships[0];
     const issued = await this.ds.transaction(async (em) => {
       const out = [];
-      for (const domain of memberships)
-        out.push({ domain, ...(await this.domainToken(em, user.id, domain.id)) });
-      await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
-      return out;
+      for (const domain of memberships) {
+        // where a factor is owed, no domain token: the temporary token below completes the sign-in
+        if (factorOwed(domain, configured)) out.push({ domain, token: null, record: null });
+        else out.push({ domain, ...(await this.domainToken(em, user.id, domain.id)) });
+      }
+      const owed = out.some((i) => i.token === null);
+      const temp = owed
+        ? await this.tokens.issue(
+            {
+              userId: user.id,
+              appId: await this.domains.builtinAppId(em, home.id),
+              systemDomainId: home.id,
+              kind: 'TEMP',
+              expires: new Date(this.clock.now().getTime() + this.config.auth.tempTokenTtlSeconds * 1000),
+            },
+            em,
+          )
+        : null;
+      if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
+      return { out, temp };
     });
-    const items: MultiDomainTokenItemDto[] = issued.map(({ domain, token }) => ({
-      system_domain_id: domain.id,
-      system_domain_name: domain.name,
-      logo_url: null,
-      platform_url: domain.base_url,
-      url: domain.base_url,
-      mfa_required: false,
-      mfa_required_configured: false,
-      mfa_methods: [],
-      mfa_methods_configured: [],
-      token,
-    }));
-    const home = issued.find((i) => i.domain.id === user.system_domain_id) ?? issued[0];
+    const items: MultiDomainTokenItemDto[] = issued.out.map(({ domain, token }) => {
+      const accepted = acceptedOtpTypes(domain, configured);
+      return {
+        system_domain_id: domain.id,
+        system_domain_name: domain.name,
+        logo_url: null,
+        platform_url: domain.base_url,
+        url: domain.base_url,
+        mfa_required: factorOwed(domain, configured),
+        // the factor can be passed here with what the user has (false: they must enrol an allowed method)
+        mfa_required_configured: accepted.length > 0,
+        // the methods that count here: the domain's policy, else the user's own factors (none owed: none)
+        mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
+        mfa_methods_configured: configured,
+        token,
+      };
+    });
+    // the top level describes the home domain's token, or the temporary token while the home domain owes a factor
+    const top = issued.out.find((i) => i.domain.id === home.id && i.record) ?? null;
+    const record = top?.record ?? issued.temp!.record;
     return {
       ...tokenView(
-        home.record,
+        record,
         {
-          is_admin: await this.tokens.isDomainAdmin(user.id, home.domain.id),
+          is_admin: await this.tokens.isDomainAdmin(user.id, home.id),
           is_super_admin: user.is_super_admin,
         },
-        home.domain,
+        home,
         memberships.map((d) => d.id),
       ),
-      token: home.token,
+      token: top?.token ?? null,
       auth_system_domains: items,
+      ...(issued.temp ? { temp_token: issued.temp.token } : {}),
     };
   }
 
   /** A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction). */
-  async domainToken(em: EntityManager, userId: string, domainId: string) {
+  async domainToken(em: EntityManager, userId: string, domainId: string, mfa = false) {
     const appId = await this.domains.builtinAppId(em, domainId);
     const issued = await this.tokens.issue(
-      { userId, appId, systemDomainId: domainId, kind: 'LOGIN', expires: this.tokens.loginExpiry() },
+      { userId, appId, systemDomainId: domainId, kind: 'LOGIN', expires: this.tokens.loginExpiry(), mfa },
       em,
     );
     return { appId, ...issued };

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { MailWorker } from './mail-worker.service.js';
 import { MailService } from './mail.service.js';
 
-/** The mail outbox, for every feature that mails someone (invitations today; sign-in links and codes next). */
-@Module({ providers: [MailService], exports: [MailService] })
+/**
+ * The mail outbox, for every feature that mails someone (invitations, sign-in links, codes), and the worker
+ * that delivers it (SMTP, or .eml files).
+ */
+@Module({ providers: [MailService, MailWorker], exports: [MailService] })
 export class MailModule {}

@@ -10,7 +10,10 @@ export interface OutgoingMail {
   kind: string;
   to: string;
   subject: string;
+  /** The plain-text part. */
   body: string;
+  /** The HTML part (every value in it escaped by the template, see mail-templates.ts); optional. */
+  html?: string;
 }
 
 /** Marks a sealed body; anything else in the column is a body written before bodies were sealed. */
@@ -49,9 +52,13 @@ export class MailService implements OnModuleInit {
   }
 
   async queue(em: EntityManager, mail: OutgoingMail): Promise<void> {
-    await em
-      .getRepository(MailOutboxEntity)
-      .insert({ to_address: mail.to, subject: mail.subject, body: this.seal(mail.body), status: 'PENDING' });
+    await em.getRepository(MailOutboxEntity).insert({
+      to_address: mail.to,
+      subject: mail.subject,
+      body: this.seal(mail.body),
+      html_body: mail.html === undefined ? null : this.seal(mail.html),
+      status: 'PENDING',
+    });
     this.logger.log(`${mail.kind} mail queued for ${mail.to}`);
   }
 
@@ -61,9 +68,27 @@ export class MailService implements OnModuleInit {
     return row.body.startsWith(SEALED) ? this.sealer.decrypt(row.body.slice(SEALED.length)) : row.body;
   }
 
+  /** The HTML part in clear, for the delivery worker; null when the mail has none or was delivered. */
+  readHtml(row: Pick<MailOutboxEntity, 'html_body'>): string | null {
+    return this.readBody({ body: row.html_body });
+  }
+
   /** Delivered: the body goes, so nothing secret is kept after delivery. */
-  async markSent(em: EntityManager, id: string): Promise<void> {
-    await em.update(MailOutboxEntity, { id }, { status: 'SENT', body: null, sent_at: new Date() });
+  async markSent(em: EntityManager, id: string, at: Date = new Date()): Promise<void> {
+    await em.update(
+      MailOutboxEntity,
+      { id },
+      { status: 'SENT', body: null, html_body: null, sent_at: at, locked_until: null, last_error: null },
+    );
+  }
+
+  /** Given up (a permanent SMTP refusal, or too many attempts): the body goes too, the error stays. */
+  async markFailed(em: EntityManager, id: string, error: string): Promise<void> {
+    await em.update(
+      MailOutboxEntity,
+      { id },
+      { status: 'FAILED', body: null, html_body: null, locked_until: null, last_error: error },
+    );
   }
 
   private seal(body: string): string {

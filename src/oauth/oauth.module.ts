@@ -1,5 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { LoginModule } from '../login/login.module.js';
+import { MfaModule } from '../mfa/mfa.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { AuthorizationRequestService } from './authorization-request.service.js';
 import { AuthorizeApiController } from './authorize-api.controller.js';
@@ -18,7 +19,7 @@ import { TokenEndpointController } from './token-endpoint.controller.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 
 @Module({
-  imports: [SystemDomainsModule, LoginModule],
+  imports: [SystemDomainsModule, LoginModule, MfaModule],
   controllers: [
     TokenEndpointController,
     AuthorizeApiController,

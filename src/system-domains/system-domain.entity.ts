@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { PasswordChecks } from '../passwords/password-checks.js';
 
 export const DOMAIN_STATUSES = ['ACTIVE', 'WARNING', 'FROZEN', 'DEACTIVATED'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
@@ -98,6 +99,11 @@ export class SystemDomainEntity {
   @Column({ type: 'text', nullable: true }) primary_region!: string | null;
   @Column({ type: 'text', nullable: true }) referral_code!: string | null;
   @Column({ type: 'text', nullable: true }) warning_message!: string | null;
+  /** The spec's PasswordChecks, set by the domain's administrators (src/passwords); null: none. */
+  @Column({ type: 'jsonb', nullable: true }) password_checks!: PasswordChecks | null;
+  /** Second-factor policy: every member must pass a second factor, one of `mfa_methods`. */
+  @Column({ type: 'boolean', default: false }) mfa_required!: boolean;
+  @Column({ type: 'text', array: true, default: () => "'{TOTP,MAIL_2SV}'" }) mfa_methods!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }

@@ -212,6 +212,19 @@ export class UsersController {
     return this.users.update(caller, id, body);
   }
 
+  @Post(':user_id/unlock')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts',
+  })
+  @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.users.unlock(caller, id);
+  }
+
   @Delete(':user_id')
   @HttpCode(204)
   @Authenticated({ roles: ['can_delete_users'], access: userAccess })

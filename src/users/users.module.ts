@@ -1,13 +1,15 @@
 import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module.js';
+import { LoginModule } from '../login/login.module.js';
+import { PasswordPolicyModule } from '../passwords/password-policy.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
 /** Users endpoints (API-CONTRACT §3), including the administrators' side of invitations. */
 @Module({
-  imports: [InvitationsModule, WebhooksModule],
+  imports: [InvitationsModule, LoginModule, PasswordPolicyModule, WebhooksModule],
   controllers: [UsersController],
   providers: [UsersService],
   exports: [UsersService],

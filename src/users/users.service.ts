@@ -26,6 +26,8 @@ import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { rolesView, userBasicView, userView } from './user-view.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { GuessingDefence } from '../login/guessing-defence.js';
+import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -56,7 +58,18 @@ export class UsersService {
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
+    private readonly defence: GuessingDefence,
+    private readonly passwords: PasswordPolicyService,
   ) {}
+
+  /**
+   * Lifts a member's guessing-defence locks (GuessingDefence.unlock). Their tokens were never affected: a lock
+   * is about guessing, not revocation. Same rank rule as other writes.
+   */
+  async unlock(auth: AuthContext, id: string): Promise<void> {
+    this.requireRank(auth, await this.member(this.ds.manager, auth, id));
+    await this.defence.unlock(id);
+  }
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
   async current(auth: AuthContext): Promise<UserDto> {
@@ -123,6 +136,12 @@ export class UsersService {
 
   /** A user of the caller's domain (administrators only, by route). Emails are unique across domains. */
   async create(auth: AuthContext, body: CreateUserDto): Promise<UserDto> {
+    // the new user's only domain is the caller's: its PasswordChecks apply
+    if (body.password) {
+      await this.passwords.assert([auth.systemDomainId], body.password, {
+        personal: [body.email, body.first_name, body.last_name],
+      });
+    }
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     return this.ds.transaction(async (em) => {
       if (await em.existsBy(UserEntity, { email: body.email })) throw UsersErrors.EMAIL_TAKEN();
@@ -194,6 +213,18 @@ export class UsersService {
           .where('u.email = :email AND u.id <> :id', { email: patch.email, id })
           .getExists();
         if (taken) throw UsersErrors.EMAIL_TAKEN();
+      }
+      // judged against the checks of every domain the account belongs to (the strictest of them), once allowed
+      if (patch.password) {
+        const domains: { system_domain_id: string }[] = await em.query(
+          'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1',
+          [id],
+        );
+        await this.passwords.assert(
+          domains.map((d) => d.system_domain_id),
+          patch.password,
+          { em, personal: [patch.email ?? target.email, target.first_name, target.last_name] },
+        );
       }
       // hashed only once allowed: argon2 is deliberately expensive, not work to do for refused callers
       const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;

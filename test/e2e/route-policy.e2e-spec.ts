@@ -176,6 +176,12 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'ConsentController.showConsentPage',
       'ConsentController.submitConsentDecision',
       'ConsentController.submitConsentLogin',
+      // the second step of that sign-in: the temporary token in its own cookie, and a code
+      'ConsentController.submitConsentSecondFactor',
+      // the mailed sign-in link's secret is the credential; the request answers the same for any email
+      'EmailLoginController.completeEmailLogin',
+      'EmailLoginController.requestEmailLogin',
+      'EmailLoginPageController.showEmailLoginPage',
       // the approval's one-time secret is the credential
       'ExternalAuthController.collectExternalAuth',
       'HealthController.getCallerIp',
@@ -187,6 +193,10 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'JwksController.getJwks',
       'LoginController.simpleLogin',
       'MetadataController.getAuthorizationServerMetadata',
+      // the mailed reset link's secret is the credential; forgot answers the same for any email
+      'PasswordsController.forgotPassword',
+      'PasswordsController.getResetPasswordChecks',
+      'PasswordsController.resetPassword',
       // the OAuth endpoints authenticate the client themselves (RFC 6749 §2.3)
       'RefreshTokenController.revokeRefreshToken',
       'TokenEndpointController.createOAuthToken',
@@ -228,6 +238,26 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     // the same token is a valid one: a route that named its kind would accept it
     const login = bearer((await tokenFor(t, t.admin)).token);
     await t.http.get('/API/auth/v1/auth/token/').set(login).expect(200);
+  });
+  it('the temporary sign-in token in Temp-Auth-Token gets 401 on every authenticated route that does not name TEMP', async () => {
+    const temp = { 'Temp-Auth-Token': (await tokenFor(t, t.admin, { kind: 'TEMP' })).token };
+    const names = (r: RouteInfo) =>
+      typeof r.rules === 'object' && ((r.rules.kinds as string[] | undefined) ?? []).includes('TEMP');
+    const others = routes.filter((r) => r.policy === 'authenticated' && !names(r));
+    expect(
+      routes
+        .filter(names)
+        .map((r) => r.handler)
+        .sort(),
+    ).toEqual(['MfaLoginController.generateSignInOtp', 'MfaLoginController.multidomainLogin']);
+    const answers: string[] = [];
+    for (const r of others) {
+      const [method, path] = r.route.split(' ');
+      const url = path.replace(/:[a-z_]+/g, randomUUID());
+      const res = await t.http[method.toLowerCase() as 'get'](url).set(temp).send({});
+      if (res.status !== 401) answers.push(`${r.route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
   });
   it('every entity a route names for its ACL has a registered access checker', () => {
     const registered = new Set(t.get(AccessService).entities());

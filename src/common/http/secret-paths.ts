@@ -4,11 +4,13 @@
  */
 export const SECRET_PATH_ROUTES = [
   '/API/auth/v1/apps/external/auth/:secret',
+  '/API/auth/v1/auth/email/login/:secret',
   '/API/auth/v1/invitation/complete/:secret',
   '/API/auth/v1/invitation/:secret',
   '/API/auth/v1/password/reset/:secret',
   '/API/auth/v1/password/:secret/checks',
   '/API/auth/v1/registrations/verify/:secret',
+  '/login/email/:secret',
 ] as const;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

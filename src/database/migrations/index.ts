@@ -8,6 +8,10 @@ import { PendingInvitations1795263900000 } from './1795263900000-pending-invitat
 import { MailOutboxSealed1795264000000 } from './1795264000000-mail-outbox-sealed.js';
 import { UserType1795264100000 } from './1795264100000-user-type.js';
 import { Webhooks1795264200000 } from './1795264200000-webhooks.js';
+import { PasswordChecks1795264400000 } from './1795264400000-password-checks.js';
+import { MailDelivery1795264300000 } from './1795264300000-mail-delivery.js';
+import { GuessingDefence1795264500000 } from './1795264500000-guessing-defence.js';
+import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -19,4 +23,8 @@ export const MIGRATIONS = [
   MailOutboxSealed1795264000000,
   UserType1795264100000,
   Webhooks1795264200000,
+  MailDelivery1795264300000,
+  PasswordChecks1795264400000,
+  GuessingDefence1795264500000,
+  SecondFactors1795264600000,
 ];

@@ -68,3 +68,33 @@ ${hiddenFields({ ...requestFields(p), csrf })}
 </form>`,
   );
 }
+
+const OTP_LABELS: Record<string, string> = {
+  TOTP: 'Code from your authenticator app',
+  MAIL_2SV: 'Code we mailed you',
+  RECOVERY: 'Recovery code',
+};
+
+/** The second step of the sign-in where the domain (or the user) asks for a second factor. */
+export function secondFactorPage(
+  appName: string,
+  p: AuthorizationParams,
+  csrf: string,
+  accepted: string[],
+  note?: { error?: string; info?: string },
+): string {
+  const options = accepted
+    .map((t) => `<option value="${esc(t)}">${esc(OTP_LABELS[t] ?? t)}</option>`)
+    .join('');
+  return page(
+    'Second factor',
+    `<h1>Confirm it is you to continue to ${esc(appName)}</h1>
+${note?.error ? `<p class="error" role="alert">${esc(note.error)}</p>` : ''}${note?.info ? `<p class="muted" role="status">${esc(note.info)}</p>` : ''}
+<form method="post" action="/oauth/authorize/mfa">
+${hiddenFields({ ...requestFields(p), csrf })}
+<label for="otp_type">Method</label><select id="otp_type" name="otp_type">${options}</select>
+<label for="otp">Code</label><input id="otp" name="otp" autocomplete="one-time-code" inputmode="numeric" maxlength="64">
+<div class="actions">${accepted.includes('MAIL_2SV') ? '<button class="deny" type="submit" name="action" value="send">Email me a code</button>\n' : ''}<button class="allow" type="submit" name="action" value="verify">Verify</button></div>
+</form>`,
+  );
+}

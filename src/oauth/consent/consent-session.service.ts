@@ -12,6 +12,8 @@ import type { UserEntity } from '../../users/user.entity.js';
 import { TokenVerifier } from '../../common/auth/token-verifier.js';
 
 const SESSION = 'portcullis_session';
+/** A password-verified sign-in that still owes a second factor: the temporary token (kind TEMP). */
+const PENDING = 'portcullis_pending';
 
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -70,11 +72,21 @@ export class ConsentSessionService {
     }
   }
 
+  /** The domain a consent-page sign-in is for: the app's domain when the user belongs to it, else their home. */
+  async chooseDomain(user: UserEntity, preferredDomainId: string): Promise<string> {
+    const domains = await this.tokens.userDomainIds(user.id);
+    return domains.includes(preferredDomainId) ? preferredDomainId : user.system_domain_id;
+  }
+
   /** Signs the user in for the app's domain when they belong to it (else their home domain). */
   async start(res: Response, user: UserEntity, preferredDomainId: string): Promise<void> {
-    const domains = await this.tokens.userDomainIds(user.id);
-    const domainId = domains.includes(preferredDomainId) ? preferredDomainId : user.system_domain_id;
+    const domainId = await this.chooseDomain(user, preferredDomainId);
     const { token } = await this.signIns.domainToken(this.ds.manager, user.id, domainId);
+    this.startWith(res, token);
+  }
+
+  /** The session cookie for a login token issued elsewhere (after a second factor); the pending state goes. */
+  startWith(res: Response, token: string): void {
     res.cookie(SESSION, token, {
       httpOnly: true,
       sameSite: 'lax',
@@ -82,8 +94,34 @@ export class ConsentSessionService {
       path: '/oauth',
       maxAge: this.config.auth.loginTokenTtlSeconds * 1000,
     });
+    res.clearCookie(PENDING, { path: '/oauth' });
     // the anonymous form's token is bound to "no session": the signed-in pages need one of their own
     this.mintCsrf(res, token);
+  }
+
+  /** Password verified, second factor owed: the temporary token waits in its own cookie (strict, short). */
+  startPending(res: Response, tempToken: string): void {
+    res.cookie(PENDING, tempToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: this.secure,
+      path: '/oauth',
+      maxAge: this.config.auth.tempTokenTtlSeconds * 1000,
+    });
+  }
+
+  /** The pending sign-in's temporary token as an authenticated context, or null (absent, expired, used). */
+  async pending(req: Request): Promise<AuthContext | null> {
+    const raw = readCookie(req, PENDING);
+    if (!raw) return null;
+    const claims = await this.jwt.verifyOrNull(raw);
+    if (!claims) return null;
+    try {
+      const auth = await this.tokens.authenticate(claims, raw, req.id as string);
+      return auth.kind === 'TEMP' ? auth : null;
+    } catch {
+      return null;
+    }
   }
 
   /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */

@@ -4,13 +4,19 @@ import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/authenticated.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialsService } from '../../login/credentials.service.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import { OTP_TYPES, type OtpType } from '../../mfa/mfa-policy.js';
+import { MfaService } from '../../mfa/mfa.service.js';
+import { SystemDomainEntity } from '../../system-domains/system-domain.entity.js';
+import { DataSource } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import {
   type AuthorizationParams,
   AuthorizationRequestError,
   AuthorizationRequestService,
   type ValidAuthorization,
 } from '../authorization-request.service.js';
-import { consentPage, errorPage, loginPage, requestFields } from './consent-pages.js';
+import { consentPage, errorPage, loginPage, requestFields, secondFactorPage } from './consent-pages.js';
 import { ConsentExceptionFilter } from './consent-exception.filter.js';
 import { ConsentSessionService } from './consent-session.service.js';
 
@@ -28,6 +34,8 @@ export class ConsentController {
     private readonly requests: AuthorizationRequestService,
     private readonly sessions: ConsentSessionService,
     private readonly credentials: CredentialsService,
+    private readonly mfa: MfaService,
+    @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
   @Get()
@@ -71,12 +79,74 @@ export class ConsentController {
       }
       const user = await this.credentials.verify(String(body.email ?? ''), String(body.password ?? ''));
       if (!user) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Invalid email or password'), v);
-      await this.sessions.start(res, user, v.app.system_domain_id);
-      const back = new URLSearchParams(
-        Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
-      );
-      this.redirect(res, `/oauth/authorize?${back.toString()}`, v);
+      const domainId = await this.sessions.chooseDomain(user, v.app.system_domain_id);
+      const domain = await this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: domainId });
+      const accepted = await this.mfa.owedFor(user.id, domain);
+      if (accepted === null) {
+        await this.sessions.start(res, user, v.app.system_domain_id);
+        return this.redirect(res, this.backTo(q), v);
+      }
+      // a second factor is owed: the second step of the form, with a temporary token in its own cookie
+      if (accepted.length === 0) {
+        const why = 'This domain requires an authenticator app. Set one up in your account first.';
+        return this.send(res, 403, loginPage(v.app.name, q, csrf, why), v);
+      }
+      this.sessions.startPending(res, await this.mfa.issueTemp(user.id, domainId));
+      this.send(res, 200, secondFactorPage(v.app.name, q, csrf, accepted), v);
     });
+  }
+
+  @Post('mfa')
+  @Public('signin') // checks a code: the sign-in budget of the address
+  async submitConsentSecondFactor(
+    @Body() body: Record<string, string>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const q = requestFields(body) as AuthorizationParams;
+    await this.render(req, res, q, async (v) => {
+      const csrf = this.sessions.csrfToken(req, res);
+      const pending = await this.sessions.pending(req);
+      if (!pending) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
+      const domain = await this.ds
+        .getRepository(SystemDomainEntity)
+        .findOneByOrFail({ id: pending.systemDomainId });
+      const accepted = (await this.mfa.owedFor(pending.userId, domain)) ?? [];
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        const error = 'Your session expired; please try again.';
+        return this.send(res, 403, secondFactorPage(v.app.name, q, csrf, accepted, { error }), v);
+      }
+      if (body.action === 'send' && accepted.includes('MAIL_2SV')) {
+        await this.mfa.generateForCurrent(pending);
+        const info = `We mailed a code to ${pending.user.email}. It is valid for 10 minutes.`;
+        return this.send(res, 200, secondFactorPage(v.app.name, q, csrf, accepted, { info }), v);
+      }
+      const type = (OTP_TYPES as readonly string[]).includes(body.otp_type)
+        ? (body.otp_type as OtpType)
+        : null;
+      try {
+        const { token } = await this.mfa.completeWithCode(
+          pending,
+          domain.id,
+          accepted,
+          type,
+          typeof body.otp === 'string' ? body.otp : null,
+        );
+        this.sessions.startWith(res, token);
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 401) throw e;
+        const error = 'Invalid or expired code';
+        return this.send(res, 401, secondFactorPage(v.app.name, q, csrf, accepted, { error }), v);
+      }
+      this.redirect(res, this.backTo(q), v);
+    });
+  }
+
+  private backTo(q: AuthorizationParams): string {
+    const back = new URLSearchParams(
+      Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
+    );
+    return `/oauth/authorize?${back.toString()}`;
   }
 
   @Post()

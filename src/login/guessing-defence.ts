@@ -1,0 +1,151 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { returningRows } from '../database/returning-rows.js';
+import { MailService } from '../mail/mail.service.js';
+import type { GuessedFactor } from './guessing-defence.entity.js';
+
+export type { GuessedFactor } from './guessing-defence.entity.js';
+
+const FACTOR_NAMES: Record<GuessedFactor, string> = {
+  password: 'password',
+  totp: 'authenticator code',
+  mail_otp: 'mailed code',
+  recovery: 'recovery code',
+};
+
+/** `locked`: refused without running the verification; callers answer it exactly as they answer `wrong`. */
+export type AttemptOutcome = 'ok' | 'wrong' | 'locked';
+
+/**
+ * Per-account guessing defence (README, Security: Guessing defence), separate from rate limiting: that one
+ * protects the service per address and token, this one protects an account from guesses wherever they come
+ * from.
+ *
+ * Every attempt first **reserves** a slot in one atomic statement (an upsert on `login_attempts` that does
+ * nothing while the account is locked for that factor): the attempt is counted as a failure before it is
+ * verified, and the statement that makes the count reach the threshold also sets the lock. Only then is the
+ * (slow) verification run, and a success deletes the row. So however many guesses arrive at once, at most
+ * `threshold` of them are verified before the lock; after it expires, one guess per lock period, the lock
+ * doubling with each (`base * 2^(failures - threshold)`, capped at `max`). A correct answer during a lock is
+ * refused like a wrong one; the count is forgotten after `resetSeconds` without a failure.
+ *
+ * Call it outside any transaction: the count must commit even when the caller's work rolls back (and on PGlite
+ * a second query inside a transaction would wait for that transaction).
+ */
+@Injectable()
+export class GuessingDefence {
+  private readonly logger = new Logger(GuessingDefence.name);
+  /** Verifications actually run (not refused by a lock); read by tests and usable as a metric. */
+  verifications = 0;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly mail: MailService,
+  ) {}
+
+  /**
+   * Reserves an attempt at `factor` for `userId`, runs `verify` unless the account is locked for it, and
+   * records the result. `verify` throwing counts as a failure (and is rethrown).
+   */
+  async attempt(
+    userId: string,
+    factor: GuessedFactor,
+    verify: () => Promise<boolean>,
+  ): Promise<AttemptOutcome> {
+    const failures = await this.reserve(userId, factor);
+    if (failures === null) return 'locked';
+    this.verifications++;
+    const ok = await verify();
+    if (ok) {
+      await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1 AND factor = $2', [userId, factor]);
+      return 'ok';
+    }
+    if (failures >= this.config.lockout.threshold) {
+      // the account id and factor only: never what was tried
+      this.logger.warn(
+        `account ${userId} locked for ${factor} after ${failures} failed attempts (${this.lockSeconds(failures)} s)`,
+      );
+      // the owner learns it once per run of failures (not at every doubling): nobody else does
+      if (failures === this.config.lockout.threshold) await this.tellOwner(userId, factor, failures);
+    }
+    return 'wrong';
+  }
+
+  /** An administrator's unlock: every factor's count and lock go. */
+  async unlock(userId: string): Promise<void> {
+    await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1', [userId]);
+  }
+
+  /** The account's lock for `factor`, if one is in force (for callers that want to tell the owner). */
+  async lockedUntil(userId: string, factor: GuessedFactor): Promise<Date | null> {
+    const [row] = await this.ds.query<{ locked_until: Date | null }[]>(
+      'SELECT locked_until FROM login_attempts WHERE user_id = $1 AND factor = $2 AND locked_until > $3',
+      [userId, factor, this.clock.now()],
+    );
+    return row?.locked_until ? new Date(row.locked_until) : null;
+  }
+
+  /** A plain mail to the account's owner; a failure to queue it is logged, never the attempt's answer. */
+  private async tellOwner(userId: string, factor: GuessedFactor, failures: number): Promise<void> {
+    try {
+      const [user] = await this.ds.query<{ email: string }[]>('SELECT email FROM users WHERE id = $1', [
+        userId,
+      ]);
+      if (!user) return;
+      const until = new Date(this.clock.now().getTime() + this.lockSeconds(failures) * 1000);
+      await this.mail.queue(this.ds.manager, {
+        kind: 'sign-in paused',
+        to: user.email,
+        subject: 'Sign-in to your account was paused after failed attempts',
+        body: [
+          `Someone tried to sign in to your account (${user.email}) with a wrong ${FACTOR_NAMES[factor]} ${failures} times.`,
+          `To protect the account, ${FACTOR_NAMES[factor]} attempts are paused until ${until.toISOString()}; the pause grows if the attempts go on, up to ${Math.ceil(this.config.lockout.maxSeconds / 60)} minutes at a time.`,
+          '',
+          'If this was you, wait and try again, or reset your password. If it was not, nothing was revealed: the attempts failed. Your administrator can lift the pause.',
+        ].join('\n'),
+      });
+    } catch (err) {
+      this.logger.error(`could not queue the lock notice for account ${userId}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Seconds of the lock that `failures` failed attempts cause (0 below the threshold). */
+  lockSeconds(failures: number): number {
+    const { threshold, baseSeconds, maxSeconds } = this.config.lockout;
+    if (failures < threshold) return 0;
+    return Math.min(baseSeconds * 2 ** Math.min(failures - threshold, 30), maxSeconds);
+  }
+
+  /**
+   * One statement: counts the attempt and, when the count reaches the threshold, sets the lock — unless a
+   * lock is in force, in which case nothing changes and null comes back. Row-level locking of the upsert
+   * serialises concurrent attempts on one account, so each sees the count the previous one left.
+   */
+  private async reserve(userId: string, factor: GuessedFactor): Promise<number | null> {
+    const { threshold, baseSeconds, maxSeconds, resetSeconds } = this.config.lockout;
+    // $3 now, $4 threshold, $5 base, $6 max, $7 reset window (seconds)
+    const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
+                   THEN 1 ELSE a.failures + 1 END)`;
+    const lockFor = (n: string) =>
+      `(CASE WHEN ${n} >= $4::int
+             THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
+        END)`;
+    const rows = returningRows<{ failures: number }>(
+      await this.ds.query(
+        `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
+         VALUES ($1, $2, 1, ${lockFor('1')}, $3::timestamptz)
+         ON CONFLICT (user_id, factor) DO UPDATE
+           SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
+           WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz
+         RETURNING a.failures`,
+        [userId, factor, this.clock.now(), threshold, baseSeconds, maxSeconds, resetSeconds],
+      ),
+    );
+    return rows.length > 0 ? Number(rows[0].failures) : null;
+  }
+}

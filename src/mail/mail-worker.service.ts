@@ -1,0 +1,164 @@
+import { join } from 'node:path';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig, type MailConfig } from '../config/config.js';
+import { leaseClaimSql } from '../database/lease-claim.js';
+import { backoffMs } from '../webhooks/webhook-worker.service.js';
+import type { MailOutboxEntity } from './mail-outbox.entity.js';
+import { EmlFileTransport, type MailTransport, SmtpTransport } from './mail-transport.js';
+import { MailService } from './mail.service.js';
+
+/** Mails claimed per round; a full round starts the next one at once. */
+const BATCH = 10;
+/** A claim outlives the attempt's timeout by this much; after it, another instance may take the mail. */
+const LEASE_MARGIN_MS = 5_000;
+
+/** Claims due mail, as the webhook worker claims deliveries (leaseClaimSql: SKIP LOCKED plus a lease). */
+const CLAIM_SQL = leaseClaimSql({
+  table: 'mail_outbox',
+  alias: 'm',
+  returning: 'm.id, m.to_address, m.subject, m.body, m.html_body, m.attempts',
+});
+
+type Claimed = Pick<MailOutboxEntity, 'id' | 'to_address' | 'subject' | 'body' | 'html_body' | 'attempts'>;
+
+/**
+ * The mail delivery worker of this instance: drains `mail_outbox` every MAIL_POLL_INTERVAL_MS through SMTP
+ * (SMTP_URL), or into `.eml` files under DATA_DIR/mail/ without it. A 4xx answer or a connection error is
+ * retried with exponential backoff (MAIL_RETRY_BASE_MS doubling up to MAIL_RETRY_MAX_MS); a 5xx answer,
+ * or MAIL_MAX_ATTEMPTS failures, gives the mail up (FAILED, with the error). Only the recipient, the row id
+ * and the .eml file name are logged, never the content. With DATA_DIR=memory:// and no SMTP_URL (tests)
+ * there is nowhere to deliver to: the worker stays idle and mail waits in the outbox.
+ */
+@Injectable()
+export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Mail');
+  private readonly config: MailConfig;
+  private readonly transport: MailTransport | null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private errors = 0;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) appConfig: AppConfig,
+    private readonly clock: Clock,
+    private readonly mail: MailService,
+  ) {
+    this.config = appConfig.mail;
+    const dataDir = appConfig.database.dataDir;
+    this.transport = this.config.smtpUrl
+      ? new SmtpTransport(this.config)
+      : dataDir === 'memory://'
+        ? null
+        : new EmlFileTransport(join(dataDir, 'mail'), this.config.from);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.transport) {
+      this.logger.log('no SMTP_URL and DATA_DIR=memory://: mail stays in the mail_outbox table');
+      return;
+    }
+    if (!this.config.smtpUrl)
+      this.logger.log('no SMTP_URL: mail is written as .eml files under DATA_DIR/mail/');
+    this.schedule(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    this.transport?.close();
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.round().finally(() => (this.running = null));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    let next = this.config.pollIntervalMs;
+    try {
+      const claimed = await this.claim();
+      await Promise.all(claimed.map((c) => this.attempt(c)));
+      if (claimed.length === BATCH) next = 0;
+      this.errors = 0;
+    } catch (err) {
+      if (this.stopped) return;
+      if (this.errors++ === 0) this.logger.warn(`mail worker: ${(err as Error).message}`);
+      next = Math.min(30_000, this.config.pollIntervalMs * 2 ** Math.min(this.errors, 10));
+    }
+    this.schedule(next);
+  }
+
+  private async claim(): Promise<Claimed[]> {
+    if (!this.transport || this.stopped) return [];
+    const now = this.clock.now();
+    const lease = new Date(now.getTime() + this.config.timeoutMs * 3 + LEASE_MARGIN_MS);
+    const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, BATCH])) as [Claimed[], number];
+    return rows;
+  }
+
+  private async attempt(c: Claimed): Promise<void> {
+    const transport = this.transport as MailTransport;
+    let text: string | null;
+    let html: string | null;
+    try {
+      text = this.mail.readBody(c);
+      html = this.mail.readHtml(c);
+    } catch {
+      await this.mail.markFailed(
+        this.ds.manager,
+        c.id,
+        'the sealed body does not open (KEY_ENCRYPTION_SECRET changed?)',
+      );
+      this.logger.warn(`mail ${c.id} to ${c.to_address} FAILED: its sealed body does not open`);
+      return;
+    }
+    if (text === null) {
+      await this.mail.markFailed(this.ds.manager, c.id, 'no body');
+      return;
+    }
+    const outcome = await transport.send({ id: c.id, to: c.to_address, subject: c.subject, text, html });
+    if (outcome.ok) {
+      await this.mail.markSent(this.ds.manager, c.id, this.clock.now());
+      this.logger.log(
+        outcome.where
+          ? `mail ${c.id} to ${c.to_address} written to ${outcome.where}`
+          : `mail ${c.id} sent to ${c.to_address}`,
+      );
+      return;
+    }
+    if (outcome.permanent || c.attempts >= this.config.maxAttempts) {
+      await this.mail.markFailed(this.ds.manager, c.id, outcome.error);
+      this.logger.warn(
+        `mail ${c.id} to ${c.to_address} FAILED after ${c.attempts} attempt(s): ${outcome.error}`,
+      );
+      return;
+    }
+    const next = new Date(this.clock.now().getTime() + backoffMs(c.attempts, this.config));
+    await this.ds.query(
+      `UPDATE mail_outbox SET next_attempt_at = $2, locked_until = NULL, last_error = $3
+        WHERE id = $1 AND status = 'PENDING'`,
+      [c.id, next, outcome.error],
+    );
+    this.logger.warn(
+      `mail ${c.id} to ${c.to_address} not sent (attempt ${c.attempts}), retrying: ${outcome.error}`,
+    );
+  }
+}

@@ -1,0 +1,164 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { TokenDto } from '../tokens/dto/token.dto.js';
+import {
+  DomainMfaPolicyDto,
+  DomainMfaPolicyOutDto,
+  MailOtpUpdateDto,
+  MultiDomainLoginDto,
+  OtpCodeDto,
+  OtpConfigurationDto,
+  RecoveryCodesDto,
+  TotpEnrolmentDto,
+  TotpRemoveDto,
+} from './dto/mfa.dto.js';
+import { MfaService } from './mfa.service.js';
+
+const TEMP_HEADER = ApiHeader({
+  name: 'Temp-Auth-Token',
+  required: true,
+  description: 'The temp_token of a simple login that owes a second factor',
+});
+
+/** The end of a sign-in that owes a second factor: only the temporary token (Temp-Auth-Token) opens these. */
+@ApiTags('login')
+@Controller('API/auth/v1/auth')
+export class MfaLoginController {
+  constructor(private readonly mfa: MfaService) {}
+
+  @Post('multidomain/login')
+  @HttpCode(201)
+  @Authenticated({ kinds: ['TEMP'] })
+  @TEMP_HEADER
+  @ApiOperation({
+    summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
+  })
+  @ApiCreatedResponse({ type: TokenDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  multidomainLogin(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<TokenDto> {
+    return this.mfa.multidomainLogin(caller, body);
+  }
+
+  @Post('otp/generate')
+  @HttpCode(201)
+  @Authenticated({ kinds: ['TEMP'] })
+  @TEMP_HEADER
+  @ApiOperation({ summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor' })
+  @ApiCreatedResponse({ description: 'Mailed' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  generateSignInOtp(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<void> {
+    return this.mfa.generateForSignIn(caller, body);
+  }
+
+  @Post('current/otp/generate')
+  @HttpCode(201)
+  @Authenticated({ anyScope: true })
+  @ApiOperation({ summary: 'Mails a code to the signed-in user (step-up; proves the mailbox for MAIL_2SV)' })
+  @ApiCreatedResponse({ description: 'Mailed' })
+  generateCurrentOtp(@Caller() caller: AuthContext): Promise<void> {
+    return this.mfa.generateForCurrent(caller);
+  }
+}
+
+/** The signed-in user's own second factors (users service paths). */
+@ApiTags('users')
+@Controller('API/users/v1/users/current')
+export class MfaEnrolmentController {
+  constructor(private readonly mfa: MfaService) {}
+
+  @Post('totp/configure')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
+  })
+  @ApiCreatedResponse({ type: TotpEnrolmentDto })
+  @ApiConflictResponse({ type: ErrorsDto })
+  configureTotp(@Caller() caller: AuthContext): Promise<TotpEnrolmentDto> {
+    return this.mfa.startTotp(caller);
+  }
+
+  @Post('totp/validate_configuration')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({ summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)' })
+  @ApiCreatedResponse({ type: RecoveryCodesDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  validateTotpConfiguration(
+    @Caller() caller: AuthContext,
+    @Body() body: OtpCodeDto,
+  ): Promise<RecoveryCodesDto> {
+    return this.mfa.confirmTotp(caller, body.otp);
+  }
+
+  @Delete('totp/configure')
+  @HttpCode(204)
+  @Authenticated()
+  @ApiOperation({ summary: 'Removes the authenticator app; needs a current code of it or a recovery code' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  removeTotp(@Caller() caller: AuthContext, @Body() body: TotpRemoveDto): Promise<void> {
+    return this.mfa.removeTotp(caller, body.otp, body.otp_type ?? 'TOTP');
+  }
+
+  @Get('otp/configure')
+  @Authenticated()
+  @ApiOperation({ summary: 'The user’s second factors' })
+  @ApiOkResponse({ type: OtpConfigurationDto })
+  getOtpConfiguration(@Caller() caller: AuthContext): Promise<OtpConfigurationDto> {
+    return this.mfa.otpConfiguration(caller.userId);
+  }
+
+  @Post('otp/configure')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({
+    summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
+  })
+  @ApiCreatedResponse({ type: OtpConfigurationDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  enableOtp(@Caller() caller: AuthContext, @Body() body: OtpCodeDto): Promise<OtpConfigurationDto> {
+    return this.mfa.setMailOtp(caller, true, body.otp);
+  }
+
+  @Put('otp/configure')
+  @Authenticated()
+  @ApiOperation({ summary: 'Turns MAIL_2SV on or off, with a code from current/otp/generate' })
+  @ApiOkResponse({ type: OtpConfigurationDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  updateOtp(@Caller() caller: AuthContext, @Body() body: MailOtpUpdateDto): Promise<OtpConfigurationDto> {
+    return this.mfa.setMailOtp(caller, body.enabled, body.otp);
+  }
+}
+
+/** A domain's second-factor policy, set by its administrators (there is no system-domain CRUD yet). */
+@ApiTags('system_domains')
+@Controller('API/auth/v1/system_domains/current')
+export class DomainMfaController {
+  constructor(private readonly mfa: MfaService) {}
+
+  @Patch('mfa')
+  @Authenticated({ admin: true })
+  @ApiOperation({ summary: 'Sets the caller’s domain’s second-factor policy (mfa_required, mfa_methods)' })
+  @ApiOkResponse({ type: DomainMfaPolicyOutDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  updateDomainMfa(
+    @Caller() caller: AuthContext,
+    @Body() body: DomainMfaPolicyDto,
+  ): Promise<DomainMfaPolicyOutDto> {
+    return this.mfa.domainPolicy(caller, body);
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LoginModule } from '../login/login.module.js';
+import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
+import { MfaService } from './mfa.service.js';
+
+/** Second factors: enrolment (users service paths), the end of a sign-in that owes one, domain policy. */
+@Module({
+  imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule],
+  controllers: [MfaLoginController, MfaEnrolmentController, DomainMfaController],
+  providers: [MfaService],
+  exports: [MfaService],
+})
+export class MfaModule {}

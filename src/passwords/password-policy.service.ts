@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { PasswordsErrors } from './passwords.errors.js';
+import { failedRules, normalizeChecks, type PasswordChecks, strictestOf } from './password-checks.js';
+
+/** zxcvbn's scores run 0 (top of the common-password lists) to 4; below this a password is refused. */
+export const MIN_STRENGTH_SCORE = 3;
+export const TOO_COMMON = 'is too common or too easy to guess';
+
+/**
+ * The one place a new password is judged, wherever it is set (reset, invitation, users create/update): the
+ * strictest union of the checks of the domains that apply, the service's floor of 8 characters, and an
+ * offline strength estimate (zxcvbn-ts with its common-password and keyboard-pattern dictionaries, about
+ * 50 000 leaked passwords and their variants; nothing leaves the process).
+ */
+@Injectable()
+export class PasswordPolicyService {
+  private readonly zxcvbn = new ZxcvbnFactory({
+    dictionary,
+    graphs: adjacencyGraphs,
+    useLevenshteinDistance: true,
+  });
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The strictest union of these domains' stored checks (all null when none sets any). */
+  async checksFor(domainIds: string[], em: EntityManager = this.ds.manager): Promise<PasswordChecks> {
+    if (domainIds.length === 0) return strictestOf([]);
+    const rows: { password_checks: unknown }[] = await em.query(
+      'SELECT password_checks FROM system_domains WHERE id = ANY($1::uuid[])',
+      [domainIds],
+    );
+    return strictestOf(rows.map((r) => normalizeChecks(r.password_checks)));
+  }
+
+  /** The checks for an account: those of every domain it belongs to. */
+  async checksForUser(userId: string, em: EntityManager = this.ds.manager): Promise<PasswordChecks> {
+    const rows: { system_domain_id: string }[] = await em.query(
+      'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1',
+      [userId],
+    );
+    return this.checksFor(
+      rows.map((r) => r.system_domain_id),
+      em,
+    );
+  }
+
+  /**
+   * One message per failed rule (empty: the password may be set). `personal`: what the password must not be
+   * built from (the email, names), fed to the strength estimate.
+   */
+  async check(
+    domainIds: string[],
+    password: string,
+    o: { em?: EntityManager; personal?: (string | null | undefined)[] } = {},
+  ): Promise<string[]> {
+    return this.judge(await this.checksFor(domainIds, o.em), password, o.personal);
+  }
+
+  /** The same as `check`, against checks already known. */
+  judge(checks: PasswordChecks, password: string, personal: (string | null | undefined)[] = []): string[] {
+    const failed = failedRules(checks, password);
+    const inputs = personal.flatMap((p) =>
+      p ? [p, ...p.split(/[@.\s_+-]+/).filter((s) => s.length >= 3)] : [],
+    );
+    if (this.zxcvbn.check(password, inputs).score < MIN_STRENGTH_SCORE) failed.push(TOO_COMMON);
+    return failed;
+  }
+
+  /**
+   * Throws a 400 `{errors: {[field]: "…; …"}}` naming every failed rule in one message (the error body maps
+   * a field to one string), else returns.
+   */
+  async assert(
+    domainIds: string[],
+    password: string,
+    o: { em?: EntityManager; personal?: (string | null | undefined)[]; field?: string } = {},
+  ): Promise<void> {
+    PasswordPolicyService.throwIfFailed(await this.check(domainIds, password, o), o.field);
+  }
+
+  static throwIfFailed(failed: string[], field = 'password'): void {
+    if (failed.length > 0) throw PasswordsErrors.INVALID({ [field]: failed.join('; ') });
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MailModule } from '../mail/mail.module.js';
+import { PasswordPolicyModule } from './password-policy.module.js';
+import { PasswordsController } from './passwords.controller.js';
+import { PasswordsService } from './passwords.service.js';
+
+/** Password reset and the domains' PasswordChecks (the policy itself: PasswordPolicyModule). */
+@Module({
+  imports: [MailModule, PasswordPolicyModule],
+  controllers: [PasswordsController],
+  providers: [PasswordsService],
+})
+export class PasswordsModule {}

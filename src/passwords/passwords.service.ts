@@ -1,0 +1,198 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Clock } from '../common/clock.js';
+import { hashPassword } from '../common/crypto/passwords.js';
+import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { linkMail } from '../mail/mail-templates.js';
+import { MailService } from '../mail/mail.service.js';
+import { TokensService } from '../tokens/tokens.service.js';
+import type { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
+import { inconsistencies, normalizeChecks, type PasswordChecks } from './password-checks.js';
+import { PasswordPolicyService } from './password-policy.service.js';
+import { PasswordsErrors } from './passwords.errors.js';
+
+/**
+ * POST /forgot answers no sooner than this, whether or not a mail was queued, so its timing does not tell a
+ * registered email from an unknown one (the work for a known one takes a few milliseconds of it).
+ */
+export const FORGOT_ANSWER_FLOOR_MS = 250;
+/** Ended links are kept this long (a late click still gets 419, not 404), then deleted at the next request. */
+const KEEP_ENDED_MS = 24 * 3600 * 1000;
+/** What a link's secret looks like (generateSecret: 32 bytes, base64url): anything else is not looked up. */
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+interface LinkRow {
+  id: string;
+  user_id: string;
+  expires: Date | string;
+  used_at: Date | string | null;
+  superseded_at: Date | string | null;
+  status: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/**
+ * Self-service password reset through a mailed single-use link, and the domains' PasswordChecks. A reset
+ * revokes every credential of the account (see README, Passwords).
+ */
+@Injectable()
+export class PasswordsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly mail: MailService,
+    private readonly tokens: TokensService,
+    private readonly policy: PasswordPolicyService,
+  ) {}
+
+  /**
+   * Mails a reset link to an active account; the same answer, after about the same time, for an unknown or
+   * inactive email (no mail then). A new link supersedes the account's previous one.
+   */
+  async forgot(body: ForgotPasswordDto): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.mailLink(body.email);
+    } finally {
+      const left = FORGOT_ANSWER_FLOOR_MS - (Date.now() - started);
+      if (left > 0) await sleep(left);
+    }
+  }
+
+  private async mailLink(email: string): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      // the row lock orders two requests of the same account: exactly one link stays live
+      const [user]: { id: string; email: string; status: string }[] = await em.query(
+        'SELECT id, email, status FROM users WHERE email = $1 FOR UPDATE',
+        [email],
+      );
+      if (!user || user.status !== 'ACTIVE') return;
+      const now = this.clock.now();
+      await em.query('DELETE FROM password_resets WHERE user_id = $1 AND expires < $2', [
+        user.id,
+        new Date(now.getTime() - KEEP_ENDED_MS),
+      ]);
+      await em.query(
+        `UPDATE password_resets SET superseded_at = $2
+         WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`,
+        [user.id, now],
+      );
+      const secret = generateSecret();
+      const expires = new Date(now.getTime() + this.config.passwords.resetTtlSeconds * 1000);
+      await em.query('INSERT INTO password_resets (user_id, secret_sha256, expires) VALUES ($1, $2, $3)', [
+        user.id,
+        sha256Hex(secret),
+        expires,
+      ]);
+      await this.mail.queue(em, {
+        kind: 'password reset',
+        to: user.email,
+        subject: 'Reset your password',
+        ...linkMail({
+          intro: [`Someone asked to reset the password of the account ${user.email}.`],
+          action: 'Choose a new password',
+          link: `${this.config.http.publicBaseUrl}/password/reset/${secret}`,
+          outro: [
+            `The link works once and expires on ${expires.toISOString()}. Setting a new password signs the account out everywhere.`,
+            'If you did not ask for this, ignore this mail: your password stays as it is.',
+          ],
+        }),
+      });
+    });
+  }
+
+  /**
+   * Sets the password of the link's account. The link works once; the new password must pass the checks
+   * of every domain of the account; every token of the account is revoked (sign-ins, PATs, OAuth access and
+   * refresh tokens): whoever knew the old password must not stay signed in. `requestId`: for the events.
+   */
+  async reset(secret: string, body: ResetPasswordDto, requestId: string | null): Promise<void> {
+    if (body.password !== body.repeat_password) {
+      throw PasswordsErrors.INVALID({ repeat_password: 'must be the same as password' });
+    }
+    // judged and hashed before the transaction: argon2 is slow, and a refused password must not use the link
+    const link = await this.live(this.ds.manager, secret, PasswordsErrors.RESET_EXPIRED);
+    const checks = await this.policy.checksForUser(link.user_id);
+    PasswordPolicyService.throwIfFailed(
+      this.policy.judge(checks, body.password, [link.email, link.first_name, link.last_name]),
+    );
+    const passwordHash = await hashPassword(body.password);
+    await this.ds.transaction(async (em) => {
+      // again under the row lock: of two requests with the same link, the second finds it used
+      const locked = await this.live(em, secret, PasswordsErrors.RESET_EXPIRED, true);
+      const now = this.clock.now();
+      await em.query('UPDATE users SET password_hash = $2, date_modified = now() WHERE id = $1', [
+        locked.user_id,
+        passwordHash,
+      ]);
+      await em.query('UPDATE password_resets SET used_at = $2 WHERE id = $1', [locked.id, now]);
+      await this.tokens.revokeWhere({ user_id: locked.user_id }, { em, requestId });
+      await em.query(
+        'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
+        [locked.user_id],
+      );
+    });
+  }
+
+  /** The PasswordChecks of the caller's domain, as its administrators set them. */
+  async checks(auth: AuthContext): Promise<PasswordChecks> {
+    const [row]: { password_checks: unknown }[] = await this.ds.query(
+      'SELECT password_checks FROM system_domains WHERE id = $1',
+      [auth.systemDomainId],
+    );
+    return normalizeChecks(row?.password_checks);
+  }
+
+  /** Replaces the caller's domain's PasswordChecks (omitted fields become null: no rule). */
+  async setChecks(auth: AuthContext, body: PasswordChecksDto): Promise<PasswordChecks> {
+    const checks = normalizeChecks(body);
+    const problems = inconsistencies(checks);
+    if (Object.keys(problems).length > 0) throw PasswordsErrors.INVALID(problems);
+    const stored = Object.values(checks).every((v) => v === null) ? null : JSON.stringify(checks);
+    await this.ds.query('UPDATE system_domains SET password_checks = $2::jsonb WHERE id = $1', [
+      auth.systemDomainId,
+      stored,
+    ]);
+    return checks;
+  }
+
+  /** The checks a new password set through this link must pass: those of every domain of its account. */
+  async linkChecks(secret: string): Promise<PasswordChecks> {
+    const link = await this.live(this.ds.manager, secret, PasswordsErrors.CHECKS_EXPIRED);
+    return this.policy.checksForUser(link.user_id);
+  }
+
+  /**
+   * The live link behind a secret: 404 when there never was one, `expired` (419) when it was used, was
+   * superseded, expired, or its account was deactivated.
+   */
+  private async live(
+    em: EntityManager,
+    secret: string,
+    expired: () => Error,
+    lock = false,
+  ): Promise<LinkRow> {
+    if (!SECRET_SHAPE.test(secret)) throw PasswordsErrors.LINK_NOT_FOUND();
+    const [link]: LinkRow[] = await em.query(
+      `SELECT r.id, r.user_id, r.expires, r.used_at, r.superseded_at, u.status, u.email, u.first_name, u.last_name
+       FROM password_resets r JOIN users u ON u.id = r.user_id
+       WHERE r.secret_sha256 = $1${lock ? ' FOR UPDATE OF r, u' : ''}`,
+      [sha256Hex(secret)],
+    );
+    if (!link) throw PasswordsErrors.LINK_NOT_FOUND();
+    const ended =
+      link.used_at !== null ||
+      link.superseded_at !== null ||
+      new Date(link.expires).getTime() <= this.clock.now().getTime() ||
+      link.status !== 'ACTIVE';
+    if (ended) throw expired();
+    return link;
+  }
+}
