@@ -67,6 +67,15 @@ describe('LeakyBucketStorage without Redis', () => {
     expect(storage.shared).toBe(false);
   });
 
+  it('a refusal always reads as a full bucket (no "1 remaining" from a level a hair above burst − 1)', async () => {
+    let now = 0;
+    const storage = new LeakyBucketStorage(null, () => now);
+    for (let i = 0; i < 20; i++) await storage.increment('k', 2000, 20, 0, 'token'); // 10 per second
+    now = 99.99999999; // drained to 19.0000000001: one more does not fit
+    const refused = await storage.increment('k', 2000, 20, 0, 'token');
+    expect(refused).toMatchObject({ isBlocked: true, totalHits: 20 });
+  });
+
   it('stays bounded under a flood of keys', async () => {
     const storage = new LeakyBucketStorage(null, () => 0);
     for (let i = 0; i < 100_500; i++) await storage.increment(`k${i}`, 20_000, 1000, 0, 'anonymous');

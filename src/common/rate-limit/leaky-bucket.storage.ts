@@ -103,7 +103,8 @@ export class LeakyBucketStorage implements ThrottlerStorage {
 function record(allowed: boolean, level: number, b: Budget): BucketRecord {
   const retry = allowed ? 0 : Math.max(1, Math.ceil((level + 1 - b.burst) / b.perSecond));
   return {
-    totalHits: Math.ceil(level - 1e-9),
+    // refused: the bucket is full by definition (a level a hair above burst − 1 must not read as room for one)
+    totalHits: allowed ? Math.ceil(level - 1e-9) : b.burst,
     timeToExpire: Math.ceil(drainMs(level, b) / 1000),
     isBlocked: !allowed,
     timeToBlockExpire: retry,
