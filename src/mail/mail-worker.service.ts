@@ -9,9 +9,9 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { backoffMs, PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig, type MailConfig } from '../config/config.js';
 import { leaseClaimSql } from '../database/lease-claim.js';
-import { backoffMs } from '../webhooks/webhook-worker.service.js';
 import type { MailOutboxEntity } from './mail-outbox.entity.js';
 import { EmlFileTransport, type MailTransport, SmtpTransport } from './mail-transport.js';
 import { MailService } from './mail.service.js';
@@ -43,10 +43,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly logger = new Logger('Mail');
   private readonly config: MailConfig;
   private readonly transport: MailTransport | null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-  private errors = 0;
+  private readonly loop: PollingLoop;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -61,6 +58,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       : dataDir === 'memory://'
         ? null
         : new EmlFileTransport(join(dataDir, 'mail'), this.config.from);
+    this.loop = new PollingLoop('mail worker', this.config.pollIntervalMs, () => this.round(), this.logger);
   }
 
   onApplicationBootstrap(): void {
@@ -70,44 +68,23 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     }
     if (!this.config.smtpUrl)
       this.logger.log('no SMTP_URL: mail is written as .eml files under DATA_DIR/mail/');
-    this.schedule(0);
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
     this.transport?.close();
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round().finally(() => (this.running = null));
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async round(): Promise<void> {
-    let next = this.config.pollIntervalMs;
-    try {
-      const claimed = await this.claim();
-      await Promise.all(claimed.map((c) => this.attempt(c)));
-      if (claimed.length === BATCH) next = 0;
-      this.errors = 0;
-    } catch (err) {
-      if (this.stopped) return;
-      if (this.errors++ === 0) this.logger.warn(`mail worker: ${(err as Error).message}`);
-      next = Math.min(30_000, this.config.pollIntervalMs * 2 ** Math.min(this.errors, 10));
-    }
-    this.schedule(next);
+  /** One round of the loop: true when the batch was full (there may be more due right away). */
+  private async round(): Promise<boolean> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((c) => this.attempt(c)));
+    return claimed.length === BATCH;
   }
 
   private async claim(): Promise<Claimed[]> {
-    if (!this.transport || this.stopped) return [];
+    if (!this.transport || this.loop.isStopped) return [];
     const now = this.clock.now();
     const lease = new Date(now.getTime() + this.config.timeoutMs * 3 + LEASE_MARGIN_MS);
     const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, BATCH])) as [Claimed[], number];

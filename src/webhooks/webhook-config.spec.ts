@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config/config.js';
-import { backoffMs } from './webhook-worker.service.js';
+import { backoffMs } from '../common/polling-loop.js';
 
 describe('webhook configuration', () => {
   it('defaults: private targets refused, 250 ms poll, 10 s timeout, 5 s to 1 h backoff, disabled after a day', () => {

@@ -10,6 +10,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { backoffMs, PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../config/config.js';
 import { leaseClaimSql } from '../database/lease-claim.js';
 import { WebhookEventsService } from './webhook-events.service.js';
@@ -61,12 +62,6 @@ interface Claimed {
   data: Record<string, unknown>;
 }
 
-/** The wait after failed attempt `n` (1-based): base·2^(n-1), ±25% jitter, never above the cap. */
-export function backoffMs(n: number, c: Pick<WebhookConfig, 'retryBaseMs' | 'retryMaxMs'>): number {
-  const exp = Math.min(c.retryMaxMs, c.retryBaseMs * 2 ** Math.min(n - 1, 40));
-  return Math.round(Math.min(c.retryMaxMs, exp * (0.75 + Math.random() * 0.5)));
-}
-
 /**
  * The delivery worker of this instance: polls every WEBHOOK_POLL_INTERVAL_MS (and at once when a commit
  * recorded deliveries here), posts each claimed delivery signed with the Standard Webhooks scheme, and
@@ -84,12 +79,7 @@ export class WebhookWorker
   private readonly config: WebhookConfig;
   private readonly sender: WebhookSender;
   private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private started = false;
-  private stopped = false;
-  private errors = 0;
+  private readonly loop: PollingLoop;
   private lastCleanup = 0;
 
   constructor(
@@ -104,23 +94,23 @@ export class WebhookWorker
       allowPrivate: this.config.allowPrivate,
       timeoutMs: this.config.timeoutMs,
     });
+    this.loop = new PollingLoop(
+      'webhook worker',
+      this.config.pollIntervalMs,
+      () => this.round(),
+      this.logger,
+    );
     events.onCommitted(() => this.nudge());
   }
 
   onApplicationBootstrap(): void {
-    this.started = true;
     this.lastCleanup = Date.now();
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Look for due deliveries now (a commit recorded some, a delivery was replayed). */
   nudge(): void {
-    if (!this.started || this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.nudge();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -132,40 +122,18 @@ export class WebhookWorker
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    const stopping = this.loop.stop();
     this.abort.abort();
-    await this.running;
+    await stopping;
     this.sender.close();
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round().finally(() => (this.running = null));
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async round(): Promise<void> {
-    this.again = false;
-    let next = this.config.pollIntervalMs;
-    try {
-      if (Date.now() - this.lastCleanup >= CLEANUP_EVERY_MS) await this.cleanup();
-      const claimed = await this.claim();
-      await Promise.all(claimed.map((c) => this.attempt(c)));
-      if (claimed.length === BATCH) next = 0;
-      this.errors = 0;
-    } catch (err) {
-      // the database is away (or going): wait longer each time, up to 30 s, and say so once
-      if (this.stopped) return;
-      if (this.errors++ === 0) this.logger.warn(`webhook worker: ${(err as Error).message}`);
-      next = Math.min(30_000, this.config.pollIntervalMs * 2 ** Math.min(this.errors, 10));
-    }
-    this.schedule(this.again ? 0 : next);
+  /** One round of the loop: true when the batch was full (there may be more due right away). */
+  private async round(): Promise<boolean> {
+    if (Date.now() - this.lastCleanup >= CLEANUP_EVERY_MS) await this.cleanup();
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((c) => this.attempt(c)));
+    return claimed.length === BATCH;
   }
 
   private async claim(): Promise<Claimed[]> {

@@ -1,0 +1,84 @@
+import type { Logger } from '@nestjs/common';
+
+/**
+ * Exponential backoff with ±25% jitter for retry number `n` (1 = after the first failure): base · 2^(n−1),
+ * capped at `maxMs`. Shared by the workers that retry deliveries (webhooks, mail).
+ */
+export function backoffMs(n: number, c: { retryBaseMs: number; retryMaxMs: number }): number {
+  const exp = Math.min(c.retryMaxMs, c.retryBaseMs * 2 ** Math.min(n - 1, 40));
+  return Math.round(Math.min(c.retryMaxMs, exp * (0.75 + Math.random() * 0.5)));
+}
+
+/**
+ * The timer of a polling worker (the webhook and mail workers): runs `round` every `intervalMs`, at once
+ * again when a round says there is more (a full batch) or when nudged while running, and waits longer after
+ * each failed round (up to 30 s; the first failure of a run is logged once). `stop` waits for the round in
+ * flight, so a worker stops before the data source closes.
+ */
+export class PollingLoop {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private started = false;
+  private stopped = false;
+  private errors = 0;
+
+  constructor(
+    private readonly what: string,
+    private readonly intervalMs: number,
+    /** One round; resolves true when there is more to do right away. */
+    private readonly round: () => Promise<boolean>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.started = true;
+    this.schedule(0);
+  }
+
+  /** Look now (a commit queued work here); a round in flight is followed by another at once. */
+  nudge(): void {
+    if (!this.started || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.tick().finally(() => (this.running = null));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.again = false;
+    let next = this.intervalMs;
+    try {
+      if (await this.round()) next = 0;
+      this.errors = 0;
+    } catch (err) {
+      // the database is away (or going): wait longer each time, up to 30 s, and say so once
+      if (this.stopped) return;
+      if (this.errors++ === 0) this.logger.warn(`${this.what}: ${(err as Error).message}`);
+      next = Math.min(30_000, this.intervalMs * 2 ** Math.min(this.errors, 10));
+    }
+    this.schedule(this.again ? 0 : next);
+  }
+}
