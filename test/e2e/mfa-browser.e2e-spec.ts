@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Clock } from '../../src/common/clock.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
@@ -16,31 +13,19 @@ import {
   startListeningApp,
   startRedirectTarget,
 } from '../utils/oauth-interop-helpers.js';
+import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
 
 /**
  * The consent page's sign-in with a second factor, in real headless Chromium (as oauth-browser.e2e-spec.ts:
  * skipped without Chromium outside CI, a failure under CI): password, then the code from an authenticator
  * app, then Allow, then the redirect with a code that exchanges.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP =
-  process.env.PORTCULLIS_SKIP_BROWSER === '1' || (process.env.CI !== 'true' && !existsSync(CHROMIUM));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
-(SKIP ? describe.skip : describe)('consent page second factor in headless Chromium', () => {
+describeInBrowser('consent page second factor in headless Chromium', () => {
   let L: ListeningApp;
   let target: RedirectTarget;
   let browser: Browser;
-  let profileDir: string;
+  let chromiumRun: LaunchedBrowser | undefined;
   let user: UserEntity;
   let secret: string;
   let gallery: CreatedApp;
@@ -50,13 +35,8 @@ const CHROMIUM_ARGS = [
     new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}`);
-    profileDir = mkdtempSync(join(tmpdir(), 'portcullis-chromium-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: profileDir, XDG_CACHE_HOME: profileDir },
-    });
+    chromiumRun = await launchChromium();
+    browser = chromiumRun.browser;
     L = await startListeningApp();
     clock = L.t.get(Clock);
     target = await startRedirectTarget({});
@@ -87,10 +67,9 @@ const CHROMIUM_ARGS = [
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumRun?.close();
     await target?.close();
     await L?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   it('password, then a wrong code (refused), then the right code → consent → Allow → a code that exchanges', async () => {

@@ -1,8 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SCOPES } from '../../src/common/auth/scopes.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
@@ -15,6 +12,7 @@ import {
   startListeningApp,
   startRedirectTarget,
 } from '../utils/oauth-interop-helpers.js';
+import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
 
 /**
  * The consent page in real headless Chromium (Debian's `chromium`, driven by playwright-core): a person
@@ -25,30 +23,14 @@ import {
  * Elsewhere the README's `npm test` must pass on a fresh clone with nothing else installed, so without
  * Chromium the suite is skipped, saying so; PORTCULLIS_SKIP_BROWSER=1 skips it explicitly.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP =
-  process.env.PORTCULLIS_SKIP_BROWSER === '1' || (process.env.CI !== 'true' && !existsSync(CHROMIUM));
-if (SKIP && process.env.PORTCULLIS_SKIP_BROWSER !== '1') {
-  console.warn(`oauth-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium); CI runs it`);
-}
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = '/tmp/consent.png';
 const XSS_NAME = '<img src=x onerror="window.__xss=1">';
 
-(SKIP ? describe.skip : describe)('OAuth consent page in headless Chromium', () => {
+describeInBrowser('OAuth consent page in headless Chromium', () => {
   let L: ListeningApp;
   let target: RedirectTarget;
   let browser: Browser;
-  let profileDir: string;
+  let chromiumRun: LaunchedBrowser | undefined;
   let user: UserEntity;
   let gallery: CreatedApp;
   let xssApp: CreatedApp;
@@ -56,19 +38,8 @@ const XSS_NAME = '<img src=x onerror="window.__xss=1">';
   const framePage: Record<string, string> = {};
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) ` +
-          'or, on a developer machine without it, set PORTCULLIS_SKIP_BROWSER=1 to skip this suite.',
-      );
-    }
-    // launch() gives Chromium a fresh temporary --user-data-dir; HOME/XDG point at a throw-away dir too
-    profileDir = mkdtempSync(join(tmpdir(), 'portcullis-chromium-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: profileDir, XDG_CONFIG_HOME: profileDir, XDG_CACHE_HOME: profileDir },
-    });
+    chromiumRun = await launchChromium();
+    browser = chromiumRun.browser;
     L = await startListeningApp();
     target = await startRedirectTarget(framePage);
     callback = `${target.origin}/callback`;
@@ -94,10 +65,9 @@ const XSS_NAME = '<img src=x onerror="window.__xss=1">';
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumRun?.close();
     await target?.close();
     await L?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   let context: BrowserContext;
