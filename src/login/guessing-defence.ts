@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { returningRows } from '../database/returning-rows.js';
@@ -79,6 +79,15 @@ export class GuessingDefence {
   /** An administrator's unlock: every factor's count and lock go. */
   async unlock(userId: string): Promise<void> {
     await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1', [userId]);
+  }
+
+  /**
+   * Forgets the failures of one factor, inside the caller's transaction: a password reset through the mailed
+   * link proves control of the mailbox and replaces the password, so the password's lock goes with it (the
+   * other factors keep theirs: the mailbox is not the authenticator app).
+   */
+  async clearFactor(em: EntityManager, userId: string, factor: GuessedFactor): Promise<void> {
+    await em.query('DELETE FROM login_attempts WHERE user_id = $1 AND factor = $2', [userId, factor]);
   }
 
   /** The account's lock for `factor`, if one is in force (for callers that want to tell the owner). */

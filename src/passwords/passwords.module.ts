@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LoginModule } from '../login/login.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { PasswordPolicyModule } from './password-policy.module.js';
 import { PasswordsController } from './passwords.controller.js';
@@ -6,7 +7,7 @@ import { PasswordsService } from './passwords.service.js';
 
 /** Password reset and the domains' PasswordChecks (the policy itself: PasswordPolicyModule). */
 @Module({
-  imports: [MailModule, PasswordPolicyModule],
+  imports: [MailModule, PasswordPolicyModule, LoginModule],
   controllers: [PasswordsController],
   providers: [PasswordsService],
 })

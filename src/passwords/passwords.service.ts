@@ -9,6 +9,7 @@ import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
+import { GuessingDefence } from '../login/guessing-defence.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import type { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { inconsistencies, normalizeChecks, type PasswordChecks } from './password-checks.js';
@@ -50,6 +51,7 @@ export class PasswordsService {
     private readonly mail: MailService,
     private readonly tokens: TokensService,
     private readonly policy: PasswordPolicyService,
+    private readonly guessing: GuessingDefence,
   ) {}
 
   /**
@@ -134,6 +136,7 @@ export class PasswordsService {
       ]);
       await em.query('UPDATE password_resets SET used_at = $2 WHERE id = $1', [locked.id, now]);
       await this.tokens.revokeWhere({ user_id: locked.user_id }, { em, requestId });
+      await this.guessing.clearFactor(em, locked.user_id, 'password');
       await em.query(
         'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
         [locked.user_id],

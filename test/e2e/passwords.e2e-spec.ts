@@ -136,6 +136,25 @@ describe('passwords', () => {
   });
 
   describe('PUT /v1/password/reset/{reset_hash}/', () => {
+    it('a reset lifts the password lock a guesser caused (the mailbox is proved); other factors keep theirs', async () => {
+      const user = await createUser(t);
+      const threshold = t.config.lockout.threshold;
+      for (let i = 0; i < threshold; i++) await signIn(user.email, 'a-wrong-guess-123').expect(401);
+      await signIn(user.email, DEFAULT_PASSWORD).expect(401); // locked: even the right password is refused
+      await t.ds.query(
+        `INSERT INTO login_attempts (user_id, factor, failures, locked_until, last_failure_at)
+         VALUES ($1, 'totp', 9, now() + interval '1 hour', now())`,
+        [user.id],
+      );
+      await reset(await linkFor(user)).expect(200);
+      await signIn(user.email, NEW_PASSWORD).expect(201);
+      const left: { factor: string }[] = await t.ds.query(
+        'SELECT factor FROM login_attempts WHERE user_id = $1',
+        [user.id],
+      );
+      expect(left.map((r) => r.factor)).toEqual(['totp']);
+    });
+
     it('sets the password once (200, no body); the old password stops working, the new one signs in', async () => {
       const user = await createUser(t);
       const secret = await linkFor(user);
