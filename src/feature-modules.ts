@@ -6,6 +6,7 @@ import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { MfaModule } from './mfa/mfa.module.js';
+import { DomainScheduleModule } from './system-domains/domain-schedule.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -17,4 +18,5 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   MfaModule,
   PasswordsModule,
+  DomainScheduleModule,
 ];

@@ -19,6 +19,8 @@ export interface AppConfig {
   /** Password reset (src/passwords): how long a mailed reset link works. */
   passwords: { resetTtlSeconds: number };
   webhooks: WebhookConfig;
+  /** Domain status dates (src/system-domains/domain-schedule.worker.ts): how often passed dates are recorded. */
+  domainSchedule: { intervalMs: number };
   log: { level: string };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
   lockout: {
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mail,
     passwords: { resetTtlSeconds: int('PASSWORD_RESET_TTL', 3600, 300, 7 * 24 * 3600) },
     webhooks,
+    domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
     log: { level },
     lockout,
     rateLimit: {

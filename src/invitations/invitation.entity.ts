@@ -1,5 +1,5 @@
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import { UserEntity } from '../users/user.entity.js';
+import { UserEntity, type UserType } from '../users/user.entity.js';
 import {
   Column,
   CreateDateColumn,
@@ -34,6 +34,8 @@ export class InvitationEntity {
   /** For a new account only: what the inviter knew of the person's name. */
   @Column({ type: 'text', nullable: true }) first_name!: string | null;
   @Column({ type: 'text', nullable: true }) last_name!: string | null;
+  /** The new account's type; a pending invitation holds a seat of that type (users/seat-limits.ts). */
+  @Column({ type: 'text', default: 'STANDARD' }) type!: UserType;
   /** The account that accepted; null while pending. */
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })

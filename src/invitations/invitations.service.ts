@@ -30,7 +30,9 @@ import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { returningRows } from '../database/returning-rows.js';
 import { userView } from '../users/user-view.js';
+import { assertSeat } from '../users/seat-limits.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { liveDomainSql } from '../system-domains/domain-status.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -72,11 +74,14 @@ export class InvitationsService {
         ),
       );
       for (const old of replaced) await this.emit(em, auth, 'invitation', old.id, 'delete', { id: old.id });
+      const type = body.type ?? 'STANDARD';
+      await assertSeat(em, domainId, type, { now: this.clock.now(), countPending: true });
       const invitation = em.create(InvitationEntity, {
         system_domain_id: domainId,
         email: body.email,
         first_name: body.first_name ?? null,
         last_name: body.last_name ?? null,
+        type,
         user_id: null,
         inviter_user_id: auth.userId,
         reset_hash_sha256: sha256Hex(secret),
@@ -187,6 +192,15 @@ export class InvitationsService {
           });
         if (user.status !== 'ACTIVE') throw InvitationsErrors.ACCOUNT_DEACTIVATED();
         delete (user as Partial<UserEntity>).password_hash;
+        // an existing account keeps its type: if it differs from the invitation's, the seat the invitation
+        // held is the wrong one, and the account needs one of its own type
+        if (user.type !== invitation.type) {
+          await assertSeat(em, invitation.system_domain_id, user.type, {
+            now: this.clock.now(),
+            countPending: true,
+            excludeInvitationId: invitation.id,
+          });
+        }
       } else {
         // a new account's only domain is the inviting one: its PasswordChecks apply
         await this.passwords.assert([invitation.system_domain_id], body.password, {
@@ -203,6 +217,7 @@ export class InvitationsService {
           last_name: body.last_name ?? invitation.last_name,
           password_hash: await hashPassword(body.password),
           status: 'ACTIVE',
+          type: invitation.type,
           is_super_admin: false,
           system_domain_id: invitation.system_domain_id,
           last_login: null,
@@ -285,7 +300,7 @@ export class InvitationsService {
       throw InvitationsErrors.LINK_EXPIRED();
     }
     const [domain] = await em.query(
-      `SELECT 1 FROM system_domains WHERE id = $1 AND status <> 'DEACTIVATED'`,
+      `SELECT 1 FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
       [invitation.system_domain_id],
     );
     if (!domain) throw InvitationsErrors.LINK_EXPIRED();
@@ -310,6 +325,7 @@ function view(i: InvitationEntity): UserSystemDomainInviteDto {
     id: i.id,
     system_domain_id: i.system_domain_id,
     email: i.email,
+    type: i.type,
     is_existing_user_invitation: false,
     is_initial_user_invitation: false,
     expires: wireDate(i.expires),

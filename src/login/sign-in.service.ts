@@ -11,6 +11,7 @@ import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token
 import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
+import { liveDomainSql } from '../system-domains/domain-status.js';
 
 /**
  * Issues what a person gets when they have signed in, whichever way they did it (password today; temporary
@@ -39,7 +40,7 @@ export class SignInService {
       .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', {
         userId: user.id,
       })
-      .where("d.status <> 'DEACTIVATED'")
+      .where(liveDomainSql('d'))
       .orderBy('m.date_created', 'ASC')
       .getMany();
     if (memberships.length === 0) throw unauthorized();
@@ -97,6 +98,7 @@ export class SignInService {
         },
         home,
         memberships.map((d) => d.id),
+        this.clock.now(),
       ),
       token: top?.token ?? null,
       auth_system_domains: items,

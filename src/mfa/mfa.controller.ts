@@ -41,7 +41,7 @@ export class MfaLoginController {
 
   @Post('multidomain/login')
   @HttpCode(201)
-  @Authenticated({ kinds: ['TEMP'] })
+  @Authenticated({ kinds: ['TEMP'], whileFrozen: true })
   @TEMP_HEADER
   @ApiOperation({
     summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
@@ -54,7 +54,7 @@ export class MfaLoginController {
 
   @Post('otp/generate')
   @HttpCode(201)
-  @Authenticated({ kinds: ['TEMP'] })
+  @Authenticated({ kinds: ['TEMP'], whileFrozen: true })
   @TEMP_HEADER
   @ApiOperation({ summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor' })
   @ApiCreatedResponse({ description: 'Mailed' })
@@ -65,7 +65,7 @@ export class MfaLoginController {
 
   @Post('current/otp/generate')
   @HttpCode(201)
-  @Authenticated({ anyScope: true })
+  @Authenticated({ anyScope: true, whileFrozen: true })
   @ApiOperation({ summary: 'Mails a code to the signed-in user (step-up; proves the mailbox for MAIL_2SV)' })
   @ApiCreatedResponse({ description: 'Mailed' })
   generateCurrentOtp(@Caller() caller: AuthContext): Promise<void> {

@@ -30,6 +30,7 @@ import { MfaErrors } from './mfa.errors.js';
 import { acceptedOtpTypes, configuredMethods, factorOwed, MFA_METHODS, type OtpType } from './mfa-policy.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import { MailOtpCodeEntity, UserMfaEntity } from './user-mfa.entity.js';
+import { liveDomainSql } from '../system-domains/domain-status.js';
 
 const TOTP_PERIOD = 30;
 const MAIL_CODE_TTL_MS = 10 * 60 * 1000;
@@ -102,6 +103,7 @@ export class MfaService {
         },
         domain,
         auth.systemDomains,
+        this.clock.now(),
       ),
       token: issued.token,
     };
@@ -177,7 +179,7 @@ export class MfaService {
       .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', {
         userId: auth.userId,
       })
-      .where("d.status <> 'DEACTIVATED'")
+      .where(liveDomainSql('d'))
       .andWhere('d.id = :id', { id: body.system_domain_id })
       .getOne();
     if (!domain) throw bad();

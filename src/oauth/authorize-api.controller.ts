@@ -64,7 +64,7 @@ export class AuthorizeApiController {
   @Post()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store') // the answer carries a code
-  @Authenticated()
+  @Authenticated({ whileFrozen: true })
   @ApiOperation({
     summary: 'Record the signed-in user’s decision; Allow issues a 60-second code',
     description:

@@ -9,6 +9,7 @@ import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { TokenOutputDto } from './dto/token.dto.js';
 import { TokenEntity } from './token.entity.js';
 import { tokenView } from './token-view.js';
+import { liveDomainSql } from '../system-domains/domain-status.js';
 
 interface MembershipRow {
   user_id: string;
@@ -39,7 +40,7 @@ export class TokenQueriesService {
         .getRepository(SystemDomainEntity)
         .findBy({ id: In([...new Set(tokens.map((t) => t.system_domain_id))]) }),
       this.ds.query(
-        `SELECT m.user_id, m.system_domain_id, m.is_admin, u.is_super_admin, d.status = 'DEACTIVATED' AS deactivated
+        `SELECT m.user_id, m.system_domain_id, m.is_admin, u.is_super_admin, NOT ${liveDomainSql('d')} AS deactivated
          FROM user_system_domains m JOIN users u ON u.id = m.user_id JOIN system_domains d ON d.id = m.system_domain_id
          WHERE m.user_id = ANY($1::uuid[]) ORDER BY m.date_created`,
         [userIds],

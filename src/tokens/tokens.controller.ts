@@ -39,7 +39,7 @@ export class TokensController {
   }
 
   @Post('token')
-  @Authenticated()
+  @Authenticated({ whileFrozen: true })
   @ApiOperation({ summary: 'A new token for the caller; the current one stays valid' })
   @ApiCreatedResponse({ type: TokenDto })
   createToken(@Caller() caller: AuthContext): Promise<TokenDto> {
@@ -47,7 +47,7 @@ export class TokensController {
   }
 
   @Put('token')
-  @Authenticated()
+  @Authenticated({ whileFrozen: true })
   @ApiOperation({ summary: 'Refresh: a new token for the caller, and the current one revoked' })
   @ApiOkResponse({ type: TokenDto })
   refreshToken(@Caller() caller: AuthContext): Promise<TokenDto> {
@@ -56,7 +56,7 @@ export class TokensController {
 
   @Delete('token')
   @HttpCode(200)
-  @Authenticated({ anyScope: true })
+  @Authenticated({ anyScope: true, whileFrozen: true })
   @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
   @ApiOkResponse({ description: 'Empty body' })
   async revokeCurrentToken(@Caller() caller: AuthContext): Promise<void> {
@@ -74,7 +74,7 @@ export class TokensController {
 
   @Delete('token/:token_id')
   @HttpCode(200)
-  @Authenticated({ access: { entity: 'token', param: 'token_id' } })
+  @Authenticated({ access: { entity: 'token', param: 'token_id' }, whileFrozen: true })
   @ApiOperation({
     summary: 'Revoke a token by id: the caller’s own, or any in the domain for an administrator',
   })

@@ -18,6 +18,7 @@ import type { UserEntity } from '../users/user.entity.js';
 import { TokenEntity, type TokenKind } from './token.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { wireDate } from '../common/http/wire-date.js';
+import { effectiveStatus, liveDomainSql, warningMessage } from '../system-domains/domain-status.js';
 
 export interface IssueTokenInput {
   userId: string;
@@ -153,13 +154,19 @@ export class TokensService {
       is_super_admin: row.u_is_super_admin,
       system_domain_id: row.u_system_domain_id,
     } as UserEntity;
+    // the status in force now: a freeze or deactivation date that has passed counts before the scheduled job
+    // writes it down (domain-status.ts); the warning message is what Token answers show for that status
+    const status = effectiveStatus(
+      { status: row.d_status, freeze_date: row.d_freeze_date, deactivate_date: row.d_deactivate_date },
+      this.clock.now(),
+    );
     const domain = {
       id: row.system_domain_id,
       name: row.d_name,
-      status: row.d_status,
+      status,
       type: row.d_type,
       is_plg: row.d_is_plg,
-      warning_message: row.d_warning_message,
+      warning_message: warningMessage(status, row.d_warning_message),
       base_url: row.d_base_url,
     } as SystemDomainEntity;
     const rights = applyCap(
@@ -288,7 +295,7 @@ export class TokensService {
   async userDomainIds(userId: string): Promise<string[]> {
     const rows: { system_domain_id: string }[] = await this.ds.query(
       `SELECT m.system_domain_id FROM user_system_domains m JOIN system_domains d ON d.id = m.system_domain_id
-       WHERE m.user_id = $1 AND d.status <> 'DEACTIVATED' ORDER BY m.date_created`,
+       WHERE m.user_id = $1 AND ${liveDomainSql('d')} ORDER BY m.date_created`,
       [userId],
     );
     return rows.map((r) => r.system_domain_id);
@@ -340,7 +347,7 @@ export const activeMemberSql = (user: string, domain: string): string => `EXISTS
   SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
     JOIN system_domains d ON d.id = m.system_domain_id
   WHERE u.id = ${user} AND m.system_domain_id = ${domain}
-    AND u.status = 'ACTIVE' AND d.status <> 'DEACTIVATED')`;
+    AND u.status = 'ACTIVE' AND ${liveDomainSql('d')})`;
 
 /**
  * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
@@ -417,6 +424,8 @@ interface LookupRow {
   d_type: SystemDomainEntity['type'];
   d_is_plg: boolean;
   d_warning_message: string | null;
+  d_freeze_date: Date | null;
+  d_deactivate_date: Date | null;
   d_base_url: string;
   group_roles: string[] | null;
   is_member: boolean;
@@ -435,11 +444,12 @@ SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_
        t.date_modified,
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
           FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
-         WHERE m2.user_id = t.user_id AND d2.status <> 'DEACTIVATED') AS system_domains,
+         WHERE m2.user_id = t.user_id AND ${liveDomainSql('d2')}) AS system_domains,
        u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name, u.status AS u_status,
        u.is_super_admin AS u_is_super_admin, u.system_domain_id AS u_system_domain_id,
        d.name AS d_name, d.status AS d_status, d.type AS d_type, d.is_plg AS d_is_plg,
        d.warning_message AS d_warning_message, d.base_url AS d_base_url,
+       d.freeze_date AS d_freeze_date, d.deactivate_date AS d_deactivate_date,
        (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
           CROSS JOIN LATERAL unnest(g.roles) AS r
         WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,

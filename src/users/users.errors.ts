@@ -15,6 +15,13 @@ export const UsersErrors = defineErrors('users', {
     'A token minted for an application cannot change its user’s email or password: sign in as yourself',
   ),
   DELETE_SELF: message(400, 'You cannot delete yourself'),
+  /** BillingLimits: one more user of a type would exceed the domain's limit for it (seat-limits.ts). */
+  SEAT_LIMIT: {
+    status: 400,
+    body: (field: string, limit: number) => [
+      `The domain's billing limit ${field} (${limit}) is reached: no more users of this type can be added`,
+    ],
+  },
   SUPER_ADMIN_RANK: message(403, 'Only a super administrator may change a super administrator'),
   ADMIN_RANK: message(403, 'Only an administrator may change an administrator'),
 });

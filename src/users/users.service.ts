@@ -28,6 +28,8 @@ import { rolesView, userBasicView, userView } from './user-view.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { GuessingDefence } from '../login/guessing-defence.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
+import { assertSeat } from './seat-limits.js';
+import { Clock } from '../common/clock.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -60,6 +62,7 @@ export class UsersService {
     private readonly events: WebhookEventsService,
     private readonly defence: GuessingDefence,
     private readonly passwords: PasswordPolicyService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -145,6 +148,12 @@ export class UsersService {
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     return this.ds.transaction(async (em) => {
       if (await em.existsBy(UserEntity, { email: body.email })) throw UsersErrors.EMAIL_TAKEN();
+      if ((body.status ?? 'ACTIVE') === 'ACTIVE') {
+        await assertSeat(em, auth.systemDomainId, body.type ?? 'STANDARD', {
+          now: this.clock.now(),
+          countPending: true,
+        });
+      }
       const user = em.create(UserEntity, {
         email: body.email,
         first_name: body.first_name ?? null,
@@ -225,6 +234,22 @@ export class UsersService {
           patch.password,
           { em, personal: [patch.email ?? target.email, target.first_name, target.last_name] },
         );
+      }
+      // an active user of another type, or a user becoming active, takes a seat in each of their domains
+      const nextType = patch.type ?? target.type;
+      const nextStatus = patch.status ?? target.status;
+      if (nextStatus === 'ACTIVE' && (nextType !== target.type || target.status !== 'ACTIVE')) {
+        const domains: { system_domain_id: string }[] = await em.query(
+          'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1 ORDER BY system_domain_id',
+          [id],
+        );
+        for (const d of domains) {
+          await assertSeat(em, d.system_domain_id, nextType, {
+            now: this.clock.now(),
+            countPending: true,
+            excludeUserId: id,
+          });
+        }
       }
       // hashed only once allowed: argon2 is deliberately expensive, not work to do for refused callers
       const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;

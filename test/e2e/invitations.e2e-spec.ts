@@ -59,6 +59,7 @@ describe('invitations', () => {
         id: expect.any(String),
         system_domain_id: t.domainId,
         email: address,
+        type: 'STANDARD',
         is_existing_user_invitation: false,
         is_initial_user_invitation: false,
         expires: expect.any(String),

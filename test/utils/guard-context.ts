@@ -11,6 +11,7 @@ export function guardContext(
     policy?: AuthenticatedOptions;
     params?: Record<string, string>;
     roles?: string[];
+    method?: string;
   } = {},
 ): GuardContext {
   const auth = {
@@ -29,7 +30,7 @@ export function guardContext(
     ...o.auth,
   } as AuthContext;
   return {
-    req: { params: o.params ?? {} } as unknown as Request,
+    req: { params: o.params ?? {}, method: o.method ?? 'GET' } as unknown as Request,
     res: {} as Response,
     policy: o.policy ?? {},
     auth,

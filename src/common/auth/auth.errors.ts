@@ -10,6 +10,7 @@ export const AuthErrors = defineErrors('auth', {
   USER_INACTIVE: message(401, 'User is inactive'),
   NOT_A_MEMBER: message(401, 'User is no longer a member of this domain'),
   DOMAIN_DEACTIVATED: message(401, 'System domain is deactivated'),
+  DOMAIN_FROZEN: message(403, 'System domain is frozen: it is read-only until it is reactivated'),
   KIND_NOT_ACCEPTED: message(401, 'This credential cannot be used here'),
   NO_POLICY: message(403, 'This route declares no access policy'),
   SUPER_ADMIN_REQUIRED: message(403, 'Requires a super administrator'),

@@ -33,6 +33,11 @@ export interface AuthenticatedOptions {
   access?: { entity: AccessEntity; param: string };
   /** Credential kinds the route accepts; default LOGIN, PAT and OAUTH (see CredentialKindStep). */
   kinds?: TokenKind[];
+  /**
+   * A write that a FROZEN domain still allows (see TenantStatusStep): signing in and out, renewing one's own
+   * token, granting an app a sign-in. Reads are always allowed.
+   */
+  whileFrozen?: boolean;
 }
 
 export const AUTH_OPTIONS = 'portcullis:auth';
@@ -85,5 +90,6 @@ export function describePolicy(o: AuthenticatedOptions): Record<string, unknown>
     ...(o.scopes?.length ? { scopes: [...o.scopes] } : {}),
     ...(o.anyScope ? { any_scope: true } : {}),
     ...(o.access ? { access: `${o.access.entity}:${o.access.param}` } : {}),
+    ...(o.whileFrozen ? { while_frozen: true } : {}),
   };
 }

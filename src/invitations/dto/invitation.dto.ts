@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DOMAIN_STATUSES } from '../../system-domains/system-domain.entity.js';
-import { BoolField, EmailField, PasswordField, StringField } from '../../common/validation/fields.js';
+import { BoolField, EmailField, EnumField, PasswordField, StringField } from '../../common/validation/fields.js';
+import { USER_TYPES, type UserType } from '../../users/user.entity.js';
 import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 
 /** Body of POST /API/users/v1/users/invite/. */
@@ -20,6 +21,12 @@ export class InviteUserDto {
     description: 'Used for a new account only',
   })
   last_name?: string | null;
+  @EnumField(USER_TYPES, {
+    required: false,
+    description:
+      'Default STANDARD. The new account’s type (an existing account keeps its own); a pending invitation holds a seat of the domain’s BillingLimits for it',
+  })
+  type?: UserType;
 }
 
 /** The spec's UserSystemDomainInvite: a pending invitation. */
@@ -35,6 +42,7 @@ export class UserSystemDomainInviteDto {
   is_existing_user_invitation!: boolean;
   @ApiProperty({ default: false, description: 'The invitation of a new domain’s first user' })
   is_initial_user_invitation!: boolean;
+  @ApiProperty({ enum: USER_TYPES, readOnly: true }) type!: UserType;
   @ApiProperty({ format: 'date-time', readOnly: true }) expires!: string;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
 }

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { DomainScheduleWorker } from './domain-schedule.worker.js';
+
+/** The job that carries out passed freeze and deactivation dates (every instance runs it; see the worker). */
+@Module({ imports: [WebhooksModule], providers: [DomainScheduleWorker], exports: [DomainScheduleWorker] })
+export class DomainScheduleModule {}

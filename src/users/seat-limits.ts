@@ -1,0 +1,52 @@
+import type { EntityManager } from 'typeorm';
+import type { BillingLimits } from '../system-domains/system-domain.entity.js';
+import type { UserType } from './user.entity.js';
+import { UsersErrors } from './users.errors.js';
+
+/** Which BillingLimits field caps each user type (both browse types share `browse_users`). */
+export const SEAT_LIMIT: Record<UserType, 'standard_users' | 'power_users' | 'browse_users'> = {
+  STANDARD: 'standard_users',
+  POWER: 'power_users',
+  BROWSE_ONLY: 'browse_users',
+  BROWSE_API_ONLY: 'browse_users',
+};
+
+const TYPES_OF = (limit: string): UserType[] =>
+  (Object.keys(SEAT_LIMIT) as UserType[]).filter((t) => SEAT_LIMIT[t] === limit);
+
+/**
+ * The domain's BillingLimits cap its users by type: one more `type` seat must fit under the limit, or a 400
+ * naming it. Seats are held by the domain's ACTIVE members of that type and, with `countPending`, by its
+ * pending (unexpired) invitations of that type — an invitation reserves its seat, so accepting it never fails
+ * on the limit. `exclude`: a user (being changed) or an invitation (being accepted) not to count.
+ *
+ * Call inside the change's transaction: the domain row is locked (FOR UPDATE), so two requests cannot both
+ * take the last seat. A domain without limits, or without this one (null), is not capped.
+ */
+export async function assertSeat(
+  em: EntityManager,
+  systemDomainId: string,
+  type: UserType,
+  o: { now: Date; countPending: boolean; excludeUserId?: string; excludeInvitationId?: string },
+): Promise<void> {
+  const [domain] = (await em.query('SELECT billing_limits FROM system_domains WHERE id = $1 FOR UPDATE', [
+    systemDomainId,
+  ])) as { billing_limits: BillingLimits | null }[];
+  const field = SEAT_LIMIT[type];
+  const limit = domain?.billing_limits?.[field];
+  if (limit === null || limit === undefined) return;
+  const types = TYPES_OF(field);
+  const [{ n }] = (await em.query(
+    `SELECT (
+       (SELECT count(*) FROM user_system_domains m JOIN users u ON u.id = m.user_id
+         WHERE m.system_domain_id = $1 AND u.status = 'ACTIVE' AND u.type = ANY($2::text[])
+           AND u.id IS DISTINCT FROM $3::uuid)
+     + (CASE WHEN $4::boolean THEN
+       (SELECT count(*) FROM invitations i
+         WHERE i.system_domain_id = $1 AND i.accepted_at IS NULL AND i.expires > $5
+           AND i.type = ANY($2::text[]) AND i.id IS DISTINCT FROM $6::uuid)
+       ELSE 0 END))::int AS n`,
+    [systemDomainId, types, o.excludeUserId ?? null, o.countPending, o.now, o.excludeInvitationId ?? null],
+  )) as { n: number }[];
+  if (n + 1 > limit) throw UsersErrors.SEAT_LIMIT(field, limit);
+}
