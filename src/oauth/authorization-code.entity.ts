@@ -35,5 +35,7 @@ export class AuthorizationCodeEntity {
   @Column({ type: 'timestamptz', nullable: true }) used_at!: Date | null;
   /** The authorization this code starts: every refresh and access token descended from it carries it. */
   @Column({ type: 'uuid' }) grant_id!: string;
+  /** The approving sign-in passed a second factor: every token of the authorization says so. */
+  @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -1,3 +1,4 @@
+import type { AuthContext } from '../common/auth/auth-context.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -122,15 +123,19 @@ export class AuthorizationRequestService {
     }
   }
 
-  /** The user's decision → where the browser goes next. Allow issues a code bound to this request. */
+  /**
+   * The user's decision → where the browser goes next. Allow issues a code bound to this request. `approver`:
+   * the signed-in user's session (its token record says whether that sign-in passed a second factor, which
+   * every token of the authorization then reports as `is_mfa_authenticated`).
+   */
   async decide(
     v: ValidAuthorization,
-    userId: string,
-    userDomainIds: string[],
+    approver: AuthContext,
     allow: boolean,
     issuer: string,
   ): Promise<string> {
-    this.requireSameDomain(v, userDomainIds);
+    const userId = approver.userId;
+    this.requireSameDomain(v, approver.systemDomains);
     const url = new URL(v.redirectUri);
     if (!allow) {
       url.searchParams.set('error', 'access_denied');
@@ -147,6 +152,7 @@ export class AuthorizationRequestService {
         code_challenge: v.codeChallenge,
         expires: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
         grant_id: randomUUID(),
+        is_mfa_authenticated: approver.record.is_mfa_authenticated,
       });
       url.searchParams.set('code', code);
     }

@@ -88,9 +88,7 @@ export class AuthorizeApiController {
     const merged = mergeDecision(query, body ?? {});
     const allow = decisionOf(merged);
     const v = await this.validate(requestOf(merged), caller);
-    const url = await this.requests
-      .decide(v, caller.userId, caller.systemDomains, allow, this.config.http.publicBaseUrl)
-      .catch(rethrow);
+    const url = await this.requests.decide(v, caller, allow, this.config.http.publicBaseUrl).catch(rethrow);
     return { redirect_uri: url, redirect_to: url };
   }
 

@@ -36,6 +36,8 @@ export interface GrantSubject {
   grantId: string | null;
   /** Ceiling of the access token's rights; absent for authorizations the user consented to. */
   rightsCap?: RightsCap | null;
+  /** The authorization was approved by a sign-in that passed a second factor. */
+  mfa?: boolean;
 }
 
 /** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */
@@ -71,6 +73,7 @@ export class OAuthTokensService {
           scopes: s.scopes,
           grantId: s.grantId,
           rightsCap: s.rightsCap ?? null,
+          mfa: s.mfa ?? false,
           expires: new Date(this.clock.now().getTime() + ttl * 1000),
           requireMember: true,
         },
@@ -105,6 +108,7 @@ export class OAuthTokensService {
         scopes: s.scopes,
         expires: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
         access_token_id: access.record.id,
+        is_mfa_authenticated: s.mfa ?? false,
       });
       response.refresh_token = refresh;
     }

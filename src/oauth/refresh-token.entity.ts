@@ -38,5 +38,7 @@ export class RefreshTokenEntity {
   @Column({ type: 'timestamptz', nullable: true }) revoked_at!: Date | null;
   /** The access token issued together with this refresh token. */
   @Column({ type: 'uuid', nullable: true }) access_token_id!: string | null;
+  /** Carried from the authorization code through every rotation (see AuthorizationCodeEntity). */
+  @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -11,9 +11,11 @@ import {
   createOAuthApp,
   exchangeCode,
   hiddenField,
+  obtainTokens,
   OAUTH,
   type OAuthApp,
   pkce,
+  refreshGrant,
   SESSION_COOKIE,
 } from '../utils/oauth.js';
 
@@ -130,8 +132,33 @@ describe('consent page sign-in with a second factor', () => {
       .send({ ...params, csrf: hiddenField(consent.text, 'csrf') as string, decision: 'allow' })
       .expect(303);
     const authCode = new URL(allow.headers.location).searchParams.get('code')!;
-    await exchangeCode(t, app, authCode, p.verifier).expect(200);
+    const tokens = await exchangeCode(t, app, authCode, p.verifier).expect(200);
+    // the app's tokens say the approving sign-in passed a second factor, through every refresh
+    const access = await t.http
+      .get('/API/auth/v1/auth/token/')
+      .set(bearer(tokens.body.access_token as string))
+      .expect(200);
+    expect(access.body).toMatchObject({ kind: 'OAUTH', is_mfa_authenticated: true });
+    const refreshed = await refreshGrant(t, app, tokens.body.refresh_token as string).expect(200);
+    const renewed = await t.http
+      .get('/API/auth/v1/auth/token/')
+      .set(bearer(refreshed.body.access_token as string))
+      .expect(200);
+    expect(renewed.body.is_mfa_authenticated).toBe(true);
     clock.advance(30_000);
+  });
+
+  it('an authorization approved by a sign-in without a second factor says so', async () => {
+    const plain = await createUser(t);
+    const tokens = await obtainTokens(t, app, plain, { scope: 'assets:read' });
+    const access = await t.http.get('/API/auth/v1/auth/token/').set(bearer(tokens.access_token)).expect(200);
+    expect(access.body.is_mfa_authenticated).toBe(false);
+    const refreshed = await refreshGrant(t, app, tokens.refresh_token).expect(200);
+    const renewed = await t.http
+      .get('/API/auth/v1/auth/token/')
+      .set(bearer(refreshed.body.access_token as string))
+      .expect(200);
+    expect(renewed.body.is_mfa_authenticated).toBe(false);
   });
 
   it('the pending sign-in is used once; a replayed code or an expired pending token is refused', async () => {

@@ -13,6 +13,7 @@ import { MailDelivery1795264300000 } from './1795264300000-mail-delivery.js';
 import { GuessingDefence1795264500000 } from './1795264500000-guessing-defence.js';
 import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
 import { InvitationType1795265000000 } from './1795265000000-invitation-type.js';
+import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   GuessingDefence1795264500000,
   SecondFactors1795264600000,
   InvitationType1795265000000,
+  OAuthMfa1795265100000,
 ];

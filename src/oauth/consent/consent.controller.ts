@@ -170,8 +170,7 @@ export class ConsentController {
       }
       const location = await this.requests.decide(
         v,
-        session.userId,
-        session.systemDomains,
+        session,
         body.decision === 'allow',
         this.config.http.publicBaseUrl,
       );

@@ -67,6 +67,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
           systemDomainId: code.system_domain_id,
           scopes: code.scopes,
           grantId: code.grant_id,
+          mfa: code.is_mfa_authenticated,
         },
         true,
       );

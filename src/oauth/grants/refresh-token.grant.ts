@@ -61,6 +61,7 @@ export class RefreshTokenGrant implements GrantHandler {
           systemDomainId: row.system_domain_id,
           scopes,
           grantId: row.grant_id,
+          mfa: row.is_mfa_authenticated,
         },
         true,
       );
