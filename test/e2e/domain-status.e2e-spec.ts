@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock.js';
 import { GroupEntity } from '../../src/groups/group.entity.js';
+import { SignInService } from '../../src/login/sign-in.service.js';
 import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
 import { DEFAULT_WARNING_MESSAGE, FROZEN_MESSAGE } from '../../src/system-domains/domain-status.js';
 import { DomainScheduleWorker } from '../../src/system-domains/domain-schedule.worker.js';
@@ -164,6 +165,19 @@ describe('system domain status semantics', () => {
         res.body.auth_system_domains.map((d: { system_domain_id: string }) => d.system_domain_id),
       ).toEqual([other.id]);
       expect(res.body.system_domains).toEqual([other.id]);
+    });
+  });
+
+  it('no sign-in flow gets a login token for a deactivated domain', async () => {
+    const { domain, user } = await tenant();
+    await set(domain.id, { status: 'DEACTIVATED' });
+    await expect(t.get(SignInService).domainToken(t.ds.manager, user.id, domain.id)).rejects.toMatchObject({
+      status: 401,
+      errors: ['System domain is deactivated'],
+    });
+    await set(domain.id, { status: 'ACTIVE', deactivate_date: new Date(Date.now() - 1000) });
+    await expect(t.get(SignInService).domainToken(t.ds.manager, user.id, domain.id)).rejects.toMatchObject({
+      status: 401,
     });
   });
 
