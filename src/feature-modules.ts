@@ -7,6 +7,7 @@ import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { MfaModule } from './mfa/mfa.module.js';
 import { DomainScheduleModule } from './system-domains/domain-schedule.module.js';
+import { SystemDomainAdminModule } from './system-domains/system-domains.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -19,4 +20,7 @@ export const FEATURE_MODULES = [
   MfaModule,
   PasswordsModule,
   DomainScheduleModule,
+  // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
+  // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
+  SystemDomainAdminModule,
 ];

@@ -20,6 +20,7 @@ import { WebhookEntity } from '../webhooks/webhook.entity.js';
 import { AuthorizationCodeEntity } from '../oauth/authorization-code.entity.js';
 import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
 import { MailOtpCodeEntity, UserMfaEntity } from '../mfa/user-mfa.entity.js';
+import { SystemDomainLogoEntity } from '../system-domains/logo.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -44,4 +45,5 @@ export const ENTITIES = [
   LoginAttemptEntity,
   UserMfaEntity,
   MailOtpCodeEntity,
+  SystemDomainLogoEntity,
 ];

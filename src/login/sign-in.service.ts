@@ -13,6 +13,7 @@ import { TokensService } from '../tokens/tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
 import { AuthErrors } from '../common/auth/auth.errors.js';
+import { logoUrls } from '../system-domains/logo.js';
 
 /**
  * Issues what a person gets when they have signed in, whichever way they did it (password today; temporary
@@ -70,12 +71,17 @@ export class SignInService {
       if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
       return { out, temp };
     });
+    const logos = await logoUrls(
+      this.ds.manager,
+      this.config.http.publicBaseUrl,
+      memberships.map((d) => d.id),
+    );
     const items: MultiDomainTokenItemDto[] = issued.out.map(({ domain, token }) => {
       const accepted = acceptedOtpTypes(domain, configured);
       return {
         system_domain_id: domain.id,
         system_domain_name: domain.name,
-        logo_url: null,
+        logo_url: logos.get(domain.id) ?? null,
         platform_url: domain.base_url,
         url: domain.base_url,
         mfa_required: factorOwed(domain, configured),

@@ -1,6 +1,45 @@
 import { Module } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../common/auth/access.service.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { BootstrapService } from './bootstrap.service.js';
+import { SystemDomainAdminService } from './system-domain-admin.service.js';
+import { SystemDomainsController } from './system-domains.controller.js';
+import { SystemDomainsErrors } from './system-domains.errors.js';
 import { SystemDomainsService } from './system-domains.service.js';
 
+/** The core of tenancy: creating a domain (with its built-in app) and the first start. Imported widely. */
 @Module({ providers: [SystemDomainsService, BootstrapService], exports: [SystemDomainsService] })
 export class SystemDomainsModule {}
+
+/**
+ * The administration API of system domains (`/API/auth/v1/system_domains`), a feature module of its own so
+ * that it is mounted after the modules that serve fixed paths below it (FEATURE_MODULES order). Registers the
+ * `system_domain` access checker: super administrators reach every domain, anyone else only the domain of
+ * their token; anything else is the wire's 404 "System domain does not exist".
+ */
+@Module({
+  imports: [SystemDomainsModule, WebhooksModule],
+  controllers: [SystemDomainsController],
+  providers: [SystemDomainAdminService],
+})
+export class SystemDomainAdminModule {
+  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+    access.register('system_domain', {
+      label: 'System domain',
+      notFound: () => SystemDomainsErrors.NOT_FOUND(),
+      find: async (auth, ids) => {
+        if (!auth.isSuperAdmin && ids.some((id) => id !== auth.systemDomainId)) {
+          throw SystemDomainsErrors.NOT_FOUND();
+        }
+        const rows: { id: string }[] = await ds.query(
+          'SELECT id FROM system_domains WHERE id = ANY($1::uuid[])',
+          [ids],
+        );
+        if (rows.length !== ids.length) throw SystemDomainsErrors.NOT_FOUND();
+        return rows;
+      },
+    });
+  }
+}

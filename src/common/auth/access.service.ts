@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuthErrors } from './auth.errors.js';
 import { isUuid } from '../http/uuid-param.pipe.js';
 import type { AuthContext } from './auth-context.js';
+import type { ApiError } from '../errors/api-error.js';
 
 /** How one feature checks access to its own entity type: registered with AccessService by that feature. */
 export interface AccessChecker {
@@ -13,6 +14,8 @@ export interface AccessChecker {
   find(auth: AuthContext, ids: string[]): Promise<{ id: string; owner_id?: string }[]>;
   /** Only the owner (or an administrator) may reach the entity: tokens. */
   ownerOnly?: boolean;
+  /** The feature's own 404 (its published wording), instead of "<label> not found". */
+  notFound?: () => ApiError;
 }
 
 /**
@@ -56,12 +59,13 @@ export class AccessService {
     if (!checker) throw new Error(`No access checker registered for "${entity}"`);
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
-    if (unique.some((id) => !isUuid(id))) throw AuthErrors.NOT_FOUND(checker.label);
+    const notFound = () => checker.notFound?.() ?? AuthErrors.NOT_FOUND(checker.label);
+    if (unique.some((id) => !isUuid(id))) throw notFound();
     const rows = await checker.find(auth, unique);
-    if (rows.length !== unique.length) throw AuthErrors.NOT_FOUND(checker.label);
+    if (rows.length !== unique.length) throw notFound();
     // another user's entity answers like an unknown one: a non-administrator learns nothing about its id
     if (checker.ownerOnly && !auth.isAdmin && rows.some((r) => r.owner_id !== auth.userId)) {
-      throw AuthErrors.NOT_FOUND(checker.label);
+      throw notFound();
     }
   }
 }

@@ -138,6 +138,8 @@ export class ContractChecker {
     });
     this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
     this.ajv.addFormat('password', true);
+    // a file body (an image the service serves): its bytes are not JSON, only its media type is checked
+    this.ajv.addFormat('binary', true);
     this.ajv.addSchema(componentsSchema(document.components?.schemas ?? {}));
   }
 
