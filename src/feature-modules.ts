@@ -6,6 +6,7 @@ import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { MfaModule } from './mfa/mfa.module.js';
+import { MarketplaceModule } from './marketplace/marketplace.module.js';
 import { DomainScheduleModule } from './system-domains/domain-schedule.module.js';
 import { SystemDomainAdminModule } from './system-domains/system-domains.module.js';
 
@@ -19,6 +20,7 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   MfaModule,
   PasswordsModule,
+  MarketplaceModule,
   DomainScheduleModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)

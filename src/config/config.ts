@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
@@ -21,6 +22,8 @@ export interface AppConfig {
   webhooks: WebhookConfig;
   /** Domain status dates (src/system-domains/domain-schedule.worker.ts): how often passed dates are recorded. */
   domainSchedule: { intervalMs: number };
+  /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
+  marketplace: MarketplaceConfig;
   log: { level: string };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
   lockout: {
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwords: { resetTtlSeconds: int('PASSWORD_RESET_TTL', 3600, 300, 7 * 24 * 3600) },
     webhooks,
     domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
+    marketplace: loadMarketplaceConfig(env, problems),
     log: { level },
     lockout,
     rateLimit: {

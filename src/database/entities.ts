@@ -20,6 +20,7 @@ import { WebhookEntity } from '../webhooks/webhook.entity.js';
 import { AuthorizationCodeEntity } from '../oauth/authorization-code.entity.js';
 import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
 import { MailOtpCodeEntity, UserMfaEntity } from '../mfa/user-mfa.entity.js';
+import { MarketplaceNonceEntity } from '../marketplace/marketplace-nonce.entity.js';
 import { SystemDomainLogoEntity } from '../system-domains/logo.entity.js';
 
 export const ENTITIES = [
@@ -45,5 +46,6 @@ export const ENTITIES = [
   LoginAttemptEntity,
   UserMfaEntity,
   MailOtpCodeEntity,
+  MarketplaceNonceEntity,
   SystemDomainLogoEntity,
 ];

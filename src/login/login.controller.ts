@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
@@ -6,6 +6,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
@@ -27,7 +28,7 @@ export class LoginController {
     description: 'Unknown email, wrong password or inactive user (one answer)',
     type: ErrorsDto,
   })
-  simpleLogin(@Body() body: SimpleLoginDto): Promise<LoginTokenDto> {
-    return this.login.simpleLogin(body.email, body.password);
+  simpleLogin(@Body() body: SimpleLoginDto, @Req() req: Request): Promise<LoginTokenDto> {
+    return this.login.simpleLogin(body.email, body.password, body.marketplace_signup_nonce, req.id ?? null);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MailModule } from '../mail/mail.module.js';
+import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { EmailLoginController, EmailLoginPageController } from './email-login.controller.js';
 import { EmailLoginService } from './email-login.service.js';
@@ -10,7 +11,7 @@ import { LoginService } from './login.service.js';
 import { SignInService } from './sign-in.service.js';
 
 @Module({
-  imports: [SystemDomainsModule, MailModule],
+  imports: [SystemDomainsModule, MailModule, MarketplaceModule],
   controllers: [LoginController, EmailLoginController, EmailLoginPageController],
   providers: [LoginService, EmailLoginService, CredentialsService, SignInService, GuessingDefence],
   exports: [CredentialsService, SignInService, GuessingDefence],

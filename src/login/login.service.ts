@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LoginErrors } from './login.errors.js';
 import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
+import { MarketplaceService } from '../marketplace/marketplace.service.js';
 import { CredentialsService } from './credentials.service.js';
 import { SignInService } from './sign-in.service.js';
 
@@ -9,15 +10,28 @@ export class LoginService {
   constructor(
     private readonly credentials: CredentialsService,
     private readonly signIns: SignInService,
+    private readonly marketplace: MarketplaceService,
   ) {}
 
   /**
    * Password sign-in. An unknown email, a wrong password and an inactive user get the same answer after the
    * same work (see CredentialsService); then the shared sign-in result (SignInService).
    */
-  async simpleLogin(email: string, password: string): Promise<LoginTokenDto> {
+  async simpleLogin(
+    email: string,
+    password: string,
+    marketplaceNonce?: string | null,
+    requestId: string | null = null,
+  ): Promise<LoginTokenDto> {
     const user = await this.credentials.verify(email, password);
     if (!user) throw LoginErrors.BAD_CREDENTIALS();
-    return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS);
+    if (!marketplaceNonce) return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS);
+    // a marketplace signup nonce (src/marketplace): 400 when unusable; consumed, with the sign-in, only when
+    // it yields exactly one domain token and no factor is owed (else multidomain/login or a link consumes it)
+    await this.marketplace.assertUsable(marketplaceNonce);
+    return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS, async (em, { domainIds, owed }) => {
+      if (owed || domainIds.length !== 1) return;
+      await this.marketplace.consumeAtSignIn(em, marketplaceNonce, user.id, domainIds[0], requestId);
+    });
   }
 }

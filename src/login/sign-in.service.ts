@@ -16,6 +16,12 @@ import { AuthErrors } from '../common/auth/auth.errors.js';
 import { logoUrls } from '../system-domains/logo.js';
 
 /**
+ * Runs inside the sign-in's transaction once the tokens are issued (e.g. consuming a marketplace signup
+ * nonce): `domainIds` got a login token; `owed` when a factor is still owed somewhere (a temporary token).
+ */
+export type SignInHook = (em: EntityManager, issued: { domainIds: string[]; owed: boolean }) => Promise<void>;
+
+/**
  * Issues what a person gets when they have signed in, whichever way they did it (password today; temporary
  * token, mail link, SAML, invitation and registration next), so no sign-in flow re-implements it: one login
  * token per domain the user belongs to, and the spec's multi-platform Token form around them.
@@ -35,7 +41,7 @@ export class SignInService {
    * also at the top level (the deprecated form), and the MFA fields of each item. `unauthorized` makes the
    * answer when the user has no domain left to sign in to.
    */
-  async signIn(user: UserEntity, unauthorized: () => ApiError): Promise<LoginTokenDto> {
+  async signIn(user: UserEntity, unauthorized: () => ApiError, within?: SignInHook): Promise<LoginTokenDto> {
     const memberships: SystemDomainEntity[] = await this.ds
       .getRepository(SystemDomainEntity)
       .createQueryBuilder('d')
@@ -69,6 +75,8 @@ export class SignInService {
           )
         : null;
       if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
+      if (within)
+        await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
       return { out, temp };
     });
     const logos = await logoUrls(

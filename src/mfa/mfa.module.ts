@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { LoginModule } from '../login/login.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
 import { MfaService } from './mfa.service.js';
 
 /** Second factors: enrolment (users service paths), the end of a sign-in that owes one, domain policy. */
 @Module({
-  imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule],
+  imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule, MarketplaceModule],
   controllers: [MfaLoginController, MfaEnrolmentController, DomainMfaController],
   providers: [MfaService],
   exports: [MfaService],

@@ -12,6 +12,7 @@ import { deriveKey, KeyEncryption, serviceSecret } from '../keys/key-encryption.
 import { GuessingDefence, type GuessedFactor } from '../login/guessing-defence.js';
 import { SignInService } from '../login/sign-in.service.js';
 import { MailService } from '../mail/mail.service.js';
+import { MarketplaceService } from '../marketplace/marketplace.service.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
@@ -72,6 +73,7 @@ export class MfaService {
     private readonly mail: MailService,
     private readonly events: WebhookEventsService,
     private readonly domains: SystemDomainsService,
+    private readonly marketplace: MarketplaceService,
   ) {
     this.seeds = KeyEncryption.fromConfig(config, 'totp-seed-encryption');
     this.mailKey = deriveKey(serviceSecret(config), 'mail-otp-hmac');
@@ -87,12 +89,19 @@ export class MfaService {
    */
   async multidomainLogin(auth: AuthContext, body: MultiDomainLoginDto): Promise<TokenDto> {
     const { domain, accepted } = await this.signInTarget(auth, body);
+    // a marketplace signup nonce (src/marketplace): 400 when unusable; consumed with the sign-in when the
+    // user administers the chosen domain
+    const nonce = body.marketplace_signup_nonce;
+    if (nonce) await this.marketplace.assertUsable(nonce);
     const issued = await this.completeWithCode(
       auth,
       domain.id,
       accepted,
       body.otp_type ?? null,
       body.otp ?? null,
+      nonce
+        ? (em) => this.marketplace.consumeAtSignIn(em, nonce, auth.userId, domain.id, auth.requestId)
+        : undefined,
     );
     return {
       ...tokenView(
@@ -141,6 +150,7 @@ export class MfaService {
     accepted: OtpType[],
     otpType: OtpType | null,
     otp: string | null,
+    within?: (em: EntityManager) => Promise<unknown>,
   ) {
     const bad = MfaErrors.BAD_SECOND_FACTOR;
     const type = otpType ?? accepted[0];
@@ -154,6 +164,7 @@ export class MfaService {
       if (!(await this.tokens.revoke(auth.tokenId, { em, requestId: auth.requestId }))) throw bad();
       const out = await this.signIns.domainToken(em, auth.userId, domainId, true);
       await em.getRepository(UserEntity).update({ id: auth.userId }, { last_login: new Date() });
+      if (within) await within(em);
       return out;
     });
   }

@@ -13,6 +13,7 @@ import { MailDelivery1795264300000 } from './1795264300000-mail-delivery.js';
 import { GuessingDefence1795264500000 } from './1795264500000-guessing-defence.js';
 import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
 import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
+import { Marketplace1795264900000 } from './1795264900000-marketplace.js';
 import { InvitationType1795265000000 } from './1795265000000-invitation-type.js';
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   GuessingDefence1795264500000,
   SecondFactors1795264600000,
   SystemDomainAdmin1795264700000,
+  Marketplace1795264900000,
   InvitationType1795265000000,
   OAuthMfa1795265100000,
 ];

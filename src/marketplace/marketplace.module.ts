@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { MarketplaceController } from './marketplace.controller.js';
+import { MarketplaceService } from './marketplace.service.js';
+import { MarketplaceSignupFlow } from './marketplace-signup.flow.js';
+import { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
+
+/**
+ * Cloud-marketplace signup (issue 11, item 7): marketplace tokens → single-use signup nonces, consumed by
+ * registration (src/onboarding), sign-in (src/login, src/mfa) or a domain administrator's link. Exports
+ * `MarketplaceService` (`assertUsable`, `consume`).
+ */
+@Module({
+  imports: [WebhooksModule],
+  controllers: [MarketplaceController],
+  providers: [MarketplaceService, MarketplaceTokenVerifier, MarketplaceSignupFlow],
+  exports: [MarketplaceService],
+})
+export class MarketplaceModule {}
