@@ -20,6 +20,8 @@ export interface AppConfig {
   /** Password reset (src/passwords): how long a mailed reset link works. */
   passwords: { resetTtlSeconds: number };
   webhooks: WebhookConfig;
+  /** Self-service registration (src/onboarding): on/off, the template of new domains, how long a link works. */
+  registration: { enabled: boolean; templateDomainId: string | null; ttlSeconds: number };
   /** Domain status dates (src/system-domains/domain-schedule.worker.ts): how often passed dates are recorded. */
   domainSchedule: { intervalMs: number };
   /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
@@ -40,7 +42,10 @@ export interface AppConfig {
     /** Prefix of the buckets' Redis keys: deployments that share a Redis keep theirs apart with it. */
     namespace: string;
     /** burst = bucket capacity, perSecond = drain rate; see common/rate-limit/rate-limiter.ts */
-    budgets: Record<'token' | 'signin' | 'oauth' | 'anonymous', { burst: number; perSecond: number }>;
+    budgets: Record<
+      'token' | 'signin' | 'oauth' | 'anonymous' | 'registration',
+      { burst: number; perSecond: number }
+    >;
   };
 }
 
@@ -50,6 +55,7 @@ export const RATE_LIMIT_DEFAULTS = {
   signin: { burst: 30, perSecond: 1, env: 'RATE_LIMIT_SIGNIN' },
   oauth: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_OAUTH' },
   anonymous: { burst: 300, perSecond: 20, env: 'RATE_LIMIT_ANONYMOUS' },
+  registration: { burst: 10, perSecond: 10 / 3600, env: 'RATE_LIMIT_REGISTRATION' },
 } as const;
 
 /** Mail delivery (src/mail): where mail goes, the sender, the worker's pace and the retry schedule. */
@@ -167,6 +173,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perSecond: num(`${d.env}_PER_SECOND`, d.perSecond, 0.001, 1_000_000_000),
     };
   };
+  const registrationTemplate = str('REGISTRATION_TEMPLATE_DOMAIN_ID');
+  if (
+    registrationTemplate !== null &&
+    !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(registrationTemplate)
+  ) {
+    problems.push('REGISTRATION_TEMPLATE_DOMAIN_ID must be a UUID');
+  }
   const level = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(level)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const webhooks: WebhookConfig = {
@@ -220,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mail,
     passwords: { resetTtlSeconds: int('PASSWORD_RESET_TTL', 3600, 300, 7 * 24 * 3600) },
     webhooks,
+    registration: {
+      enabled: bool('REGISTRATION_ENABLED', true),
+      templateDomainId: registrationTemplate?.toLowerCase() ?? null,
+      ttlSeconds: int('REGISTRATION_TTL_SECONDS', 86_400, 300, 30 * 86_400),
+    },
     domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
     marketplace: loadMarketplaceConfig(env, problems),
     log: { level },
@@ -232,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         signin: budget('signin'),
         oauth: budget('oauth'),
         anonymous: budget('anonymous'),
+        registration: budget('registration'),
       },
     },
   };

@@ -22,6 +22,9 @@ import { RefreshTokenEntity } from '../oauth/refresh-token.entity.js';
 import { MailOtpCodeEntity, UserMfaEntity } from '../mfa/user-mfa.entity.js';
 import { MarketplaceNonceEntity } from '../marketplace/marketplace-nonce.entity.js';
 import { SystemDomainLogoEntity } from '../system-domains/logo.entity.js';
+import { ReferralCodeEntity } from '../onboarding/referral-code.entity.js';
+import { RegistrationEntity } from '../onboarding/registration.entity.js';
+import { WebflowContentEntity } from '../onboarding/webflow-content.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -48,4 +51,7 @@ export const ENTITIES = [
   MailOtpCodeEntity,
   MarketplaceNonceEntity,
   SystemDomainLogoEntity,
+  ReferralCodeEntity,
+  RegistrationEntity,
+  WebflowContentEntity,
 ];

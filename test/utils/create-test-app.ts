@@ -25,10 +25,12 @@ export interface TestApp {
 }
 
 const GENEROUS_ADDRESS_BUDGETS = Object.fromEntries(
-  ['RATE_LIMIT_SIGNIN', 'RATE_LIMIT_OAUTH', 'RATE_LIMIT_ANONYMOUS'].flatMap((p) => [
-    [`${p}_BURST`, '1000000'],
-    [`${p}_PER_SECOND`, '1000000'],
-  ]),
+  ['RATE_LIMIT_SIGNIN', 'RATE_LIMIT_OAUTH', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_REGISTRATION'].flatMap(
+    (p) => [
+      [`${p}_BURST`, '1000000'],
+      [`${p}_PER_SECOND`, '1000000'],
+    ],
+  ),
 );
 
 /** The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database). */

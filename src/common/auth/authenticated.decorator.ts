@@ -44,7 +44,7 @@ export const AUTH_OPTIONS = 'portcullis:auth';
 export const IS_PUBLIC = 'portcullis:public';
 
 /** The per-address budgets a public route can draw on (see RateLimiter); `anonymous` unless named. */
-export type PublicBudget = 'anonymous' | 'signin' | 'oauth';
+export type PublicBudget = 'anonymous' | 'signin' | 'oauth' | 'registration';
 
 const TOO_MANY = ApiTooManyRequestsResponse({
   description: 'Rate limit reached; Retry-After says when to try again',

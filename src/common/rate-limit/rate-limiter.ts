@@ -15,9 +15,10 @@ import { rateLimited } from './rate-limit.errors.js';
  * The budgets. `token`: every authenticated request, per user and token (the spec's 50/s, 1000 burst).
  * The others are per client address, for what has no verified caller: `signin` (password and code checks,
  * secret collection), `oauth` (the token, revocation and introspection endpoints, which authenticate clients
- * themselves) and `anonymous` (every other unauthenticated request, failed authentication, unknown paths).
+ * themselves), `anonymous` (every other unauthenticated request, failed authentication, unknown paths) and
+ * `registration` (self-service sign-up, which sends mail to any address: small).
  */
-export const BUDGETS = ['token', 'signin', 'oauth', 'anonymous'] as const;
+export const BUDGETS = ['token', 'signin', 'oauth', 'anonymous', 'registration'] as const;
 export type BudgetName = (typeof BUDGETS)[number];
 
 export const REMAINING_HEADER = 'RateLimit-Remaining';

@@ -12,10 +12,11 @@ import { PasswordChecks1795264400000 } from './1795264400000-password-checks.js'
 import { MailDelivery1795264300000 } from './1795264300000-mail-delivery.js';
 import { GuessingDefence1795264500000 } from './1795264500000-guessing-defence.js';
 import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
-import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
 import { Marketplace1795264900000 } from './1795264900000-marketplace.js';
 import { InvitationType1795265000000 } from './1795265000000-invitation-type.js';
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
+import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
+import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   GuessingDefence1795264500000,
   SecondFactors1795264600000,
   SystemDomainAdmin1795264700000,
+  Onboarding1795264800000,
   Marketplace1795264900000,
   InvitationType1795265000000,
   OAuthMfa1795265100000,

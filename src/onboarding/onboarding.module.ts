@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { LoginModule } from '../login/login.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { MarketplaceModule } from '../marketplace/marketplace.module.js';
+import { PasswordPolicyModule } from '../passwords/password-policy.module.js';
+import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { NewDomainService } from './new-domain.service.js';
+import { DomainFromReferralCodeController, ReferralCodesController } from './referral-codes.controller.js';
+import { ReferralCodesService } from './referral-codes.service.js';
+import { RegistrationsController } from './registrations.controller.js';
+import { RegistrationsService } from './registrations.service.js';
+import { WebflowContentService } from './webflow-content.service.js';
+
+/**
+ * Onboarding: referral codes, a domain from a referral code, self-service registration with email
+ * verification, the countries, and the registration pages' content. Mounted before the system-domain
+ * administration routes (its `POST /v1/system_domains/referral_code/{code}/` must win over `{id}/…`).
+ */
+@Module({
+  imports: [
+    MailModule,
+    LoginModule,
+    PasswordPolicyModule,
+    WebhooksModule,
+    SystemDomainsModule,
+    MarketplaceModule,
+  ],
+  controllers: [ReferralCodesController, DomainFromReferralCodeController, RegistrationsController],
+  providers: [ReferralCodesService, RegistrationsService, NewDomainService, WebflowContentService],
+})
+export class OnboardingModule {}
