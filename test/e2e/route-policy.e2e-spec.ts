@@ -192,6 +192,9 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'InvitationsController.verifyInvitation',
       'JwksController.getJwks',
       'LoginController.simpleLogin',
+      // the marketplace's signed token is the credential (verified against the configured issuer's keys)
+      'MarketplaceController.marketplaceCloudSignup',
+      'MarketplaceController.marketplaceSignup',
       'MetadataController.getAuthorizationServerMetadata',
       // the mailed reset link's secret is the credential; forgot answers the same for any email
       'PasswordsController.forgotPassword',
@@ -199,6 +202,14 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'PasswordsController.resetPassword',
       // the OAuth endpoints authenticate the client themselves (RFC 6749 §2.3)
       'RefreshTokenController.revokeRefreshToken',
+      // self-service registration (its own per-address budget) and the mailed link's secret; the countries
+      // and the registration pages' content are public data
+      'RegistrationsController.createRegistration',
+      'RegistrationsController.getRegistrationContent',
+      'RegistrationsController.listCountries',
+      'RegistrationsController.verifyRegistration',
+      // a domain's logo, shown on sign-in pages (image bytes only, nosniff, CSP default-src 'none')
+      'SystemDomainsController.getSystemDomainLogo',
       'TokenEndpointController.createOAuthToken',
       'TokenEndpointController.introspectOAuthToken',
       'TokenEndpointController.revokeOAuthToken',
