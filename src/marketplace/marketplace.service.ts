@@ -109,13 +109,26 @@ export class MarketplaceService {
     options: ConsumeOptions = {},
   ): Promise<MarketplaceLinkResultDto> {
     if (typeof nonce !== 'string' || !NONCE_SHAPE.test(nonce)) throw MarketplaceErrors.NONCE_INVALID();
+    return this.consumeHashed(em, sha256Hex(nonce), systemDomainId, options);
+  }
+
+  /**
+   * `consume` by the nonce's SHA-256, for a caller that kept only that (a pending registration stores no
+   * secret in the clear).
+   */
+  async consumeHashed(
+    em: EntityManager,
+    nonceSha256: string,
+    systemDomainId: string,
+    options: ConsumeOptions = {},
+  ): Promise<MarketplaceLinkResultDto> {
     const now = this.clock.now();
     const [claimed] = returningRows<{ cloud: string; customer_id: string; entitlement_id: string }>(
       await em.query(
         `UPDATE marketplace_nonces SET used_at = $2, system_domain_id = $3
           WHERE nonce_sha256 = $1 AND used_at IS NULL AND expires > $2
           RETURNING cloud, customer_id, entitlement_id`,
-        [sha256Hex(nonce), now, systemDomainId],
+        [nonceSha256, now, systemDomainId],
       ),
     );
     if (!claimed) throw MarketplaceErrors.NONCE_INVALID();

@@ -25,7 +25,8 @@ export class RegistrationEntity {
   @Column({ type: 'text', nullable: true }) billing_customer_id!: string | null;
   @Column({ type: 'text', nullable: true }) billing_subscription_id!: string | null;
   @Column({ type: 'text', nullable: true }) payments_id!: string | null;
-  @Column({ type: 'text', nullable: true }) marketplace_signup_nonce!: string | null;
+  /** SHA-256 of the marketplace signup nonce given at registration, consumed at verification. */
+  @Column({ type: 'text', nullable: true }) marketplace_nonce_sha256!: string | null;
   @Column({ type: 'text', select: false }) password_hash!: string;
   @Index('uq_registrations_secret', { unique: true })
   @Column({ type: 'text', select: false })

@@ -102,7 +102,7 @@ export class RegistrationsService {
         billing_customer_id: body.billing_customer_id ?? null,
         billing_subscription_id: body.billing_subscription_id ?? null,
         payments_id: body.payments_id ?? null,
-        marketplace_signup_nonce: nonce,
+        marketplace_nonce_sha256: nonce === null ? null : sha256Hex(nonce),
         password_hash: passwordHash,
         secret_sha256: sha256Hex(secret),
         expires,
@@ -198,8 +198,8 @@ export class RegistrationsService {
         { id: reg.id },
         { verified_at: now, user_id: user.id, system_domain_id: domain.id },
       );
-      if (reg.marketplace_signup_nonce)
-        await this.linkMarketplace(em, reg.marketplace_signup_nonce, domain.id, requestId);
+      if (reg.marketplace_nonce_sha256)
+        await this.linkMarketplace(em, reg.marketplace_nonce_sha256, domain.id, requestId);
       if (factorOwed(domain, await configuredMethods(em, user.id))) {
         return { auto_login: false, domain_data: view, login_data: null };
       }
@@ -215,12 +215,12 @@ export class RegistrationsService {
    */
   private async linkMarketplace(
     em: EntityManager,
-    nonce: string,
+    nonceSha256: string,
     domainId: string,
     requestId: string | null,
   ): Promise<void> {
     try {
-      await this.marketplace.consume(em, nonce, domainId, { requestId });
+      await this.marketplace.consumeHashed(em, nonceSha256, domainId, { requestId });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'marketplace.NONCE_INVALID') {
         this.logger.warn(

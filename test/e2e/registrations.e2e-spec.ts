@@ -305,6 +305,12 @@ describe('registrations', () => {
       );
       const b = body({ marketplace_signup_nonce: nonce });
       await register(b).expect(201);
+      // the pending registration keeps no secret in the clear: the nonce only as its SHA-256
+      const stored = JSON.stringify(
+        await t.ds.query('SELECT * FROM registrations WHERE email = $1', [b.email]),
+      );
+      expect(stored).not.toContain(nonce);
+      expect(stored).toContain(sha256Hex(nonce));
       const v = await verify(await linkOf(b.email)).expect(201);
       expect(
         await t.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: v.body.domain_data.id }),
