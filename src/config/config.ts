@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
@@ -101,50 +102,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Reads and validates every variable, collecting all problems before failing (one message names them all). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
-  const str = (name: string): string | null => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? null : v.trim();
-  };
-  const int = (name: string, def: number, min: number, max: number): number => {
-    const v = str(name);
-    if (v === null) return def;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
-      return def;
-    }
-    return n;
-  };
-  const num = (name: string, def: number, min: number, max: number): number => {
-    const v = str(name);
-    if (v === null) return def;
-    const n = Number(v);
-    if (!/^\d+(\.\d+)?$/.test(v) || n < min || n > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${v}")`);
-      return def;
-    }
-    return n;
-  };
-  const bool = (name: string, def: boolean): boolean => {
-    const v = str(name);
-    if (v === null) return def;
-    if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
-    if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
-    problems.push(`${name} must be true or false (got "${v}")`);
-    return def;
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const v = str(name);
-    if (v === null) return null;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol))
-        problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
-    } catch {
-      problems.push(`${name} must be a URL`);
-    }
-    return v;
-  };
+  const { str, int, num, bool, url } = envReader(env, problems);
 
   const port = int('PORT', 3000, 0, 65535);
   const host = str('HOST') ?? '127.0.0.1';

@@ -1,3 +1,5 @@
+import { envReader } from '../config/env-reader.js';
+
 /**
  * Marketplace configuration (src/marketplace): one entry per cloud, read from
  * `MARKETPLACE_<CLOUD>_ISSUER`, `_AUDIENCE`, and exactly one of `_JWKS_URL`, `_PUBLIC_KEY_FILE` (a PEM file:
@@ -42,20 +44,7 @@ const KEY = /^MARKETPLACE_([A-Z0-9_]+?)_(ISSUER|AUDIENCE|JWKS_URL|PUBLIC_KEY_FIL
 const SETTINGS = new Set(['NONCE_TTL', 'CLOCK_TOLERANCE']);
 
 export function loadMarketplaceConfig(env: NodeJS.ProcessEnv, problems: string[]): MarketplaceConfig {
-  const str = (name: string): string | null => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? null : v.trim();
-  };
-  const int = (name: string, def: number, min: number, max: number): number => {
-    const v = str(name);
-    if (v === null) return def;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
-      return def;
-    }
-    return n;
-  };
+  const { str, int } = envReader(env, problems);
   const names = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     const m = KEY.exec(name);
