@@ -30,7 +30,7 @@ import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { returningRows } from '../database/returning-rows.js';
 import { userView } from '../users/user-view.js';
-import { assertSeat } from '../users/seat-limits.js';
+import { assertSeat, lockDomain } from '../users/seat-limits.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
 
@@ -61,6 +61,8 @@ export class InvitationsService {
     const secret = generateSecret();
     const expires = new Date(this.clock.now().getTime() + INVITATION_TTL_MS);
     return this.ds.transaction(async (em) => {
+      // the domain first (seat limits lock it): an invitation replaced below is locked after it, as everywhere
+      await lockDomain(em, domainId);
       const [member] = await em.query(
         `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
          WHERE u.email = $1 AND m.system_domain_id = $2`,
@@ -175,6 +177,7 @@ export class InvitationsService {
       ? ((await this.credentials.verify(peek.email, body.password, { includeInactive: true })) ?? 'wrong')
       : null;
     return this.ds.transaction(async (em) => {
+      await lockDomain(em, peek.system_domain_id); // before the invitation's row, as invite() does
       const invitation = await this.pending(em, secret, true);
       let user = await em
         .getRepository(UserEntity)

@@ -20,8 +20,11 @@ const TYPES_OF = (limit: string): UserType[] =>
  * pending (unexpired) invitations of that type — an invitation reserves its seat, so accepting it never fails
  * on the limit. `exclude`: a user (being changed) or an invitation (being accepted) not to count.
  *
- * Call inside the change's transaction: the domain row is locked (FOR UPDATE), so two requests cannot both
- * take the last seat. A domain without limits, or without this one (null), is not capped.
+ * Call inside the change's transaction: the domain row is locked (FOR NO KEY UPDATE: seat checks queue behind
+ * each other, while the foreign-key checks of inserts that name the domain, which take KEY SHARE, do not), so
+ * two requests cannot both take the last seat. Lock order: the domain row before any row of the domain (an
+ * invitation, a membership), as `lockDomain` does at the start of a transaction; otherwise two transactions
+ * can wait on each other. A domain without limits, or without this one (null), is not capped.
  */
 export async function assertSeat(
   em: EntityManager,
@@ -29,9 +32,10 @@ export async function assertSeat(
   type: UserType,
   o: { now: Date; countPending: boolean; excludeUserId?: string; excludeInvitationId?: string },
 ): Promise<void> {
-  const [domain] = (await em.query('SELECT billing_limits FROM system_domains WHERE id = $1 FOR UPDATE', [
-    systemDomainId,
-  ])) as { billing_limits: BillingLimits | null }[];
+  const [domain] = (await em.query(
+    'SELECT billing_limits FROM system_domains WHERE id = $1 FOR NO KEY UPDATE',
+    [systemDomainId],
+  )) as { billing_limits: BillingLimits | null }[];
   const field = SEAT_LIMIT[type];
   const limit = domain?.billing_limits?.[field];
   if (limit === null || limit === undefined) return;
@@ -49,4 +53,12 @@ export async function assertSeat(
     [systemDomainId, types, o.excludeUserId ?? null, o.countPending, o.now, o.excludeInvitationId ?? null],
   )) as { n: number }[];
   if (n + 1 > limit) throw UsersErrors.SEAT_LIMIT(field, limit);
+}
+
+/**
+ * Takes the domain row's seat lock first thing in a transaction that will also touch the domain's
+ * invitations or memberships, so every such transaction locks in the same order (see assertSeat).
+ */
+export async function lockDomain(em: EntityManager, systemDomainId: string): Promise<void> {
+  await em.query('SELECT 1 FROM system_domains WHERE id = $1 FOR NO KEY UPDATE', [systemDomainId]);
 }
