@@ -242,6 +242,11 @@ export class ContractChecker {
       };
     }
 
+    // the same for a template that would match if the path could be decoded ({token_id} takes any segment):
+    // the router refuses the undecodable path before any route runs, so no operation declares it
+    if (x.status === 400 && !decodable(x.url))
+      return { violations: violation(this.errorsBody(x), operation) };
+
     const declared = operation.responses;
     const key =
       String(x.status) in declared
