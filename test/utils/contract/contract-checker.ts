@@ -225,14 +225,16 @@ export class ContractChecker {
       return { violations: violation([`a CORS preflight answered ${x.status} (expected 204 or 403)`]) };
     }
 
+    // a path whose percent-encoding is not UTF-8 names no resource at all, whether or not a {param} template
+    // would match it: the router refuses it with a 400 before any route runs, so no operation declares it
+    if (x.status === 400 && !decodable(x.url)) return { violations: violation(this.errorsBody(x)) };
+
     const { operation, pathKnown } = this.resolve(method, x.url);
     if (!operation) {
       // a route the document does not have: only "no such route" / "no such method" may come back
       if (x.status === 404 || (x.status === 405 && pathKnown)) {
         return { violations: violation(this.errorsBody(x)) };
       }
-      // a path whose percent-encoding is not UTF-8 names no resource at all: a 400 from the router is right
-      if (x.status === 400 && !decodable(x.url)) return { violations: violation(this.errorsBody(x)) };
       return {
         violations: violation([
           pathKnown
@@ -241,11 +243,6 @@ export class ContractChecker {
         ]),
       };
     }
-
-    // the same for a template that would match if the path could be decoded ({token_id} takes any segment):
-    // the router refuses the undecodable path before any route runs, so no operation declares it
-    if (x.status === 400 && !decodable(x.url))
-      return { violations: violation(this.errorsBody(x), operation) };
 
     const declared = operation.responses;
     const key =
