@@ -1,3 +1,4 @@
+import type { TokenKind } from '../../tokens/token.entity.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -60,13 +61,18 @@ export class ConsentSessionService {
   }
 
   async current(req: Request): Promise<AuthContext | null> {
-    const raw = readCookie(req, SESSION);
+    return this.fromCookie(req, SESSION, 'LOGIN');
+  }
+
+  /** The token in cookie `name` as an authenticated context of `kind`, or null (absent, invalid, revoked). */
+  private async fromCookie(req: Request, name: string, kind: TokenKind): Promise<AuthContext | null> {
+    const raw = readCookie(req, name);
     if (!raw) return null;
     const claims = await this.jwt.verifyOrNull(raw);
     if (!claims) return null;
     try {
       const auth = await this.tokens.authenticate(claims, raw, req.id as string);
-      return auth.kind === 'LOGIN' ? auth : null;
+      return auth.kind === kind ? auth : null;
     } catch {
       return null;
     }
@@ -112,16 +118,7 @@ export class ConsentSessionService {
 
   /** The pending sign-in's temporary token as an authenticated context, or null (absent, expired, used). */
   async pending(req: Request): Promise<AuthContext | null> {
-    const raw = readCookie(req, PENDING);
-    if (!raw) return null;
-    const claims = await this.jwt.verifyOrNull(raw);
-    if (!claims) return null;
-    try {
-      const auth = await this.tokens.authenticate(claims, raw, req.id as string);
-      return auth.kind === 'TEMP' ? auth : null;
-    } catch {
-      return null;
-    }
+    return this.fromCookie(req, PENDING, 'TEMP');
   }
 
   /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */

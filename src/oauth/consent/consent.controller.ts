@@ -44,8 +44,7 @@ export class ConsentController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.render(req, res, q, async (v) => {
-      const csrf = this.sessions.csrfToken(req, res);
+    await this.render(req, res, q, async (v, csrf) => {
       const session = await this.sessions.current(req);
       if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
       // refused before the user is offered a choice, not after they click Allow
@@ -67,8 +66,7 @@ export class ConsentController {
     @Res() res: Response,
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
-    await this.render(req, res, q, async (v) => {
-      const csrf = this.sessions.csrfToken(req, res);
+    await this.render(req, res, q, async (v, csrf) => {
       if (!this.sessions.csrfValid(req, body.csrf)) {
         return this.send(
           res,
@@ -104,8 +102,7 @@ export class ConsentController {
     @Res() res: Response,
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
-    await this.render(req, res, q, async (v) => {
-      const csrf = this.sessions.csrfToken(req, res);
+    await this.render(req, res, q, async (v, csrf) => {
       const pending = await this.sessions.pending(req);
       if (!pending) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       const domain = await this.ds
@@ -156,8 +153,7 @@ export class ConsentController {
     @Res() res: Response,
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
-    await this.render(req, res, q, async (v) => {
-      const csrf = this.sessions.csrfToken(req, res);
+    await this.render(req, res, q, async (v, csrf) => {
       const session = await this.sessions.current(req);
       if (!session) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       if (!this.sessions.csrfValid(req, body.csrf)) {
@@ -183,10 +179,12 @@ export class ConsentController {
     req: Request,
     res: Response,
     q: AuthorizationParams,
-    ok: (v: ValidAuthorization) => Promise<void>,
+    ok: (v: ValidAuthorization, csrf: string) => Promise<void>,
   ) {
     try {
-      await ok(await this.requests.validate(q));
+      // every page of a valid request carries the form's CSRF token (its cookie is set here when missing)
+      const v = await this.requests.validate(q);
+      await ok(v, this.sessions.csrfToken(req, res));
     } catch (e) {
       if (e instanceof AuthorizationRequestError) {
         const note =
