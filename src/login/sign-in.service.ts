@@ -12,7 +12,6 @@ import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
-import { AuthErrors } from '../common/auth/auth.errors.js';
 import { logoUrls } from '../system-domains/logo.js';
 
 /**
@@ -122,15 +121,10 @@ export class SignInService {
   }
 
   /**
-   * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction). Never
-   * for a deactivated domain (also by a passed deactivate_date), whichever flow asks: 401, as the token would get.
+   * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction); a
+   * deactivated domain is refused there (SystemDomainsService.builtinAppId).
    */
   async domainToken(em: EntityManager, userId: string, domainId: string, mfa = false) {
-    const [live] = (await em.query(
-      `SELECT 1 AS live FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
-      [domainId],
-    )) as unknown[];
-    if (!live) throw AuthErrors.DOMAIN_DEACTIVATED();
     const appId = await this.domains.builtinAppId(em, domainId);
     const issued = await this.tokens.issue(
       { userId, appId, systemDomainId: domainId, kind: 'LOGIN', expires: this.tokens.loginExpiry(), mfa },
