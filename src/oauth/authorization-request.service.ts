@@ -10,6 +10,8 @@ import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { AuthorizationCodeEntity } from './authorization-code.entity.js';
 import { CHALLENGE_PATTERN } from './pkce.js';
+import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -40,6 +42,8 @@ export class AuthorizationRequestError extends Error {
     public readonly title: string,
     public readonly detail: string,
     public readonly status: 400 | 403 = 400,
+    /** The user could approve after signing in again (to the app's domain, or with a second factor). */
+    public readonly signInAgain = false,
   ) {
     super(detail);
   }
@@ -112,13 +116,37 @@ export class AuthorizationRequestService {
     return { app, redirectUri, scopes, state, codeChallenge: challenge };
   }
 
-  /** The application and the approving user must belong to the same domain. */
-  requireSameDomain(v: ValidAuthorization, userDomainIds: string[]): void {
-    if (!userDomainIds.includes(v.app.system_domain_id)) {
+  /**
+   * Who may approve a request of an app in domain B: a person's session issued for B (a session of another
+   * of their domains is not one: B's second-factor policy was never asked of it) that satisfies B's policy
+   * now (a factor B requires today, which the sign-in did not pass, means signing in again). 403 otherwise;
+   * `signInAgain` tells a page it may offer the sign-in form (the user is a member of B) rather than refuse.
+   */
+  async requireApprover(v: ValidAuthorization, approver: AuthContext): Promise<void> {
+    const domainId = v.app.system_domain_id;
+    if (!approver.systemDomains.includes(domainId)) {
       throw new AuthorizationRequestError(
         'Wrong domain',
         'This application belongs to a domain you are not a member of.',
         403,
+      );
+    }
+    if (approver.systemDomainId !== domainId) {
+      throw new AuthorizationRequestError(
+        'Signed in to another domain',
+        'This application belongs to another of your domains: sign in to that domain to approve it.',
+        403,
+        true,
+      );
+    }
+    if (approver.record.is_mfa_authenticated) return;
+    const domain = await this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: domainId });
+    if (factorOwed(domain, await configuredMethods(this.ds.manager, approver.userId))) {
+      throw new AuthorizationRequestError(
+        'Second factor required',
+        'The application’s domain requires a second factor: sign in again to approve it.',
+        403,
+        true,
       );
     }
   }
@@ -135,7 +163,7 @@ export class AuthorizationRequestService {
     issuer: string,
   ): Promise<string> {
     const userId = approver.userId;
-    this.requireSameDomain(v, approver.systemDomains);
+    await this.requireApprover(v, approver);
     const url = new URL(v.redirectUri);
     if (!allow) {
       url.searchParams.set('error', 'access_denied');

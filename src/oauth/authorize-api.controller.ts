@@ -95,11 +95,7 @@ export class AuthorizeApiController {
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
     requireLogin(auth);
     const v = await this.requests.validate(q).catch(rethrow);
-    try {
-      this.requests.requireSameDomain(v, auth.systemDomains);
-    } catch (e) {
-      rethrow(e);
-    }
+    await this.requests.requireApprover(v, auth).catch(rethrow);
     return v;
   }
 }

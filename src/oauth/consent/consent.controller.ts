@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { AuthContext } from '../../common/auth/auth-context.js';
 import { Public } from '../../common/auth/authenticated.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialsService } from '../../login/credentials.service.js';
@@ -45,10 +46,10 @@ export class ConsentController {
     @Res() res: Response,
   ): Promise<void> {
     await this.render(req, res, q, async (v, csrf) => {
-      const session = await this.sessions.current(req);
+      // a session of another of the user's domains, or one short of the domain's second factor, is "not
+      // signed in" here: sign in again for the app's domain. Refused before the user is offered a choice.
+      const session = await this.approver(req, v);
       if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
-      // refused before the user is offered a choice, not after they click Allow
-      this.requests.requireSameDomain(v, session.systemDomains);
       this.send(
         res,
         200,
@@ -139,6 +140,19 @@ export class ConsentController {
     });
   }
 
+  /** The session that may approve `v`, or null where signing in again would give one (see requireApprover). */
+  private async approver(req: Request, v: ValidAuthorization): Promise<AuthContext | null> {
+    const session = await this.sessions.current(req);
+    if (!session) return null;
+    try {
+      await this.requests.requireApprover(v, session);
+      return session;
+    } catch (e) {
+      if (e instanceof AuthorizationRequestError && e.signInAgain) return null;
+      throw e;
+    }
+  }
+
   private backTo(q: AuthorizationParams): string {
     const back = new URLSearchParams(
       Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
@@ -154,7 +168,7 @@ export class ConsentController {
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v, csrf) => {
-      const session = await this.sessions.current(req);
+      const session = await this.approver(req, v);
       if (!session) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       if (!this.sessions.csrfValid(req, body.csrf)) {
         return this.send(
