@@ -19,6 +19,7 @@ import { KeysModule } from './keys/keys.module.js';
 import { LoginModule } from './login/login.module.js';
 import { SystemDomainsModule } from './system-domains/system-domains.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
+import { CredentialsModule } from './credentials/credentials.module.js';
 import { FEATURE_MODULES } from './feature-modules.js';
 
 @Global()
@@ -71,6 +72,7 @@ export class AppModule {
         CoreModule.forRoot(config),
         KeysModule,
         TokensModule,
+        CredentialsModule,
         SystemDomainsModule,
         LoginModule,
         ...FEATURE_MODULES,

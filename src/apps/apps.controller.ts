@@ -97,6 +97,18 @@ export class AppsController {
     return this.apps.remove(caller, id);
   }
 
+  @Post(':app_id/secret')
+  @Authenticated({ admin: true, roles: ['can_write_apps'], access: appAccess })
+  @ApiOperation({
+    summary:
+      'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
+  })
+  @ApiCreatedResponse({ type: CreatedAppDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  rotateAppSecret(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
+    return this.apps.rotateSecret(caller, id);
+  }
+
   @Post(':app_id/token')
   @HttpCode(200)
   @Authenticated({ roles: ['can_read_apps'], access: appAccess })

@@ -7,6 +7,7 @@ export const AppsErrors = defineErrors('apps', {
     403,
     'Only an administrator may change an application’s acting user or client type',
   ),
+  NO_CLIENT_SECRET: message(400, 'Only confidential OAuth clients have a client secret'),
   PAT_FOR_OAUTH_APP: message(400, 'OAuth apps obtain tokens from the OAuth token endpoint'),
   PAT_ISSUER: message(403, 'Only an administrator or the acting user may issue this token'),
   SECRET_USED: message(409, 'This secret has already been used'),

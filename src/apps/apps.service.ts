@@ -3,15 +3,14 @@ import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
-import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
+import type { RightsCap } from '../common/auth/rights.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
 import { TokenQueriesService } from '../tokens/token-queries.service.js';
-import { TokensService } from '../tokens/tokens.service.js';
+import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris } from './app-rules.js';
 import { appView } from './app-view.js';
@@ -27,7 +26,7 @@ export class AppsService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rights: ActingRightsService,
-    private readonly tokens: TokensService,
+    private readonly mint: CredentialMintService,
     private readonly tokenQueries: TokenQueriesService,
     private readonly clients: ClientRegistry,
     private readonly clock: Clock,
@@ -56,7 +55,12 @@ export class AppsService {
     const shape = this.shape(body, { type: body.type ?? 'PAT' });
     const cap = await this.actingCap(auth, shape.default_user_id);
     const secret =
-      shape.type === 'OAUTH' && shape.oauth_client_type === 'confidential' ? generateSecret() : null;
+      shape.type === 'OAUTH' && shape.oauth_client_type === 'confidential'
+        ? await this.mint.clientSecret(auth, {
+            default_user_id: shape.default_user_id,
+            acting_rights_cap: cap,
+          })
+        : null;
     const name = this.checkName(body.name);
     const url = this.checkUrl(body.url);
     const saved = await this.ds.transaction(async (em) => {
@@ -67,7 +71,7 @@ export class AppsService {
           name,
           description: body.description ?? null,
           url,
-          client_secret_hash: secret ? sha256Hex(secret) : null,
+          client_secret_hash: secret?.hash ?? null,
           acting_rights_cap: cap,
           created_by_user_id: auth.userId,
         }),
@@ -75,7 +79,7 @@ export class AppsService {
       await this.emit(em, auth, app, 'create');
       return app;
     });
-    return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
+    return { ...appView(saved), ...(secret ? { client_secret: secret.secret } : {}) };
   }
 
   /**
@@ -97,11 +101,19 @@ export class AppsService {
     // holds the rights lets an app follow its user's promotion
     const cap =
       body.default_user_id !== undefined ? await this.actingCap(auth, shape.default_user_id) : undefined;
-    let secret: string | null = null;
+    // a move to confidential makes a secret: minted for the app as it will be, for a caller who holds all
+    // its credentials can carry (a move away drops the secret)
+    let secret: { secret: string; hash: string } | null = null;
     let secretHash: string | null | undefined;
     if (app.oauth_client_type !== shape.oauth_client_type) {
-      secret = shape.oauth_client_type === 'confidential' ? generateSecret() : null;
-      secretHash = secret ? sha256Hex(secret) : null;
+      secret =
+        shape.oauth_client_type === 'confidential'
+          ? await this.mint.clientSecret(auth, {
+              default_user_id: shape.default_user_id,
+              acting_rights_cap: cap !== undefined ? cap : app.acting_rights_cap,
+            })
+          : null;
+      secretHash = secret?.hash ?? null;
     }
     Object.assign(app, shape, {
       ...(body.name !== undefined ? { name: this.checkName(body.name) } : {}),
@@ -116,7 +128,25 @@ export class AppsService {
       return row;
     });
     await this.clients.changed(app.id);
-    return { ...appView(saved), ...(secret ? { client_secret: secret } : {}) };
+    return { ...appView(saved), ...(secret ? { client_secret: secret.secret } : {}) };
+  }
+
+  /**
+   * A new client secret for a confidential OAuth client; the old one stops working at once (on every
+   * instance: the client registry is told). The secret is shown in this response only.
+   */
+  async rotateSecret(auth: AuthContext, id: string): Promise<CreatedAppDto> {
+    const app = await this.get(auth, id);
+    if (app.type !== 'OAUTH' || app.oauth_client_type !== 'confidential') throw AppsErrors.NO_CLIENT_SECRET();
+    const secret = await this.mint.clientSecret(auth, app);
+    const saved = await this.ds.transaction(async (em) => {
+      await em.update(AppEntity, { id: app.id }, { client_secret_hash: secret.hash });
+      const row = await em.findOneByOrFail(AppEntity, { id: app.id });
+      await this.emit(em, auth, row, 'update');
+      return row;
+    });
+    await this.clients.changed(app.id);
+    return { ...appView(saved), client_secret: secret.secret };
   }
 
   async remove(auth: AuthContext, id: string): Promise<void> {
@@ -147,34 +177,11 @@ export class AppsService {
     });
   }
 
-  /**
-   * A personal access token for a service account: the app must have an acting user who is active and in
-   * the domain; the caller must be an administrator or that user. The JWT is returned once.
-   */
+  /** A personal access token for a service account (CredentialMintService.pat decides who may). */
   async issuePat(auth: AuthContext, appId: string, expiresIn: number | undefined): Promise<TokenDto> {
     const app = await this.get(auth, appId);
     if (app.type !== 'PAT') throw AppsErrors.PAT_FOR_OAUTH_APP();
-    if (!app.default_user_id) throw AppsErrors.INVALID({ default_user_id: 'the app has no acting user' });
-    if (!auth.isAdmin && auth.userId !== app.default_user_id) {
-      throw AppsErrors.PAT_ISSUER();
-    }
-    const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId);
-    if (!acting || !acting.active)
-      throw AppsErrors.INVALID({ default_user_id: 'the acting user is not active' });
-    if (!acting.member)
-      throw AppsErrors.INVALID({ default_user_id: 'the acting user is not a member of this domain' });
-    // the token is within the caller's own rights, the app's ceiling and the acting user's current rights
-    await this.rights.requireWithin(auth, app.default_user_id, acting, 'issue a token acting as this user');
-    const rightsCap = intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(auth));
-    const ttl = Math.min(expiresIn ?? this.config.auth.patMaxTtlSeconds, this.config.auth.patMaxTtlSeconds);
-    const issued = await this.tokens.issue({
-      userId: app.default_user_id,
-      appId: app.id,
-      systemDomainId: auth.systemDomainId,
-      kind: 'PAT',
-      rightsCap,
-      expires: new Date(this.clock.now().getTime() + ttl * 1000),
-    });
+    const issued = await this.mint.pat(auth, app, expiresIn);
     return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
   }
 

@@ -1,13 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { capOf, intersectCaps, type RightsCap } from '../common/auth/rights.js';
+import { intersectCaps, type RightsCap } from '../common/auth/rights.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { TokensService } from '../tokens/tokens.service.js';
+import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { Clock } from '../common/clock.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { AppInstanceEntity } from './app-instance.entity.js';
@@ -34,15 +34,15 @@ const COLLECT_WINDOW_MS = 10 * 60 * 1000;
 export class ExternalAuthService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: AccessService,
     private readonly tokens: TokensService,
+    private readonly mint: CredentialMintService,
     private readonly clock: Clock,
   ) {}
 
   async approve(auth: AuthContext, body: ExternalAuthRequestDto): Promise<ExternalAuthRequestResponseDto> {
     const app = await this.resolveApp(auth, body.app_id, body.app_name);
-    const rightsCap = this.approvalCap(auth, app);
+    const rightsCap = this.mint.approvalCap(auth, app);
     const redirectInfo = body.redirect_info
       ? { url: body.redirect_info.url ?? null, headers: body.redirect_info.headers ?? null }
       : null;
@@ -73,7 +73,7 @@ export class ExternalAuthService {
         expires: MoreThan(this.clock.now()),
       });
       if (!row) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
-      const issued = await this.issue(em, row);
+      const issued = await this.mint.externalAuth(em, row);
       const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       return {
@@ -87,7 +87,7 @@ export class ExternalAuthService {
 
   async approveInstance(auth: AuthContext, body: ApprovedAppInstanceDto): Promise<ApprovedAppInstanceDto> {
     const app = await this.resolveApp(auth, body.app_id, undefined);
-    const rightsCap = this.approvalCap(auth, app);
+    const rightsCap = this.mint.approvalCap(auth, app);
     const repo = this.ds.getRepository(AppInstanceEntity);
     try {
       // insert, never save(): save() would update an existing instance with this id, whoever approved it
@@ -129,8 +129,8 @@ export class ExternalAuthService {
       }
       const app = await em.getRepository(AppEntity).findOneBy({ id: row.app_id });
       if (!app) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
-      const rightsCap = intersectCaps(row.rights_cap, this.approvalCap(auth, app)) as RightsCap;
-      const issued = await this.issue(em, { ...row, rights_cap: rightsCap });
+      const rightsCap = intersectCaps(row.rights_cap, this.mint.approvalCap(auth, app)) as RightsCap;
+      const issued = await this.mint.externalAuth(em, { ...row, rights_cap: rightsCap });
       const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       return {
@@ -154,36 +154,6 @@ export class ExternalAuthService {
       if (row.token_id) await this.tokens.revoke(row.token_id, { em, requestId: auth.requestId });
       await em.getRepository(AppInstanceEntity).delete({ id });
     });
-  }
-
-  /**
-   * An approval hands over the approver's own rights (as far as their credential carries them), and only for
-   * an app that acts as nobody or as the approver: a token acting as the approver filed under an app that acts
-   * as someone else would pass for that app's token.
-   */
-  private approvalCap(auth: AuthContext, app: AppEntity): RightsCap {
-    if (app.default_user_id && app.default_user_id !== auth.userId) {
-      throw AppsErrors.APPROVER_NOT_ACTING_USER();
-    }
-    const own = capOf(auth);
-    return app.default_user_id ? (intersectCaps(own, app.acting_rights_cap) as RightsCap) : own;
-  }
-
-  private async issue(
-    em: import('typeorm').EntityManager,
-    row: { user_id: string; app_id: string; system_domain_id: string; rights_cap: RightsCap },
-  ) {
-    return this.tokens.issue(
-      {
-        userId: row.user_id,
-        appId: row.app_id,
-        systemDomainId: row.system_domain_id,
-        rightsCap: row.rights_cap,
-        kind: 'PAT',
-        expires: new Date(this.clock.now().getTime() + this.config.auth.loginTokenTtlSeconds * 1000),
-      },
-      em,
-    );
   }
 
   private async resolveApp(

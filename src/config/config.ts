@@ -15,6 +15,11 @@ export interface AppConfig {
     patMaxTtlSeconds: number;
     /** Lifetime of the temporary sign-in token (Temp-Auth-Token) while a second factor is owed. */
     tempTokenTtlSeconds: number;
+    /**
+     * How long after a password sign-in the person may change their account's factors (email, password,
+     * second factors) without signing in again; a sign-in that passed a second factor may for its lifetime.
+     */
+    reauthWindowSeconds: number;
   };
   bootstrap: { adminEmail: string; adminPassword: string | null };
   mail: MailConfig;
@@ -186,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       loginTokenTtlSeconds: int('LOGIN_TOKEN_TTL', 12 * 3600, 60, 30 * 24 * 3600),
       patMaxTtlSeconds: TEN_YEARS_SECONDS,
       tempTokenTtlSeconds: int('TEMP_TOKEN_TTL', 300, 60, 3600),
+      reauthWindowSeconds: int('REAUTH_WINDOW', 900, 60, 24 * 3600),
     },
     bootstrap: { adminEmail: adminEmail.toLowerCase(), adminPassword },
     mail,

@@ -10,6 +10,7 @@ import { SystemDomainsService } from '../system-domains/system-domains.service.j
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
+import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
 import { logoUrls } from '../system-domains/logo.js';
@@ -30,6 +31,7 @@ export class SignInService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
+    private readonly mint: CredentialMintService,
     private readonly domains: SystemDomainsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,16 +64,12 @@ export class SignInService {
       }
       const owed = out.some((i) => i.token === null);
       const temp = owed
-        ? await this.tokens.issue(
-            {
-              userId: user.id,
-              appId: await this.domains.builtinAppId(em, home.id),
-              systemDomainId: home.id,
-              kind: 'TEMP',
-              expires: new Date(this.clock.now().getTime() + this.config.auth.tempTokenTtlSeconds * 1000),
-            },
-            em,
-          )
+        ? await this.mint.signIn(em, {
+            userId: user.id,
+            appId: await this.domains.builtinAppId(em, home.id),
+            systemDomainId: home.id,
+            kind: 'TEMP',
+          })
         : null;
       if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
       if (within)
@@ -126,10 +124,13 @@ export class SignInService {
    */
   async domainToken(em: EntityManager, userId: string, domainId: string, mfa = false) {
     const appId = await this.domains.builtinAppId(em, domainId);
-    const issued = await this.tokens.issue(
-      { userId, appId, systemDomainId: domainId, kind: 'LOGIN', expires: this.tokens.loginExpiry(), mfa },
-      em,
-    );
+    const issued = await this.mint.signIn(em, {
+      userId,
+      appId,
+      systemDomainId: domainId,
+      kind: 'LOGIN',
+      mfa,
+    });
     return { appId, ...issued };
   }
 }

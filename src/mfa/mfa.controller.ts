@@ -81,7 +81,7 @@ export class MfaEnrolmentController {
 
   @Post('totp/configure')
   @HttpCode(201)
-  @Authenticated()
+  @Authenticated({ accountChange: true })
   @ApiOperation({
     summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
   })
@@ -93,7 +93,7 @@ export class MfaEnrolmentController {
 
   @Post('totp/validate_configuration')
   @HttpCode(201)
-  @Authenticated()
+  @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)' })
   @ApiCreatedResponse({ type: RecoveryCodesDto })
   @ApiBadRequestResponse({ type: ErrorsDto })
@@ -106,7 +106,7 @@ export class MfaEnrolmentController {
 
   @Delete('totp/configure')
   @HttpCode(204)
-  @Authenticated()
+  @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Removes the authenticator app; needs a current code of it or a recovery code' })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiBadRequestResponse({ type: ErrorsDto })
@@ -124,7 +124,7 @@ export class MfaEnrolmentController {
 
   @Post('otp/configure')
   @HttpCode(201)
-  @Authenticated()
+  @Authenticated({ accountChange: true })
   @ApiOperation({
     summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
   })
@@ -135,7 +135,7 @@ export class MfaEnrolmentController {
   }
 
   @Put('otp/configure')
-  @Authenticated()
+  @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Turns MAIL_2SV on or off, with a code from current/otp/generate' })
   @ApiOkResponse({ type: OtpConfigurationDto })
   @ApiBadRequestResponse({ type: ErrorsDto })

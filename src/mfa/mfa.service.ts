@@ -17,6 +17,7 @@ import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
+import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type {
@@ -70,6 +71,7 @@ export class MfaService {
     private readonly guessing: GuessingDefence,
     private readonly signIns: SignInService,
     private readonly tokens: TokensService,
+    private readonly mint: CredentialMintService,
     private readonly mail: MailService,
     private readonly events: WebhookEventsService,
     private readonly domains: SystemDomainsService,
@@ -130,12 +132,11 @@ export class MfaService {
   /** A temporary sign-in token for the user, in `domainId` (the consent page keeps it in a cookie). */
   async issueTemp(userId: string, domainId: string): Promise<string> {
     const appId = await this.domains.builtinAppId(this.ds.manager, domainId);
-    const { token } = await this.tokens.issue({
+    const { token } = await this.mint.signIn(this.ds.manager, {
       userId,
       appId,
       systemDomainId: domainId,
       kind: 'TEMP',
-      expires: new Date(this.clock.now().getTime() + this.config.auth.tempTokenTtlSeconds * 1000),
     });
     return token;
   }

@@ -2,21 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ClientRegistry } from '../apps/client-registry.js';
-import type { RightsCap } from '../common/auth/rights.js';
-import { Clock } from '../common/clock.js';
 import { isForeignKeyViolation } from '../database/sql-helpers.js';
-import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { activeMemberSql, type RevokeOptions, TokensService } from '../tokens/tokens.service.js';
 import {
-  activeMemberSql,
+  CredentialMintService,
   InactiveMemberError,
-  type RevokeOptions,
-  TokensService,
-} from '../tokens/tokens.service.js';
+  type Minted,
+  type OAuthSubject,
+} from '../credentials/credential-mint.service.js';
+import type { AppEntity } from '../apps/app.entity.js';
 import { invalidClient, invalidGrant } from './oauth.errors.js';
-import { RefreshTokenEntity } from './refresh-token.entity.js';
-
-export const REFRESH_TOKEN_TTL_SECONDS = 60 * 24 * 3600;
 
 export interface TokenResponse {
   access_token: string;
@@ -28,17 +24,8 @@ export interface TokenResponse {
   scope: string;
 }
 
-export interface GrantSubject {
-  appId: string;
-  userId: string;
-  systemDomainId: string;
-  scopes: string[];
-  grantId: string | null;
-  /** Ceiling of the access token's rights; absent for authorizations the user consented to. */
-  rightsCap?: RightsCap | null;
-  /** The authorization was approved by a sign-in that passed a second factor. */
-  mfa?: boolean;
-}
+/** The subject of a grant's tokens (see CredentialMintService.oauth). */
+export type GrantSubject = OAuthSubject;
 
 /** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */
 @Injectable()
@@ -47,72 +34,68 @@ export class OAuthTokensService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: TokensService,
-    private readonly clock: Clock,
     private readonly clients: ClientRegistry,
+    private readonly mint: CredentialMintService,
   ) {}
 
   /**
-   * The access token (and with `withRefresh`, a refresh token) of a grant. The user must still be active and
-   * a member of the app's domain, that domain not deactivated (the request guard would refuse the token
-   * anyway): checked by the token's INSERT itself, otherwise invalid_grant with `inactiveMessage`.
+   * The access token (and with `withRefresh`, a refresh token) of a grant the user consented to, minted by
+   * CredentialMintService. The user must still be active and a member of the app's domain, that domain not
+   * deactivated (the request guard would refuse the token anyway): checked by the token's INSERT itself,
+   * otherwise invalid_grant with `inactiveMessage`.
    */
-  async issue(
+  issue(
     em: EntityManager,
-    s: GrantSubject,
+    s: OAuthSubject,
     withRefresh: boolean,
     inactiveMessage = 'The user of this grant is no longer active in the application’s domain',
   ): Promise<TokenResponse> {
-    const ttl = this.config.auth.accessTokenTtlSeconds;
-    const access = await this.tokens
-      .issue(
-        {
-          userId: s.userId,
-          appId: s.appId,
-          systemDomainId: s.systemDomainId,
-          kind: 'OAUTH',
-          scopes: s.scopes,
-          grantId: s.grantId,
-          rightsCap: s.rightsCap ?? null,
-          mfa: s.mfa ?? false,
-          expires: new Date(this.clock.now().getTime() + ttl * 1000),
-          requireMember: true,
-        },
-        em,
-      )
-      .catch(async (e: unknown) => {
-        if (e instanceof InactiveMemberError) throw invalidGrant(inactiveMessage);
-        if (!isForeignKeyViolation(e)) throw e;
-        // the client was deleted since its registration was cached (on another instance, or behind the
-        // service's back). In a caller's transaction (which the violation aborted), its rows went with it.
-        if (em !== this.ds.manager) throw invalidGrant('The authorization no longer exists');
-        const [app] = await this.ds.query<unknown[]>('SELECT 1 FROM apps WHERE id = $1', [s.appId]);
-        if (app) throw e;
-        await this.clients.changed(s.appId); // drop the stale registration everywhere
-        throw invalidClient('Unknown client');
-      });
-    const response: TokenResponse = {
+    return this.respond(em, s, this.mint.oauth(em, s, withRefresh), inactiveMessage);
+  }
+
+  /** The client_credentials grant: the app acting as its user, under the app's ceiling. */
+  clientCredentials(app: AppEntity, scopes: string[]): Promise<TokenResponse> {
+    // a single insert: no transaction needed (and concurrent grants share one commit)
+    const em = this.ds.manager;
+    return this.respond(
+      em,
+      {
+        appId: app.id,
+        userId: app.default_user_id as string,
+        systemDomainId: app.system_domain_id,
+        scopes,
+        grantId: null,
+      },
+      this.mint.clientCredentials(em, app, scopes),
+      'The acting user of this client is not active',
+    );
+  }
+
+  private async respond(
+    em: EntityManager,
+    s: OAuthSubject,
+    minting: Promise<{ access: Minted; refresh?: string }>,
+    inactiveMessage: string,
+  ): Promise<TokenResponse> {
+    const { access, refresh } = await minting.catch(async (e: unknown) => {
+      if (e instanceof InactiveMemberError) throw invalidGrant(inactiveMessage);
+      if (!isForeignKeyViolation(e)) throw e;
+      // the client was deleted since its registration was cached (on another instance, or behind the
+      // service's back). In a caller's transaction (which the violation aborted), its rows went with it.
+      if (em !== this.ds.manager) throw invalidGrant('The authorization no longer exists');
+      const [app] = await this.ds.query<unknown[]>('SELECT 1 FROM apps WHERE id = $1', [s.appId]);
+      if (app) throw e;
+      await this.clients.changed(s.appId); // drop the stale registration everywhere
+      throw invalidClient('Unknown client');
+    });
+    return {
       access_token: access.token,
       token: access.token,
       token_type: 'Bearer',
-      expires_in: ttl,
+      expires_in: this.config.auth.accessTokenTtlSeconds,
       scope: s.scopes.join(' '),
+      ...(refresh ? { refresh_token: refresh } : {}),
     };
-    if (withRefresh && s.grantId) {
-      const refresh = generateSecret();
-      await em.getRepository(RefreshTokenEntity).insert({
-        token_hash: sha256Hex(refresh),
-        grant_id: s.grantId,
-        app_id: s.appId,
-        user_id: s.userId,
-        system_domain_id: s.systemDomainId,
-        scopes: s.scopes,
-        expires: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-        access_token_id: access.record.id,
-        is_mfa_authenticated: s.mfa ?? false,
-      });
-      response.refresh_token = refresh;
-    }
-    return response;
   }
 
   /** Every refresh and access token of one authorization, at once (replay, revocation of a refresh token). */

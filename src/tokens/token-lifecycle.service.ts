@@ -11,6 +11,7 @@ import { TokenEntity } from './token.entity.js';
 import { TokenQueriesService } from './token-queries.service.js';
 import { tokenView } from './token-view.js';
 import { TokensService } from './tokens.service.js';
+import { CredentialMintService } from '../credentials/credential-mint.service.js';
 
 /** The caller-facing token operations of /v1/auth/token/. */
 @Injectable()
@@ -19,6 +20,7 @@ export class TokenLifecycleService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: TokensService,
     private readonly queries: TokenQueriesService,
+    private readonly mint: CredentialMintService,
   ) {}
 
   /** Built from the guard's lookup alone: validation is one database round-trip. */
@@ -50,24 +52,11 @@ export class TokenLifecycleService {
       throw TokensErrors.OAUTH_RENEWAL();
     }
     const current = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
-    const expires = auth.kind === 'LOGIN' ? this.tokens.loginExpiry() : current.expires;
     const issued = await this.ds.transaction(async (em) => {
       if (revokeCurrent && !(await this.tokens.revoke(current.id, { em, requestId: auth.requestId })))
         throw AuthErrors.TOKEN_REVOKED();
-      return this.tokens.issue(
-        {
-          userId: auth.userId,
-          appId: auth.appId,
-          systemDomainId: auth.systemDomainId,
-          kind: auth.kind,
-          expires,
-          scopes: current.scopes,
-          mfa: current.is_mfa_authenticated,
-          // a renewed token is never wider than the one it replaces
-          rightsCap: current.rights_cap,
-        },
-        em,
-      );
+      // a renewed token is never wider than the one it replaces
+      return this.mint.renewal(em, auth, current);
     });
     return { ...(await this.queries.view(issued.record)), token: issued.token };
   }

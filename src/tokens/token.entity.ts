@@ -51,6 +51,11 @@ export class TokenEntity {
   @Column({ type: 'timestamptz', nullable: true }) last_used_at!: Date | null;
   @Column({ type: 'boolean', default: false }) is_mfa_authenticated!: boolean;
   /**
+   * When the person last proved who they are (the sign-in this token comes from, kept through renewals);
+   * null for tokens minted for apps. Account changes need it recent (AccountChangeStep).
+   */
+  @Column({ type: 'timestamptz', nullable: true }) auth_time!: Date | null;
+  /**
    * The ceiling of this token's rights (see common/auth/rights.ts); null for a user's own sign-in and for
    * authorizations the user consented to. Never widened: renewing a token copies it.
    */

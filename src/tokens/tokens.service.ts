@@ -1,54 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuthErrors } from '../common/auth/auth.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { effectiveRoles, type Role } from '../common/auth/roles.js';
-import { applyCap, capFromText, type RightsCap } from '../common/auth/rights.js';
+import { applyCap, capFromText } from '../common/auth/rights.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
-import { Batcher } from '../common/batcher.js';
 import { Clock } from '../common/clock.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { SigningKeysService } from '../keys/signing-keys.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { TokenEntity, type TokenKind } from './token.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { effectiveStatus, liveDomainSql, warningMessage } from '../system-domains/domain-status.js';
-
-export interface IssueTokenInput {
-  userId: string;
-  appId: string;
-  systemDomainId: string;
-  kind: TokenKind;
-  expires: Date;
-  scopes?: string[] | null;
-  mfa?: boolean;
-  grantId?: string | null;
-  /**
-   * The ceiling of the token's rights (see common/auth/rights.ts): set for every token minted for an app
-   * (PAT, client_credentials, external auth); null for a user's own sign-in and for authorizations the user
-   * consented to, which carry the user's rights as they are at each request.
-   */
-  rightsCap?: RightsCap | null;
-  /**
-   * Issue only if the user is active and a member of the domain, and the domain is not deactivated, checked
-   * by the INSERT itself (OAuth grants: the request guard would refuse the token anyway). Otherwise the
-   * issue fails with InactiveMemberError and nothing is stored.
-   */
-  requireMember?: boolean;
-}
-
-/** The user a token was to be issued to may not act in the domain (see IssueTokenInput.requireMember). */
-export class InactiveMemberError extends Error {
-  constructor() {
-    super('The user is not an active member of the domain');
-  }
-}
 
 export interface JwtClaims {
   id: string;
@@ -71,63 +37,9 @@ export interface RevokeOptions {
 export class TokensService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly keys: SigningKeysService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
   ) {}
-
-  private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) => insertTokens(this.ds, rows));
-
-  /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
-  async issue(
-    input: IssueTokenInput,
-    em: EntityManager = this.ds.manager,
-  ): Promise<{ token: string; record: TokenEntity }> {
-    const id = randomUUID();
-    // the contract's claims, plus the standard ones other services check (RFC 9068 for OAuth tokens)
-    const claims: Record<string, unknown> = {
-      id,
-      app_id: input.appId,
-      sys: input.systemDomainId,
-      user_id: input.userId,
-      iss: this.config.http.publicBaseUrl,
-      sub: input.userId,
-    };
-    if (input.kind === 'OAUTH') {
-      claims.client_id = input.appId;
-      claims.scope = (input.scopes ?? []).join(' ');
-    }
-    const jwt = await this.keys.sign(claims, input.expires);
-    const values = {
-      id,
-      user_id: input.userId,
-      app_id: input.appId,
-      system_domain_id: input.systemDomainId,
-      kind: input.kind,
-      scopes: input.scopes ?? null,
-      expires: input.expires,
-      is_mfa_authenticated: input.mfa ?? false,
-      grant_id: input.grantId ?? null,
-      rights_cap: input.rightsCap ?? null,
-    };
-    const row = { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false };
-    // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
-    const stamps =
-      em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(this.ds, [row], em))[0];
-    if (!stamps) throw new InactiveMemberError();
-    const record = Object.assign(new TokenEntity(), values, {
-      revoked_at: null,
-      last_used_at: null,
-      date_created: new Date(stamps.date_created),
-      date_modified: new Date(stamps.date_modified),
-    });
-    return { token: jwt, record };
-  }
-
-  loginExpiry(): Date {
-    return new Date(this.clock.now().getTime() + this.config.auth.loginTokenTtlSeconds * 1000);
-  }
 
   /**
    * The per-request lookup: one query for token, user, domain, membership and group roles. Refuses a token
@@ -216,6 +128,7 @@ export class TokensService {
         revoked_at: null,
         last_used_at: row.last_used_at ? new Date(row.last_used_at) : null,
         is_mfa_authenticated: row.is_mfa_authenticated,
+        auth_time: row.auth_time ? new Date(row.auth_time) : null,
         rights_cap: capFromText(row.rights_cap),
         date_created: new Date(row.date_created),
         date_modified: new Date(row.date_modified),
@@ -334,11 +247,6 @@ function revokedView(t: RevokedRow): Record<string, unknown> {
   };
 }
 
-type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
-  require_member: boolean;
-};
-type Stamps = { date_created: Date; date_modified: Date };
-
 /**
  * SQL condition: the user is active and a member of the domain, and the domain is not deactivated — who
  * may still act through a grant (the request guard refuses tokens of anyone else).
@@ -348,53 +256,6 @@ export const activeMemberSql = (user: string, domain: string): string => `EXISTS
     JOIN system_domains d ON d.id = m.system_domain_id
   WHERE u.id = ${user} AND m.system_domain_id = ${domain}
     AND u.status = 'ACTIVE' AND ${liveDomainSql('d')})`;
-
-/**
- * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
- * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
- * active member are inserted only if their user is one (checked in the same statement, so no request
- * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
- be flattened by unnest): scope and role names have no spaces.
- */
-const INSERT_TOKENS_SQL = `
-INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
-                    grant_id, token_hash, rights_cap)
-SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
-       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' ')
-FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
-            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[], $12::text[])
-     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member,
-          rights_cap)
-WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
-RETURNING id, date_created, date_modified`;
-
-/** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
-async function insertTokens(
-  ds: DataSource,
-  rows: TokenRow[],
-  em?: EntityManager,
-): Promise<(Stamps | undefined)[]> {
-  const values = [
-    rows.map((r) => r.id),
-    rows.map((r) => r.user_id),
-    rows.map((r) => r.app_id),
-    rows.map((r) => r.system_domain_id),
-    rows.map((r) => r.kind),
-    rows.map((r) => (r.scopes ? r.scopes.join(' ') : null)),
-    rows.map((r) => r.expires.toISOString()),
-    rows.map((r) => r.is_mfa_authenticated),
-    rows.map((r) => r.grant_id),
-    rows.map((r) => r.token_hash),
-    rows.map((r) => r.require_member),
-    rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
-  ];
-  // inside a caller's transaction the statement must run on that transaction's connection
-  const res: (Stamps & { id: string })[] = em
-    ? returningRows(await em.query(INSERT_TOKENS_SQL, values))
-    : await preparedQuery(ds, 'portcullis_insert_tokens', INSERT_TOKENS_SQL, values);
-  const byId = new Map(res.map((r) => [r.id, r]));
-  return rows.map((r) => byId.get(r.id));
-}
 
 interface LookupRow {
   id: string;
@@ -408,6 +269,7 @@ interface LookupRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
   is_mfa_authenticated: boolean;
+  auth_time: Date | null;
   /** Space-joined: pg's text[] parser cost ~4% of an authenticated request's CPU for ~20 role names. */
   rights_cap: string | null;
   date_created: Date;
@@ -440,7 +302,8 @@ interface LookupRow {
  */
 const LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
-       t.last_used_at, t.is_mfa_authenticated, array_to_string(t.rights_cap, ' ') AS rights_cap, t.date_created,
+       t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
+       t.date_created,
        t.date_modified,
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
           FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id

@@ -10,10 +10,6 @@ export const UsersErrors = defineErrors('users', {
     403,
     'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
   ),
-  CREDENTIALS_NEED_SIGN_IN: message(
-    403,
-    'A token minted for an application cannot change its user’s email or password: sign in as yourself',
-  ),
   DELETE_SELF: message(400, 'You cannot delete yourself'),
   /** BillingLimits: one more user of a type would exceed the domain's limit for it (seat-limits.ts). */
   SEAT_LIMIT: {

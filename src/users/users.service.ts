@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { UsersErrors } from './users.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { assertRoles } from '../common/auth/assert-roles.js';
+import { requireAccountChange } from '../common/auth/guard/account-change.step.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { hashPassword } from '../common/crypto/passwords.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
@@ -63,6 +65,7 @@ export class UsersService {
     private readonly defence: GuessingDefence,
     private readonly passwords: PasswordPolicyService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -207,13 +210,10 @@ export class UsersService {
           throw UsersErrors.SHARED_ACCOUNT();
         }
       }
-      // a token minted for an app carries the rights of its domain only; the account's sign-in reaches them all
-      if (
-        isSelf &&
-        auth.rightsCap &&
-        fields.some((f) => (CREDENTIAL_FIELDS as readonly string[]).includes(f))
-      ) {
-        throw UsersErrors.CREDENTIALS_NEED_SIGN_IN();
+      // the account's factors are its person's: their own recent sign-in (never a token of an app acting as
+      // them, whose rights are one domain's while the account's sign-in reaches them all)
+      if (isSelf && fields.some((f) => (CREDENTIAL_FIELDS as readonly string[]).includes(f))) {
+        requireAccountChange(auth, this.clock.now(), this.config.auth.reauthWindowSeconds);
       }
       if (patch.email !== undefined && patch.email !== target.email) {
         const taken = await em

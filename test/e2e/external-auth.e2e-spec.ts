@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppEntity } from '../../src/apps/app.entity.js';
-import { TokensService } from '../../src/tokens/tokens.service.js';
+import { TokenIssuer } from '../../src/credentials/token-issuer.js';
 import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
@@ -383,7 +383,7 @@ describe('external auth and approved app instances', () => {
       /** A credential of `u` capped to `cap` (as a PAT of an app acting as them would be). */
       const capped = async (u: UserEntity, cap: string[]) =>
         (
-          await t.get(TokensService).issue({
+          await t.get(TokenIssuer).issue({
             userId: u.id,
             appId: (await createApp(t, { defaultUserId: u.id, actingCap: cap })).id,
             systemDomainId: t.domainId,

@@ -5,6 +5,7 @@ import { AuthGuard } from '../../src/common/auth/auth.guard.js';
 import { Authenticated } from '../../src/common/auth/authenticated.decorator.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
 import { RateLimiter } from '../../src/common/rate-limit/rate-limiter.js';
+import { Clock } from '../../src/common/clock.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
@@ -82,7 +83,13 @@ describe('OAuth scopes: app scopes AND user roles AND ACL', () => {
   afterAll(() => t.close());
 
   async function probe(route: string, token: string): Promise<{ status: number; errors?: unknown }> {
-    const guard = new AuthGuard(t.get(Reflector), t.get(AccessService), t.get(RateLimiter));
+    const guard = new AuthGuard(
+      t.get(Reflector),
+      t.get(AccessService),
+      t.get(RateLimiter),
+      t.get(Clock),
+      t.config,
+    );
     const req = {
       headers: { authorization: `Bearer ${token}` },
       params: {},

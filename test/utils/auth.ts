@@ -1,12 +1,16 @@
 import { AppEntity } from '../../src/apps/app.entity.js';
+import { Clock } from '../../src/common/clock.js';
 import type { TokenKind } from '../../src/tokens/token.entity.js';
-import { TokensService } from '../../src/tokens/tokens.service.js';
+import { TokenIssuer } from '../../src/credentials/token-issuer.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import type { TestApp } from './create-test-app.js';
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** Mints a real token through the service (never hard-coded). Default: a login token under the built-in app. */
+/**
+ * Mints a real token through the service's generator (never hard-coded). Default: a login token under the
+ * built-in app, as a sign-in would issue it.
+ */
 export async function tokenFor(
   t: TestApp,
   user: UserEntity,
@@ -23,13 +27,15 @@ export async function tokenFor(
     o.appId ??
     (await t.ds.getRepository(AppEntity).findOneByOrFail({ system_domain_id: domainId, is_builtin: true }))
       .id;
-  const { token, record } = await t.get(TokensService).issue({
+  const { token, record } = await t.get(TokenIssuer).issue({
     userId: user.id,
     appId,
     systemDomainId: domainId,
     kind: o.kind ?? 'LOGIN',
     scopes: o.scopes ?? null,
     expires: new Date(Date.now() + (o.expiresInSeconds ?? 3600) * 1000),
+    // a login token stands for a sign-in that just happened (account changes need a recent one)
+    authTime: (o.kind ?? 'LOGIN') === 'LOGIN' ? t.get(Clock).now() : null,
   });
   return { token, id: record.id, appId };
 }

@@ -24,5 +24,16 @@ export const AuthErrors = defineErrors('auth', {
   USER_IMPERSONATION_REQUIRED: message(403, 'This route needs the user_impersonation scope'),
   /** ACL: unknown, malformed, another tenant's, or another owner's entity ids answer alike. */
   NOT_FOUND: { status: 404, body: (label: string) => [`${label} not found`] },
+  /** Account factors belong to their person: not to an app's token, an OAuth grant or a PAT acting as them. */
+  ACCOUNT_CHANGE_OWN_SIGN_IN: message(
+    403,
+    'A token minted for an app cannot change its user’s email or password or second factors: only the person’s own sign-in can',
+  ),
+  ACCOUNT_CHANGE_RECENT_SIGN_IN: {
+    status: 403,
+    body: (minutes: number) => [
+      `This account change needs a recent sign-in: sign in again with your password (valid for ${minutes} minutes) or with a second factor`,
+    ],
+  },
   INVALID: fields(),
 });

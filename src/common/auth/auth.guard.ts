@@ -1,4 +1,4 @@
-import { type ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
@@ -15,6 +15,9 @@ import {
   type PublicBudget,
 } from './authenticated.decorator.js';
 import { AclStep } from './guard/acl.step.js';
+import { AccountChangeStep } from './guard/account-change.step.js';
+import { Clock } from '../clock.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialKindStep } from './guard/credential-kind.step.js';
 import type { GuardStep } from './guard/guard-step.js';
 import { RateLimitStep } from './guard/rate-limit.step.js';
@@ -36,11 +39,14 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     private readonly reflector: Reflector,
     access: AccessService,
     private readonly limiter: RateLimiter,
+    clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     super();
     this.steps = [
       new RateLimitStep(limiter),
       new CredentialKindStep(),
+      new AccountChangeStep(() => clock.now(), config.auth.reauthWindowSeconds),
       new TenantStatusStep(),
       new RolesScopesStep(),
       new AclStep(access),

@@ -38,6 +38,11 @@ export interface AuthenticatedOptions {
    * token, granting an app a sign-in. Reads are always allowed.
    */
   whileFrozen?: boolean;
+  /**
+   * Changes the person's account factors (second factors, recovery codes): only their own sign-in token,
+   * recent or with a passed second factor (see AccountChangeStep).
+   */
+  accountChange?: boolean;
 }
 
 export const AUTH_OPTIONS = 'portcullis:auth';
@@ -91,5 +96,6 @@ export function describePolicy(o: AuthenticatedOptions): Record<string, unknown>
     ...(o.anyScope ? { any_scope: true } : {}),
     ...(o.access ? { access: `${o.access.entity}:${o.access.param}` } : {}),
     ...(o.whileFrozen ? { while_frozen: true } : {}),
+    ...(o.accountChange ? { account_change: true } : {}),
   };
 }

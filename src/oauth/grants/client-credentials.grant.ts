@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidClient, unauthorizedClient } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
@@ -13,10 +11,7 @@ export class ClientCredentialsGrant implements GrantHandler {
   readonly grantType = 'client_credentials';
   readonly parameters = ['scope'] as const;
 
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: OAuthTokensService,
-  ) {}
+  constructor(private readonly tokens: OAuthTokensService) {}
 
   async handle(
     client: AuthenticatedClient,
@@ -28,21 +23,6 @@ export class ClientCredentialsGrant implements GrantHandler {
     }
     if (!app.default_user_id)
       throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
-    const scopes = resolveScopes(params.scope, app.allowed_scopes);
-    // a single insert: no transaction needed (and concurrent grants share one commit)
-    return this.tokens.issue(
-      this.ds.manager,
-      {
-        appId: app.id,
-        userId: app.default_user_id as string,
-        systemDomainId: app.system_domain_id,
-        scopes,
-        grantId: null,
-        // never more than the rights of the acting user when an administrator holding them set it
-        rightsCap: app.acting_rights_cap ?? [],
-      },
-      false,
-      'The acting user of this client is not active',
-    );
+    return this.tokens.clientCredentials(app, resolveScopes(params.scope, app.allowed_scopes));
   }
 }

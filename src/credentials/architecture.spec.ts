@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * Credential material is made in one place (CredentialMintService): the generators behind it are reachable
+ * from nowhere else. This reads the source tree as text, so a new file that reaches for a generator fails
+ * here before any review.
+ */
+const SRC = new URL('..', import.meta.url).pathname;
+
+function sources(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) return sources(full);
+    if (!e.name.endsWith('.ts') || e.name.endsWith('.spec.ts')) return [];
+    return [{ path: relative(SRC, full), text: readFileSync(full, 'utf8') }];
+  });
+}
+
+const FILES = sources(SRC);
+const inCredentials = (path: string) => path.startsWith('credentials/');
+const imports = (text: string, module: RegExp) =>
+  [...text.matchAll(/from\s+'([^']+)'/g)].some((m) => module.test(m[1]));
+
+describe('credential material is made only by the credentials module', () => {
+  it('reads the source tree', () => {
+    expect(FILES.length).toBeGreaterThan(100);
+    expect(FILES.some((f) => f.path === 'credentials/credential-mint.service.ts')).toBe(true);
+  });
+
+  it('no other file imports the token generator or the secret generator', () => {
+    const offenders = FILES.filter(
+      (f) => !inCredentials(f.path) && imports(f.text, /(^|\/)(token-issuer|secret-generator)\.js$/),
+    ).map((f) => f.path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('only the token generator signs with the service keys', () => {
+    const signers = FILES.filter(
+      (f) =>
+        !f.path.startsWith('keys/') &&
+        imports(f.text, /signing-keys\.service\.js$/) &&
+        /\.sign\(/.test(f.text),
+    ).map((f) => f.path);
+    expect(signers).toEqual(['credentials/token-issuer.ts']);
+  });
+
+  it('no file that stores a client secret or a refresh token makes the secret itself', () => {
+    const makers = FILES.filter(
+      (f) =>
+        !inCredentials(f.path) &&
+        !f.path.startsWith('database/migrations/') &&
+        /client_secret_hash\s*:|RefreshTokenEntity\)\.insert|into oauth_refresh_tokens/i.test(f.text) &&
+        (/\b(generateSecret|randomBytes|randomUUID)\(/.test(f.text) || /node:crypto/.test(f.text)),
+    ).map((f) => f.path);
+    expect(makers).toEqual([]);
+  });
+});
