@@ -3,7 +3,7 @@ import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import type { RightsCap } from '../common/auth/rights.js';
+import { excess, rightsOfCap, type RightsCap } from '../common/auth/rights.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
@@ -84,7 +84,8 @@ export class AppsService {
 
   /**
    * PUT and PATCH: the given fields change; `type` never does. Moving a client from public to confidential
-   * generates its first secret, shown in this response; moving to public drops the secret.
+   * generates its first secret, and a confidential client whose acting user or ceiling changes to more gets a
+   * new one (the old one stops), shown in this response; moving to public drops the secret.
    */
   async update(auth: AuthContext, id: string, body: UpdateAppDto): Promise<CreatedAppDto> {
     const app = await this.get(auth, id);
@@ -101,16 +102,25 @@ export class AppsService {
     // holds the rights lets an app follow its user's promotion
     const cap =
       body.default_user_id !== undefined ? await this.actingCap(auth, shape.default_user_id) : undefined;
-    // a move to confidential makes a secret: minted for the app as it will be, for a caller who holds all
-    // its credentials can carry (a move away drops the secret)
+    // A secret is minted, for the app as it will be and for a caller who holds all its credentials can carry,
+    // on a move to confidential, and when a confidential client comes to act as someone else or under a wider
+    // ceiling: whoever held the old secret did not necessarily hold the new rights, so it stops working. A
+    // move away from confidential drops the secret.
     let secret: { secret: string; hash: string } | null = null;
     let secretHash: string | null | undefined;
-    if (app.oauth_client_type !== shape.oauth_client_type) {
+    const nextCap = cap !== undefined ? cap : app.acting_rights_cap;
+    const widened =
+      shape.default_user_id !== app.default_user_id ||
+      excess(rightsOfCap(nextCap ?? []), rightsOfCap(app.acting_rights_cap ?? [])).length > 0;
+    if (
+      app.oauth_client_type !== shape.oauth_client_type ||
+      (shape.oauth_client_type === 'confidential' && shape.default_user_id && widened)
+    ) {
       secret =
         shape.oauth_client_type === 'confidential'
           ? await this.mint.clientSecret(auth, {
               default_user_id: shape.default_user_id,
-              acting_rights_cap: cap !== undefined ? cap : app.acting_rights_cap,
+              acting_rights_cap: nextCap,
             })
           : null;
       secretHash = secret?.hash ?? null;

@@ -271,13 +271,19 @@ describe('credential invariant', () => {
         const seen = await t.http.get('/API/auth/v1/auth/token/').set(bearer(token)).expect(200);
         expect(seen.body).toMatchObject({ is_admin: false, is_super_admin: false });
       }
-      // a super administrator names the acting user again: new tokens follow
-      await t.http
+      // a super administrator names the acting user again: new tokens follow, under a new secret that only
+      // they received (the administrator who set the service up holds the old one, which stops working)
+      const renamed = await t.http
         .patch(`${APPS}/${svc.body.id}/`)
         .set(bearer((await tokenFor(t, root)).token))
         .send({ default_user_id: worker.id })
         .expect(200);
-      const regranted = (await clientCredentialsToken(svc.body)) as string;
+      expect(renamed.body.client_secret).toEqual(expect.any(String));
+      expect(await clientCredentialsToken(svc.body)).toBeNull();
+      const regranted = (await clientCredentialsToken({
+        id: svc.body.id,
+        client_secret: renamed.body.client_secret,
+      })) as string;
       expect((await rightsOfToken(regranted)).isSuperAdmin).toBe(true);
     });
 

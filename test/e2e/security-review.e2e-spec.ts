@@ -241,7 +241,7 @@ describe('security review: credentials, sessions, account factors', () => {
         ]) {
           expect({ status: res.status, body: res.body }).toEqual({
             status: 403,
-            body: { errors: [expect.stringMatching(/only the person’s own sign-in can/)] },
+            body: { errors: [expect.stringMatching(/or their second factors: sign in as yourself/)] },
           });
         }
       }

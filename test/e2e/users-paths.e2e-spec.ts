@@ -17,7 +17,7 @@ const USERS = '/API/users/v1/users';
 const CURRENT = `${USERS}/current/`;
 const PAT_DENIED = {
   errors: [
-    'A token minted for an application cannot change its user’s email or password: sign in as yourself',
+    'A token minted for an application cannot change its user’s email or password, or their second factors: sign in as yourself',
   ],
 };
 

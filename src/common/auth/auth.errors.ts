@@ -27,7 +27,7 @@ export const AuthErrors = defineErrors('auth', {
   /** Account factors belong to their person: not to an app's token, an OAuth grant or a PAT acting as them. */
   ACCOUNT_CHANGE_OWN_SIGN_IN: message(
     403,
-    'A token minted for an app cannot change its user’s email or password or second factors: only the person’s own sign-in can',
+    'A token minted for an application cannot change its user’s email or password, or their second factors: sign in as yourself',
   ),
   ACCOUNT_CHANGE_RECENT_SIGN_IN: {
     status: 403,

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * so changes to the account's factors can ask for a recent sign-in. Existing tokens get none: their next
  * account change asks for a fresh sign-in.
  */
-export class TokenAuthTime1795265200000 implements MigrationInterface {
-  name = 'TokenAuthTime1795265200000';
+export class TokenAuthTime1795266000000 implements MigrationInterface {
+  name = 'TokenAuthTime1795266000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE "tokens" ADD "auth_time" TIMESTAMP WITH TIME ZONE');
