@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
+import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
-  http: { port: number; host: string; publicBaseUrl: string; trustProxy: boolean };
+  http: { port: number; host: string; publicBaseUrl: string; trustProxy: TrustProxy };
   database: { url: string | null; dataDir: string };
   redis: { url: string | null };
   auth: {
@@ -177,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');
 
   const config: AppConfig = {
-    http: { port, host, publicBaseUrl, trustProxy: bool('TRUST_PROXY', false) },
+    http: { port, host, publicBaseUrl, trustProxy: readTrustProxy(str('TRUST_PROXY'), problems) },
     database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data' },
     redis: { url: redisUrl },
     auth: {

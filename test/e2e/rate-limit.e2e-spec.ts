@@ -163,7 +163,7 @@ describe('rate limiting', () => {
         RATE_LIMIT_ANONYMOUS_PER_SECOND: '0.01',
         RATE_LIMIT_OAUTH_BURST: '4',
         RATE_LIMIT_OAUTH_PER_SECOND: '0.01',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '1',
       });
     });
     afterAll(() => t.close());
@@ -229,6 +229,17 @@ describe('rate limiting', () => {
       await t.http.get('/API/auth/livez/').set(from('2001:db8:1:2:ffff::1')).expect(429);
       await t.http.get('/API/auth/livez/').set(from('2001:db8:1:3::1')).expect(200);
     });
+  });
+
+  it('TRUST_PROXY=1 trusts one hop: a client-written first X-Forwarded-For entry is not its address', async () => {
+    const t = await createTestApp({ TRUST_PROXY: '1' });
+    try {
+      // the proxy (the test's loopback socket) appended 1.2.3.4; 6.6.6.6 is what the client wrote itself
+      const res = await t.http.get('/API/auth/ip/').set('X-Forwarded-For', '6.6.6.6, 1.2.3.4').expect(200);
+      expect(res.body).toEqual({ ip: '1.2.3.4' });
+    } finally {
+      await t.close();
+    }
   });
 
   it('X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {
