@@ -26,7 +26,6 @@ import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { rolesView, userBasicView, userView } from './user-view.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
-import { GuessingDefence } from '../login/guessing-defence.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { assertSeat } from './seat-limits.js';
 import { Clock } from '../common/clock.js';
@@ -60,19 +59,9 @@ export class UsersService {
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
-    private readonly defence: GuessingDefence,
     private readonly passwords: PasswordPolicyService,
     private readonly clock: Clock,
   ) {}
-
-  /**
-   * Lifts a member's guessing-defence locks (GuessingDefence.unlock). Their tokens were never affected: a lock
-   * is about guessing, not revocation. Same rank rule as other writes.
-   */
-  async unlock(auth: AuthContext, id: string): Promise<void> {
-    this.requireRank(auth, await this.member(this.ds.manager, auth, id));
-    await this.defence.unlock(id);
-  }
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
   async current(auth: AuthContext): Promise<UserDto> {
