@@ -45,15 +45,19 @@ export interface AppConfig {
     namespace: string;
     /** burst = bucket capacity, perSecond = drain rate; see common/rate-limit/rate-limiter.ts */
     budgets: Record<
-      'token' | 'signin' | 'oauth' | 'anonymous' | 'registration',
+      'token' | 'user' | 'signin' | 'oauth' | 'anonymous' | 'registration',
       { burst: number; perSecond: number }
     >;
   };
 }
 
-/** Defaults of the rate-limit budgets: `token` is the spec's (50/s sustained, 1000 in any 20 s). */
+/**
+ * Defaults of the rate-limit budgets: `token` is the spec's (50/s sustained, 1000 in any 20 s), and so is
+ * `user`, the same limit over all of one user's tokens (minting more tokens buys no more requests).
+ */
 export const RATE_LIMIT_DEFAULTS = {
   token: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT' },
+  user: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_USER' },
   signin: { burst: 30, perSecond: 1, env: 'RATE_LIMIT_SIGNIN' },
   oauth: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_OAUTH' },
   anonymous: { burst: 300, perSecond: 20, env: 'RATE_LIMIT_ANONYMOUS' },
@@ -206,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       namespace: str('RATE_LIMIT_NAMESPACE') ?? 'portcullis',
       budgets: {
         token: budget('token'),
+        user: budget('user'),
         signin: budget('signin'),
         oauth: budget('oauth'),
         anonymous: budget('anonymous'),

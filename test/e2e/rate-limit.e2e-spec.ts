@@ -231,6 +231,31 @@ describe('rate limiting', () => {
     });
   });
 
+  it('one user’s tokens share the user’s bucket: more tokens buy no more requests', async () => {
+    const t = await createTestApp({ RATE_LIMIT_USER_BURST: '6', RATE_LIMIT_USER_PER_SECOND: '0.01' });
+    try {
+      const user = await createUser(t);
+      const tokens = await Promise.all(Array.from({ length: 5 }, () => tokenFor(t, user)));
+      const seen: Array<[number, string]> = [];
+      for (let round = 0; round < 2; round++) {
+        for (const { token } of tokens) {
+          const res = await t.http.get('/API/auth/v1/auth/token/').set(bearer(token));
+          seen.push([res.status, res.headers[REMAINING]]);
+        }
+      }
+      // each token's own bucket (1000) is nearly full of room: the header shows the user's, the smaller
+      expect(seen.map(([s]) => s)).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+      expect(seen.map(([, r]) => r)).toEqual(['5', '4', '3', '2', '1', '0', '0', '0', '0', '0']);
+      // another user is not affected
+      await t.http
+        .get('/API/auth/v1/auth/token/')
+        .set(bearer((await tokenFor(t, await createUser(t))).token))
+        .expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('TRUST_PROXY=1 trusts one hop: a client-written first X-Forwarded-For entry is not its address', async () => {
     const t = await createTestApp({ TRUST_PROXY: '1' });
     try {
