@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
 import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -12,6 +13,8 @@ import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { EmailLoginErrors } from './email-login.errors.js';
 import { SignInService } from './sign-in.service.js';
 
+/** The request answers no sooner than this, known address or not (as password forgot). */
+export const EMAIL_LOGIN_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
 /** How long a mailed sign-in link works. */
 export const EMAIL_LOGIN_TTL_MS = 15 * 60 * 1000;
 /** Used and expired links are kept this long (they answer 419 rather than 404), then dropped. */
@@ -42,7 +45,15 @@ export class EmailLoginService {
     return `${this.config.http.publicBaseUrl}/login/email/${secret}`;
   }
 
-  async request(email: string): Promise<void> {
+  /**
+   * Mails a sign-in link to an active account; the same answer, no sooner than the floor, for an unknown or
+   * inactive email (no mail then), so neither answer nor timing tells a registered address.
+   */
+  request(email: string): Promise<void> {
+    return withAnswerFloor(EMAIL_LOGIN_ANSWER_FLOOR_MS, () => this.mailLink(email));
+  }
+
+  private async mailLink(email: string): Promise<void> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ email: email.trim().toLowerCase() });
     if (!user || user.status !== 'ACTIVE') {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
