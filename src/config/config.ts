@@ -76,6 +76,9 @@ export interface MailConfig {
   retryMaxMs: number;
   /** Attempts after which a mail is given up (FAILED); a 5xx answer gives it up at once. */
   maxAttempts: number;
+  /** Link mails of one kind to one recipient at most, per window (MailService.recipientAllows). */
+  recipientLimit: number;
+  recipientWindowSeconds: number;
 }
 
 /** Webhook delivery (src/webhooks): the SSRF rule, the worker's pace and the retry and disable schedule. */
@@ -177,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     retryBaseMs: int('MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     retryMaxMs: int('MAIL_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
     maxAttempts: int('MAIL_MAX_ATTEMPTS', 10, 1, 100),
+    recipientLimit: int('MAIL_RECIPIENT_LIMIT', 5, 1, 1000),
+    recipientWindowSeconds: int('MAIL_RECIPIENT_WINDOW_SECONDS', 900, 1, 86_400),
   };
   if (mail.retryMaxMs < mail.retryBaseMs)
     problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');

@@ -15,6 +15,7 @@ import { SignInService } from './sign-in.service.js';
 
 /** The request answers no sooner than this, known address or not (as password forgot). */
 export const EMAIL_LOGIN_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
+const LINK_MAIL_KIND = 'email login';
 /** How long a mailed sign-in link works. */
 export const EMAIL_LOGIN_TTL_MS = 15 * 60 * 1000;
 /** Used and expired links are kept this long (they answer 419 rather than 404), then dropped. */
@@ -59,9 +60,11 @@ export class EmailLoginService {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
       return;
     }
-    const secret = generateSecret();
-    const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
     await this.ds.transaction(async (em) => {
+      // past the recipient's limit nothing changes: the links already mailed keep working
+      if (!(await this.mail.recipientAllows(em, LINK_MAIL_KIND, user.email))) return;
+      const secret = generateSecret();
+      const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
       // one live link per user: a newer request retires the older ones (kept a day, so they answer 419)
       await em.query('UPDATE email_login_links SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [
         user.id,
@@ -75,7 +78,7 @@ export class EmailLoginService {
         .getRepository(EmailLoginLinkEntity)
         .insert({ user_id: user.id, secret_sha256: sha256Hex(secret), expires, used_at: null });
       await this.mail.queue(em, {
-        kind: 'email login',
+        kind: LINK_MAIL_KIND,
         to: user.email,
         subject: 'Your sign-in link',
         ...linkMail({

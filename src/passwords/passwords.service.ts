@@ -21,6 +21,7 @@ import { PasswordsErrors } from './passwords.errors.js';
  * registered email from an unknown one (the work for a known one takes a few milliseconds of it).
  */
 export const FORGOT_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
+const RESET_MAIL_KIND = 'password reset';
 /** Ended links are kept this long (a late click still gets 419, not 404), then deleted at the next request. */
 const KEEP_ENDED_MS = 24 * 3600 * 1000;
 /** What a link's secret looks like (generateSecret: 32 bytes, base64url): anything else is not looked up. */
@@ -70,6 +71,8 @@ export class PasswordsService {
         [email],
       );
       if (!user || user.status !== 'ACTIVE') return;
+      // past the recipient's limit nothing changes: the links already mailed keep working
+      if (!(await this.mail.recipientAllows(em, RESET_MAIL_KIND, user.email))) return;
       const now = this.clock.now();
       await em.query('DELETE FROM password_resets WHERE user_id = $1 AND expires < $2', [
         user.id,
@@ -88,7 +91,7 @@ export class PasswordsService {
         expires,
       ]);
       await this.mail.queue(em, {
-        kind: 'password reset',
+        kind: RESET_MAIL_KIND,
         to: user.email,
         subject: 'Reset your password',
         ...linkMail({
