@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
 import { Clock } from '../common/clock.js';
+import { normalizeEmail } from '../common/validation/email-rules.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { linkMail } from '../mail/mail-templates.js';
@@ -55,7 +56,7 @@ export class EmailLoginService {
   }
 
   private async mailLink(email: string): Promise<void> {
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: email.trim().toLowerCase() });
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: normalizeEmail(email) });
     if (!user || user.status !== 'ACTIVE') {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
       return;
