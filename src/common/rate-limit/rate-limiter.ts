@@ -5,7 +5,8 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { normalizeIp } from '@nestjs/throttler/dist/ip.js';
 import type { Request, Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { failFastRedis } from '../redis.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { Budget, Decision } from './leaky-bucket.js';
 import { LeakyBucketStorage } from './leaky-bucket.storage.js';
@@ -35,14 +36,8 @@ export function throttlerOptions(config: AppConfig): ThrottlerOptions[] {
 /** The Redis connection of the buckets: fails fast (never queues or stalls a request while Redis is away). */
 export function rateLimitRedis(config: AppConfig): Redis | null {
   if (!config.redis.url || !config.rateLimit.enabled) return null;
-  const redis = new Redis(config.redis.url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 250,
-    connectionName: 'portcullis-ratelimit',
-    // keep trying, at most every 2 s: the buckets come back to Redis as soon as it does
-    retryStrategy: (times) => Math.min(times * 100, 2000),
-  });
+  // keeps trying, at most every 2 s: the buckets come back to Redis as soon as it does
+  const redis = failFastRedis(config.redis.url, 'portcullis-ratelimit');
   redis.on('error', () => undefined); // the storage logs the outage once; ioredis reconnects by itself
   return redis;
 }
