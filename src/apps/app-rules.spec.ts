@@ -26,6 +26,31 @@ describe('app rules', () => {
     expect(normalizeRedirectUris(['com.example.app:/oauth']).uris).toEqual(['com.example.app:/oauth']);
   });
 
+  it('refuses an empty fragment and an http(s) URI without //', () => {
+    expect(normalizeRedirectUris(['https://a.example/cb#']).error).toMatch(/fragment/);
+    expect(normalizeRedirectUris(['https://a.example/cb?x=1#']).error).toMatch(/fragment/);
+    expect(normalizeRedirectUris(['https:evil.example']).error).toMatch(/scheme:\/\/host/);
+    expect(normalizeRedirectUris(['https:/evil.example/cb']).error).toMatch(/scheme:\/\/host/);
+    expect(normalizeRedirectUris(['http:\\\\evil.example/cb']).error).toMatch(/scheme:\/\/host/);
+  });
+
+  it('stores the URL standard’s form, duplicates removed after it', () => {
+    expect(
+      normalizeRedirectUris([
+        'HTTPS://A.Example:443/cb',
+        'https://a.example/cb',
+        'https://a.example',
+        'https://a.example/a b',
+        'com.example.app:/oauth',
+      ]).uris,
+    ).toEqual([
+      'https://a.example/cb',
+      'https://a.example/',
+      'https://a.example/a%20b',
+      'com.example.app:/oauth',
+    ]);
+  });
+
   it('accepts only bare origins', () => {
     expect(normalizeOrigins(['https://a.example:8443/']).origins).toEqual(['https://a.example:8443']);
     expect(normalizeOrigins(['https://a.example/path']).error).toBeDefined();

@@ -11,8 +11,12 @@ export interface AppShape {
 }
 
 /**
- * Redirect URIs: absolute, no fragment (RFC 6749 §3.1.2), no user information, no script-like or local
- * scheme, blank entries dropped, duplicates removed.
+ * Redirect URIs: absolute, no fragment (RFC 6749 §3.1.2: not even an empty `#`), an http(s) URI written with
+ * its `//` (the URL parser would read `https:evil.example` as `https://evil.example/`, so what was registered
+ * and what is reached would look different), no user information, no script-like or local scheme, blank
+ * entries dropped. Stored in the URL standard's serialisation (scheme and host lower case, no default port,
+ * `/` for an empty path, percent-encoding), duplicates removed after it: the authorization request must
+ * send exactly that form, and the app's answer shows it.
  */
 export function normalizeRedirectUris(values: string[]): { uris: string[]; error?: string } {
   const uris: string[] = [];
@@ -25,15 +29,16 @@ export function normalizeRedirectUris(values: string[]): { uris: string[]; error
     } catch {
       return { uris, error: `"${v}" is not a full URL` };
     }
-    if (u.hash) return { uris, error: `"${v}" must not contain a fragment` };
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.host)
-      return { uris, error: `"${v}" has no host` };
+    if (u.hash || v.includes('#')) return { uris, error: `"${v}" must not contain a fragment` };
+    const web = u.protocol === 'http:' || u.protocol === 'https:';
+    if (web && !/^https?:\/\//i.test(v)) return { uris, error: `"${v}" must be written scheme://host/…` };
+    if (web && !u.host) return { uris, error: `"${v}" has no host` };
     if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:'].includes(u.protocol)) {
       return { uris, error: `"${v}" uses a forbidden scheme` };
     }
     // credentials in a URI end up in logs and Referer headers, and `https://trusted@evil` misleads readers
     if (u.username || u.password) return { uris, error: `"${v}" must not contain user information` };
-    if (!uris.includes(v)) uris.push(v);
+    if (!uris.includes(u.href)) uris.push(u.href);
   }
   return { uris };
 }

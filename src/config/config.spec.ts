@@ -40,4 +40,39 @@ describe('loadConfig', () => {
       'https://auth.example.com',
     );
   });
+
+  describe('TRUST_PROXY', () => {
+    const problemsOf = (value: string): string => {
+      try {
+        loadConfig({ TRUST_PROXY: value });
+      } catch (e) {
+        return (e as ConfigError).problems.join('\n');
+      }
+      return '';
+    };
+
+    it.each(['true', 'TRUE', 'yes'])('refuses %s (every hop trusted) with a message naming the fix', (v) => {
+      expect(problemsOf(v)).toMatch(/TRUST_PROXY=.*every hop.*TRUST_PROXY=1.*TRUST_PROXY=10\.0\.0\.0\/8/);
+    });
+
+    it('takes a hop count', () => {
+      expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+      expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '0' }).http.trustProxy).toBe(false);
+    });
+
+    it('takes the proxies: addresses, CIDR ranges and the names Express knows', () => {
+      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8 ,loopback' }).http.trustProxy).toEqual(
+        ['10.0.0.0/8', '192.0.2.7', 'fd00::/8', 'loopback'],
+      );
+    });
+
+    it('names entries that are no address', () => {
+      expect(problemsOf('10.0.0.0/8,proxy.internal')).toMatch(
+        /TRUST_PROXY: "proxy.internal" is not an address/,
+      );
+      expect(problemsOf('10.0.0.0/40')).toMatch(/"10.0.0.0\/40"/);
+      expect(problemsOf('99')).toMatch(/hop count/);
+    });
+  });
 });

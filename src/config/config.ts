@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
+import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
-  http: { port: number; host: string; publicBaseUrl: string; trustProxy: boolean };
+  http: { port: number; host: string; publicBaseUrl: string; trustProxy: TrustProxy };
   database: { url: string | null; dataDir: string };
   redis: { url: string | null };
   auth: {
@@ -49,15 +50,19 @@ export interface AppConfig {
     namespace: string;
     /** burst = bucket capacity, perSecond = drain rate; see common/rate-limit/rate-limiter.ts */
     budgets: Record<
-      'token' | 'signin' | 'oauth' | 'anonymous' | 'registration',
+      'token' | 'user' | 'signin' | 'oauth' | 'anonymous' | 'registration',
       { burst: number; perSecond: number }
     >;
   };
 }
 
-/** Defaults of the rate-limit budgets: `token` is the spec's (50/s sustained, 1000 in any 20 s). */
+/**
+ * Defaults of the rate-limit budgets: `token` is the spec's (50/s sustained, 1000 in any 20 s), and so is
+ * `user`, the same limit over all of one user's tokens (minting more tokens buys no more requests).
+ */
 export const RATE_LIMIT_DEFAULTS = {
   token: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT' },
+  user: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_USER' },
   signin: { burst: 30, perSecond: 1, env: 'RATE_LIMIT_SIGNIN' },
   oauth: { burst: 1000, perSecond: 50, env: 'RATE_LIMIT_OAUTH' },
   anonymous: { burst: 300, perSecond: 20, env: 'RATE_LIMIT_ANONYMOUS' },
@@ -76,6 +81,9 @@ export interface MailConfig {
   retryMaxMs: number;
   /** Attempts after which a mail is given up (FAILED); a 5xx answer gives it up at once. */
   maxAttempts: number;
+  /** Link mails of one kind to one recipient at most, per window (MailService.recipientAllows). */
+  recipientLimit: number;
+  recipientWindowSeconds: number;
 }
 
 /** Webhook delivery (src/webhooks): the SSRF rule, the worker's pace and the retry and disable schedule. */
@@ -177,12 +185,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     retryBaseMs: int('MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     retryMaxMs: int('MAIL_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
     maxAttempts: int('MAIL_MAX_ATTEMPTS', 10, 1, 100),
+    recipientLimit: int('MAIL_RECIPIENT_LIMIT', 5, 1, 1000),
+    recipientWindowSeconds: int('MAIL_RECIPIENT_WINDOW_SECONDS', 900, 1, 86_400),
   };
   if (mail.retryMaxMs < mail.retryBaseMs)
     problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');
 
   const config: AppConfig = {
-    http: { port, host, publicBaseUrl, trustProxy: bool('TRUST_PROXY', false) },
+    http: { port, host, publicBaseUrl, trustProxy: readTrustProxy(str('TRUST_PROXY'), problems) },
     database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data' },
     redis: { url: redisUrl },
     auth: {
@@ -211,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       namespace: str('RATE_LIMIT_NAMESPACE') ?? 'portcullis',
       budgets: {
         token: budget('token'),
+        user: budget('user'),
         signin: budget('signin'),
         oauth: budget('oauth'),
         anonymous: budget('anonymous'),

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -30,6 +31,7 @@ export class InvitationsController {
       'Accept an invitation: a new account is created with the password, an existing one proves itself with its own password; signs the person in to the domain',
   })
   @ApiOkResponse({ type: InvitationResponseDto })
+  @ApiForbiddenResponse({ description: 'The inviting domain is frozen (read-only)', type: ErrorsDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
   @ApiResponse(EXPIRED)
   completeInvitation(

@@ -32,7 +32,8 @@ import { returningRows } from '../database/returning-rows.js';
 import { userView } from '../users/user-view.js';
 import { assertSeat, lockDomain } from '../users/seat-limits.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
-import { liveDomainSql } from '../system-domains/domain-status.js';
+import { effectiveStatus, liveDomainSql } from '../system-domains/domain-status.js';
+import { AuthErrors } from '../common/auth/auth.errors.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -178,6 +179,11 @@ export class InvitationsService {
       : null;
     return this.ds.transaction(async (em) => {
       await lockDomain(em, peek.system_domain_id); // before the invitation's row, as invite() does
+      // joining a domain writes to it: a frozen one is read-only for this door too (as the guard's writes)
+      const target = await em
+        .getRepository(SystemDomainEntity)
+        .findOneByOrFail({ id: peek.system_domain_id });
+      if (effectiveStatus(target, this.clock.now()) === 'FROZEN') throw AuthErrors.DOMAIN_FROZEN();
       const invitation = await this.pending(em, secret, true);
       let user = await em
         .getRepository(UserEntity)

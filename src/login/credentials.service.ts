@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { dummyPasswordHash, verifyPassword } from '../common/crypto/passwords.js';
+import { normalizeEmail } from '../common/validation/email-rules.js';
 import { UserEntity } from '../users/user.entity.js';
 import { GuessingDefence } from './guessing-defence.js';
 
@@ -29,7 +30,7 @@ export class CredentialsService {
       .getRepository(UserEntity)
       .createQueryBuilder('u')
       .addSelect('u.password_hash')
-      .where('u.email = :email', { email: email.trim().toLowerCase() })
+      .where('u.email = :email', { email: normalizeEmail(email) })
       .getOne();
     // unknown email: no row is created for it (nothing to protect, and no growth an attacker controls)
     if (!user) return this.dummy(password);

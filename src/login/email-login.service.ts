@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
 import { Clock } from '../common/clock.js';
+import { normalizeEmail } from '../common/validation/email-rules.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { linkMail } from '../mail/mail-templates.js';
@@ -12,6 +14,9 @@ import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { EmailLoginErrors } from './email-login.errors.js';
 import { SignInService } from './sign-in.service.js';
 
+/** The request answers no sooner than this, known address or not (as password forgot). */
+export const EMAIL_LOGIN_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
+const LINK_MAIL_KIND = 'email login';
 /** How long a mailed sign-in link works. */
 export const EMAIL_LOGIN_TTL_MS = 15 * 60 * 1000;
 /** Used and expired links are kept this long (they answer 419 rather than 404), then dropped. */
@@ -42,15 +47,25 @@ export class EmailLoginService {
     return `${this.config.http.publicBaseUrl}/login/email/${secret}`;
   }
 
-  async request(email: string): Promise<void> {
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: email.trim().toLowerCase() });
+  /**
+   * Mails a sign-in link to an active account; the same answer, no sooner than the floor, for an unknown or
+   * inactive email (no mail then), so neither answer nor timing tells a registered address.
+   */
+  request(email: string): Promise<void> {
+    return withAnswerFloor(EMAIL_LOGIN_ANSWER_FLOOR_MS, () => this.mailLink(email));
+  }
+
+  private async mailLink(email: string): Promise<void> {
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: normalizeEmail(email) });
     if (!user || user.status !== 'ACTIVE') {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
       return;
     }
-    const secret = generateSecret();
-    const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
     await this.ds.transaction(async (em) => {
+      // past the recipient's limit nothing changes: the links already mailed keep working
+      if (!(await this.mail.recipientAllows(em, LINK_MAIL_KIND, user.email))) return;
+      const secret = generateSecret();
+      const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
       // one live link per user: a newer request retires the older ones (kept a day, so they answer 419)
       await em.query('UPDATE email_login_links SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [
         user.id,
@@ -64,7 +79,7 @@ export class EmailLoginService {
         .getRepository(EmailLoginLinkEntity)
         .insert({ user_id: user.id, secret_sha256: sha256Hex(secret), expires, used_at: null });
       await this.mail.queue(em, {
-        kind: 'email login',
+        kind: LINK_MAIL_KIND,
         to: user.email,
         subject: 'Your sign-in link',
         ...linkMail({

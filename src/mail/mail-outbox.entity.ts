@@ -11,10 +11,13 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
 @Entity('mail_outbox')
 @Index('ix_mail_outbox_status', ['status', 'date_created'])
 @Index('ix_mail_outbox_due', ['status', 'next_attempt_at'])
+@Index('ix_mail_outbox_recipient', ['to_address', 'kind', 'date_created'])
 export class MailOutboxEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'text' }) to_address!: string;
   @Column({ type: 'text' }) subject!: string;
+  /** What the mail is about ("password reset"): the per-recipient limit counts mails of one kind. */
+  @Column({ type: 'text', nullable: true }) kind!: string | null;
   /** The sealed body (MailService.readBody opens it); null once the mail was delivered. */
   @Column({ type: 'text', nullable: true }) body!: string | null;
   /** The sealed HTML part, if the mail has one; null once delivered. */

@@ -32,7 +32,7 @@ export class MailService implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sealer = KeyEncryption.fromConfig(config, 'mail-outbox-encryption');
   }
@@ -51,10 +51,32 @@ export class MailService implements OnModuleInit {
     }
   }
 
+  /**
+   * Whether one more mail of `kind` may go to `to`: at most MAIL_RECIPIENT_LIMIT per
+   * MAIL_RECIPIENT_WINDOW_SECONDS, so nobody can flood a mailbox with links through a public route. Senders of
+   * link mails ask before they mint the link, in the transaction that queues it, and on a refusal answer as
+   * they always do but change nothing (no oracle, and the links already mailed keep working). The check and
+   * the insert are serialised per recipient and kind (an advisory lock until the transaction ends).
+   */
+  async recipientAllows(em: EntityManager, kind: string, to: string): Promise<boolean> {
+    const { recipientLimit, recipientWindowSeconds } = this.config.mail;
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mail-recipient:${kind}:${to}`]);
+    // the database's clock, which stamps date_created
+    const [{ n }]: { n: number }[] = await em.query(
+      `SELECT count(*)::int AS n FROM mail_outbox
+        WHERE to_address = $1 AND kind = $2 AND date_created > now() - make_interval(secs => $3)`,
+      [to, kind, recipientWindowSeconds],
+    );
+    if (n < recipientLimit) return true;
+    this.logger.warn(`${kind} mail for ${to} not queued: ${n} in the last ${recipientWindowSeconds} s`);
+    return false;
+  }
+
   async queue(em: EntityManager, mail: OutgoingMail): Promise<void> {
     await em.getRepository(MailOutboxEntity).insert({
       to_address: mail.to,
       subject: mail.subject,
+      kind: mail.kind,
       body: this.seal(mail.body),
       html_body: mail.html === undefined ? null : this.seal(mail.html),
       status: 'PENDING',

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Clock } from '../common/clock.js';
@@ -20,7 +20,8 @@ import { PasswordsErrors } from './passwords.errors.js';
  * POST /forgot answers no sooner than this, whether or not a mail was queued, so its timing does not tell a
  * registered email from an unknown one (the work for a known one takes a few milliseconds of it).
  */
-export const FORGOT_ANSWER_FLOOR_MS = 250;
+export const FORGOT_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
+const RESET_MAIL_KIND = 'password reset';
 /** Ended links are kept this long (a late click still gets 419, not 404), then deleted at the next request. */
 const KEEP_ENDED_MS = 24 * 3600 * 1000;
 /** What a link's secret looks like (generateSecret: 32 bytes, base64url): anything else is not looked up. */
@@ -59,13 +60,7 @@ export class PasswordsService {
    * inactive email (no mail then). A new link supersedes the account's previous one.
    */
   async forgot(body: ForgotPasswordDto): Promise<void> {
-    const started = Date.now();
-    try {
-      await this.mailLink(body.email);
-    } finally {
-      const left = FORGOT_ANSWER_FLOOR_MS - (Date.now() - started);
-      if (left > 0) await sleep(left);
-    }
+    await withAnswerFloor(FORGOT_ANSWER_FLOOR_MS, () => this.mailLink(body.email));
   }
 
   private async mailLink(email: string): Promise<void> {
@@ -76,6 +71,8 @@ export class PasswordsService {
         [email],
       );
       if (!user || user.status !== 'ACTIVE') return;
+      // past the recipient's limit nothing changes: the links already mailed keep working
+      if (!(await this.mail.recipientAllows(em, RESET_MAIL_KIND, user.email))) return;
       const now = this.clock.now();
       await em.query('DELETE FROM password_resets WHERE user_id = $1 AND expires < $2', [
         user.id,
@@ -94,7 +91,7 @@ export class PasswordsService {
         expires,
       ]);
       await this.mail.queue(em, {
-        kind: 'password reset',
+        kind: RESET_MAIL_KIND,
         to: user.email,
         subject: 'Reset your password',
         ...linkMail({

@@ -61,8 +61,19 @@ export class TokenLifecycleService {
     return { ...(await this.queries.view(issued.record)), token: issued.token };
   }
 
-  /** Revokes a token for the caller (the caller's own, or one the guard let the caller name). */
+  /**
+   * Revokes a token for the caller (the caller's own, or one the guard let the caller name: any of the domain
+   * for its administrators). A super administrator's tokens are revoked only by themselves or another super
+   * administrator, as only they may change a super administrator (users' rank rule).
+   */
   async revoke(tokenId: string, auth: AuthContext): Promise<void> {
+    if (!auth.isSuperAdmin) {
+      const [owner]: { id: string; is_super_admin: boolean }[] = await this.ds.query(
+        'SELECT u.id, u.is_super_admin FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1',
+        [tokenId],
+      );
+      if (owner?.is_super_admin && owner.id !== auth.userId) throw TokensErrors.SUPER_ADMIN_TOKEN();
+    }
     await this.tokens.revoke(tokenId, { requestId: auth.requestId });
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from 
 import {
   ApiBadRequestResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -76,9 +77,14 @@ export class TokensController {
   @HttpCode(200)
   @Authenticated({ access: { entity: 'token', param: 'token_id' }, whileFrozen: true })
   @ApiOperation({
-    summary: 'Revoke a token by id: the caller’s own, or any in the domain for an administrator',
+    summary:
+      'Revoke a token by id: the caller’s own, or any in the domain for an administrator (a super administrator’s only for a super administrator)',
   })
   @ApiOkResponse({ description: 'Empty body' })
+  @ApiForbiddenResponse({
+    description: 'The token is a super administrator’s and the caller is not one',
+    type: ErrorsDto,
+  })
   @ApiNotFoundResponse({ type: ErrorsDto })
   async revokeToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<void> {
     await this.lifecycle.revoke(tokenId, caller);

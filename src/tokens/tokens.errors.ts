@@ -2,6 +2,7 @@ import { defineErrors, fields, message } from '../common/errors/error-codes.js';
 
 export const TokensErrors = defineErrors('tokens', {
   NOT_FOUND: message(404, 'Token not found'),
+  SUPER_ADMIN_TOKEN: message(403, 'Only a super administrator may revoke a super administrator’s tokens'),
   OAUTH_RENEWAL: message(403, 'OAuth access tokens are renewed with the refresh_token grant'),
   INVALID: fields(),
   /** The credential invariant: a caller cannot set up or obtain more than its own rights. */

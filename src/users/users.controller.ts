@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -32,6 +33,7 @@ import {
   UserRolesDto,
 } from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
+import { UserUnlockService } from './user-unlock.service.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -49,6 +51,7 @@ export class UsersController {
   constructor(
     private readonly users: UsersService,
     private readonly invitations: InvitationsService,
+    private readonly unlocks: UserUnlockService,
   ) {}
 
   // fixed paths (current, basic, invite, invitations) before /{user_id}: Express matches in registration order
@@ -217,12 +220,17 @@ export class UsersController {
   @Authenticated({ roles: ['can_write_users'], access: userAccess })
   @ApiOperation({
     summary:
-      'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts',
+      'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts. The locks are the account’s: only an administrator of the user’s only domain, or a super administrator, may lift them',
   })
   @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
+  @ApiForbiddenResponse({
+    description:
+      'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
+    type: ErrorsDto,
+  })
   @ApiNotFoundResponse({ type: ErrorsDto })
   unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.users.unlock(caller, id);
+    return this.unlocks.unlock(caller, id);
   }
 
   @Delete(':user_id')

@@ -20,4 +20,12 @@ export const UsersErrors = defineErrors('users', {
   },
   SUPER_ADMIN_RANK: message(403, 'Only a super administrator may change a super administrator'),
   ADMIN_RANK: message(403, 'Only an administrator may change an administrator'),
+  UNLOCK_ADMIN_ONLY: message(
+    403,
+    'Only an administrator of the user’s domain or a super administrator may lift a user’s sign-in locks',
+  ),
+  UNLOCK_SHARED_ACCOUNT: message(
+    403,
+    'This user also belongs to other domains: only a super administrator may lift their sign-in locks',
+  ),
 });

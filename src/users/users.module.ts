@@ -6,12 +6,13 @@ import { PasswordPolicyModule } from '../passwords/password-policy.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
+import { UserUnlockService } from './user-unlock.service.js';
 
 /** Users endpoints (API-CONTRACT §3), including the administrators' side of invitations. */
 @Module({
   imports: [InvitationsModule, LoginModule, PasswordPolicyModule, WebhooksModule],
   controllers: [UsersController],
-  providers: [UsersService],
+  providers: [UsersService, UserUnlockService],
   exports: [UsersService],
 })
 export class UsersModule {

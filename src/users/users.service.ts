@@ -27,8 +27,8 @@ import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { UserSystemDomainEntity } from './user-system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { rolesView, userBasicView, userView } from './user-view.js';
+import { adminsAmong, type DomainUser, otherDomains, refuseSelfLockout, requireRank } from './user-rules.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
-import { GuessingDefence } from '../login/guessing-defence.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { assertSeat } from './seat-limits.js';
 import { Clock } from '../common/clock.js';
@@ -50,9 +50,6 @@ const ACCOUNT_FIELDS = [
 /** What signs the account in everywhere: changed only by the person signed in, never by an app's token. */
 const CREDENTIAL_FIELDS = ['email', 'password'] as const;
 
-/** A user with their administrator flag in the domain they are seen from. */
-type DomainUser = UserEntity & { is_admin: boolean };
-
 /** Users of the caller's domain: every query joins the membership of `auth.systemDomainId`. */
 @Injectable()
 export class UsersService {
@@ -62,20 +59,10 @@ export class UsersService {
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
-    private readonly defence: GuessingDefence,
     private readonly passwords: PasswordPolicyService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /**
-   * Lifts a member's guessing-defence locks (GuessingDefence.unlock). Their tokens were never affected: a lock
-   * is about guessing, not revocation. Same rank rule as other writes.
-   */
-  async unlock(auth: AuthContext, id: string): Promise<void> {
-    this.requireRank(auth, await this.member(this.ds.manager, auth, id));
-    await this.defence.unlock(id);
-  }
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
   async current(auth: AuthContext): Promise<UserDto> {
@@ -111,7 +98,7 @@ export class UsersService {
       path,
       query: { query: text },
       view: async (rows) => {
-        const admins = await this.adminsAmong(
+        const admins = await adminsAmong(
           this.ds.manager,
           auth,
           rows.map((u) => u.id),
@@ -201,12 +188,12 @@ export class UsersService {
       const renamingSelf = isSelf && fields.every((f) => f === 'first_name' || f === 'last_name');
       if (!renamingSelf) {
         assertRoles(auth, ['can_write_users']);
-        this.requireRank(auth, target);
+        requireRank(auth, target);
         if (patch.is_admin !== undefined && !auth.isAdmin) throw UsersErrors.IS_ADMIN_ADMIN_ONLY();
         if (patch.type !== undefined && !auth.isAdmin) throw UsersErrors.TYPE_ADMIN_ONLY();
-        if (isSelf) this.refuseSelfLockout(target, patch);
+        if (isSelf) refuseSelfLockout(target, patch);
         const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
-        if (account && !isSelf && !auth.isSuperAdmin && (await this.otherDomains(em, auth, id)) > 0) {
+        if (account && !isSelf && !auth.isSuperAdmin && (await otherDomains(em, auth, id)) > 0) {
           throw UsersErrors.SHARED_ACCOUNT();
         }
       }
@@ -297,7 +284,7 @@ export class UsersService {
     const domainId = auth.systemDomainId;
     const accountDeleted = await this.ds.transaction(async (em) => {
       const target = await this.member(em, auth, id, true);
-      this.requireRank(auth, target);
+      requireRank(auth, target);
       await em.query(
         'DELETE FROM group_members gm USING groups g WHERE gm.group_id = g.id AND g.system_domain_id = $1 AND gm.user_id = $2',
         [domainId, id],
@@ -394,47 +381,10 @@ export class UsersService {
     if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
     const user = await qb.getOne();
     if (!user) throw UsersErrors.NOT_FOUND();
-    return Object.assign(user, { is_admin: (await this.adminsAmong(em, auth, [id])).has(id) });
-  }
-
-  /** Which of these users administer the caller's domain. */
-  private async adminsAmong(em: EntityManager, auth: AuthContext, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows: { user_id: string }[] = await em.query(
-      'SELECT user_id FROM user_system_domains WHERE system_domain_id = $1 AND user_id = ANY($2::uuid[]) AND is_admin',
-      [auth.systemDomainId, ids],
-    );
-    return new Set(rows.map((r) => r.user_id));
+    return Object.assign(user, { is_admin: (await adminsAmong(em, auth, [id])).has(id) });
   }
 
   private view(u: DomainUser, auth: AuthContext): UserDto {
     return userView(u, auth.systemDomainId, u.is_admin);
-  }
-
-  private requireRank(auth: AuthContext, target: DomainUser): void {
-    if (target.is_super_admin && !auth.isSuperAdmin) throw UsersErrors.SUPER_ADMIN_RANK();
-    if (target.is_admin && !auth.isAdmin) throw UsersErrors.ADMIN_RANK();
-  }
-
-  /** Nobody deactivates or demotes themselves: the domain could be left without anyone to undo it. */
-  private refuseSelfLockout(self: DomainUser, patch: UpdateUserDto): void {
-    const errors: Record<string, string> = {};
-    if (patch.status === 'INACTIVE') errors.status = 'you cannot deactivate yourself';
-    if (patch.is_admin === false && self.is_admin)
-      errors.is_admin = 'you cannot remove your own administrator rights';
-    if (patch.is_super_admin === false && self.is_super_admin)
-      errors.is_super_admin = 'you cannot remove your own super administrator rights';
-    if (Object.keys(errors).length) throw UsersErrors.INVALID(errors);
-  }
-
-  private async otherDomains(em: EntityManager, auth: AuthContext, userId: string): Promise<number> {
-    return em
-      .getRepository(UserSystemDomainEntity)
-      .createQueryBuilder('m')
-      .where('m.user_id = :userId AND m.system_domain_id <> :domainId', {
-        userId,
-        domainId: auth.systemDomainId,
-      })
-      .getCount();
   }
 }

@@ -30,6 +30,25 @@ describe('webhook targets: the SSRF rule', () => {
     '64:ff9b::7f00:1',
     '2002:7f00:1::1',
     '2001:0:4136:e378::1',
+    // IPv4-compatible (::/96) and the rest of the reserved ::/8, in every spelling
+    '::169.254.169.254',
+    '::a9fe:a9fe',
+    '::a00:1',
+    '::7f00:1',
+    '::808:808',
+    '0:0:0:0:0:1:a9fe:a9fe',
+    '::1:0:0',
+    '0:ff::1',
+    // mapped, translated, NAT64 (well-known and local-use), 6to4: refused whatever IPv4 they embed
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe',
+    '::ffff:10.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b:1::c0a8:1',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:1::1',
     'not an address',
   ])('%s is not public', (a) => expect(isPublicAddress(a)).toBe(false));
 
@@ -50,6 +69,15 @@ describe('webhook targets: the SSRF rule', () => {
     expect(urlProblem('http://[::1]:8080/', false)).toMatch(/non-public/);
     expect(urlProblem('http://127.0.0.1/', true)).toBeNull();
     expect(urlProblem('http://017700000001/', false)).toMatch(/non-public/); // octal 127.0.0.1
+    // the cloud metadata address embedded in IPv6 forms (URL parsing rewrites them to hex)
+    for (const host of [
+      '[::169.254.169.254]',
+      '[::ffff:169.254.169.254]',
+      '[64:ff9b::169.254.169.254]',
+      '[2002:a9fe:a9fe::]',
+    ]) {
+      expect(urlProblem(`http://${host}/latest/meta-data/`, false)).toMatch(/non-public/);
+    }
     expect(urlProblem('file:///etc/passwd', false)).toBe('must use http or https');
     expect(urlProblem('https://a:b@example.com/', true)).toBe('must not carry credentials (use headers)');
     expect(urlProblem('//example.com/', false)).toBe('must be an absolute http or https URL');

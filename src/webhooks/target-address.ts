@@ -7,12 +7,18 @@ import ipaddr from 'ipaddr.js';
  * range of an address, and anything but `unicast` is refused — private (10/8, 172.16/12, 192.168/16),
  * loopback, link-local (169.254/16 with the cloud metadata address, fe80::/10), carrier-grade NAT
  * (100.64/10), multicast, unspecified, broadcast, reserved and documentation ranges, IPv6 unique-local
- * (fc00::/7) and every IPv6 form that embeds an IPv4 address (mapped ::ffff:0:0/96, NAT64, 6to4, Teredo),
- * which could otherwise reach an internal IPv4 host.
+ * (fc00::/7) and every IPv6 form that embeds an IPv4 address (IPv4-compatible ::/96 and the rest of the
+ * reserved ::/8, mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
+ * 6to4 2002::/16, Teredo), whatever IPv4 address it embeds: each could otherwise reach an internal IPv4 host.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  // ::/8 is reserved (RFC 4291), and ipaddr.js calls part of it unicast: the IPv4-compatible form ::/96
+  // (`[::169.254.169.254]`, which URL parsing writes `[::a9fe:a9fe]`) and its neighbours embed an IPv4
+  // address that a dual-stack host may reach as that IPv4 address
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts[0] < 0x100) return false;
+  return parsed.range() === 'unicast';
 }
 
 /** Why a webhook url cannot be registered (null: it can). Names are checked when delivering, not here. */

@@ -251,6 +251,29 @@ describe('applications /API/auth/v1/apps/', () => {
       expect(typeof res.body.errors[field]).toBe('string');
     });
 
+    it.each([
+      ['an empty fragment', 'https://a.example/cb#', /must not contain a fragment/],
+      ['no // after the scheme', 'https:evil.example', /must be written scheme:\/\/host/],
+    ])('refuses a redirect URI with %s (400, nothing stored)', async (_n, uri, message) => {
+      const res = await create({
+        name: 'bad-redirect',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        redirect_uris: [uri],
+      }).expect(400);
+      expect(res.body.errors.redirect_uris).toMatch(message);
+    });
+
+    it('stores redirect URIs in the URL standard’s form', async () => {
+      const res = await create({
+        name: 'normalised',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        redirect_uris: ['HTTPS://Norm.Example:443/cb', 'https://norm.example/cb', 'https://norm.example'],
+      }).expect(201);
+      expect(res.body.redirect_uris).toEqual(['https://norm.example/cb', 'https://norm.example/']);
+    });
+
     it('refuses a default_user_id of another domain', async () => {
       const res = await create({ name: 'x', type: 'PAT', default_user_id: otherDomainUser.id }).expect(400);
       expect(res.body).toEqual({ errors: { default_user_id: 'no such user in this domain' } });

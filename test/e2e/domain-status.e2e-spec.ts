@@ -5,10 +5,12 @@ import { SignInService } from '../../src/login/sign-in.service.js';
 import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
 import { DEFAULT_WARNING_MESSAGE, FROZEN_MESSAGE } from '../../src/system-domains/domain-status.js';
 import { DomainScheduleWorker } from '../../src/system-domains/domain-schedule.worker.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
+import { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import { mailedSecret } from '../utils/mail.js';
 
 const TOKEN = '/API/auth/v1/auth/token/';
 const LOGIN = '/API/auth/v1/auth/simple/login/';
@@ -132,6 +134,41 @@ describe('system domain status semantics', () => {
       const boss = await createUser(t, { domainId: domain.id, isSuperAdmin: true });
       await set(domain.id, { status: 'FROZEN' });
       await newGroup(bearer((await tokenFor(t, boss)).token)).expect(201);
+    });
+
+    it('refuses completing an invitation into it: 403 in the guard’s words, nothing joins', async () => {
+      const { domain } = await tenant();
+      const adminH = bearer(
+        (
+          await tokenFor(
+            t,
+            await createUser(t, { domainId: domain.id, isAdmin: true, roles: ['can_write_users'] }),
+          )
+        ).token,
+      );
+      const newcomer = `frozen-${randomUUID().slice(0, 8)}@example.com`;
+      const existing = await createUser(t, { domainId: (await createDomain(t)).id });
+      for (const address of [newcomer, existing.email]) {
+        await t.http.post('/API/users/v1/users/invite/').set(adminH).send({ email: address }).expect(201);
+      }
+      await set(domain.id, { status: 'FROZEN' });
+      for (const [address, password] of [
+        [newcomer, 'a-good-password-1'],
+        [existing.email, DEFAULT_PASSWORD],
+      ]) {
+        const secret = await mailedSecret(t, address, 'invitation');
+        const res = await t.http
+          .put(`/API/auth/v1/invitation/complete/${secret}/`)
+          .send({ password, repeat_password: password })
+          .expect(403);
+        expect(res.body).toEqual(FROZEN_ERROR);
+      }
+      expect(await t.ds.getRepository(UserEntity).existsBy({ email: newcomer })).toBe(false);
+      expect(
+        await t.ds
+          .getRepository(UserSystemDomainEntity)
+          .existsBy({ user_id: existing.id, system_domain_id: domain.id }),
+      ).toBe(false);
     });
 
     it('an operator-written message replaces the default', async () => {

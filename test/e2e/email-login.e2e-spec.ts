@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock.js';
+import { EMAIL_LOGIN_ANSWER_FLOOR_MS } from '../../src/login/email-login.service.js';
 import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
+import { FORGOT_ANSWER_FLOOR_MS } from '../../src/passwords/passwords.service.js';
 import { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
@@ -103,6 +105,18 @@ describe('email login', () => {
       expect(smtp.received.filter((m) => m.to.includes(to))).toEqual([]);
       expect(await t.ds.getRepository(MailOutboxEntity).countBy({ to_address: to })).toBe(0);
     }
+  });
+
+  it('takes the same padded floor for a known, a deactivated and an unknown address (no timing oracle)', async () => {
+    const known = await createUser(t, { email: address('timed') });
+    const gone = await createUser(t, { email: address('timed-gone'), status: 'INACTIVE' });
+    for (const email of [known.email, gone.email, address('timed-nobody')]) {
+      const started = performance.now();
+      await t.http.post(REQUEST).send({ email }).expect(201);
+      // the floor is a lower bound; nothing tight is asserted above it (a loaded machine is slower anyway)
+      expect(performance.now() - started).toBeGreaterThanOrEqual(EMAIL_LOGIN_ANSWER_FLOOR_MS - 1);
+    }
+    expect(EMAIL_LOGIN_ANSWER_FLOOR_MS).toBe(FORGOT_ANSWER_FLOOR_MS);
   });
 
   it('expires after 15 minutes (on the clock)', async () => {

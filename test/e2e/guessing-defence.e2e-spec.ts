@@ -269,6 +269,48 @@ describe('guessing defence', () => {
       expect(await lockOf(user)).toBe(BASE_S);
     });
 
+    it('a can_write_users holder who is no administrator → 403, the lock stays', async () => {
+      const user = await locked();
+      const writer = await createUser(t, { roles: ['can_write_users'] });
+      const res = await t.http
+        .post(`${USERS}/${user.id}/unlock/`)
+        .set(await as(writer))
+        .expect(403);
+      expect(res.body.errors[0]).toMatch(
+        /Only an administrator of the user’s domain or a super administrator/,
+      );
+      expect(await lockOf(user)).toBe(BASE_S);
+    });
+
+    it('a user of several domains: no domain’s administrator unlocks them (403), a super administrator does', async () => {
+      const other = await createDomain(t);
+      const shared = await createUser(t, { alsoIn: [other.id] });
+      for (let i = 0; i < THRESHOLD; i++) await wrong(shared);
+      const adminHere = await createUser(t, { isAdmin: true, roles: ['can_write_users'] });
+      const adminThere = await createUser(t, {
+        domainId: other.id,
+        isAdmin: true,
+        roles: ['can_write_users'],
+      });
+      for (const [admin, domainId] of [
+        [adminHere, t.domainId],
+        [adminThere, other.id],
+      ] as const) {
+        const res = await t.http
+          .post(`${USERS}/${shared.id}/unlock/`)
+          .set(await as(admin, domainId))
+          .expect(403);
+        expect(res.body.errors[0]).toMatch(/also belongs to other domains: only a super administrator/);
+        expect(res.headers['x-error-code']).toBe('users.UNLOCK_SHARED_ACCOUNT');
+      }
+      expect(await lockOf(shared)).toBe(BASE_S);
+      await t.http
+        .post(`${USERS}/${shared.id}/unlock/`)
+        .set(await as(t.admin))
+        .expect(204);
+      await signIn(shared.email, DEFAULT_PASSWORD).expect(201);
+    });
+
     it('a domain administrator cannot unlock a super administrator (rank rule of user writes)', async () => {
       const superUser = await createUser(t, { isSuperAdmin: true });
       for (let i = 0; i < THRESHOLD; i++) await wrong(superUser);

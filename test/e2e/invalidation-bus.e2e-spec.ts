@@ -1,6 +1,10 @@
 import { Redis } from 'ioredis';
+import { createServer, type Server, type Socket } from 'node:net';
+import { ClientRegistry } from '../../src/apps/client-registry.js';
 import { loadConfig } from '../../src/config/config.js';
 import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
+import { bearer, tokenFor } from '../utils/auth.js';
+import { createTestApp } from '../utils/create-test-app.js';
 
 const config = (env: Record<string, string>) =>
   loadConfig({ KEY_ENCRYPTION_SECRET: 'bus-spec-key-encryption-secret-0123456789', ...env });
@@ -22,6 +26,91 @@ describe('InvalidationBus without Redis', () => {
     const bus = new InvalidationBus(config({ DATABASE_URL: 'postgresql://nowhere.invalid/db' }));
     expect(bus.coherent).toBe(false);
     await bus.onModuleDestroy();
+  });
+});
+
+/**
+ * While Redis is down (a closed port) or silent (a server that accepts and never answers), a write that
+ * publishes must not wait for it: the publisher fails fast (common/redis.ts), and the change still reaches
+ * this instance's caches at once.
+ */
+describe('InvalidationBus while Redis is away or silent', () => {
+  let silent: Server;
+  const sockets = new Set<Socket>();
+  let silentUrl: string;
+  let closedUrl: string;
+
+  beforeAll(async () => {
+    silent = createServer((s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    silentUrl = `redis://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    closedUrl = `redis://127.0.0.1:${(probe.address() as { port: number }).port}`;
+    await new Promise((r) => probe.close(r));
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => silent.close(r));
+  });
+
+  /** How long `work` took, giving up at 5 s (the old publisher would have waited for ever). */
+  const timed = async (work: () => Promise<unknown>): Promise<number> => {
+    const started = Date.now();
+    await Promise.race([work(), new Promise((r) => setTimeout(r, 5_000))]);
+    return Date.now() - started;
+  };
+
+  it.each([
+    ['a closed port', () => closedUrl],
+    ['a server that never answers', () => silentUrl],
+  ])('publish answers at once with %s, and the change is applied locally', async (_n, url) => {
+    const bus = new InvalidationBus(
+      config({ DATABASE_URL: 'postgresql://unused.invalid/db', REDIS_URL: url() }),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // connecting (or refused) meanwhile
+      const seen: (string | null)[] = [];
+      bus.subscribe('apps', (k) => seen.push(k));
+      expect(await timed(() => bus.publish('apps', 'app-1'))).toBeLessThan(1_000);
+      expect(seen).toEqual(['app-1']);
+      expect(bus.coherent).toBe(false); // not subscribed: the caches read through meanwhile
+    } finally {
+      await bus.onModuleDestroy();
+    }
+  });
+
+  it('PATCH of an app answers within a second while Redis is silent, and the cached registration is fresh', async () => {
+    const t = await createTestApp({ REDIS_URL: silentUrl });
+    try {
+      const h = bearer((await tokenFor(t, t.admin)).token);
+      const created = await t.http
+        .post('/API/auth/v1/apps/')
+        .set(h)
+        .send({
+          name: 'before',
+          type: 'OAUTH',
+          oauth_client_type: 'confidential',
+          redirect_uris: ['https://a.example/cb'],
+        })
+        .expect(201);
+      const registry = t.get(ClientRegistry);
+      expect((await registry.find(created.body.id))?.name).toBe('before'); // cached (PGlite: coherent)
+      let status = 0;
+      const took = await timed(async () => {
+        status = (await t.http.patch(`/API/auth/v1/apps/${created.body.id}/`).set(h).send({ name: 'after' }))
+          .status;
+      });
+      expect(status).toBe(200);
+      expect(took).toBeLessThan(1_000);
+      expect((await registry.find(created.body.id))?.name).toBe('after');
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -484,7 +484,7 @@ describe('passwords', () => {
       limited = await createTestApp({
         RATE_LIMIT_SIGNIN_BURST: '2',
         RATE_LIMIT_SIGNIN_PER_SECOND: '0.01',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '1',
       });
     });
     afterAll(() => limited.close());

@@ -163,7 +163,7 @@ describe('rate limiting', () => {
         RATE_LIMIT_ANONYMOUS_PER_SECOND: '0.01',
         RATE_LIMIT_OAUTH_BURST: '4',
         RATE_LIMIT_OAUTH_PER_SECOND: '0.01',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '1',
       });
     });
     afterAll(() => t.close());
@@ -229,6 +229,42 @@ describe('rate limiting', () => {
       await t.http.get('/API/auth/livez/').set(from('2001:db8:1:2:ffff::1')).expect(429);
       await t.http.get('/API/auth/livez/').set(from('2001:db8:1:3::1')).expect(200);
     });
+  });
+
+  it('one user’s tokens share the user’s bucket: more tokens buy no more requests', async () => {
+    const t = await createTestApp({ RATE_LIMIT_USER_BURST: '6', RATE_LIMIT_USER_PER_SECOND: '0.01' });
+    try {
+      const user = await createUser(t);
+      const tokens = await Promise.all(Array.from({ length: 5 }, () => tokenFor(t, user)));
+      const seen: Array<[number, string]> = [];
+      for (let round = 0; round < 2; round++) {
+        for (const { token } of tokens) {
+          const res = await t.http.get('/API/auth/v1/auth/token/').set(bearer(token));
+          seen.push([res.status, res.headers[REMAINING]]);
+        }
+      }
+      // each token's own bucket (1000) is nearly full of room: the header shows the user's, the smaller
+      expect(seen.map(([s]) => s)).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+      expect(seen.map(([, r]) => r)).toEqual(['5', '4', '3', '2', '1', '0', '0', '0', '0', '0']);
+      // another user is not affected
+      await t.http
+        .get('/API/auth/v1/auth/token/')
+        .set(bearer((await tokenFor(t, await createUser(t))).token))
+        .expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('TRUST_PROXY=1 trusts one hop: a client-written first X-Forwarded-For entry is not its address', async () => {
+    const t = await createTestApp({ TRUST_PROXY: '1' });
+    try {
+      // the proxy (the test's loopback socket) appended 1.2.3.4; 6.6.6.6 is what the client wrote itself
+      const res = await t.http.get('/API/auth/ip/').set('X-Forwarded-For', '6.6.6.6, 1.2.3.4').expect(200);
+      expect(res.body).toEqual({ ip: '1.2.3.4' });
+    } finally {
+      await t.close();
+    }
   });
 
   it('X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {

@@ -53,7 +53,7 @@ describe('registrations', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       RATE_LIMIT_REGISTRATION_BURST: String(BURST),
       RATE_LIMIT_REGISTRATION_PER_SECOND: '0.001',
     });

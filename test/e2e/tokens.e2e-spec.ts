@@ -174,6 +174,23 @@ describe('token management /API/auth/v1/auth/', () => {
       await t.http.get(TOKEN).set(bearer(ownerToken)).expect(200);
     });
 
+    it('DELETE of a super administrator’s token: 403 for a domain administrator, 200 for a super administrator', async () => {
+      const boss = await createUser(t, { isSuperAdmin: true });
+      const victim = await tokenFor(t, boss);
+      const res = await t.http.delete(byId(victim.id)).set(bearer(adminToken)).expect(403);
+      expect(res.body).toEqual({
+        errors: ['Only a super administrator may revoke a super administrator’s tokens'],
+      });
+      expect(res.headers['x-error-code']).toBe('tokens.SUPER_ADMIN_TOKEN');
+      await t.http.get(TOKEN).set(bearer(victim.token)).expect(200);
+      // the super administrator themself, and another one, may
+      const own = await tokenFor(t, boss);
+      await t.http.delete(byId(own.id)).set(bearer(victim.token)).expect(200);
+      const other = (await tokenFor(t, await createUser(t, { isSuperAdmin: true }))).token;
+      await t.http.delete(byId(victim.id)).set(bearer(other)).expect(200);
+      await t.http.get(TOKEN).set(bearer(victim.token)).expect(401);
+    });
+
     it('DELETE by an administrator → 200; another domain’s or malformed → 404', async () => {
       const victim = await tokenFor(t, owner);
       await t.http.delete(byId(victim.id)).set(bearer(adminToken)).expect(200);

@@ -268,6 +268,36 @@ describe('users (API/users/v1/users)', () => {
       expect(res.body).toEqual({ errors: ['A user with this email already exists'] });
     });
 
+    it('normalises emails with NFKC: a fullwidth spelling of an existing address is that address (409)', async () => {
+      const res = await t.http
+        .post(USERS)
+        .set(h)
+        .send({ email: 'ａｄｍｉｎ＠ＰＯＲＴＣＵＬＬＩＳ.test' })
+        .expect(409);
+      expect(res.body).toEqual({ errors: ['A user with this email already exists'] });
+      const fresh = `ｆｕｌｌ-${randomUUID().slice(0, 6)}@example.com`;
+      const created = await t.http.post(USERS).set(h).send({ email: fresh }).expect(201);
+      expect(created.body.email).toBe(fresh.normalize('NFKC'));
+    });
+
+    it.each([
+      ['zero-width space', 'ad\u200Bmin@portcullis.test', /invisible or text-direction/],
+      ['soft hyphen', 'ad\u00ADmin@portcullis.test', /invisible or text-direction/],
+      ['RTL override', 'admin\u202E@portcullis.test', /invisible or text-direction/],
+      ['BOM', '\uFEFFadmin@portcullis.test', /invisible or text-direction/],
+      ['Cyrillic look-alike', '\u0430dmin@portcullis.test', /must not mix Latin with Cyrillic or Greek/],
+      [
+        'Greek look-alike in the domain',
+        'admin@p\u03BFrtcullis.test',
+        /must not mix Latin with Cyrillic or Greek/,
+      ],
+    ])('refuses an email with a %s: 400, nothing created', async (_name, address, message) => {
+      const before = await t.ds.getRepository(UserEntity).count();
+      const res = await t.http.post(USERS).set(h).send({ email: address }).expect(400);
+      expect(res.body.errors.email).toMatch(message);
+      expect(await t.ds.getRepository(UserEntity).count()).toBe(before);
+    });
+
     it.each([
       [{}, { email: 'must be a valid email address' }],
       [{ email: 'not-an-email' }, { email: 'must be a valid email address' }],

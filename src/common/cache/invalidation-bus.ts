@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { failFastRedis } from '../redis.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 
 /** A cache's reaction to a change: one key, or `null` for "everything may have changed". */
@@ -47,10 +48,10 @@ export class InvalidationBus implements OnModuleDestroy {
       }
       return;
     }
-    const options = { lazyConnect: false, autoResubscribe: false, maxRetriesPerRequest: 2 };
-    // named, so that CLIENT LIST shows whose connections these are
-    this.pub = new Redis(config.redis.url, { ...options, connectionName: `portcullis-pub-${this.instance}` });
-    this.sub = new Redis(config.redis.url, { ...options, connectionName: `portcullis-sub-${this.instance}` });
+    // fail fast (common/redis.ts): a publish while Redis is away or silent must not hold up the write that
+    // made it; the subscription is made again by hand on every (re)connection, see 'ready' below
+    this.pub = failFastRedis(config.redis.url, `portcullis-pub-${this.instance}`);
+    this.sub = failFastRedis(config.redis.url, `portcullis-sub-${this.instance}`, { autoResubscribe: false });
     for (const conn of [this.pub, this.sub]) {
       // ioredis reconnects by itself; an unhandled 'error' event would crash the process
       conn.on('error', (e: Error) => this.logger.warn(`redis: ${e.message}`));
@@ -68,7 +69,11 @@ export class InvalidationBus implements OnModuleDestroy {
           this.dispatchAll(null);
           this.subscribed = true;
         },
-        (e: Error) => this.logger.warn(`redis subscribe failed: ${e.message}`),
+        (e: Error) => {
+          // not listening: caches read through; reconnect, and the next 'ready' tries again
+          this.logger.warn(`redis subscribe failed: ${e.message}`);
+          sub.disconnect(true);
+        },
       );
     });
   }
@@ -94,7 +99,9 @@ export class InvalidationBus implements OnModuleDestroy {
   /**
    * Call after the change has committed. Applied here at once; other instances are told through Redis. If
    * Redis cannot take the message, the change is still committed: other instances then see it within their
-   * caches' lifetime at the latest (a warning is logged).
+   * caches' lifetime at the latest (a warning is logged). Never waits on an absent or silent Redis: the
+   * connection has no offline queue and a 250 ms command timeout (common/redis.ts). The other instances'
+   * subscriptions were lost with it too, so they read through meanwhile and empty their caches on reconnecting.
    */
   async publish(topic: string, key: string | null): Promise<void> {
     this.dispatch(topic, key);

@@ -5,20 +5,22 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { normalizeIp } from '@nestjs/throttler/dist/ip.js';
 import type { Request, Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { failFastRedis } from '../redis.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { Budget, Decision } from './leaky-bucket.js';
 import { LeakyBucketStorage } from './leaky-bucket.storage.js';
 import { rateLimited } from './rate-limit.errors.js';
 
 /**
- * The budgets. `token`: every authenticated request, per user and token (the spec's 50/s, 1000 burst).
+ * The budgets. `token`: every authenticated request, per user and token (the spec's 50/s, 1000 burst);
+ * `user`: the same requests again, per user over all their tokens (so more tokens buy no more requests).
  * The others are per client address, for what has no verified caller: `signin` (password and code checks,
  * secret collection), `oauth` (the token, revocation and introspection endpoints, which authenticate clients
  * themselves), `anonymous` (every other unauthenticated request, failed authentication, unknown paths) and
  * `registration` (self-service sign-up, which sends mail to any address: small).
  */
-export const BUDGETS = ['token', 'signin', 'oauth', 'anonymous', 'registration'] as const;
+export const BUDGETS = ['token', 'user', 'signin', 'oauth', 'anonymous', 'registration'] as const;
 export type BudgetName = (typeof BUDGETS)[number];
 
 export const REMAINING_HEADER = 'RateLimit-Remaining';
@@ -34,14 +36,8 @@ export function throttlerOptions(config: AppConfig): ThrottlerOptions[] {
 /** The Redis connection of the buckets: fails fast (never queues or stalls a request while Redis is away). */
 export function rateLimitRedis(config: AppConfig): Redis | null {
   if (!config.redis.url || !config.rateLimit.enabled) return null;
-  const redis = new Redis(config.redis.url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 250,
-    connectionName: 'portcullis-ratelimit',
-    // keep trying, at most every 2 s: the buckets come back to Redis as soon as it does
-    retryStrategy: (times) => Math.min(times * 100, 2000),
-  });
+  // keeps trying, at most every 2 s: the buckets come back to Redis as soon as it does
+  const redis = failFastRedis(config.redis.url, 'portcullis-ratelimit');
   redis.on('error', () => undefined); // the storage logs the outage once; ioredis reconnects by itself
   return redis;
 }
@@ -66,16 +62,8 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** One request against `budget` for `key`; the remaining count is set on the response. */
   async consume(budget: BudgetName, key: string, res: Response): Promise<Decision> {
-    if (!this.enabled) return { allowed: true, remaining: 0, retryAfter: 0 };
-    const t = this.budgets.get(budget)!;
-    const limit = t.limit as number;
-    const r = await this.storage.increment(key, t.ttl as number, limit, 0, budget);
-    const decision: Decision = {
-      allowed: !r.isBlocked,
-      remaining: Math.max(0, limit - r.totalHits),
-      retryAfter: r.timeToBlockExpire,
-    };
-    if (!res.headersSent) res.setHeader(REMAINING_HEADER, String(decision.remaining));
+    const decision = await this.charge(budget, key);
+    if (this.enabled && !res.headersSent) res.setHeader(REMAINING_HEADER, String(decision.remaining));
     return decision;
   }
 
@@ -83,6 +71,38 @@ export class RateLimiter implements OnApplicationShutdown {
   async enforce(budget: BudgetName, key: string, res: Response): Promise<void> {
     const d = await this.consume(budget, key, res);
     if (!d.allowed) throw rateLimited(d.retryAfter);
+  }
+
+  /**
+   * One request against several buckets, in order: refused (429) when any is full, and a refusal charges
+   * none of the buckets after it. The remaining count on the response is the smallest.
+   */
+  async enforceAll(charges: readonly (readonly [BudgetName, string])[], res: Response): Promise<void> {
+    if (!this.enabled) return;
+    let remaining = Number.POSITIVE_INFINITY;
+    let refused: Decision | null = null;
+    for (const [budget, key] of charges) {
+      const d = await this.charge(budget, key);
+      remaining = Math.min(remaining, d.remaining);
+      if (!d.allowed) {
+        refused = d;
+        break;
+      }
+    }
+    if (!res.headersSent) res.setHeader(REMAINING_HEADER, String(remaining));
+    if (refused) throw rateLimited(refused.retryAfter);
+  }
+
+  private async charge(budget: BudgetName, key: string): Promise<Decision> {
+    if (!this.enabled) return { allowed: true, remaining: 0, retryAfter: 0 };
+    const t = this.budgets.get(budget)!;
+    const limit = t.limit as number;
+    const r = await this.storage.increment(key, t.ttl as number, limit, 0, budget);
+    return {
+      allowed: !r.isBlocked,
+      remaining: Math.max(0, limit - r.totalHits),
+      retryAfter: r.timeToBlockExpire,
+    };
   }
 
   /** The client's address bucket key (an IPv6 client is its /64: one host holds the whole subnet). */

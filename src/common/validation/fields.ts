@@ -18,8 +18,10 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { emailProblem, normalizeEmail } from './email-rules.js';
 
 /**
  * Composite decorators: each applies the class-validator rules and the matching OpenAPI property at once,
@@ -54,8 +56,19 @@ export function StringField(o: Common & { minLength?: number; maxLength?: number
 export function EmailField(o: Common = {}): PropertyDecorator {
   return applyDecorators(
     ...base(o, { type: String, format: 'email', maxLength: 254 }),
-    Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
+    // NFKC, lower case; invisible, direction-control and mixed-script look-alikes refused (email-rules.ts)
+    Transform(({ value }) => (typeof value === 'string' ? normalizeEmail(value) : value)),
     IsEmail({ require_tld: false }, { message: 'must be a valid email address' }),
+    ValidateBy({
+      name: 'plainEmail',
+      validator: {
+        validate: (v: unknown) => typeof v !== 'string' || emailProblem(v) === null,
+        defaultMessage: (args) =>
+          typeof args?.value === 'string'
+            ? (emailProblem(args.value) ?? '')
+            : 'must be a valid email address',
+      },
+    }),
     MaxLength(254),
   );
 }

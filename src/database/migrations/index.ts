@@ -15,6 +15,7 @@ import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
 import { Marketplace1795264900000 } from './1795264900000-marketplace.js';
 import { InvitationType1795265000000 } from './1795265000000-invitation-type.js';
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
+import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-limit.js';
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
 import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   Marketplace1795264900000,
   InvitationType1795265000000,
   OAuthMfa1795265100000,
+  MailRecipientLimit1795265200000,
   TokenAuthTime1795266000000,
 ];
