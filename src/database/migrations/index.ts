@@ -17,6 +17,7 @@ import { InvitationType1795265000000 } from './1795265000000-invitation-type.js'
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
 import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
+import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Marketplace1795264900000,
   InvitationType1795265000000,
   OAuthMfa1795265100000,
+  AssetsMetadata1795689010077,
 ];
