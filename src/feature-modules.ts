@@ -11,6 +11,7 @@ import { DomainScheduleModule } from './system-domains/domain-schedule.module.js
 import { SystemDomainAdminModule } from './system-domains/system-domains.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { AssetsModule } from './assets/assets.module.js';
+import { MetadataModule } from './metadata/metadata.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -25,6 +26,7 @@ export const FEATURE_MODULES = [
   MarketplaceModule,
   DomainScheduleModule,
   AssetsModule,
+  MetadataModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,
