@@ -50,6 +50,8 @@ export class AssetMetadataService {
     const changes = this.validate(view.view_fields, body);
     return this.ds.transaction(async (em) => {
       const asset = await this.asset(em, auth, assetId, true);
+      // naming no field changes nothing and tells nobody
+      if (changes.size === 0) return this.view(em, asset, view);
       const versionId = asset.current_version_id!;
       const now = this.clock.now();
       for (const [field, values] of changes) {

@@ -238,6 +238,8 @@ describe('metadata', () => {
       await put({ keywords: { field_values: [{ value: 'k' }] } }).expect(200);
       await put({ keywords: { field_values: [] } }).expect(400);
       await put({ description: { field_values: [] } }).expect(200);
+      // naming no field changes nothing (and emits nothing)
+      await put({}).expect(200);
     });
 
     it('needs write on the asset; without read the asset is a 404; another tenant’s ids are a 404', async () => {
