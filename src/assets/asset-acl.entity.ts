@@ -25,6 +25,7 @@ export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
 @Entity('asset_acls')
 @Index('uq_asset_acls_user', ['asset_id', 'user_id'], { unique: true, where: '"user_id" IS NOT NULL' })
 @Index('uq_asset_acls_group', ['asset_id', 'group_id'], { unique: true, where: '"group_id" IS NOT NULL' })
+@Index('ix_asset_acls_asset', ['asset_id'])
 @Index('ix_asset_acls_user', ['user_id'])
 @Index('ix_asset_acls_group', ['group_id'])
 export class AssetAclEntity {

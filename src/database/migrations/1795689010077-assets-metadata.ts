@@ -26,6 +26,7 @@ export class AssetsMetadata1795689010077 implements MigrationInterface {
       'CREATE TABLE "asset_acls" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "asset_id" uuid NOT NULL, "user_id" uuid, "group_id" uuid, "permissions" text array NOT NULL, "date_created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "date_modified" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_804afed9e072d6484b325a8433d" PRIMARY KEY ("id"))',
     );
     await queryRunner.query('CREATE INDEX "ix_asset_acls_group" ON "asset_acls"  ("group_id") ');
+    await queryRunner.query('CREATE INDEX "ix_asset_acls_asset" ON "asset_acls"  ("asset_id") ');
     await queryRunner.query('CREATE INDEX "ix_asset_acls_user" ON "asset_acls"  ("user_id") ');
     await queryRunner.query(
       'CREATE UNIQUE INDEX "uq_asset_acls_group" ON "asset_acls"  ("asset_id", "group_id") WHERE "group_id" IS NOT NULL',
@@ -100,6 +101,7 @@ export class AssetsMetadata1795689010077 implements MigrationInterface {
     await queryRunner.query('DROP INDEX "public"."uq_asset_acls_group"');
     await queryRunner.query('DROP INDEX "public"."ix_asset_acls_user"');
     await queryRunner.query('DROP INDEX "public"."ix_asset_acls_group"');
+    await queryRunner.query('DROP INDEX "public"."ix_asset_acls_asset"');
     await queryRunner.query('DROP TABLE "asset_acls"');
     await queryRunner.query('DROP INDEX "public"."ix_asset_versions_asset"');
     await queryRunner.query('DROP TABLE "asset_versions"');
