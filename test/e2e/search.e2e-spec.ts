@@ -101,6 +101,8 @@ describe('search', () => {
     const byValue = await search(h, { query: 'finisterre', doc_types: ['assets'] });
     expect(ids(byValue)).toEqual([asset.id]);
     expect(byValue.objects[0]._highlight).toEqual({ 'metadata.location': ['<em>Finisterre</em>'] });
+    expect(byValue.objects[0].metadata).toEqual({ camera: ['Arri Alexa'], location: ['Finisterre'] });
+    expect(byValue.scroll_id).toBeNull();
     expect(byValue).toMatchObject({
       total: 1,
       page: 1,

@@ -94,6 +94,15 @@ export class SearchHitDto extends AssetDto {
       'Matching fragments per field (title, metadata.<field>), HTML-escaped, with the matches in <em>',
   })
   _highlight!: Record<string, string[]>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'array',
+      items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    },
+    description: 'The values of the current version’s metadata fields: field → its values',
+  })
+  metadata!: Record<string, unknown[]>;
 }
 
 export class SearchFacetsDto {
@@ -103,4 +112,10 @@ export class SearchFacetsDto {
 
 export class SearchResultDto extends ListEnvelopeDto(SearchHitDto) {
   @ApiProperty({ type: SearchFacetsDto }) facets!: SearchFacetsDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: pages are numbered (page, per_page); no scroll cursor is kept',
+  })
+  scroll_id!: string | null;
 }
