@@ -52,33 +52,47 @@ export class PostgresAssetSearch extends AssetSearch {
       ...(tsq ? [`a.search_vector @@ ${tsq}`] : []),
       ...(r.filter && r.filter.terms.length ? [this.filterSql(r.filter, p)] : []),
     ].join(' AND ');
-    const matching = `SELECT a.* FROM assets a WHERE ${where}`;
-
-    const facetRows: { type: string | null; status: string | null; n: number }[] = await this.ds.query(
-      `SELECT m.type, m.status, count(*)::int AS n FROM (${matching}) m GROUP BY GROUPING SETS ((m.type), (m.status))`,
+    const score = tsq ? `ts_rank(a.search_vector, ${tsq})` : '0::real';
+    const titleHl = tsq
+      ? `CASE WHEN to_tsvector('${SEARCH_CONFIG}', p.title) @@ ${tsq} THEN ts_headline('${SEARCH_CONFIG}', p.title, ${tsq}, '${TITLE_HEADLINE}') END`
+      : 'NULL::text';
+    const order = this.orderSql(r, tsq, 'm');
+    // one statement, the match set evaluated once: the facets (whose type buckets sum to the total) and the
+    // page, told apart by rn (null on facet rows)
+    const rows: {
+      id: string | null;
+      title_hl: string | null;
+      rn: string | null;
+      type: string | null;
+      status: string | null;
+      n: number | null;
+    }[] = await this.ds.query(
+      `WITH matching AS MATERIALIZED (
+         SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified, ${score} AS _score
+           FROM assets a WHERE ${where}
+       ), page AS (
+         SELECT m.id, m.title, row_number() OVER (ORDER BY ${order}) AS rn
+           FROM matching m ORDER BY ${order} LIMIT ${p.add(r.perPage)} OFFSET ${p.add((r.page - 1) * r.perPage)}
+       )
+       SELECT NULL::uuid AS id, NULL::text AS title_hl, NULL::bigint AS rn, f.type, f.status, f.n
+         FROM (SELECT type, status, count(*)::int AS n FROM matching GROUP BY GROUPING SETS ((type), (status))) f
+       UNION ALL
+       SELECT p.id, ${titleHl}, p.rn, NULL::text, NULL::text, NULL::int FROM page p`,
       p.values,
     );
-    const total = facetRows.filter((f) => f.type !== null).reduce((s, f) => s + f.n, 0);
+    const facetRows = rows.filter((x) => x.rn === null);
+    const total = facetRows.filter((f) => f.type !== null).reduce((sum, f) => sum + (f.n ?? 0), 0);
     const facets: Record<string, Facet> = {};
     for (const field of SEARCH_FACETS) {
       const buckets = facetRows
         .filter((f) => f[field] !== null)
-        .map((f) => ({ key: f[field]!, doc_count: f.n }))
+        .map((f) => ({ key: f[field]!, doc_count: f.n ?? 0 }))
         .sort((a, b) => b.doc_count - a.doc_count || a.key.localeCompare(b.key));
       facets[field] = { buckets, doc_count_error_upper_bound: 0, sum_other_doc_count: 0 };
     }
-    if (total === 0 || (r.page - 1) * r.perPage >= total) return { hits: [], total, facets };
-
-    const page: { id: string; title_hl: string | null }[] = await this.ds.query(
-      `SELECT m.id,
-              ${tsq ? `CASE WHEN to_tsvector('${SEARCH_CONFIG}', m.title) @@ ${tsq} THEN ts_headline('${SEARCH_CONFIG}', m.title, ${tsq}, '${TITLE_HEADLINE}') END` : 'NULL'} AS title_hl
-         FROM (SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified
-                      ${tsq ? `, ts_rank(a.search_vector, ${tsq}) AS _score` : ', 0::real AS _score'}
-                 FROM assets a WHERE ${where}
-                ORDER BY ${this.orderSql(r, tsq, 'a')} LIMIT ${p.add(r.perPage)} OFFSET ${p.add((r.page - 1) * r.perPage)}) m
-        ORDER BY ${this.orderSql(r, tsq, 'm')}`,
-      p.values,
-    );
+    const page = rows
+      .filter((x): x is typeof x & { id: string } => x.rn !== null && x.id !== null)
+      .sort((a, b) => Number(a.rn) - Number(b.rn));
     const metadata = tsq
       ? await this.metadataHighlights(
           page.map((h) => h.id),
