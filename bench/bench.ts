@@ -11,7 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 // BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS (default 3: client_credentials here and on the peer are
 // measured alternately this many times, and the ratio is the median of the rounds' ratios, because this
 // VM's throughput drifts by ±20% from one minute to the next), BENCH_PHASES (comma-separated subset of
-// livez,token_validate,client_credentials,refresh_token; default all).
+// livez,token_validate,client_credentials,refresh_token,search; default all; BENCH_ONLY=search runs the search
+// section alone: bench/search-bench.ts).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
 import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
+import { searchPhase } from './search-bench.js';
 
 /** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
 async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
@@ -51,8 +53,11 @@ const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const WARMUP = positiveInt('BENCH_WARMUP', 5);
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token'];
-const PHASES = (process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim());
+const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search'];
+// BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
+const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
+  .split(',')
+  .map((p) => p.trim());
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHASES: unknown phase ${p}`);
 // Hard bound: setup, every warm-up and measured run, and teardown.
 const DEADLINE_MS = (90 + (3 + 2 * ROUNDS) * (WARMUP + DURATION + 15)) * 1000;
@@ -98,6 +103,10 @@ interface LoadConfig {
   body?: string;
   /** Refresh-token chains, one per connection: the form body without refresh_token, and the first tokens. */
   chain?: { body: string; initial: string[] };
+  /** Bodies the requests cycle through (instead of one `body`). */
+  bodies?: string[];
+  /** Overrides BENCH_CONNECTIONS for this run. */
+  connections?: number;
 }
 
 const LOAD_WORKER = fileURLToPath(new URL('../../bench/load.mjs', import.meta.url));
@@ -105,7 +114,7 @@ const LOAD_WORKER = fileURLToPath(new URL('../../bench/load.mjs', import.meta.ur
 /** One autocannon run in a child process (bench/load.mjs); resolves with its JSON summary. */
 function cannon(cfg: LoadConfig): Promise<CannonResult> {
   const { seconds, ...rest } = cfg;
-  const args = [LOAD_WORKER, JSON.stringify({ ...rest, connections: CONNECTIONS, duration: seconds })];
+  const args = [LOAD_WORKER, JSON.stringify({ connections: CONNECTIONS, ...rest, duration: seconds })];
   return new Promise((resolve, reject) => {
     // Spawned, never spawnSync: this process's event loop must keep serving the requests.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -215,7 +224,7 @@ async function measure(
   console.log(`${name}_requests=${r.requests.total}`);
   console.log(`${name}_non2xx=${r.non2xx}`);
   console.log(`${name}_errors=${r.errors + r.timeouts}`);
-  return { rps, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
+  return { rps, p99: r.latency.p99, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
 }
 
 /** The oidc-provider peer in its own process, like ours (bench/oidc-peer.mjs). */
@@ -398,6 +407,18 @@ try {
             chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
           })),
         ),
+      );
+    }
+    if (run('search')) {
+      results.push(
+        ...(await searchPhase({
+          app,
+          base,
+          adminToken,
+          adminId,
+          domainId: login.system_domain_id as string,
+          measure: (name, load) => profiled(name, () => measure(name, load)),
+        })),
       );
     }
     if (!results.every((r) => r.ok)) {

@@ -29,5 +29,10 @@ if (cfg.chain) {
     },
   ];
 }
+if (cfg.bodies) {
+  // one body after another (a different search word per request)
+  let next = 0;
+  options.requests = [{ setupRequest: (req) => ({ ...req, body: cfg.bodies[next++ % cfg.bodies.length] }) }];
+}
 const result = await autocannon(options);
 process.stdout.write(JSON.stringify(result));

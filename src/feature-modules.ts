@@ -10,6 +10,9 @@ import { MarketplaceModule } from './marketplace/marketplace.module.js';
 import { DomainScheduleModule } from './system-domains/domain-schedule.module.js';
 import { SystemDomainAdminModule } from './system-domains/system-domains.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
+import { AssetsModule } from './assets/assets.module.js';
+import { MetadataModule } from './metadata/metadata.module.js';
+import { SearchModule } from './search/search.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -23,6 +26,9 @@ export const FEATURE_MODULES = [
   PasswordsModule,
   MarketplaceModule,
   DomainScheduleModule,
+  AssetsModule,
+  MetadataModule,
+  SearchModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,

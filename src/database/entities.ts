@@ -25,6 +25,13 @@ import { SystemDomainLogoEntity } from '../system-domains/logo.entity.js';
 import { ReferralCodeEntity } from '../onboarding/referral-code.entity.js';
 import { RegistrationEntity } from '../onboarding/registration.entity.js';
 import { WebflowContentEntity } from '../onboarding/webflow-content.entity.js';
+import { AssetEntity, AssetVersionEntity } from '../assets/asset.entity.js';
+import { AssetAclEntity } from '../assets/asset-acl.entity.js';
+import {
+  MetadataCategoryEntity,
+  MetadataValueEntity,
+  MetadataViewEntity,
+} from '../metadata/metadata.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -54,4 +61,10 @@ export const ENTITIES = [
   ReferralCodeEntity,
   RegistrationEntity,
   WebflowContentEntity,
+  AssetEntity,
+  AssetVersionEntity,
+  AssetAclEntity,
+  MetadataViewEntity,
+  MetadataCategoryEntity,
+  MetadataValueEntity,
 ];

@@ -19,6 +19,7 @@ import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
 import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
+import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   OAuthMfa1795265100000,
   MailRecipientLimit1795265200000,
   TokenAuthTime1795266000000,
+  AssetsMetadata1795689010077,
 ];

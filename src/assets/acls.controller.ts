@@ -1,0 +1,160 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { ASSET_ACCESS } from './asset-access.js';
+import { AclsService } from './acls.service.js';
+import { AclBodyDto, GroupAclDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
+
+const asset = new UuidParamPipe('Asset');
+const user = new UuidParamPipe('User');
+const group = new UuidParamPipe('Group');
+const param = 'asset_id';
+const READ = { roles: ['can_read_assets' as const], access: { entity: ASSET_ACCESS.read, param } };
+const CHANGE = {
+  roles: ['can_write_assets' as const],
+  access: { entity: ASSET_ACCESS['change-acl'], param },
+};
+const PUT =
+  'needs change-acl on the asset; grants only permissions the caller holds, and changes only an entry whose permissions the caller holds';
+
+/** Entity ACLs of assets (wire details, "Access lists of platform objects"); object_type is `assets`. */
+@ApiTags('acls')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiNotFoundResponse({
+  description: 'No such asset the caller may read, user, group or entry',
+  type: ErrorsDto,
+})
+@Controller('API/acls/v1')
+export class AclsController {
+  constructor(private readonly acls: AclsService) {}
+
+  @Get('acl/assets/:asset_id/permissions')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'The caller’s own permissions on an asset' })
+  @ApiOkResponse({ type: PermissionsDto })
+  getAssetPermissions(
+    @Param(param, asset) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<PermissionsDto> {
+    return this.acls.mine(caller, id);
+  }
+
+  @Get('acl/assets/:asset_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'An asset’s whole ACL: the users’ and the groups’ entries' })
+  @ApiOkResponse({ type: ObjectAclDto })
+  getAssetAcl(@Param(param, asset) id: string): Promise<ObjectAclDto> {
+    return this.acls.list(id);
+  }
+
+  @Get('users/:user_id/acl/assets/:asset_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'A user’s entry in an asset’s ACL' })
+  @ApiOkResponse({ type: UserAclDto })
+  getUserAssetAcl(
+    @Param('user_id', user) userId: string,
+    @Param(param, asset) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<UserAclDto> {
+    return this.acls.get(caller, id, { kind: 'user', id: userId }) as Promise<UserAclDto>;
+  }
+
+  @Put('users/:user_id/acl/assets/:asset_id')
+  @Authenticated(CHANGE)
+  @ApiOperation({
+    summary: `Set a user’s permissions on an asset (200, or 201 when the entry is new); ${PUT}`,
+  })
+  @ApiOkResponse({ type: UserAclDto })
+  @ApiCreatedResponse({ type: UserAclDto })
+  async putUserAssetAcl(
+    @Param('user_id', user) userId: string,
+    @Param(param, asset) id: string,
+    @Body() body: AclBodyDto,
+    @Caller() caller: AuthContext,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<UserAclDto> {
+    const { entry, created } = await this.acls.put(
+      caller,
+      id,
+      { kind: 'user', id: userId },
+      body.permissions,
+    );
+    res.status(created ? 201 : 200);
+    return entry as UserAclDto;
+  }
+
+  @Delete('users/:user_id/acl/assets/:asset_id')
+  @HttpCode(204)
+  @Authenticated(CHANGE)
+  @ApiOperation({ summary: 'Remove a user’s entry from an asset’s ACL; needs change-acl' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  deleteUserAssetAcl(
+    @Param('user_id', user) userId: string,
+    @Param(param, asset) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.acls.remove(caller, id, { kind: 'user', id: userId });
+  }
+
+  @Get('groups/:group_id/acl/assets/:asset_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'A group’s entry in an asset’s ACL' })
+  @ApiOkResponse({ type: GroupAclDto })
+  getGroupAssetAcl(
+    @Param('group_id', group) groupId: string,
+    @Param(param, asset) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<GroupAclDto> {
+    return this.acls.get(caller, id, { kind: 'group', id: groupId }) as Promise<GroupAclDto>;
+  }
+
+  @Put('groups/:group_id/acl/assets/:asset_id')
+  @Authenticated(CHANGE)
+  @ApiOperation({
+    summary: `Set a group’s permissions on an asset (200, or 201 when the entry is new); ${PUT}`,
+  })
+  @ApiOkResponse({ type: GroupAclDto })
+  @ApiCreatedResponse({ type: GroupAclDto })
+  async putGroupAssetAcl(
+    @Param('group_id', group) groupId: string,
+    @Param(param, asset) id: string,
+    @Body() body: AclBodyDto,
+    @Caller() caller: AuthContext,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<GroupAclDto> {
+    const { entry, created } = await this.acls.put(
+      caller,
+      id,
+      { kind: 'group', id: groupId },
+      body.permissions,
+    );
+    res.status(created ? 201 : 200);
+    return entry as GroupAclDto;
+  }
+
+  @Delete('groups/:group_id/acl/assets/:asset_id')
+  @HttpCode(204)
+  @Authenticated(CHANGE)
+  @ApiOperation({ summary: 'Remove a group’s entry from an asset’s ACL; needs change-acl' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  deleteGroupAssetAcl(
+    @Param('group_id', group) groupId: string,
+    @Param(param, asset) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.acls.remove(caller, id, { kind: 'group', id: groupId });
+  }
+}

@@ -1,0 +1,26 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The text search configuration of the search documents and of every query over them: `simple` (lower-cased
+ * words, no stemming, no stop words), since titles and metadata values are names, codes and words of any
+ * language. Queries must use the same configuration, or their lexemes would not match.
+ */
+export const SEARCH_CONFIG = 'simple';
+
+/**
+ * The search document of assets: the title (weight A) and the values of the current version's metadata
+ * (weight B). The same SQL rebuilds it after any change to either, in the change's transaction, and seeds
+ * it in the benchmark.
+ */
+export const SEARCH_DOCUMENT_SQL = `
+  setweight(to_tsvector('${SEARCH_CONFIG}', coalesce(a.title, '')), 'A') ||
+  setweight(to_tsvector('${SEARCH_CONFIG}', coalesce((
+    SELECT string_agg(v.value #>> '{}', ' ')
+      FROM metadata_values mv CROSS JOIN LATERAL jsonb_array_elements(mv.field_values) AS e(item)
+      CROSS JOIN LATERAL (SELECT e.item -> 'value' AS value) v
+     WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id), '')), 'B')`;
+
+/** Rebuilds the search document of one asset (after its title or its metadata changed). */
+export async function refreshSearchDocument(em: EntityManager, assetId: string): Promise<void> {
+  await em.query(`UPDATE assets a SET search_vector = ${SEARCH_DOCUMENT_SQL} WHERE a.id = $1`, [assetId]);
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { SearchBodyDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
+import { SearchService } from './search.service.js';
+
+@ApiTags('search')
+@Controller('API/search/v1/search')
+export class SearchController {
+  constructor(private readonly search: SearchService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiOperation({
+    summary:
+      'Search the assets the caller may read by words of their titles and metadata values; the list envelope with facets, each object with _highlight',
+  })
+  @ApiOkResponse({ type: SearchResultDto })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  searchAssets(
+    @Body() body: SearchBodyDto,
+    @Query() q: SearchQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<SearchResultDto> {
+    return this.search.search(caller, body, q, req.path);
+  }
+}
