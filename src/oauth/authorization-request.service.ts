@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppEntity } from '../apps/app.entity.js';
+import { normalizeRedirectUris } from '../apps/app-rules.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { SCOPES } from '../common/auth/scopes.js';
 import { Clock } from '../common/clock.js';
@@ -14,6 +15,17 @@ import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 
 export const CODE_TTL_SECONDS = 60;
+
+/**
+ * Whether `uri` is one of the app's redirect URIs: exactly as registered, or written another way that
+ * registration would have stored as that one (registration keeps the standard URL form, e.g. a lower-case
+ * host); a URI registration would refuse (a fragment, no `//`) never matches.
+ */
+function registered(uris: string[], uri: string): boolean {
+  if (uris.includes(uri)) return true;
+  const n = normalizeRedirectUris([uri]);
+  return !n.error && n.uris.length === 1 && uris.includes(n.uris[0]);
+}
 
 export interface AuthorizationParams {
   client_id?: string;
@@ -77,7 +89,7 @@ export class AuthorizationRequestService {
     const redirectUri = one(p.redirect_uri);
     if (!redirectUri)
       throw new AuthorizationRequestError('Missing redirect URI', 'redirect_uri is required.');
-    if (!app.redirect_uris.includes(redirectUri)) {
+    if (!registered(app.redirect_uris, redirectUri)) {
       throw new AuthorizationRequestError(
         'Unregistered redirect URI',
         'The redirect_uri is not registered for this application.',

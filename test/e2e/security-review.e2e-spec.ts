@@ -204,6 +204,26 @@ describe('security review: credentials, sessions, account factors', () => {
     });
   });
 
+  it('a redirect URI is stored in its standard form and still matches as the client wrote it; a fragment never', async () => {
+    const app = await createOAuthApp(t, { kind: 'browser', redirectUris: ['HTTPS://Photos.Example/cb'] });
+    expect(app.redirectUris).toEqual(['https://photos.example/cb']);
+    const user = await createUser(t);
+    const login = (await tokenFor(t, user)).token;
+    for (const [uri, status] of [
+      ['HTTPS://Photos.Example/cb', 200],
+      ['https://photos.example/cb', 200],
+      ['https://photos.example/cb#', 400],
+      ['https:photos.example/cb', 400],
+      ['https://photos.example/cb/', 400],
+    ] as const) {
+      const res = await t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(login))
+        .send({ ...authorizationRequest(app, pkce(), { redirect_uri: uri }), decision: 'allow' });
+      expect({ uri, status: res.status }).toEqual({ uri, status });
+    }
+  });
+
   describe('3. second factors, email and password are changed by their person only', () => {
     it('PAT, client-credentials and OAuth tokens acting as V cannot enrol, confirm or remove a factor', async () => {
       // may change their own account (can_write_users), so only the credential decides
