@@ -10,6 +10,7 @@ import { MarketplaceModule } from './marketplace/marketplace.module.js';
 import { DomainScheduleModule } from './system-domains/domain-schedule.module.js';
 import { SystemDomainAdminModule } from './system-domains/system-domains.module.js';
 import { OnboardingModule } from './onboarding/onboarding.module.js';
+import { IdentityProvidersModule } from './identity-providers/identity-providers.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -23,6 +24,7 @@ export const FEATURE_MODULES = [
   PasswordsModule,
   MarketplaceModule,
   DomainScheduleModule,
+  IdentityProvidersModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,

@@ -25,6 +25,13 @@ import { SystemDomainLogoEntity } from '../system-domains/logo.entity.js';
 import { ReferralCodeEntity } from '../onboarding/referral-code.entity.js';
 import { RegistrationEntity } from '../onboarding/registration.entity.js';
 import { WebflowContentEntity } from '../onboarding/webflow-content.entity.js';
+import {
+  IdentityProviderDomainEntity,
+  IdentityProviderEntity,
+  SamlAssertionIdEntity,
+  SamlLoginCodeEntity,
+  SamlRequestEntity,
+} from '../identity-providers/identity-provider.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -54,4 +61,9 @@ export const ENTITIES = [
   ReferralCodeEntity,
   RegistrationEntity,
   WebflowContentEntity,
+  IdentityProviderEntity,
+  IdentityProviderDomainEntity,
+  SamlRequestEntity,
+  SamlAssertionIdEntity,
+  SamlLoginCodeEntity,
 ];
