@@ -183,6 +183,7 @@ export class SamlController {
     content: { 'application/xml': { schema: { type: 'string' } } },
   })
   @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   async samlMetadata(@Param('public_id') publicId: string, @Res() res: Response): Promise<void> {
     const xml = this.saml.metadata(await this.saml.byPublicId(publicId));
     res.status(200).type('application/xml').send(xml);
@@ -196,6 +197,7 @@ export class SamlController {
     content: { 'application/xml': { schema: { type: 'string' } } },
   })
   @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   async samlMetadataDeprecated(
     @Param('system_domain_id') domainId: string,
     @Param('identity_provider_id') id: string,
@@ -212,6 +214,7 @@ export class SamlController {
   })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   samlSlo(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
@@ -221,6 +224,7 @@ export class SamlController {
   @ApiOperation({ summary: 'Single logout (POST binding): as GET' })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   samlSloPost(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
@@ -231,6 +235,7 @@ export class SamlController {
   @ApiOperation({ summary: '{url} of the IdP’s single logout (null when the IdP has none)' })
   @ApiOkResponse({ type: SamlUrlDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   async samlLogout(@Param('public_id') publicId: string): Promise<SamlUrlDto> {
     return { url: this.saml.logoutUrl(await this.saml.byPublicId(publicId)) };
   }
@@ -241,6 +246,7 @@ export class SamlController {
   @ApiOperation({ summary: 'Deprecated form of logout/{public_id}', deprecated: true })
   @ApiOkResponse({ type: SamlUrlDto })
   @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   async samlLogoutDeprecated(
     @Param('system_domain_id') domainId: string,
     @Param('identity_provider_id') id: string,

@@ -19,4 +19,24 @@ import { InvitationType1795265000000 } from './1795265000000-invitation-type.js'
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 
-export const MIGRATIONS = [Initial1795262043991, UsersInvitations1795262401223, OAuthGrants1795263487518, AdminPerDomain1795263606252, CredentialCeilings1795263800000, PendingInvitations1795263900000, MailOutboxSealed1795264000000, UserType1795264100000, Webhooks1795264200000, MailDelivery1795264300000, PasswordChecks1795264400000, GuessingDefence1795264500000, SecondFactors1795264600000, SystemDomainAdmin1795264700000, Onboarding1795264800000, Marketplace1795264900000, InvitationType1795265000000, OAuthMfa1795265100000, SamlSso1795688993560];
+export const MIGRATIONS = [
+  Initial1795262043991,
+  UsersInvitations1795262401223,
+  OAuthGrants1795263487518,
+  AdminPerDomain1795263606252,
+  CredentialCeilings1795263800000,
+  PendingInvitations1795263900000,
+  MailOutboxSealed1795264000000,
+  UserType1795264100000,
+  Webhooks1795264200000,
+  MailDelivery1795264300000,
+  PasswordChecks1795264400000,
+  GuessingDefence1795264500000,
+  SecondFactors1795264600000,
+  SystemDomainAdmin1795264700000,
+  Onboarding1795264800000,
+  Marketplace1795264900000,
+  InvitationType1795265000000,
+  OAuthMfa1795265100000,
+  SamlSso1795688993560,
+];
