@@ -78,6 +78,7 @@ export class SamlService {
   /** The IdP's URL that starts SSO: an AuthnRequest (redirect binding) remembered with where to return. */
   async authorizeUrl(idp: IdentityProviderEntity, returnTo: string | null): Promise<string> {
     if (!idp.settings.idp_sso_post_url || !idp.enabled) throw IdpErrors.NOT_CONFIGURED();
+    await this.sweep();
     const saml = this.saml(idp, new SamlRequestCache(this.ds, idp.id, returnTo), ['placeholder']);
     // the ACS trusts the stored request's return address, not the RelayState coming back through the browser
     return saml.getAuthorizeUrlAsync(returnTo ?? '', undefined, {});
@@ -189,11 +190,18 @@ export class SamlService {
     return { email, firstName: first, lastName: last, returnTo, spInitiated: Boolean(envelope.inResponseTo) };
   }
 
-  /** Deletes the request and assertion-ID rows that can no longer matter. */
+  /**
+   * Deletes the rows that can no longer matter (expired requests, assertion IDs past their validity, codes
+   * past their minute), at most once a minute per instance, when an SSO starts: indexed on `expires`.
+   */
   async sweep(): Promise<void> {
+    if (Date.now() - this.swept < 60_000) return;
+    this.swept = Date.now();
     await this.ds.query('DELETE FROM saml_requests WHERE expires <= now()');
     await this.ds.query('DELETE FROM saml_assertion_ids WHERE expires <= now()');
+    await this.ds.query('DELETE FROM saml_login_codes WHERE expires <= now()');
   }
+  private swept = 0;
 
   private emailOf(f: {
     nameId: string | null;

@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { Clock } from '../../src/common/clock.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -160,6 +162,61 @@ describe('SAML single sign-on', () => {
       .expect(201);
     const me = await t.http.get('/API/users/v1/users/current/').set(bearer(token.body.token)).expect(200);
     expect(me.body).toEqual(expect.objectContaining({ email, first_name: 'Nora', last_name: 'Newcomer' }));
+  });
+
+  it('just-in-time provisioning respects the domain’s seat limits', async () => {
+    await t.http
+      .patch(`${SAML}/idp/${w.idp.id}/`)
+      .set(w.adminAuth)
+      .send({ settings: { jit_provisioning: true } })
+      .expect(200);
+    const [{ n }] = await t.ds.query(
+      "SELECT count(*)::int AS n FROM user_system_domains m JOIN users u ON u.id = m.user_id WHERE m.system_domain_id = $1 AND u.status = 'ACTIVE' AND u.type = 'STANDARD'",
+      [w.domainId],
+    );
+    await t.ds.query('UPDATE system_domains SET billing_limits = $2 WHERE id = $1', [
+      w.domainId,
+      JSON.stringify({ standard_users: n }),
+    ]);
+    try {
+      const r = await w.post(
+        w.response({ inResponseTo: await w.startRequest(), email: 'one-too-many@acme.test' }),
+      );
+      expect(r.status).toBe(401);
+      // an existing member still signs in
+      expect((await w.post(w.response({ inResponseTo: await w.startRequest() }))).status).toBe(302);
+    } finally {
+      await t.ds.query('UPDATE system_domains SET billing_limits = NULL WHERE id = $1', [w.domainId]);
+    }
+  });
+
+  it('verbose_logging logs the decoded assertion of that IdP only, never key material', async () => {
+    const lines: string[] = [];
+    const logger = Logger.prototype as unknown as { log: (...a: unknown[]) => void };
+    const spy = jest.spyOn(logger, 'log').mockImplementation((...a: unknown[]) => {
+      lines.push(JSON.stringify(a));
+    });
+    try {
+      await w.post(w.response({ inResponseTo: await w.startRequest() }));
+      expect(lines.some((l) => l.includes('SAML assertion'))).toBe(false);
+      await t.http
+        .patch(`${SAML}/idp/${w.idp.id}/`)
+        .set(w.adminAuth)
+        .send({ verbose_logging: true })
+        .expect(200);
+      await w.post(w.response({ inResponseTo: await w.startRequest() }));
+      const logged = lines.filter((l) => l.includes('SAML assertion'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(w.member.email);
+      expect(logged[0]).not.toMatch(/PRIVATE KEY/);
+    } finally {
+      spy.mockRestore();
+      await t.http
+        .patch(`${SAML}/idp/${w.idp.id}/`)
+        .set(w.adminAuth)
+        .send({ verbose_logging: false })
+        .expect(200);
+    }
   });
 
   it('an HTML page for a browser when the response is refused', async () => {
