@@ -1,3 +1,4 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory.js';
@@ -319,6 +320,26 @@ describe('SAML security: what the ACS refuses', () => {
     const signed = await legit();
     const wrapped = `<samlp:Response xmlns:samlp="${PROTOCOL}" ID="_outer" Version="2.0" IssueInstant="${new Date().toISOString()}"><samlp:Extensions>${signed.replace(/^<\?xml[^>]*>/, '')}</samlp:Extensions></samlp:Response>`;
     await refused(b64(wrapped));
+  });
+
+  it('an IdP configured by certificate fingerprint: its own certificate signs in, another is refused', async () => {
+    const keys = await makeIdpKeys();
+    const fingerprint = createHash('sha256').update(new X509Certificate(keys.cert).raw).digest('hex');
+    const f = await samlWorld(t, {
+      keys,
+      emailDomain: 'fingerprint.test',
+      settings: {
+        idp_x509cert: null,
+        cert_fingerprint: fingerprint.match(/../g)!.join(':').toUpperCase(),
+        cert_fingerprint_algorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      },
+    });
+    expect((await f.post(f.response({ inResponseTo: await f.startRequest() }))).status).toBe(302);
+    const other = await makeIdpKeys();
+    const before = await codes();
+    const r = await f.post(f.response({ keys: other, inResponseTo: await f.startRequest() }));
+    expect(r.status).toBe(401);
+    expect(await codes()).toBe(before);
   });
 
   const onPostgres = Boolean(process.env.DATABASE_URL);
