@@ -39,9 +39,9 @@ ${hiddenFields({ ...requestFields(p), csrf })}
 <div class="actions"><button class="allow" type="submit">Sign in</button></div>
 </form>
 <form method="post" action="/oauth/authorize/login">
-${hiddenFields({ ...requestFields(p), csrf, sso: '1' })}
+${hiddenFields({ ...requestFields(p), csrf })}
 <label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" required>
-<div class="actions"><button class="deny" type="submit">Continue with single sign-on</button></div>
+<div class="actions"><button class="deny" type="submit" name="sso" value="1">Continue with single sign-on</button></div>
 </form>`,
   );
 }
