@@ -13,6 +13,7 @@ import { OnboardingModule } from './onboarding/onboarding.module.js';
 import { AssetsModule } from './assets/assets.module.js';
 import { MetadataModule } from './metadata/metadata.module.js';
 import { SearchModule } from './search/search.module.js';
+import { IdentityProvidersModule } from './identity-providers/identity-providers.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -29,6 +30,7 @@ export const FEATURE_MODULES = [
   AssetsModule,
   MetadataModule,
   SearchModule,
+  IdentityProvidersModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,

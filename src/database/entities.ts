@@ -32,6 +32,13 @@ import {
   MetadataValueEntity,
   MetadataViewEntity,
 } from '../metadata/metadata.entity.js';
+import {
+  IdentityProviderDomainEntity,
+  IdentityProviderEntity,
+  SamlAssertionIdEntity,
+  SamlLoginCodeEntity,
+  SamlRequestEntity,
+} from '../identity-providers/identity-provider.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -67,4 +74,9 @@ export const ENTITIES = [
   MetadataViewEntity,
   MetadataCategoryEntity,
   MetadataValueEntity,
+  IdentityProviderEntity,
+  IdentityProviderDomainEntity,
+  SamlRequestEntity,
+  SamlAssertionIdEntity,
+  SamlLoginCodeEntity,
 ];

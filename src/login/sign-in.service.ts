@@ -119,6 +119,62 @@ export class SignInService {
   }
 
   /**
+   * Single sign-on (SAML): the IdP vouched for the person and for this one domain, so the answer is the
+   * multi-platform Token form with that domain's login token only; the IdP's sign-in stands for the second
+   * factor (`is_mfa_authenticated`), which is not asked again. `unauthorized` when the domain is no longer live.
+   */
+  async signInToDomain(
+    user: UserEntity,
+    domainId: string,
+    unauthorized: () => ApiError,
+  ): Promise<LoginTokenDto> {
+    const domain = await this.ds
+      .getRepository(SystemDomainEntity)
+      .createQueryBuilder('d')
+      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', {
+        userId: user.id,
+      })
+      .where('d.id = :domainId', { domainId })
+      .andWhere(liveDomainSql('d'))
+      .getOne();
+    if (!domain || user.status !== 'ACTIVE') throw unauthorized();
+    const configured = await configuredMethods(this.ds.manager, user.id);
+    const issued = await this.ds.transaction(async (em) => {
+      const out = await this.domainToken(em, user.id, domain.id, true);
+      await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
+      return out;
+    });
+    const logos = await logoUrls(this.ds.manager, this.config.http.publicBaseUrl, [domain.id]);
+    return {
+      ...tokenView(
+        issued.record,
+        {
+          is_admin: await this.tokens.isDomainAdmin(user.id, domain.id),
+          is_super_admin: user.is_super_admin,
+        },
+        domain,
+        [domain.id],
+        this.clock.now(),
+      ),
+      token: issued.token,
+      auth_system_domains: [
+        {
+          system_domain_id: domain.id,
+          system_domain_name: domain.name,
+          logo_url: logos.get(domain.id) ?? null,
+          platform_url: domain.base_url,
+          url: domain.base_url,
+          mfa_required: false,
+          mfa_required_configured: acceptedOtpTypes(domain, configured).length > 0,
+          mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
+          mfa_methods_configured: configured,
+          token: issued.token,
+        },
+      ],
+    };
+  }
+
+  /**
    * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction); a
    * deactivated domain is refused there (SystemDomainsService.builtinAppId).
    */

@@ -1,5 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { LoginModule } from '../login/login.module.js';
+import { IdentityProvidersModule } from '../identity-providers/identity-providers.module.js';
 import { MfaModule } from '../mfa/mfa.module.js';
 import { SystemDomainsModule } from '../system-domains/system-domains.module.js';
 import { AuthorizationRequestService } from './authorization-request.service.js';
@@ -19,7 +20,7 @@ import { TokenEndpointController } from './token-endpoint.controller.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 
 @Module({
-  imports: [SystemDomainsModule, LoginModule, MfaModule],
+  imports: [SystemDomainsModule, LoginModule, MfaModule, IdentityProvidersModule],
   controllers: [
     TokenEndpointController,
     AuthorizeApiController,

@@ -208,6 +208,21 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'RegistrationsController.getRegistrationContent',
       'RegistrationsController.listCountries',
       'RegistrationsController.verifyRegistration',
+      // SAML single sign-on (issue 19): the browser and the IdP carry no credential; the signed assertion is
+      // the credential at the ACS, the single-use code at token/; the rest starts SSO or describes the SP
+      'SamlController.samlAcs',
+      'SamlController.samlAcsDeprecated',
+      'SamlController.samlLogin',
+      'SamlController.samlLogout',
+      'SamlController.samlLogoutDeprecated',
+      'SamlController.samlMetadata',
+      'SamlController.samlMetadataDeprecated',
+      'SamlController.samlMultiDomainLogin',
+      'SamlController.samlSlo',
+      'SamlController.samlSloPost',
+      'SamlController.samlToken',
+      'SamlController.startSamlSso',
+      'SamlController.startSamlSsoDeprecated',
       // a domain's logo, shown on sign-in pages (image bytes only, nosniff, CSP default-src 'none')
       'SystemDomainsController.getSystemDomainLogo',
       'TokenEndpointController.createOAuthToken',

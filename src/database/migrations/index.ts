@@ -8,18 +8,19 @@ import { PendingInvitations1795263900000 } from './1795263900000-pending-invitat
 import { MailOutboxSealed1795264000000 } from './1795264000000-mail-outbox-sealed.js';
 import { UserType1795264100000 } from './1795264100000-user-type.js';
 import { Webhooks1795264200000 } from './1795264200000-webhooks.js';
-import { PasswordChecks1795264400000 } from './1795264400000-password-checks.js';
 import { MailDelivery1795264300000 } from './1795264300000-mail-delivery.js';
+import { PasswordChecks1795264400000 } from './1795264400000-password-checks.js';
 import { GuessingDefence1795264500000 } from './1795264500000-guessing-defence.js';
 import { SecondFactors1795264600000 } from './1795264600000-second-factors.js';
+import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
+import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
 import { Marketplace1795264900000 } from './1795264900000-marketplace.js';
 import { InvitationType1795265000000 } from './1795265000000-invitation-type.js';
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-limit.js';
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
-import { SystemDomainAdmin1795264700000 } from './1795264700000-system-domain-admin.js';
-import { Onboarding1795264800000 } from './1795264800000-onboarding.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
+import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   OAuthMfa1795265100000,
   MailRecipientLimit1795265200000,
   TokenAuthTime1795266000000,
+  SamlSso1795688993560,
   AssetsMetadata1795689010077,
 ];

@@ -37,7 +37,21 @@ ${hiddenFields({ ...requestFields(p), csrf })}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions"><button class="allow" type="submit">Sign in</button></div>
+</form>
+<form method="post" action="/oauth/authorize/login">
+${hiddenFields({ ...requestFields(p), csrf })}
+<label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" required>
+<div class="actions"><button class="deny" type="submit" name="sso" value="1">Continue with single sign-on</button></div>
 </form>`,
+  );
+}
+
+/** On to the identity provider (a link, not a redirect: the page's CSP keeps form posts on this origin). */
+export function ssoRedirectPage(url: string): string {
+  return page(
+    'Single sign-on',
+    `<meta http-equiv="refresh" content="0;url=${esc(url)}"><h1>Single sign-on</h1>
+<p><a href="${esc(url)}">Continue to your identity provider</a></p>`,
   );
 }
 

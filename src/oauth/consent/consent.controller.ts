@@ -17,7 +17,15 @@ import {
   AuthorizationRequestService,
   type ValidAuthorization,
 } from '../authorization-request.service.js';
-import { consentPage, errorPage, loginPage, requestFields, secondFactorPage } from './consent-pages.js';
+import {
+  consentPage,
+  errorPage,
+  loginPage,
+  requestFields,
+  secondFactorPage,
+  ssoRedirectPage,
+} from './consent-pages.js';
+import { SsoLoginService } from '../../identity-providers/sso-login.service.js';
 import { ConsentExceptionFilter } from './consent-exception.filter.js';
 import { ConsentSessionService } from './consent-session.service.js';
 
@@ -37,6 +45,7 @@ export class ConsentController {
     private readonly credentials: CredentialsService,
     private readonly mfa: MfaService,
     @InjectDataSource() private readonly ds: DataSource,
+    private readonly sso: SsoLoginService,
   ) {}
 
   @Get()
@@ -46,6 +55,15 @@ export class ConsentController {
     @Res() res: Response,
   ): Promise<void> {
     await this.render(req, res, q, async (v, csrf) => {
+      // back from single sign-on: the ACS's single-use code becomes the session, then the same request again
+      const ssoCode = (q as Record<string, unknown>).saml_code;
+      if (typeof ssoCode === 'string') {
+        const signedIn = await this.sso.exchange(ssoCode).catch(() => null);
+        if (!signedIn)
+          return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Single sign-on failed.'), v);
+        this.sessions.startWith(res, signedIn.token!);
+        return this.redirect(res, this.backTo(requestFields(q) as AuthorizationParams), v);
+      }
       // a session of another of the user's domains, or one short of the domain's second factor, is "not
       // signed in" here: sign in again for the app's domain. Refused before the user is offered a choice.
       const session = await this.approver(req, v);
@@ -75,6 +93,16 @@ export class ConsentController {
           loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'),
           v,
         );
+      }
+      if (body.sso === '1') {
+        // single sign-on: the IdP of the email's domain, returning to this same authorization request
+        const email = String(body.email ?? '')
+          .trim()
+          .toLowerCase();
+        const url = await this.sso.loginUrl(email, this.backTo(q)).catch(() => null);
+        if (!url)
+          return this.send(res, 404, loginPage(v.app.name, q, csrf, 'No single sign-on for this email.'), v);
+        return this.send(res, 200, ssoRedirectPage(url.url), v);
       }
       const user = await this.credentials.verify(String(body.email ?? ''), String(body.password ?? ''));
       if (!user) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Invalid email or password'), v);

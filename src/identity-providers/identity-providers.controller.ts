@@ -1,0 +1,190 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  UseInterceptors,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiConsumes,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { CursorQueryDto } from '../common/http/pagination.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import {
+  ConvertedIdentityProviderDto,
+  CreateIdentityProviderDto,
+  DomainIdentityProviderMapDto,
+  IdentityProviderDto,
+  IdentityProviderListDto,
+  UpdateIdentityProviderDto,
+} from './dto/identity-provider.dto.js';
+import { IdpErrors } from './identity-providers.errors.js';
+import { IdentityProvidersService } from './identity-providers.service.js';
+import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
+
+const uuid = new UuidParamPipe('Identity provider');
+const admin = { admin: true } as const;
+const idpAccess = { admin: true, access: { entity: 'identity_provider', param: 'identity_provider_id' } };
+const XML_BODY = {
+  description: 'The IdP’s SAML 2.0 metadata: an EntityDescriptor (no DTDs, at most 200 kB)',
+  schema: { type: 'string' },
+};
+const UPDATE =
+  'Update an identity provider (any subset; settings are merged over the stored ones and judged again)';
+
+/** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
+@ApiTags('identity providers')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/auth/v1/auth/saml')
+export class IdentityProvidersController {
+  constructor(private readonly idps: IdentityProvidersService) {}
+
+  @Get('idp')
+  @Authenticated(admin)
+  @ApiOperation({ summary: 'Identity providers of the caller’s domain (cursor style)' })
+  @ApiOkResponse({ type: IdentityProviderListDto })
+  listIdentityProviders(
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<IdentityProviderListDto> {
+    return this.idps.list(caller, q, req.path);
+  }
+
+  @Post('idp')
+  @Authenticated(admin)
+  @UseInterceptors(XmlBodyInterceptor)
+  @ApiOperation({
+    summary:
+      'Register an identity provider: JSON, or the IdP’s metadata XML (application/xml) for a GENERIC one; ' +
+      'saml_settings says what to enter at the IdP',
+  })
+  @ApiConsumes('application/json', 'application/xml')
+  @ApiBody({
+    type: CreateIdentityProviderDto,
+    description: 'As application/xml: the IdP’s metadata (an EntityDescriptor, no DTDs, at most 200 kB)',
+  })
+  @ApiCreatedResponse({ type: IdentityProviderDto })
+  createIdentityProvider(
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Caller() caller: AuthContext,
+  ): Promise<IdentityProviderDto> {
+    return this.idps.create(caller, isXmlRequest(req) ? String(body ?? '') : body);
+  }
+
+  @Post('idp/convert')
+  @Authenticated(admin)
+  @UseInterceptors(XmlBodyInterceptor)
+  @ApiOperation({ summary: 'IdP metadata XML (an EntityDescriptor) → the settings JSON of a GENERIC IdP' })
+  @ApiConsumes('application/xml')
+  @ApiBody(XML_BODY)
+  @ApiCreatedResponse({ type: ConvertedIdentityProviderDto })
+  convertIdentityProviderMetadata(@Body() body: unknown, @Req() req: Request): ConvertedIdentityProviderDto {
+    if (!isXmlRequest(req) || typeof body !== 'string')
+      throw IdpErrors.INVALID_XML('send the EntityDescriptor as application/xml');
+    return this.idps.convert(body);
+  }
+
+  @Get('idp/:identity_provider_id')
+  @Authenticated(idpAccess)
+  @ApiOperation({ summary: 'One identity provider' })
+  @ApiOkResponse({ type: IdentityProviderDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getIdentityProvider(
+    @Param('identity_provider_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<IdentityProviderDto> {
+    return this.idps.get(caller, id);
+  }
+
+  @Put('idp/:identity_provider_id')
+  @Authenticated(idpAccess)
+  @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
+  @ApiOkResponse({ type: IdentityProviderDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  replaceIdentityProvider(
+    @Param('identity_provider_id', uuid) id: string,
+    @Body() body: UpdateIdentityProviderDto,
+    @Caller() caller: AuthContext,
+  ): Promise<IdentityProviderDto> {
+    return this.idps.update(caller, id, body);
+  }
+
+  @Patch('idp/:identity_provider_id')
+  @Authenticated(idpAccess)
+  @ApiOperation({ summary: UPDATE })
+  @ApiOkResponse({ type: IdentityProviderDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  updateIdentityProvider(
+    @Param('identity_provider_id', uuid) id: string,
+    @Body() body: UpdateIdentityProviderDto,
+    @Caller() caller: AuthContext,
+  ): Promise<IdentityProviderDto> {
+    return this.idps.update(caller, id, body);
+  }
+
+  @Delete('idp/:identity_provider_id')
+  @HttpCode(204)
+  @Authenticated(idpAccess)
+  @ApiOperation({ summary: 'Delete an identity provider (its email domains are unbound)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteIdentityProvider(
+    @Param('identity_provider_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.idps.remove(caller, id);
+  }
+
+  @Post('domains')
+  @Authenticated(admin)
+  @ApiOperation({
+    summary:
+      'Route an email domain to one of the caller’s identity providers (one IdP per domain name; a name ' +
+      'bound elsewhere, or whose people belong to another tenant, is refused)',
+  })
+  @ApiCreatedResponse({ type: DomainIdentityProviderMapDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such identity provider in the caller’s domain' })
+  @ApiConflictResponse({ type: ErrorsDto })
+  bindIdentityProviderDomain(
+    @Body() body: DomainIdentityProviderMapDto,
+    @Caller() caller: AuthContext,
+  ): Promise<DomainIdentityProviderMapDto> {
+    return this.idps.bindDomain(caller, body);
+  }
+
+  @Delete('domains/:domain')
+  @HttpCode(204)
+  @Authenticated(admin)
+  @ApiOperation({ summary: 'Unbind an email domain of the caller’s domain' })
+  @ApiNoContentResponse({ description: 'Unbound' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  unbindIdentityProviderDomain(
+    @Param('domain') domain: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.idps.unbindDomain(caller, domain);
+  }
+}

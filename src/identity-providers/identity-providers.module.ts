@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../common/auth/access.service.js';
+import { LoginModule } from '../login/login.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { IdentityProvidersController } from './identity-providers.controller.js';
+import { IdpErrors } from './identity-providers.errors.js';
+import { IdentityProvidersService } from './identity-providers.service.js';
+import { SamlController } from './saml.controller.js';
+import { SamlService } from './saml.service.js';
+import { SsoLoginService } from './sso-login.service.js';
+
+/**
+ * SAML single sign-on (issue 19): identity providers per domain and the email domains routed to them
+ * (administrators), and the public SAML endpoints (sso, acs, metadata, slo, logout, login routing, and the
+ * exchange of the ACS's single-use code for a Token through SignInService).
+ */
+@Module({
+  imports: [LoginModule, WebhooksModule],
+  controllers: [IdentityProvidersController, SamlController],
+  providers: [IdentityProvidersService, SamlService, SsoLoginService],
+  exports: [SsoLoginService],
+})
+export class IdentityProvidersModule {
+  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+    access.register('identity_provider', {
+      label: 'Identity provider',
+      ownerOnly: false,
+      notFound: () => IdpErrors.NOT_FOUND(),
+      find: (auth, ids) =>
+        ds.query('SELECT id FROM identity_providers WHERE id = ANY($1::uuid[]) AND system_domain_id = $2', [
+          ids,
+          auth.systemDomainId,
+        ]),
+    });
+  }
+}

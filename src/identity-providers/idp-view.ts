@@ -1,0 +1,51 @@
+import type { AppConfig } from '../config/config.js';
+import { wireDate } from '../common/http/wire-date.js';
+import type { IdentityProviderDto, SamlSettingsDto } from './dto/identity-provider.dto.js';
+import type { IdentityProviderEntity } from './identity-provider.entity.js';
+
+export const SAML_BASE = '/API/auth/v1/auth/saml';
+export const NAME_ID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+/** The SP's own URLs for one IdP (entity id = the metadata URL, as most IdPs expect). */
+export function spUrls(config: AppConfig, publicId: string) {
+  const base = config.http.publicBaseUrl.replace(/\/$/, '');
+  return {
+    entityId: `${base}${SAML_BASE}/metadata/${publicId}/`,
+    acs: `${base}${SAML_BASE}/acs/${publicId}/`,
+    metadata: `${base}${SAML_BASE}/metadata/${publicId}/`,
+    sso: `${base}${SAML_BASE}/sso/${publicId}/`,
+    slo: `${base}${SAML_BASE}/slo/${publicId}/`,
+  };
+}
+
+export function samlSettings(config: AppConfig, idp: IdentityProviderEntity): SamlSettingsDto {
+  const u = spUrls(config, idp.public_id);
+  return {
+    sp_entity_id: u.entityId,
+    acs_url: u.acs,
+    metadata_url: u.metadata,
+    name_id_format: NAME_ID_EMAIL,
+    sso_url: u.sso,
+    sp_certificate: idp.sp_certificate,
+  };
+}
+
+export function idpView(
+  config: AppConfig,
+  idp: IdentityProviderEntity,
+  domains: string[],
+): IdentityProviderDto {
+  return {
+    id: idp.id,
+    public_id: idp.public_id,
+    system_domain_id: idp.system_domain_id,
+    type: idp.type,
+    settings: { ...idp.settings, domain_name: domains[0] ?? null },
+    saml_settings: samlSettings(config, idp),
+    verbose_logging: idp.verbose_logging,
+    enabled: idp.enabled,
+    domains,
+    date_created: wireDate(idp.date_created),
+    date_modified: wireDate(idp.date_modified),
+  };
+}
