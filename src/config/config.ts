@@ -6,7 +6,15 @@ import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
   http: { port: number; host: string; publicBaseUrl: string; trustProxy: TrustProxy };
-  database: { url: string | null; dataDir: string };
+  database: {
+    url: string | null;
+    dataDir: string;
+    /**
+     * In-memory PGlite only (`DATA_DIR=memory://`): a data directory tarball the database starts from instead
+     * of an empty one. Never from the environment: the tests hand their migrated template here.
+     */
+    pgliteTemplate?: Blob;
+  };
   redis: { url: string | null };
   auth: {
     /** Secret that encrypts signing private keys at rest (AES-256-GCM); null: kept in the data dir (PGlite only). */

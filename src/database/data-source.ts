@@ -21,7 +21,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     return { ...common, url: config.database.url, extra: { max: 20 } };
   }
   const dir = config.database.dataDir === 'memory://' ? undefined : `${config.database.dataDir}/pglite`;
-  return { ...common, driver: createSerialPgliteDriver(dir) } as DataSourceOptions;
+  const driver = createSerialPgliteDriver(dir, dir ? undefined : config.database.pgliteTemplate);
+  return { ...common, driver } as DataSourceOptions;
 }
 
 export function createDataSource(config: AppConfig): DataSource {

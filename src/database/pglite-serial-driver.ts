@@ -19,8 +19,10 @@ const boolSerializer = (v: unknown): string =>
  *   process (two test apps) shared a database and closing one closed the other's.
  * - PGlite is one session: a checkout holds it from connect() to release, like a one-connection pool.
  *   Otherwise two concurrent transactions interleave, and a rollback takes the other request's writes.
+ * - `template`: a data directory tarball (`dumpDataDir()`) an in-memory database starts from instead of an
+ *   empty one; the tests start every app from one migrated template (test/utils/test-database.ts).
  */
-export function createSerialPgliteDriver(dataDir: string | undefined): unknown {
+export function createSerialPgliteDriver(dataDir: string | undefined, template?: Blob): unknown {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
   class SerialPglitePool extends EventEmitter {
@@ -30,6 +32,7 @@ export function createSerialPgliteDriver(dataDir: string | undefined): unknown {
     private instance(): Promise<PGlite> {
       this.db ??= PGlite.create({
         ...(dataDir ? { dataDir } : {}),
+        ...(template && !dataDir ? { loadDataDir: template } : {}),
         serializers: { [types.BOOL]: boolSerializer },
       });
       return this.db;
@@ -75,6 +78,11 @@ export function createSerialPgliteDriver(dataDir: string | undefined): unknown {
         if (!cb) throw err;
         return undefined;
       }
+    }
+
+    /** The whole data directory as an uncompressed tarball, for `template` (`ds.driver.master` is this pool). */
+    async dumpDataDir(): Promise<Blob> {
+      return (await this.instance()).dumpDataDir('none');
     }
 
     end(callback?: (err: Error | null) => void): void {

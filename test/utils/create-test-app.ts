@@ -33,9 +33,12 @@ const GENEROUS_ADDRESS_BUDGETS = Object.fromEntries(
   ),
 );
 
-/** The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database). */
+/**
+ * The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database),
+ * copied from the migrated template (test-database.ts) rather than migrated from zero.
+ */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: true });
   const config = loadConfig({
     DATA_DIR: 'memory://',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
@@ -54,6 +57,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_NAMESPACE: `test-${randomUUID()}`,
     ...env,
   });
+  if (db.pgliteTemplate && !config.database.url && config.database.dataDir === 'memory://') {
+    config.database.pgliteTemplate = db.pgliteTemplate;
+  }
   const app = await createApp(config);
   // every response is held against the committed OpenAPI document; a suite fails on any it does not declare
   recordContract(app.getHttpServer());

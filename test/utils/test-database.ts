@@ -1,27 +1,172 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /**
- * With DATABASE_URL set (CI's PostgreSQL pass), every test app gets a database of its own, created here and
- * dropped at close; without it, tests run on in-memory PGlite.
+ * A database per test app. With DATABASE_URL set (CI's PostgreSQL pass), a database of its own on that
+ * server, created here and dropped at close; without it, in-memory PGlite (nothing to drop).
+ *
+ * `migrated: true` (createTestApp): the database starts with every migration applied, copied from a template
+ * migrated once, instead of migrating from zero in every app (that was most of the suites' time):
+ * - PGlite: the template is a data directory tarball (`dumpDataDir`) cached in
+ *   `node_modules/.cache/portcullis-tests/pglite-<hash>.tar`, loaded by the driver (`loadDataDir`).
+ * - PostgreSQL: a database `portcullis_tmpl_<hash>` on the server, cloned with `CREATE DATABASE … TEMPLATE`.
+ * `<hash>` covers the migration files' contents and the PGlite version, so a changed migration builds a new
+ * template. The app still runs its migrations at start, and finds none pending.
+ * Without it (the default), the database is empty: suites that test migrations or concurrent start-ups run
+ * the real migrations from zero.
  */
-export async function createTestDatabase(): Promise<{ url: string | null; drop: () => Promise<void> }> {
+export interface TestDatabase {
+  /** The PostgreSQL database's URL; null on PGlite. */
+  url: string | null;
+  /** PGlite: the migrated template to start the in-memory database from (`config.database.pgliteTemplate`). */
+  pgliteTemplate?: Blob;
+  drop: () => Promise<void>;
+}
+
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { url: null, drop: async () => undefined };
+  if (!serverUrl) {
+    return {
+      url: null,
+      ...(options.migrated ? { pgliteTemplate: await pgliteTemplate() } : {}),
+      drop: async () => undefined,
+    };
+  }
+  const template = options.migrated ? await postgresTemplate(serverUrl) : null;
   const name = `portcullis_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  await onServer(serverUrl, (c) =>
+    c.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`),
+  );
   return {
-    url: url.toString(),
+    url: databaseUrl(serverUrl, name),
     drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * Makes sure the template exists, building it if not: the e2e project's setup file calls it in a `beforeAll`
+ * with room for initdb and every migration on a loaded machine, so no suite's own hook pays for it.
+ */
+export async function prepareTemplate(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) await postgresTemplate(serverUrl);
+  else if (!existsSync(await pgliteTemplateFile())) await pgliteTemplate();
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MIGRATIONS_DIR = join(ROOT, 'src/database/migrations');
+const CACHE_DIR = join(ROOT, 'node_modules/.cache/portcullis-tests');
+// the template of one server is built by one jest worker at a time (arbitrary, fixed)
+const TEMPLATE_LOCK_KEY = 4_280_517_732;
+const KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789';
+
+/** What a template depends on: every migration file's name and contents, and the PGlite version. */
+async function templateHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of (await readdir(MIGRATIONS_DIR)).sort()) {
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(join(MIGRATIONS_DIR, file)))
+      .update('\0');
+  }
+  const pglite = JSON.parse(
+    await readFile(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  ) as { version: string };
+  hash.update(`pglite ${pglite.version}`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Reads the cached tarball, or migrates a fresh PGlite and writes it (atomically: a rename). */
+async function pgliteTemplateFile(): Promise<string> {
+  return join(CACHE_DIR, `pglite-${await templateHash()}.tar`);
+}
+
+async function pgliteTemplate(): Promise<Blob> {
+  const file = await pgliteTemplateFile();
+  const cached = await readFile(file).catch(() => null);
+  if (cached) return new Blob([cached]);
+  // imported here: the setup file of every e2e suite imports this module, most of them never build
+  const { loadConfig } = await import('../../src/config/config.js');
+  const { createDataSource, runMigrations } = await import('../../src/database/data-source.js');
+  const ds = await createDataSource(
+    loadConfig({ DATA_DIR: 'memory://', KEY_ENCRYPTION_SECRET }),
+  ).initialize();
+  let tarball: Blob;
+  try {
+    await runMigrations(ds);
+    tarball = await (
+      ds.driver as unknown as { master: { dumpDataDir(): Promise<Blob> } }
+    ).master.dumpDataDir();
+  } finally {
+    await ds.destroy();
+  }
+  await mkdir(CACHE_DIR, { recursive: true });
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(partial, Buffer.from(await tarball.arrayBuffer()));
+  await rename(partial, file);
+  return tarball;
+}
+
+/**
+ * The name of the migrated template database on the server, built if missing. Only a complete template
+ * carries the name (built under another name, then renamed), and the build runs under an advisory lock, so
+ * concurrent workers neither clone a half-migrated database nor build it twice. Nothing stays connected to
+ * it: CREATE DATABASE … TEMPLATE refuses a template with open connections.
+ */
+async function postgresTemplate(serverUrl: string): Promise<string> {
+  const name = `portcullis_tmpl_${await templateHash()}`;
+  const exists = async (c: pg.Client) =>
+    (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  return onServer(serverUrl, async (c) => {
+    if (await exists(c)) return name;
+    await c.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+    try {
+      if (await exists(c)) return name;
+      const building = `${name}_b${randomBytes(4).toString('hex')}`;
+      await c.query(`CREATE DATABASE ${building}`);
+      try {
+        await migrate(databaseUrl(serverUrl, building));
+        await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      } catch (err) {
+        await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        throw err;
+      }
+      return name;
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
+    }
+  });
+}
+
+async function migrate(url: string): Promise<void> {
+  const { loadConfig } = await import('../../src/config/config.js');
+  const { createDataSource, runMigrations } = await import('../../src/database/data-source.js');
+  const ds = await createDataSource(loadConfig({ DATABASE_URL: url, KEY_ENCRYPTION_SECRET })).initialize();
+  try {
+    await runMigrations(ds);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function onServer<T>(serverUrl: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: serverUrl });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -1,8 +1,15 @@
 import { appendFileSync } from 'node:fs';
+import { prepareTemplate } from '../test-database.js';
 import { coveredResponses, formatViolations, takeViolations } from './recorder.js';
 
-// setupFilesAfterEnv of the e2e project: a suite fails when its app answered anything the committed OpenAPI
-// document does not declare (recorder.ts). With CONTRACT_COVERAGE=<file>, each suite appends the declared
+// setupFilesAfterEnv of the e2e project.
+// The migrated template every test app's database is copied from (test-database.ts): built by the first
+// suite of a run that finds none, here rather than in that suite's own hook, with room for initdb and every
+// migration on a loaded machine.
+beforeAll(() => prepareTemplate(), 10 * 60_000);
+
+// A suite fails when its app answered anything the committed OpenAPI document does not declare
+// (recorder.ts). With CONTRACT_COVERAGE=<file>, each suite appends the declared
 // responses (`operationId status`) it exercised, for `sort -u <file>` after a run.
 afterAll(() => {
   if (process.env.CONTRACT_COVERAGE) {
