@@ -24,9 +24,6 @@ export interface TokenResponse {
   scope: string;
 }
 
-/** The subject of a grant's tokens (see CredentialMintService.oauth). */
-export type GrantSubject = OAuthSubject;
-
 /** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */
 @Injectable()
 export class OAuthTokensService {
