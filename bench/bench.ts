@@ -278,7 +278,13 @@ try {
     // in production, with budgets no run reaches (RATE_LIMIT_ENABLED=false measures without the limiter)
     RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true',
     ...Object.fromEntries(
-      ['RATE_LIMIT', 'RATE_LIMIT_SIGNIN', 'RATE_LIMIT_OAUTH', 'RATE_LIMIT_ANONYMOUS'].flatMap((p) => [
+      [
+        'RATE_LIMIT',
+        'RATE_LIMIT_USER',
+        'RATE_LIMIT_SIGNIN',
+        'RATE_LIMIT_OAUTH',
+        'RATE_LIMIT_ANONYMOUS',
+      ].flatMap((p) => [
         [`${p}_BURST`, '1000000000'],
         [`${p}_PER_SECOND`, '1000000000'],
       ]),
