@@ -150,8 +150,7 @@ export class AppsService {
     if (app.type !== 'OAUTH' || app.oauth_client_type !== 'confidential') throw AppsErrors.NO_CLIENT_SECRET();
     const secret = await this.mint.clientSecret(auth, app);
     const saved = await this.ds.transaction(async (em) => {
-      await em.update(AppEntity, { id: app.id }, { client_secret_hash: secret.hash });
-      const row = await em.findOneByOrFail(AppEntity, { id: app.id });
+      const row = await em.save(Object.assign(app, { client_secret_hash: secret.hash }));
       await this.emit(em, auth, row, 'update');
       return row;
     });

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { capOf, excess, intersectCaps, rightsOfCap, type RightsCap } from '../common/auth/rights.js';
 import { Clock } from '../common/clock.js';
@@ -53,7 +52,6 @@ export interface OAuthSubject {
 @Injectable()
 export class CredentialMintService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly issuer: TokenIssuer,
     private readonly rights: ActingRightsService,
@@ -234,7 +232,7 @@ export class CredentialMintService {
       if (beyond.length) throw CredentialsErrors.BEYOND_APP_CEILING(what, beyond);
     }
     if (!app.default_user_id || app.default_user_id === auth.userId) return;
-    const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId, this.ds.manager);
+    const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId);
     if (acting?.member) await this.rights.requireWithin(auth, app.default_user_id, acting, what);
   }
 
