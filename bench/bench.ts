@@ -60,7 +60,9 @@ const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES
   .map((p) => p.trim());
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHASES: unknown phase ${p}`);
 // Hard bound: setup, every warm-up and measured run, and teardown.
-const DEADLINE_MS = (90 + (3 + 2 * ROUNDS) * (WARMUP + DURATION + 15)) * 1000;
+// The search section adds its seeding (minutes on a loaded machine) and up to four more runs.
+const DEADLINE_MS =
+  (90 + (3 + 2 * ROUNDS) * (WARMUP + DURATION + 15) + (PHASES.includes('search') ? 600 : 0)) * 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -419,6 +421,7 @@ try {
       results.push(
         ...(await searchPhase({
           app,
+          config,
           base,
           adminToken,
           adminId,
