@@ -6,11 +6,12 @@
 // with the server, so the server would get about half of it and every figure would be understated. In a
 // child, the server owns its event loop and the load generator gets the other core, like a real client.
 // Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
-// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS (default 3: client_credentials here and on the peer are
-// measured alternately this many times, and the ratio is the median of the rounds' ratios, because this
-// VM's throughput drifts by ±20% from one minute to the next; livez and the framework floor, and
-// client_credentials here, on the in-memory peer and on the durable peer, alternate the same way),
-// BENCH_PHASES (comma-separated subset of
+// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS
+// (default 3: each comparison is measured alternately this many times and its ratio is the median of the
+// rounds' ratios, because this VM's throughput drifts by ±20% from one minute to the next: livez against the
+// framework floor (bench/floor-app.ts), PAT validation against the durable peer's introspection,
+// client_credentials against the in-memory and the durable oidc-provider peers, the refresh rotation against
+// the durable peer; bench/peers.ts), BENCH_PHASES (comma-separated subset of
 // livez,token_validate,client_credentials,refresh_token,search; default all; BENCH_ONLY=search runs the search
 // section alone: bench/search-bench.ts).
 import { randomBytes } from 'node:crypto';
@@ -37,7 +38,7 @@ for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHAS
 // Hard bound: setup, every warm-up and measured run, and teardown.
 // The search section adds its seeding (minutes on a loaded machine) and up to four more runs.
 const DEADLINE_MS =
-  (90 + (4 + 5 * ROUNDS) * (WARMUP + DURATION + 15) + (PHASES.includes('search') ? 600 : 0)) * 1000;
+  (90 + 9 * ROUNDS * (WARMUP + DURATION + 15) + (PHASES.includes('search') ? 600 : 0)) * 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -166,16 +167,7 @@ try {
         console.log(`floor_median_rps=${median(floorRounds).toFixed(0)}`);
         console.log(`livez_vs_floor=${median(livezRounds.map((l, i) => l / floorRounds[i])).toFixed(3)}`);
         if (run('token_validate')) {
-          const token = await profiled('token_validate', () =>
-            measure('token_validate', (seconds) => ({
-              url: `${base}/API/auth/v1/auth/token/`,
-              seconds,
-              headers: { Authorization: `Bearer ${pat}` },
-            })),
-          );
-          results.push(token);
-          console.log(`token_validate_ratio=${(token.rps / livezRps).toFixed(3)}`);
-          console.log(`validate_vs_livez=${(token.rps / livezRps).toFixed(3)}`);
+          // PAT validation here and the durable peer's introspection of its opaque token, alternately
           const peerToken = (await (
             await fetch(`${durable!.base}/token`, {
               method: 'POST',
@@ -183,19 +175,38 @@ try {
               body: 'grant_type=client_credentials&scope=assets%3Aread',
             })
           ).json()) as { access_token: string };
-          const introspect = await measure(
-            'durable_peer_introspect',
-            (seconds) => ({
-              url: `${durable!.base}/token/introspection`,
-              seconds,
-              method: 'POST',
-              headers: { ...FORM, Authorization: durableAuth },
-              body: `token=${peerToken.access_token}`,
-            }),
-            durable!.pid,
+          const validated: number[] = [];
+          const introspected: number[] = [];
+          for (let round = 1; round <= ROUNDS; round++) {
+            const suffix = ROUNDS > 1 ? `_round${round}` : '';
+            const token = await profiled(`token_validate${suffix}`, () =>
+              measure(`token_validate${suffix}`, (seconds) => ({
+                url: `${base}/API/auth/v1/auth/token/`,
+                seconds,
+                headers: { Authorization: `Bearer ${pat}` },
+              })),
+            );
+            const introspect = await measure(
+              `durable_peer_introspect${suffix}`,
+              (seconds) => ({
+                url: `${durable!.base}/token/introspection`,
+                seconds,
+                method: 'POST',
+                headers: { ...FORM, Authorization: durableAuth },
+                body: `token=${peerToken.access_token}`,
+              }),
+              durable!.pid,
+            );
+            results.push(token, introspect);
+            validated.push(token.rps);
+            introspected.push(introspect.rps);
+          }
+          const ratio = (median(validated) / livezRps).toFixed(3);
+          console.log(`token_validate_ratio=${ratio}`);
+          console.log(`validate_vs_livez=${ratio}`);
+          console.log(
+            `validate_vs_durable_introspect=${median(validated.map((v, i) => v / introspected[i])).toFixed(3)}`,
           );
-          results.push(introspect);
-          console.log(`validate_vs_durable_introspect=${(token.rps / introspect.rps).toFixed(3)}`);
         }
       }
 
@@ -288,33 +299,43 @@ try {
           }
           return out;
         };
-        const refresh = await profiled('refresh_token', () =>
-          measure('refresh_token', async (seconds) => ({
-            url: `${base}/API/auth/v1/oauth/token/`,
-            seconds,
-            method: 'POST',
-            headers: { ...FORM, Authorization: clientAuth },
-            chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
-          })),
+        // the rotation here and on the durable peer, alternately; each run starts fresh chains
+        const rotations: number[] = [];
+        const peerRotations: number[] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          const suffix = ROUNDS > 1 ? `_round${round}` : '';
+          const refresh = await profiled(`refresh_token${suffix}`, () =>
+            measure(`refresh_token${suffix}`, async (seconds) => ({
+              url: `${base}/API/auth/v1/oauth/token/`,
+              seconds,
+              method: 'POST',
+              headers: { ...FORM, Authorization: clientAuth },
+              chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
+            })),
+          );
+          const durableRefresh = await measure(
+            `durable_peer_refresh_token${suffix}`,
+            async (seconds) => ({
+              url: `${durable!.base}/token`,
+              seconds,
+              method: 'POST',
+              headers: { ...FORM, Authorization: durableAuth },
+              chain: {
+                body: 'grant_type=refresh_token',
+                initial: (await (
+                  await fetch(`${durable!.base}/bench/refresh-tokens?n=${CONNECTIONS}`)
+                ).json()) as string[],
+              },
+            }),
+            durable!.pid,
+          );
+          results.push(refresh, durableRefresh);
+          rotations.push(refresh.rps);
+          peerRotations.push(durableRefresh.rps);
+        }
+        console.log(
+          `refresh_vs_durable_peer=${median(rotations.map((r, i) => r / peerRotations[i])).toFixed(3)}`,
         );
-        const durableRefresh = await measure(
-          'durable_peer_refresh_token',
-          async (seconds) => ({
-            url: `${durable!.base}/token`,
-            seconds,
-            method: 'POST',
-            headers: { ...FORM, Authorization: durableAuth },
-            chain: {
-              body: 'grant_type=refresh_token',
-              initial: (await (
-                await fetch(`${durable!.base}/bench/refresh-tokens?n=${CONNECTIONS}`)
-              ).json()) as string[],
-            },
-          }),
-          durable!.pid,
-        );
-        results.push(refresh, durableRefresh);
-        console.log(`refresh_vs_durable_peer=${(refresh.rps / durableRefresh.rps).toFixed(3)}`);
       }
       if (run('search')) {
         results.push(
