@@ -1,5 +1,3 @@
-import inspector from 'node:inspector';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 // Throughput of the token validation path against the cheapest route: npm run bench.
 //
 // The service runs in this process on a fresh PostgreSQL database (created from DATABASE_URL, default
@@ -8,50 +6,28 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 // with the server, so the server would get about half of it and every figure would be understated. In a
 // child, the server owns its event loop and the load generator gets the other core, like a real client.
 // Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
-// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS (default 3: client_credentials here and on the peer are
-// measured alternately this many times, and the ratio is the median of the rounds' ratios, because this
-// VM's throughput drifts by ±20% from one minute to the next), BENCH_PHASES (comma-separated subset of
+// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS
+// (default 3: each comparison is measured alternately this many times and its ratio is the median of the
+// rounds' ratios, because this VM's throughput drifts by ±20% from one minute to the next: livez against the
+// framework floor (bench/floor-app.ts), PAT validation against the durable peer's introspection,
+// client_credentials against the in-memory and the durable oidc-provider peers, the refresh rotation against
+// the durable peer; bench/peers.ts), BENCH_PHASES (comma-separated subset of
 // livez,token_validate,client_credentials,refresh_token,search; default all; BENCH_ONLY=search runs the search
 // section alone: bench/search-bench.ts).
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
 import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
+import { startFloor } from './floor-app.js';
+import { startPeer } from './peers.js';
+import { CONNECTIONS, DURATION, measure, positiveInt, profiled, WARMUP } from './measure.js';
 import { searchPhase } from './search-bench.js';
 
-/** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
-async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return run();
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, (err, res) => (err ? reject(err) : resolve(res))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}/${phase}.cpuprofile`, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
-
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
-const DURATION = positiveInt('BENCH_DURATION', 10);
-const WARMUP = positiveInt('BENCH_WARMUP', 5);
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search'];
 // BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
@@ -60,24 +36,11 @@ const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES
   .map((p) => p.trim());
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHASES: unknown phase ${p}`);
 // Hard bound: setup, every warm-up and measured run, and teardown.
-const DEADLINE_MS = (90 + (3 + 2 * ROUNDS) * (WARMUP + DURATION + 15)) * 1000;
+// The search section adds its seeding (minutes on a loaded machine) and up to four more runs.
+const DEADLINE_MS =
+  (90 + 9 * ROUNDS * (WARMUP + DURATION + 15) + (PHASES.includes('search') ? 600 : 0)) * 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-
-function positiveInt(name: string, def: number): number {
-  const v = Number(process.env[name] ?? def);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
-  return v;
-}
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL);
@@ -95,47 +58,6 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-interface LoadConfig {
-  url: string;
-  seconds: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Refresh-token chains, one per connection: the form body without refresh_token, and the first tokens. */
-  chain?: { body: string; initial: string[] };
-  /** Bodies the requests cycle through (instead of one `body`). */
-  bodies?: string[];
-  /** Overrides BENCH_CONNECTIONS for this run. */
-  connections?: number;
-}
-
-const LOAD_WORKER = fileURLToPath(new URL('../../bench/load.mjs', import.meta.url));
-
-/** One autocannon run in a child process (bench/load.mjs); resolves with its JSON summary. */
-function cannon(cfg: LoadConfig): Promise<CannonResult> {
-  const { seconds, ...rest } = cfg;
-  const args = [LOAD_WORKER, JSON.stringify({ connections: CONNECTIONS, ...rest, duration: seconds })];
-  return new Promise((resolve, reject) => {
-    // Spawned, never spawnSync: this process's event loop must keep serving the requests.
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`load worker exited with ${code}: ${err.trim()}`));
-      try {
-        resolve(JSON.parse(out) as CannonResult);
-      } catch {
-        reject(new Error(`load worker printed no JSON: ${out.slice(0, 200)} ${err.slice(0, 200)}`));
-      }
-    });
-  });
-}
-
 async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(base + path, {
     method,
@@ -148,106 +70,6 @@ async function call(base: string, method: string, path: string, token?: string, 
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
-}
-
-/** A process's command name and CPU time (user + system, all threads, microseconds) from /proc (Linux). */
-function procStat(pid: number | string): { command: string; cpu: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    // after the parenthesised command name: field 3 onwards; utime and stime (14, 15) are in clock ticks
-    const fields = stat.slice(close + 2).split(' ');
-    const command = stat.slice(stat.indexOf('(') + 1, close);
-    return { command, cpu: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 };
-  } catch {
-    return null; // not Linux, or the process has ended
-  }
-}
-
-/**
- * CPU time a server process has used so far, in microseconds: this process's, or a child's from /proc.
- * Per request it is steadier than requests/s, which also depends on how much of the two cores the load
- * generator and PostgreSQL take at that moment.
- */
-function cpuMicros(pid?: number): number {
-  if (pid === undefined) {
-    const u = process.cpuUsage();
-    return u.user + u.system;
-  }
-  return procStat(pid)?.cpu ?? NaN;
-}
-
-/** CPU time (microseconds) of each PostgreSQL process on this machine, by pid (Linux; null elsewhere). */
-function postgresCpu(): Map<string, number> | null {
-  try {
-    const out = new Map<string, number>();
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      const stat = procStat(pid);
-      if (stat?.command === 'postgres') out.set(pid, stat.cpu);
-    }
-    return out;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU the database used between two snapshots: processes that ended meanwhile are not counted. */
-function postgresCpuSince(before: Map<string, number> | null): number {
-  const after = postgresCpu();
-  if (!before || !after) return NaN;
-  let total = 0;
-  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
-  return total;
-}
-
-/** Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run). */
-async function measure(
-  name: string,
-  load: (seconds: number) => LoadConfig | Promise<LoadConfig>,
-  serverPid?: number,
-) {
-  await cannon(await load(WARMUP));
-  const cpuBefore = cpuMicros(serverPid);
-  const pgBefore = postgresCpu();
-  const r = await cannon(await load(DURATION));
-  const cpu = cpuMicros(serverPid) - cpuBefore;
-  const pgCpu = postgresCpuSince(pgBefore);
-  const rps = r.requests.average;
-  console.log(`${name}_rps=${rps.toFixed(0)}`);
-  if (Number.isFinite(cpu))
-    console.log(`${name}_server_cpu_us_per_request=${(cpu / r.requests.total).toFixed(0)}`);
-  // the database's share (all its processes, whatever else they were doing), when there is a database
-  if (Number.isFinite(pgCpu) && serverPid === undefined && !name.startsWith('livez'))
-    console.log(`${name}_postgres_cpu_us_per_request=${(pgCpu / r.requests.total).toFixed(0)}`);
-  console.log(`${name}_p99_ms=${r.latency.p99}`);
-  console.log(`${name}_requests=${r.requests.total}`);
-  console.log(`${name}_non2xx=${r.non2xx}`);
-  console.log(`${name}_errors=${r.errors + r.timeouts}`);
-  return { rps, p99: r.latency.p99, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
-}
-
-/** The oidc-provider peer in its own process, like ours (bench/oidc-peer.mjs). */
-async function startPeer(
-  clientId: string,
-  clientSecret: string,
-): Promise<{ url: string; pid?: number; stop: () => void }> {
-  const port = await new Promise<number>((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(p));
-    });
-  });
-  const script = fileURLToPath(new URL('../../bench/oidc-peer.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script, String(port), clientId, clientSecret], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.on('exit', (code) => reject(new Error(`oidc-provider peer exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/token`, pid: child.pid, stop: () => child.kill() };
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -312,120 +134,224 @@ try {
     console.log(`warmup_s=${WARMUP}`);
     const results: { ok: boolean }[] = [];
     const run = PHASES.includes.bind(PHASES);
-    if (run('livez') || run('token_validate')) {
-      const livez = await profiled('livez', () =>
-        measure('livez', (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
-      );
-      results.push(livez);
-      if (run('token_validate')) {
-        const token = await profiled('token_validate', () =>
-          measure('token_validate', (seconds) => ({
-            url: `${base}/API/auth/v1/auth/token/`,
-            seconds,
-            headers: { Authorization: `Bearer ${pat}` },
-          })),
-        );
-        results.push(token);
-        console.log(`token_validate_ratio=${(token.rps / livez.rps).toFixed(3)}`);
+    // the like-for-like peer: durable opaque tokens in this PostgreSQL (bench/oidc-durable-peer.mjs)
+    const durableSecret = randomSecret();
+    const durableAuth = basic('bench-durable-client', durableSecret);
+    const durable = ['token_validate', 'client_credentials', 'refresh_token'].some(run)
+      ? await startPeer('oidc-durable-peer.mjs', ['bench-durable-client', durableSecret, databaseUrl(dbName)])
+      : null;
+    try {
+      if (run('livez') || run('token_validate')) {
+        // livez and the framework floor (a bare Nest/Express route, bench/floor-app.ts), alternately
+        const floor = await startFloor();
+        const livezRounds: number[] = [];
+        const floorRounds: number[] = [];
+        try {
+          for (let round = 1; round <= ROUNDS; round++) {
+            const suffix = ROUNDS > 1 ? `_round${round}` : '';
+            const livez = await profiled(`livez${suffix}`, () =>
+              measure(`livez${suffix}`, (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
+            );
+            const bare = await profiled(`floor${suffix}`, () =>
+              measure(`floor${suffix}`, (seconds) => ({ url: floor.url, seconds })),
+            );
+            results.push(livez, bare);
+            livezRounds.push(livez.rps);
+            floorRounds.push(bare.rps);
+          }
+        } finally {
+          await floor.close();
+        }
+        const livezRps = median(livezRounds);
+        console.log(`livez_median_rps=${livezRps.toFixed(0)}`);
+        console.log(`floor_median_rps=${median(floorRounds).toFixed(0)}`);
+        console.log(`livez_vs_floor=${median(livezRounds.map((l, i) => l / floorRounds[i])).toFixed(3)}`);
+        if (run('token_validate')) {
+          // PAT validation here and the durable peer's introspection of its opaque token, alternately
+          const peerToken = (await (
+            await fetch(`${durable!.base}/token`, {
+              method: 'POST',
+              headers: { ...FORM, Authorization: durableAuth },
+              body: 'grant_type=client_credentials&scope=assets%3Aread',
+            })
+          ).json()) as { access_token: string };
+          const validated: number[] = [];
+          const introspected: number[] = [];
+          for (let round = 1; round <= ROUNDS; round++) {
+            const suffix = ROUNDS > 1 ? `_round${round}` : '';
+            const token = await profiled(`token_validate${suffix}`, () =>
+              measure(`token_validate${suffix}`, (seconds) => ({
+                url: `${base}/API/auth/v1/auth/token/`,
+                seconds,
+                headers: { Authorization: `Bearer ${pat}` },
+              })),
+            );
+            const introspect = await measure(
+              `durable_peer_introspect${suffix}`,
+              (seconds) => ({
+                url: `${durable!.base}/token/introspection`,
+                seconds,
+                method: 'POST',
+                headers: { ...FORM, Authorization: durableAuth },
+                body: `token=${peerToken.access_token}`,
+              }),
+              durable!.pid,
+            );
+            results.push(token, introspect);
+            validated.push(token.rps);
+            introspected.push(introspect.rps);
+          }
+          const ratio = (median(validated) / livezRps).toFixed(3);
+          console.log(`token_validate_ratio=${ratio}`);
+          console.log(`validate_vs_livez=${ratio}`);
+          console.log(
+            `validate_vs_durable_introspect=${median(validated.map((v, i) => v / introspected[i])).toFixed(3)}`,
+          );
+        }
       }
-    }
 
-    // OAuth: a backend service (confidential, acting as the admin) for both grants
-    const client = await call(base, 'POST', '/API/auth/v1/apps/', adminToken, {
-      name: 'bench backend service',
-      type: 'OAUTH',
-      oauth_client_type: 'confidential',
-      default_user_id: adminId,
-      allowed_scopes: ['assets:read'],
-    });
-    const clientAuth = basic(client.id as string, client.client_secret as string);
-    const ccBody = 'grant_type=client_credentials&scope=assets%3Aread';
-    if (run('client_credentials')) {
-      // ours and the peer's, alternately, so that both see the same drift of the machine
-      const peerSecret = randomSecret();
-      const peer = await startPeer('bench-peer-client', peerSecret);
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      try {
+      // OAuth: a backend service (confidential, acting as the admin) for both grants
+      const client = await call(base, 'POST', '/API/auth/v1/apps/', adminToken, {
+        name: 'bench backend service',
+        type: 'OAUTH',
+        oauth_client_type: 'confidential',
+        default_user_id: adminId,
+        allowed_scopes: ['assets:read'],
+      });
+      const clientAuth = basic(client.id as string, client.client_secret as string);
+      const ccBody = 'grant_type=client_credentials&scope=assets%3Aread';
+      if (run('client_credentials')) {
+        // ours and the peer's, alternately, so that both see the same drift of the machine
+        const peerSecret = randomSecret();
+        const peer = await startPeer('oidc-peer.mjs', ['bench-peer-client', peerSecret]);
+        const ours: number[] = [];
+        const theirs: number[] = [];
+        const durables: number[] = [];
+        try {
+          for (let round = 1; round <= ROUNDS; round++) {
+            const suffix = ROUNDS > 1 ? `_round${round}` : '';
+            const cc = await profiled(`client_credentials${suffix}`, () =>
+              measure(`client_credentials${suffix}`, (seconds) => ({
+                url: `${base}/API/auth/v1/oauth/token/`,
+                seconds,
+                method: 'POST',
+                headers: { ...FORM, Authorization: clientAuth },
+                body: ccBody,
+              })),
+            );
+            const peerCc = await measure(
+              `peer_client_credentials${suffix}`,
+              (seconds) => ({
+                url: `${peer.base}/token`,
+                seconds,
+                method: 'POST',
+                headers: { ...FORM, Authorization: basic('bench-peer-client', peerSecret) },
+                body: ccBody,
+              }),
+              peer.pid,
+            );
+            const durableCc = await measure(
+              `durable_peer_client_credentials${suffix}`,
+              (seconds) => ({
+                url: `${durable!.base}/token`,
+                seconds,
+                method: 'POST',
+                headers: { ...FORM, Authorization: durableAuth },
+                body: ccBody,
+              }),
+              durable!.pid,
+            );
+            results.push(cc, peerCc, durableCc);
+            ours.push(cc.rps);
+            theirs.push(peerCc.rps);
+            durables.push(durableCc.rps);
+          }
+        } finally {
+          peer.stop();
+        }
+        console.log(`client_credentials_median_rps=${median(ours).toFixed(0)}`);
+        console.log(`peer_client_credentials_median_rps=${median(theirs).toFixed(0)}`);
+        console.log(
+          `client_credentials_vs_peer_ratio=${median(ours.map((o, i) => o / theirs[i])).toFixed(3)}`,
+        );
+        console.log(`cc_vs_durable_peer=${median(ours.map((o, i) => o / durables[i])).toFixed(3)}`);
+      }
+      if (run('refresh_token')) {
+        const oauthTokens = app.get(OAuthTokensService);
+        const ds = app.get(DataSource);
+        const mintRefreshTokens = async () => {
+          const out: string[] = [];
+          for (let i = 0; i < CONNECTIONS; i++) {
+            const issued = await ds.transaction((em) =>
+              oauthTokens.issue(
+                em,
+                {
+                  appId: client.id as string,
+                  userId: adminId,
+                  systemDomainId: login.system_domain_id as string,
+                  scopes: ['assets:read'],
+                  grantId: randomUUID(),
+                },
+                true,
+              ),
+            );
+            out.push(issued.refresh_token as string);
+          }
+          return out;
+        };
+        // the rotation here and on the durable peer, alternately; each run starts fresh chains
+        const rotations: number[] = [];
+        const peerRotations: number[] = [];
         for (let round = 1; round <= ROUNDS; round++) {
           const suffix = ROUNDS > 1 ? `_round${round}` : '';
-          const cc = await profiled(`client_credentials${suffix}`, () =>
-            measure(`client_credentials${suffix}`, (seconds) => ({
+          const refresh = await profiled(`refresh_token${suffix}`, () =>
+            measure(`refresh_token${suffix}`, async (seconds) => ({
               url: `${base}/API/auth/v1/oauth/token/`,
               seconds,
               method: 'POST',
               headers: { ...FORM, Authorization: clientAuth },
-              body: ccBody,
+              chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
             })),
           );
-          const peerCc = await measure(
-            `peer_client_credentials${suffix}`,
-            (seconds) => ({
-              url: peer.url,
+          const durableRefresh = await measure(
+            `durable_peer_refresh_token${suffix}`,
+            async (seconds) => ({
+              url: `${durable!.base}/token`,
               seconds,
               method: 'POST',
-              headers: { ...FORM, Authorization: basic('bench-peer-client', peerSecret) },
-              body: ccBody,
-            }),
-            peer.pid,
-          );
-          results.push(cc, peerCc);
-          ours.push(cc.rps);
-          theirs.push(peerCc.rps);
-        }
-      } finally {
-        peer.stop();
-      }
-      console.log(`client_credentials_median_rps=${median(ours).toFixed(0)}`);
-      console.log(`peer_client_credentials_median_rps=${median(theirs).toFixed(0)}`);
-      console.log(`client_credentials_vs_peer_ratio=${median(ours.map((o, i) => o / theirs[i])).toFixed(3)}`);
-    }
-    if (run('refresh_token')) {
-      const oauthTokens = app.get(OAuthTokensService);
-      const ds = app.get(DataSource);
-      const mintRefreshTokens = async () => {
-        const out: string[] = [];
-        for (let i = 0; i < CONNECTIONS; i++) {
-          const issued = await ds.transaction((em) =>
-            oauthTokens.issue(
-              em,
-              {
-                appId: client.id as string,
-                userId: adminId,
-                systemDomainId: login.system_domain_id as string,
-                scopes: ['assets:read'],
-                grantId: randomUUID(),
+              headers: { ...FORM, Authorization: durableAuth },
+              chain: {
+                body: 'grant_type=refresh_token',
+                initial: (await (
+                  await fetch(`${durable!.base}/bench/refresh-tokens?n=${CONNECTIONS}`)
+                ).json()) as string[],
               },
-              true,
-            ),
+            }),
+            durable!.pid,
           );
-          out.push(issued.refresh_token as string);
+          results.push(refresh, durableRefresh);
+          rotations.push(refresh.rps);
+          peerRotations.push(durableRefresh.rps);
         }
-        return out;
-      };
-      results.push(
-        await profiled('refresh_token', () =>
-          measure('refresh_token', async (seconds) => ({
-            url: `${base}/API/auth/v1/oauth/token/`,
-            seconds,
-            method: 'POST',
-            headers: { ...FORM, Authorization: clientAuth },
-            chain: { body: 'grant_type=refresh_token', initial: await mintRefreshTokens() },
+        console.log(
+          `refresh_vs_durable_peer=${median(rotations.map((r, i) => r / peerRotations[i])).toFixed(3)}`,
+        );
+      }
+      if (run('search')) {
+        results.push(
+          ...(await searchPhase({
+            app,
+            config,
+            base,
+            adminToken,
+            adminId,
+            domainId: login.system_domain_id as string,
+            measure: (name, load) => profiled(name, () => measure(name, load)),
           })),
-        ),
-      );
-    }
-    if (run('search')) {
-      results.push(
-        ...(await searchPhase({
-          app,
-          base,
-          adminToken,
-          adminId,
-          domainId: login.system_domain_id as string,
-          measure: (name, load) => profiled(name, () => measure(name, load)),
-        })),
-      );
+        );
+      }
+    } finally {
+      durable?.stop();
     }
     if (!results.every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');

@@ -3,8 +3,14 @@
 // as a user who is not an administrator (so the ACL is part of every query: the user may read half of the
 // assets), first one request at a time (search_sequential_*: latency without queueing), then at
 // BENCH_SEARCH_CONNECTIONS (default 4) connections, and asset creation in requests/s. Target: a p99 under
-// 50 ms on this machine.
+// 50 ms on this machine. BENCH_SEARCH_BASELINE=<dist directory of another build> (e.g. main's, built and
+// copied aside) serves the same database from that build's code too, and alternates the two one-at-a-time
+// and at BENCH_SEARCH_CONNECTIONS (search_baseline_*), so a change is measured against its predecessor
+// under the same load rather than minutes apart.
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppEntity } from '../src/apps/app.entity.js';
@@ -13,6 +19,8 @@ import { CredentialMintService } from '../src/credentials/credential-mint.servic
 
 export interface SearchBenchContext {
   app: INestApplication;
+  /** The configuration `app` was made with (a baseline build is made with the same). */
+  config: unknown;
   base: string;
   adminToken: string;
   adminId: string;
@@ -33,6 +41,9 @@ export interface SearchBenchContext {
 
 const ASSETS = Number(process.env.BENCH_SEARCH_ASSETS ?? 100_000);
 const SEARCH_CONNECTIONS = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? 4);
+const BASELINE = process.env.BENCH_SEARCH_BASELINE;
+const SEQUENTIAL = 300;
+const WARM = 50;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'de', 'fu', 'gi', 'ho', 'ja'];
 
 /** 5000 made-up words (3 syllables), so each word names a few hundred assets. */
@@ -136,39 +147,73 @@ export async function searchPhase(ctx: SearchBenchContext): Promise<{ ok: boolea
   )) as { n: number }[];
   console.log(`search_matches_per_word=${probe.n}`);
   const json = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
-  // latency without queueing behind the benchmark's own requests: one request at a time
-  const times: number[] = [];
-  for (let i = 0; i < 300; i++) {
-    const started = performance.now();
-    const res = await fetch(`${ctx.base}/API/search/v1/search/`, {
+  const baseline = BASELINE ? await startBaseline(BASELINE, ctx.config) : null;
+  try {
+    const targets = [{ name: 'search', base: ctx.base }];
+    if (baseline) targets.push({ name: 'search_baseline', base: baseline.base });
+    // latency without queueing behind the benchmark's own requests: one request at a time, the targets
+    // alternating in blocks of 10
+    const times = new Map<string, number[]>(targets.map((x) => [x.name, []]));
+    for (let i = 0; i < SEQUENTIAL * targets.length; i++) {
+      const target = targets[Math.floor(i / 10) % targets.length];
+      const started = performance.now();
+      const res = await fetch(`${target.base}/API/search/v1/search/`, {
+        method: 'POST',
+        headers: json,
+        // each target gets the same words
+        body: JSON.stringify({
+          query: words[(Math.floor(i / (10 * targets.length)) * 10 + (i % 10)) % words.length],
+          doc_types: ['assets'],
+        }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${target.name} answered ${res.status}`);
+      if (i >= WARM * targets.length) times.get(target.name)!.push(performance.now() - started);
+    }
+    for (const [name, xs] of times) {
+      xs.sort((a, b) => a - b);
+      const at = (q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))].toFixed(1);
+      console.log(`${name}_sequential_p50_ms=${at(0.5)}`);
+      console.log(`${name}_sequential_p99_ms=${at(0.99)}`);
+    }
+    const results: { ok: boolean; p99: number }[] = [];
+    for (const target of targets) {
+      const r = await ctx.measure(target.name, (seconds) => ({
+        url: `${target.base}/API/search/v1/search/`,
+        seconds,
+        method: 'POST',
+        headers: json,
+        bodies: words.map((w) => JSON.stringify({ query: w, doc_types: ['assets'] })),
+        connections: SEARCH_CONNECTIONS,
+      }));
+      results.push(r);
+    }
+    console.log(`search_connections=${SEARCH_CONNECTIONS}`);
+    console.log(`search_p99_under_50ms=${results[0].p99 < 50}`);
+    const create = await ctx.measure('asset_create', (seconds) => ({
+      url: `${ctx.base}/API/assets/v1/assets/`,
+      seconds,
       method: 'POST',
-      headers: json,
-      body: JSON.stringify({ query: words[i % words.length], doc_types: ['assets'] }),
-    });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`search answered ${res.status}`);
-    if (i >= 50) times.push(performance.now() - started); // the first 50 warm up
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ctx.adminToken}` },
+      body: JSON.stringify({ title: 'bench asset created over HTTP', external_id: 'bench' }),
+    }));
+    return [...results, create];
+  } finally {
+    await baseline?.app.close();
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
-  console.log(`search_sequential_p50_ms=${at(0.5)}`);
-  console.log(`search_sequential_p99_ms=${at(0.99)}`);
-  const search = await ctx.measure('search', (seconds) => ({
-    url: `${ctx.base}/API/search/v1/search/`,
-    seconds,
-    method: 'POST',
-    headers: json,
-    bodies: words.map((w) => JSON.stringify({ query: w, doc_types: ['assets'] })),
-    connections: SEARCH_CONNECTIONS,
-  }));
-  console.log(`search_connections=${SEARCH_CONNECTIONS}`);
-  console.log(`search_p99_under_50ms=${search.p99 < 50}`);
-  const create = await ctx.measure('asset_create', (seconds) => ({
-    url: `${ctx.base}/API/assets/v1/assets/`,
-    seconds,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ctx.adminToken}` },
-    body: JSON.stringify({ title: 'bench asset created over HTTP', external_id: 'bench' }),
-  }));
-  return [search, create];
+}
+
+/** Another build of the service (its dist directory) on the same database, listening on its own port. */
+async function startBaseline(
+  dist: string,
+  config: unknown,
+): Promise<{ app: INestApplication; base: string }> {
+  const factory = pathToFileURL(resolve(dist, 'src/app.factory.js')).href;
+  const { createApp } = (await import(factory)) as {
+    createApp: (c: unknown) => Promise<INestApplication>;
+  };
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, base: `http://127.0.0.1:${port}` };
 }

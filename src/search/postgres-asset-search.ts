@@ -48,7 +48,9 @@ export class PostgresAssetSearch extends AssetSearch {
       `a.system_domain_id = ${p.add(auth.systemDomainId)}`,
       'a.date_deleted IS NULL',
       // a parameter PostgreSQL cannot type is an error: the caller's id only where the condition uses it
-      seesAllAssets(auth) ? 'TRUE' : readableSql(auth, 'a', p.add(auth.userId)),
+      seesAllAssets(auth)
+        ? 'TRUE'
+        : readableSql(auth, 'a', p.add(auth.userId), { perCandidate: tsq !== null }),
       ...(tsq ? [`a.search_vector @@ ${tsq}`] : []),
       ...(r.filter && r.filter.terms.length ? [this.filterSql(r.filter, p)] : []),
     ].join(' AND ');
@@ -56,28 +58,41 @@ export class PostgresAssetSearch extends AssetSearch {
     const titleHl = tsq
       ? `CASE WHEN to_tsvector('${SEARCH_CONFIG}', p.title) @@ ${tsq} THEN ts_headline('${SEARCH_CONFIG}', p.title, ${tsq}, '${TITLE_HEADLINE}') END`
       : 'NULL::text';
+    // per asset of the page, its current metadata fields whose values match: [[field, fragment], ...]
+    const valuesHl = tsq
+      ? `(SELECT json_agg(json_build_array(mv.field_name, ts_headline('${SEARCH_CONFIG}', t.text, ${tsq}, '${VALUE_HEADLINE}'))
+                          ORDER BY mv.field_name)
+            FROM metadata_values mv
+            CROSS JOIN LATERAL (SELECT string_agg(e.item -> 'value' #>> '{}', ' ') AS text
+                                  FROM jsonb_array_elements(mv.field_values) AS e(item)) t
+           WHERE mv.asset_id = p.id AND mv.version_id = p.current_version_id
+             AND to_tsvector('${SEARCH_CONFIG}', coalesce(t.text, '')) @@ ${tsq})`
+      : 'NULL::json';
     const order = this.orderSql(r, tsq, 'm');
     // one statement, the match set evaluated once: the facets (whose type buckets sum to the total) and the
-    // page, told apart by rn (null on facet rows)
+    // page with its highlights, told apart by rn (null on facet rows)
     const rows: {
       id: string | null;
       title_hl: string | null;
+      values_hl: [string, string][] | null;
       rn: string | null;
       type: string | null;
       status: string | null;
       n: number | null;
     }[] = await this.ds.query(
       `WITH matching AS MATERIALIZED (
-         SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified, ${score} AS _score
+         SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified, a.current_version_id,
+                ${score} AS _score
            FROM assets a WHERE ${where}
        ), page AS (
-         SELECT m.id, m.title, row_number() OVER (ORDER BY ${order}) AS rn
+         SELECT m.id, m.title, m.current_version_id, row_number() OVER (ORDER BY ${order}) AS rn
            FROM matching m ORDER BY ${order} LIMIT ${p.add(r.perPage)} OFFSET ${p.add((r.page - 1) * r.perPage)}
        )
-       SELECT NULL::uuid AS id, NULL::text AS title_hl, NULL::bigint AS rn, f.type, f.status, f.n
+       SELECT NULL::uuid AS id, NULL::text AS title_hl, NULL::json AS values_hl, NULL::bigint AS rn,
+              f.type, f.status, f.n
          FROM (SELECT type, status, count(*)::int AS n FROM matching GROUP BY GROUPING SETS ((type), (status))) f
        UNION ALL
-       SELECT p.id, ${titleHl}, p.rn, NULL::text, NULL::text, NULL::int FROM page p`,
+       SELECT p.id, ${titleHl}, ${valuesHl}, p.rn, NULL::text, NULL::text, NULL::int FROM page p`,
       p.values,
     );
     const facetRows = rows.filter((x) => x.rn === null);
@@ -93,18 +108,14 @@ export class PostgresAssetSearch extends AssetSearch {
     const page = rows
       .filter((x): x is typeof x & { id: string } => x.rn !== null && x.id !== null)
       .sort((a, b) => Number(a.rn) - Number(b.rn));
-    const metadata = tsq
-      ? await this.metadataHighlights(
-          page.map((h) => h.id),
-          r.query,
-        )
-      : new Map();
     return {
       hits: page.map((h) => ({
         id: h.id,
         highlight: {
           ...(h.title_hl ? { title: [highlightHtml(h.title_hl)] } : {}),
-          ...(metadata.get(h.id) ?? {}),
+          ...Object.fromEntries(
+            (h.values_hl ?? []).map(([field, fragment]) => [`metadata.${field}`, [highlightHtml(fragment)]]),
+          ),
         },
       })),
       total,
@@ -142,31 +153,5 @@ export class PostgresAssetSearch extends AssetSearch {
         `${t.name === '_score' ? '_score' : `${alias}.${t.name}`} ${t.order === 'desc' ? 'DESC' : 'ASC'}`,
     );
     return [...order, `${alias}.id ASC`].join(', ');
-  }
-
-  /** Per asset of the page, its matching metadata fields' fragments (`metadata.<field>`). */
-  private async metadataHighlights(
-    ids: string[],
-    query: string,
-  ): Promise<Map<string, Record<string, string[]>>> {
-    if (ids.length === 0) return new Map();
-    const rows: { asset_id: string; field_name: string; hl: string }[] = await this.ds.query(
-      `SELECT mv.asset_id, mv.field_name, ts_headline('${SEARCH_CONFIG}', t.text, q.tsq, '${VALUE_HEADLINE}') AS hl
-         FROM metadata_values mv
-         JOIN assets a ON a.id = mv.asset_id AND a.current_version_id = mv.version_id
-         CROSS JOIN LATERAL (SELECT string_agg(e.item -> 'value' #>> '{}', ' ') AS text
-                               FROM jsonb_array_elements(mv.field_values) AS e(item)) t
-         CROSS JOIN (SELECT websearch_to_tsquery('${SEARCH_CONFIG}', $2) AS tsq) q
-        WHERE mv.asset_id = ANY($1::uuid[]) AND to_tsvector('${SEARCH_CONFIG}', coalesce(t.text, '')) @@ q.tsq
-        ORDER BY mv.field_name`,
-      [ids, query],
-    );
-    const out = new Map<string, Record<string, string[]>>();
-    for (const row of rows) {
-      const entry = out.get(row.asset_id) ?? {};
-      entry[`metadata.${row.field_name}`] = [highlightHtml(row.hl)];
-      out.set(row.asset_id, entry);
-    }
-    return out;
   }
 }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AssetsModule } from '../assets/assets.module.js';
 import { AssetSearch } from './asset-search.js';
 import { PostgresAssetSearch } from './postgres-asset-search.js';
 import { SearchController } from './search.controller.js';
@@ -10,7 +9,6 @@ import { SearchService } from './search.service.js';
  * PostgreSQL full-text search today.
  */
 @Module({
-  imports: [AssetsModule],
   controllers: [SearchController],
   providers: [SearchService, { provide: AssetSearch, useClass: PostgresAssetSearch }],
 })

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AssetsService } from '../assets/assets.service.js';
+import { readablePage } from '../assets/asset-page.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { pageEnvelope } from '../common/http/list-envelope.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import { AssetEntity } from '../assets/asset.entity.js';
+import { DataSource } from 'typeorm';
 import { AssetSearch, type SearchRequest } from './asset-search.js';
 import type { SearchBodyDto, SearchHitDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
 
@@ -17,7 +16,6 @@ export class SearchService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly engine: AssetSearch,
-    private readonly assets: AssetsService,
   ) {}
 
   async search(
@@ -39,30 +37,17 @@ export class SearchService {
       perPage: body.per_page ?? q.per_page ?? 10,
     };
     const result = await this.engine.search(auth, request);
-    const ids = result.hits.map((h) => h.id);
-    const rows = ids.length ? await this.ds.getRepository(AssetEntity).findBy({ id: In(ids) }) : [];
-    const views = new Map((await this.assets.views(this.ds.manager, auth, rows)).map((v) => [v.id, v]));
-    const metadata = await this.metadata(ids);
-    const objects: SearchHitDto[] = result.hits
-      .filter((h) => views.has(h.id))
-      .map((h) => ({ ...views.get(h.id)!, _highlight: h.highlight, metadata: metadata.get(h.id) ?? {} }));
+    // the engine's page of readable ids, as objects: one more statement (which checks readability again)
+    const page = await readablePage(
+      this.ds.manager,
+      auth,
+      result.hits.map((h) => h.id),
+    );
+    const objects: SearchHitDto[] = result.hits.flatMap((h) => {
+      const item = page.get(h.id);
+      return item ? [{ ...item.view, _highlight: h.highlight, metadata: item.metadata }] : [];
+    });
     const envelope = pageEnvelope(objects, result.total, request.page, request.perPage, path, {});
     return { ...envelope, facets: result.facets, scroll_id: null } as unknown as SearchResultDto;
-  }
-
-  /** The current version's metadata of each asset of the page: field → its values. */
-  private async metadata(ids: string[]): Promise<Map<string, Record<string, unknown[]>>> {
-    if (ids.length === 0) return new Map();
-    const rows: { asset_id: string; field_name: string; values: unknown[] }[] = await this.ds.query(
-      `SELECT mv.asset_id, mv.field_name,
-              (SELECT coalesce(jsonb_agg(e.item -> 'value'), '[]'::jsonb) FROM jsonb_array_elements(mv.field_values) AS e(item)) AS values
-         FROM metadata_values mv JOIN assets a ON a.id = mv.asset_id AND a.current_version_id = mv.version_id
-        WHERE mv.asset_id = ANY($1::uuid[])
-        ORDER BY mv.field_name`,
-      [ids],
-    );
-    const out = new Map<string, Record<string, unknown[]>>();
-    for (const r of rows) out.set(r.asset_id, { ...out.get(r.asset_id), [r.field_name]: r.values });
-    return out;
   }
 }

@@ -207,12 +207,16 @@ describe('assets and their ACLs', () => {
     });
 
     it('a group entry applies to the group’s members', async () => {
-      const a = await create(ho, 'For the team');
+      const word = `teamword${randomUUID().slice(0, 6)}`;
+      const a = await create(ho, `For the team ${word}`);
+      const searched = async () =>
+        (await t.http.post('/API/search/v1/search/').set(h3).send({ query: word }).expect(200)).body;
       const group = await t.ds
         .getRepository(GroupEntity)
         .save({ system_domain_id: t.domainId, name: `team-${randomUUID().slice(0, 6)}`, roles: [] });
       await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: third.id });
       await t.http.get(`${ASSETS}/${a.id}/`).set(h3).expect(404);
+      expect(await searched()).toMatchObject({ total: 0, objects: [] });
       const put = await t.http
         .put(`${ACLS}/groups/${group.id}/acl/assets/${a.id}/`)
         .set(ho)
@@ -221,9 +225,14 @@ describe('assets and their ACLs', () => {
       expect(put.body).toMatchObject({ group_id: group.id, permissions: ['read', 'write'] });
       const got = await t.http.get(`${ASSETS}/${a.id}/`).set(h3).expect(200);
       expect(got.body.permissions).toEqual(['read', 'write']);
+      // search applies the group's entry inside the query, and the hit carries the member's permissions
+      const found = await searched();
+      expect(found.total).toBe(1);
+      expect(found.objects[0]).toMatchObject({ id: a.id, permissions: ['read', 'write'] });
       await t.http.get(`${ACLS}/groups/${group.id}/acl/assets/${a.id}`).set(h3).expect(200);
       await t.http.delete(`${ACLS}/groups/${group.id}/acl/assets/${a.id}/`).set(ho).expect(204);
       await t.http.get(`${ASSETS}/${a.id}/`).set(h3).expect(404);
+      expect(await searched()).toMatchObject({ total: 0, objects: [] });
     });
 
     it('bad permissions are a 400; unknown users and groups a 404', async () => {

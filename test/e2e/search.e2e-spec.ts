@@ -102,6 +102,11 @@ describe('search', () => {
     expect(ids(byValue)).toEqual([asset.id]);
     expect(byValue.objects[0]._highlight).toEqual({ 'metadata.location': ['<em>Finisterre</em>'] });
     expect(byValue.objects[0].metadata).toEqual({ camera: ['Arri Alexa'], location: ['Finisterre'] });
+    // a hit is the asset exactly as GET answers it (versions, the caller's permissions), plus the two fields
+    const asGot = (await t.http.get(`${ASSETS}/${asset.id}/`).set(h).expect(200)).body;
+    const { _highlight, metadata: _metadata, ...hit } = byValue.objects[0];
+    expect(hit).toEqual(asGot);
+    expect(asGot.permissions).toEqual(['read', 'write', 'delete', 'change-acl']);
     expect(byValue.scroll_id).toBeNull();
     expect(byValue).toMatchObject({
       total: 1,
@@ -169,6 +174,10 @@ describe('search', () => {
     it('a user without read sees neither the hit nor its count nor its facet bucket', async () => {
       const mine = await search(reader, { query: word });
       expect(ids(mine)).toEqual([visible]);
+      // the hit carries the reader's own permissions, as GET answers them
+      const { _highlight, metadata: _metadata, ...hit } = mine.objects[0];
+      expect(hit).toEqual((await t.http.get(`${ASSETS}/${visible}/`).set(reader).expect(200)).body);
+      expect(hit.permissions).toEqual(['read']);
       expect(mine.total).toBe(1);
       expect(mine.facets.type.buckets).toEqual([{ key: 'ASSET', doc_count: 1 }]);
       const all = await search(owner, { query: word, sort: [{ name: 'title', order: 'asc' }] });
