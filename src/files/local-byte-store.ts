@@ -54,7 +54,7 @@ export class LocalByteStore implements ByteStore {
       }
       // the client went away: what reached the disk stays, and the upload resumes after it (once the
       // stream has closed, so no write in flight lands after the truncation)
-      if (!out.closed) await new Promise((r) => out.once('close', r));
+      if (!out.closed) await new Promise<void>((r) => out.once('close', () => r()));
       await truncate(p, state.offset + out.bytesWritten);
       return { written: out.bytesWritten };
     }
