@@ -24,7 +24,8 @@ export function jobAllowedSql(
   permission: 'read' | 'write',
   userParam: string,
 ): string {
-  if (seesAllAssets(auth)) return 'TRUE';
+  // (the caller's id is still named: a statement's parameters are typed from their use)
+  if (seesAllAssets(auth)) return `(${userParam}::uuid IS NOT NULL)`;
   return `(${j}.created_by_user = ${userParam}
     OR (${j}.object_type = 'assets' AND ${holds(`${j}.object_id`, permission, userParam)})
     OR (${j}.object_type = 'files' AND ${holds(`(SELECT f.asset_id FROM files f WHERE f.id = ${j}.object_id)`, permission, userParam)}))`;
