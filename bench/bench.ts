@@ -11,8 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 // BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS (default 3: client_credentials here and on the peer are
 // measured alternately this many times, and the ratio is the median of the rounds' ratios, because this
 // VM's throughput drifts by ±20% from one minute to the next), BENCH_PHASES (comma-separated subset of
-// livez,token_validate,client_credentials,refresh_token,search; default all; BENCH_ONLY=search runs the search
-// section alone: bench/search-bench.ts).
+// livez,token_validate,client_credentials,refresh_token,search,upload; default all; BENCH_ONLY=search runs the
+// search section alone: bench/search-bench.ts; BENCH_ONLY=upload the 1 GiB resumable upload: bench/upload-bench.ts).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,10 @@ import { createApp } from '../src/app.factory.js';
 import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
 import { searchPhase } from './search-bench.js';
+import { uploadPhase } from './upload-bench.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
 async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
@@ -53,7 +57,7 @@ const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const WARMUP = positiveInt('BENCH_WARMUP', 5);
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search'];
+const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search', 'upload'];
 // BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
 const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
   .split(',')
@@ -261,6 +265,8 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 await adminQuery(`CREATE DATABASE ${dbName}`);
+// the FILE storage of the upload section (removed at the end)
+const storageDir = mkdtempSync(join(tmpdir(), 'portcullis-bench-files-'));
 let exitCode = 0;
 try {
   const email = 'bench-admin@portcullis.test';
@@ -274,6 +280,7 @@ try {
     LOG_LEVEL: 'silent',
     BOOTSTRAP_ADMIN_EMAIL: email,
     BOOTSTRAP_ADMIN_PASSWORD: password,
+    STORAGE_DIR: storageDir,
     // the load comes from one address and one token: every request is charged to its bucket in Redis as
     // in production, with budgets no run reaches (RATE_LIMIT_ENABLED=false measures without the limiter)
     RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true',
@@ -427,6 +434,7 @@ try {
         })),
       );
     }
+    if (run('upload')) results.push(...(await uploadPhase({ base, adminToken, storageDir })));
     if (!results.every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
       exitCode = 1;
@@ -436,6 +444,7 @@ try {
   }
 } finally {
   await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  rmSync(storageDir, { recursive: true, force: true });
 }
 clearTimeout(deadline);
 process.exit(exitCode);
