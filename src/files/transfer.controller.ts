@@ -48,6 +48,7 @@ const signed = (): MethodDecorator => (t, k, d) => {
  * away from the body parsers, see app.factory.ts).
  */
 @ApiTags('files')
+@ApiBadRequestResponse({ description: 'Hostile or malformed input', type: ErrorsDto })
 @Controller('API/files/v1')
 export class TransferController {
   constructor(
