@@ -176,6 +176,20 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
       await store.put(key, image, 'image/jpeg');
       rows.push({ id, key, i, size: image.length });
     }
+    await this.record(jobId, t, ctx.asset_id, target, rows).catch(async (err: unknown) => {
+      // not recorded: the images just stored would be nobody's
+      for (const r of rows) await store.remove(r.key).catch(() => undefined);
+      throw err;
+    });
+  }
+
+  private async record(
+    jobId: string,
+    t: Claimed,
+    assetId: string,
+    target: StorageEntity,
+    rows: { id: string; key: string; i: number; size: number }[],
+  ): Promise<void> {
     await this.ds.transaction(async (em) => {
       // a retried task replaces what an earlier attempt stored
       const [old] = (await em.query(
@@ -191,7 +205,7 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
         await em.query(
           `INSERT INTO keyframes (id, asset_id, file_id, job_id, storage_id, object_key, position, size)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [r.id, ctx.asset_id, t.file_id, jobId, target.id, r.key, r.i, r.size],
+          [r.id, assetId, t.file_id, jobId, target.id, r.key, r.i, r.size],
         );
       await em.query(
         `UPDATE jobs SET status = 'FINISHED', progress_processed = 100, message = $2, date_modified = now()
