@@ -134,6 +134,7 @@ export class FilesController {
   @Authenticated(DELETE)
   @ApiOperation({ summary: 'Delete a file; its bytes are removed from the storage in the background' })
   @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiConflictResponse({ description: 'A chunk is being written', type: ErrorsDto })
   deleteFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<void> {
     return this.files.remove(assetId, id);
   }

@@ -135,6 +135,8 @@ export class FilesService {
   async remove(assetId: string, id: string): Promise<void> {
     await this.ds.transaction(async (em) => {
       const f = await this.file(em, assetId, id, true);
+      // a chunk being written would put its bytes back after their removal: it finishes first
+      if (f.upload_lock_until && f.upload_lock_until > this.clock.now()) throw FilesErrors.BUSY();
       await em.update(FileEntity, { id }, { status: 'DELETED', date_deleted: this.clock.now() });
       await queueByteDeletion(em, [f]);
     });
