@@ -69,6 +69,10 @@ describe('jobs and storages', () => {
       await t.http.get(`${JOBS}/${job.id}/`).set(foreignAdmin).expect(404);
       const list = (await t.http.get(`${JOBS}/`).set(other).expect(200)).body;
       expect(list.objects.map((j: { id: string }) => j.id)).not.toContain(job.id);
+      const all = (await t.http.get(`${JOBS}/?per_page=1000`).set(admin).expect(200)).body;
+      expect(all.objects.map((j: { id: string }) => j.id)).toContain(job.id);
+      const foreign = (await t.http.get(`${JOBS}/`).set(foreignAdmin).expect(200)).body;
+      expect(foreign.total).toBe(0);
     });
 
     it('a job about an asset needs write on it; bad bodies are 400', async () => {
