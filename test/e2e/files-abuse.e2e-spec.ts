@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Clock } from '../../src/common/clock.js';
 import { ByteStores } from '../../src/files/byte-stores.js';
-import { createDomain, createUser } from '../factories/index.js';
+import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { eventually, FILES, filesUnder, JOBS, listen, pathOf, rawPut } from '../utils/files.js';
+import { binary, eventually, FILES, filesUnder, JOBS, listen, pathOf, rawPut } from '../utils/files.js';
 
 const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 const KEY = /^[0-9a-f-]{36}\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}$/;
 
 /**
  * Issue 20, abuse: the signed upload URL (expired, tampered, another file's), chunks past the declared size,
- * overlapping and concurrent chunks, hostile names, closing early, other tenants and users without the
- * asset's permissions. Each is a 4xx that changes nothing, and no byte lands outside the storage's files.
+ * overlapping and concurrent chunks, hostile names, closing early (the asset's ACL: files-acl.e2e-spec.ts). Each is a 4xx that changes nothing, and no byte lands outside the storage's files.
  */
 describe('files: abuse of the upload, the links and the ACL', () => {
   let t: TestApp;
@@ -351,68 +350,4 @@ describe('files: abuse of the upload, the links and the ACL', () => {
         .expect(204);
     });
   });
-
-  describe('the asset’s ACL governs formats, file sets and files', () => {
-    it('another domain’s user, and a user without an ACL entry, see nothing: 404', async () => {
-      const { asset, file } = await newFile(3);
-      const domain = await createDomain(t);
-      const foreign = bearer(
-        (await tokenFor(t, await createUser(t, { domainId: domain.id, roles: ROLES }))).token,
-      );
-      const stranger = bearer((await tokenFor(t, await createUser(t, { roles: ROLES }))).token);
-      for (const who of [foreign, stranger]) {
-        await t.http.get(`${FILES}/assets/${asset.id}/files/`).set(who).expect(404);
-        await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(who).expect(404);
-        await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/download/`).set(who).expect(404);
-        await t.http
-          .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
-          .set(who)
-          .send({ status: 'CLOSED' })
-          .expect(404);
-        await t.http.post(`${FILES}/assets/${asset.id}/formats/`).set(who).send({ name: 'x' }).expect(404);
-        await t.http
-          .post(`${JOBS}/`)
-          .set(who)
-          .send({ type: 'TRANSFER', object_type: 'files', object_id: file.id })
-          .expect(404);
-      }
-    });
-
-    it('read without write: reads pass, changes are 403', async () => {
-      const { asset, file } = await newFile(3);
-      const reader = await createUser(t, { roles: ROLES });
-      await t.http
-        .put(`/API/acls/v1/users/${reader.id}/acl/assets/${asset.id}/`)
-        .set(h)
-        .send({ permissions: ['read'] })
-        .expect((r) => expect([200, 201]).toContain(r.status));
-      const hr = bearer((await tokenFor(t, reader)).token);
-      await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(hr).expect(200);
-      await t.http
-        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
-        .set(hr)
-        .send({ progress_processed: 5 })
-        .expect(403);
-      await t.http.delete(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(hr).expect(403);
-      await t.http.post(`${FILES}/assets/${asset.id}/file_sets/`).set(hr).send({ name: 's' }).expect(403);
-    });
-
-    it('a file id under another asset is not found', async () => {
-      const a = await newFile(3);
-      const b = await newFile(3);
-      await t.http.get(`${FILES}/assets/${a.asset.id}/files/${b.file.id}/`).set(h).expect(404);
-      await t.http
-        .patch(`${FILES}/assets/${a.asset.id}/files/${b.file.id}/`)
-        .set(h)
-        .send({ status: 'CLOSED' })
-        .expect(404);
-    });
-  });
 });
-
-function binary(res: unknown, done: (err: Error | null, body: Buffer) => void): void {
-  const stream = res as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-}

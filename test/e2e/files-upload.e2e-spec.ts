@@ -4,6 +4,7 @@ import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, login } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {
+  binary,
   eventually,
   FILES,
   filesUnder,
@@ -279,10 +280,3 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
     if (method === 'FILE') expect(filesUnder(t.get(ByteStores).root)).toEqual([]);
   });
 });
-
-function binary(res: unknown, done: (err: Error | null, body: Buffer) => void): void {
-  const stream = res as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-}

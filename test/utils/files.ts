@@ -147,3 +147,11 @@ export async function eventually<T>(what: () => Promise<T | undefined>, ms = 20_
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A supertest parser that keeps a binary body as a Buffer. */
+export function binary(res: unknown, done: (err: Error | null, body: Buffer) => void): void {
+  const stream = res as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+}
