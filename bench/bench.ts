@@ -12,8 +12,8 @@
 // framework floor (bench/floor-app.ts), PAT validation against the durable peer's introspection,
 // client_credentials against the in-memory and the durable oidc-provider peers, the refresh rotation against
 // the durable peer; bench/peers.ts), BENCH_PHASES (comma-separated subset of
-// livez,token_validate,client_credentials,refresh_token,search; default all; BENCH_ONLY=search runs the search
-// section alone: bench/search-bench.ts).
+// livez,token_validate,client_credentials,refresh_token,search,upload; default all; BENCH_ONLY=search runs the search
+// section alone: bench/search-bench.ts; BENCH_ONLY=upload the 1 GiB resumable upload: bench/upload-bench.ts).
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -26,10 +26,14 @@ import { startFloor } from './floor-app.js';
 import { startPeer } from './peers.js';
 import { CONNECTIONS, DURATION, measure, positiveInt, profiled, WARMUP } from './measure.js';
 import { searchPhase } from './search-bench.js';
+import { uploadPhase } from './upload-bench.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search'];
+const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search', 'upload'];
 // BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
 const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
   .split(',')
@@ -83,6 +87,8 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 await adminQuery(`CREATE DATABASE ${dbName}`);
+// the FILE storage of the upload section (removed at the end)
+const storageDir = mkdtempSync(join(tmpdir(), 'portcullis-bench-files-'));
 let exitCode = 0;
 try {
   const email = 'bench-admin@portcullis.test';
@@ -96,6 +102,7 @@ try {
     LOG_LEVEL: 'silent',
     BOOTSTRAP_ADMIN_EMAIL: email,
     BOOTSTRAP_ADMIN_PASSWORD: password,
+    STORAGE_DIR: storageDir,
     // the load comes from one address and one token: every request is charged to its bucket in Redis as
     // in production, with budgets no run reaches (RATE_LIMIT_ENABLED=false measures without the limiter)
     RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true',
@@ -353,6 +360,7 @@ try {
     } finally {
       durable?.stop();
     }
+    if (run('upload')) results.push(...(await uploadPhase({ base, adminToken, storageDir })));
     if (!results.every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
       exitCode = 1;
@@ -362,6 +370,7 @@ try {
   }
 } finally {
   await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  rmSync(storageDir, { recursive: true, force: true });
 }
 clearTimeout(deadline);
 process.exit(exitCode);

@@ -12,6 +12,8 @@ import type { AppConfig } from './config/config.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { rateLimited } from './common/rate-limit/rate-limit.errors.js';
+import { keepBodyStream } from './files/keep-body-stream.js';
+import { UPLOAD_PATH } from './files/file-links.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -34,6 +36,8 @@ export async function createApp(
   // client of this API sends If-None-Match
   app.set('etag', false);
   app.use(requestLogger(logger));
+  // the resumable upload streams its body to the storage: the JSON and form parsers must not read it
+  app.use(UPLOAD_PATH, keepBodyStream);
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(
     // before validation: class-transformer recurses into whatever it is given

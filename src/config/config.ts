@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
 import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
+import { type FilesConfig, loadFilesConfig } from '../files/files-config.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
@@ -41,6 +42,8 @@ export interface AppConfig {
   domainSchedule: { intervalMs: number };
   /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
   marketplace: MarketplaceConfig;
+  /** Storages, uploads and keyframes (src/files/files-config.ts). */
+  files: FilesConfig;
   log: { level: string };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
   lockout: {
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
     marketplace: loadMarketplaceConfig(env, problems),
+    files: loadFilesConfig(env, problems, str('DATA_DIR') ?? './data'),
     log: { level },
     lockout,
     rateLimit: {

@@ -39,6 +39,9 @@ import {
   SamlLoginCodeEntity,
   SamlRequestEntity,
 } from '../identity-providers/identity-provider.entity.js';
+import { FileEntity, FileSetEntity, FileTaskEntity, FormatEntity, KeyframeEntity } from '../files/file.entity.js';
+import { StorageEntity } from '../files/storage.entity.js';
+import { JobEntity } from '../jobs/job.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -79,4 +82,11 @@ export const ENTITIES = [
   SamlRequestEntity,
   SamlAssertionIdEntity,
   SamlLoginCodeEntity,
+  StorageEntity,
+  FormatEntity,
+  FileSetEntity,
+  FileEntity,
+  KeyframeEntity,
+  FileTaskEntity,
+  JobEntity,
 ];

@@ -228,6 +228,11 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'TokenEndpointController.createOAuthToken',
       'TokenEndpointController.introspectOAuthToken',
       'TokenEndpointController.revokeOAuthToken',
+      // files (issue 20): the signed, short-lived link (HMAC over purpose, id and expiry) is the credential
+      'TransferController.downloadFile',
+      'TransferController.downloadKeyframe',
+      'TransferController.putChunk',
+      'TransferController.startUpload',
     ];
     expect(publicRoutes).toEqual(expected);
     // nothing under apps or tokens management is public beyond the external-auth collection

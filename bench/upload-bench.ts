@@ -1,0 +1,150 @@
+// The upload section of the benchmark (phase `upload`; alone: BENCH_ONLY=upload npm run bench): a file of
+// BENCH_UPLOAD_MB (default 1024) MiB is sent through the resumable upload in BENCH_UPLOAD_CHUNK_MB (default 8)
+// MiB chunks, as a client does (create asset and file, start, PUT each chunk, PATCH CLOSED), to the FILE
+// storage under a temporary STORAGE_DIR; the process's RSS is sampled every 50 ms throughout (target: under
+// 250 MB: the service streams, it never holds the file), and the throughput is set against a plain `cp` of
+// the same bytes on this machine. CLOSED reads the file back for its checksum: timed on its own.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+
+export interface UploadBenchContext {
+  base: string;
+  adminToken: string;
+  storageDir: string;
+}
+
+const MIB = 1024 * 1024;
+const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
+const CHUNK_MB = Number(process.env.BENCH_UPLOAD_CHUNK_MB ?? 8);
+const RSS_LIMIT_MB = 250;
+
+function put(
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function api(base: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolean }[]> {
+  const size = SIZE_MB * MIB;
+  const chunkSize = CHUNK_MB * MIB;
+  const source = join(ctx.storageDir, 'bench-source.bin');
+  const copy = join(ctx.storageDir, 'bench-copy.bin');
+  // the source: 8 MiB of random bytes repeated (incompressible enough for a disk)
+  const block = randomBytes(chunkSize);
+  const fd = openSync(source, 'w');
+  for (let written = 0; written < size; written += chunkSize)
+    writeSync(fd, block, 0, Math.min(chunkSize, size - written));
+  closeSync(fd);
+  spawnSync('sync');
+
+  let started = process.hrtime.bigint();
+  const cp = spawnSync('cp', [source, copy]);
+  spawnSync('sync');
+  const cpSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  rmSync(copy, { force: true });
+  if (cp.status !== 0) throw new Error(`cp failed: ${cp.stderr.toString()}`);
+
+  const asset = await api(ctx.base, ctx.adminToken, 'POST', '/API/assets/v1/assets/', {
+    title: 'bench upload',
+  });
+  const file = await api(
+    ctx.base,
+    ctx.adminToken,
+    'POST',
+    `/API/files/v1/assets/${asset.id as string}/files/`,
+    {
+      original_name: 'bench.bin',
+      directory_path: '',
+      size,
+      type: 'FILE',
+    },
+  );
+  const url = new URL(file.upload_url as string);
+  const target = new URL(`${url.pathname}${url.search}`, ctx.base);
+  const start = await fetch(target, { method: 'POST', headers: { 'x-goog-resumable': 'start' } });
+  if (start.status !== 201) throw new Error(`start: ${start.status}`);
+
+  let maxRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 50);
+  const rssBefore = process.memoryUsage().rss;
+  let ok = true;
+  const chunk = Buffer.alloc(chunkSize);
+  const input = openSync(source, 'r');
+  started = process.hrtime.bigint();
+  try {
+    for (let offset = 0; offset < size; offset += chunkSize) {
+      const n = readSync(input, chunk, 0, Math.min(chunkSize, size - offset), offset);
+      const res = await put(
+        target,
+        { 'Content-Range': `bytes ${offset}-${offset + n - 1}/${size}`, 'Content-Length': String(n) },
+        chunk.subarray(0, n),
+      );
+      const last = offset + n === size;
+      if (res.status !== (last ? 200 : 308)) {
+        console.error(`upload: chunk at ${offset} answered ${res.status} ${res.text}`);
+        ok = false;
+        break;
+      }
+    }
+  } finally {
+    closeSync(input);
+  }
+  const uploadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  started = process.hrtime.bigint();
+  await api(
+    ctx.base,
+    ctx.adminToken,
+    'PATCH',
+    `/API/files/v1/assets/${asset.id as string}/files/${file.id as string}/`,
+    {
+      status: 'CLOSED',
+    },
+  ).catch((err: Error) => {
+    console.error(`upload: CLOSED failed: ${err.message}`);
+    ok = false;
+  });
+  const closeSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  clearInterval(sampler);
+  rmSync(source, { force: true });
+
+  const mbps = (s: number) => (size / MIB / s).toFixed(1);
+  const maxRssMb = maxRss / MIB;
+  console.log(`upload_size_mb=${SIZE_MB}`);
+  console.log(`upload_chunk_mb=${CHUNK_MB}`);
+  console.log(`upload_s=${uploadSeconds.toFixed(2)}`);
+  console.log(`upload_mb_per_s=${mbps(uploadSeconds)}`);
+  console.log(`cp_mb_per_s=${mbps(cpSeconds)}`);
+  console.log(`upload_vs_cp_ratio=${(cpSeconds / uploadSeconds).toFixed(3)}`);
+  console.log(`close_checksum_mb_per_s=${mbps(closeSeconds)}`);
+  console.log(`upload_rss_before_mb=${(rssBefore / MIB).toFixed(0)}`);
+  console.log(`upload_max_rss_mb=${maxRssMb.toFixed(0)}`);
+  if (maxRssMb >= RSS_LIMIT_MB) {
+    console.error(`upload: RSS reached ${maxRssMb.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`);
+    ok = false;
+  }
+  return [{ ok }];
+}

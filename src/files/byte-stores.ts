@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { ByteStore } from './byte-store.js';
+import { LocalByteStore } from './local-byte-store.js';
+import { S3ByteStore } from './s3-byte-store.js';
+import type { StorageEntity } from './storage.entity.js';
+
+/**
+ * The byte store of each storage: FILE storages under STORAGE_DIR/<storage id> (a temporary directory with
+ * DATA_DIR=memory://, removed at shutdown), S3 storages in the configured object store (bucket and prefix
+ * from the storage's settings, else from the environment).
+ */
+@Injectable()
+export class ByteStores implements OnApplicationShutdown {
+  private readonly dir: string;
+  private readonly temporary: boolean;
+  private readonly stores = new Map<string, ByteStore>();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.temporary = config.files.storageDir === null;
+    this.dir = config.files.storageDir ?? mkdtempSync(join(tmpdir(), 'portcullis-files-'));
+  }
+
+  /** Where FILE storages live (tests look under it for stray bytes). */
+  get root(): string {
+    return this.dir;
+  }
+
+  of(storage: Pick<StorageEntity, 'id' | 'method' | 'settings'>): ByteStore {
+    let store = this.stores.get(storage.id);
+    if (!store) {
+      store =
+        storage.method === 'S3'
+          ? new S3ByteStore({
+              ...this.config.files.s3,
+              bucket: stringSetting(storage.settings, 'bucket') ?? this.config.files.s3.bucket,
+              prefix: stringSetting(storage.settings, 'prefix') ?? this.config.files.s3.prefix,
+            })
+          : new LocalByteStore(join(this.dir, storage.id));
+      this.stores.set(storage.id, store);
+    }
+    return store;
+  }
+
+  onApplicationShutdown(): void {
+    for (const s of this.stores.values()) if (s instanceof S3ByteStore) s.close();
+    if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function stringSetting(settings: Record<string, unknown>, name: string): string | null {
+  const v = settings[name];
+  return typeof v === 'string' && v !== '' ? v : null;
+}

@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AssetPermissionsService } from '../assets/asset-permissions.js';
+import { AssetsModule } from '../assets/assets.module.js';
+import { AccessService } from '../common/auth/access.service.js';
+import { JobsModule } from '../jobs/jobs.module.js';
+import { ByteStores } from './byte-stores.js';
+import { DownloadService } from './download.service.js';
+import { registerFileAccess } from './file-access.js';
+import { FileLinks } from './file-links.js';
+import { FilesController } from './files.controller.js';
+import { FilesService } from './files.service.js';
+import { FilesWorker } from './files.worker.js';
+import { FormatsController } from './formats.controller.js';
+import { FormatsService } from './formats.service.js';
+import { KeyframesService } from './keyframes.service.js';
+import { StoragesController } from './storages.controller.js';
+import { StoragesService } from './storages.service.js';
+import { TransferController } from './transfer.controller.js';
+import { UploadService } from './upload.service.js';
+
+/**
+ * Files (issue 20): storages, formats, file sets and files under `/API/files/v1/`, the signed resumable
+ * upload and downloads, keyframes, and the files worker (keyframes, byte removal). The asset's ACL governs
+ * everything under `assets/{asset_id}/`.
+ */
+@Module({
+  imports: [AssetsModule, JobsModule],
+  controllers: [StoragesController, FormatsController, FilesController, TransferController],
+  providers: [
+    ByteStores,
+    FileLinks,
+    StoragesService,
+    FormatsService,
+    FilesService,
+    UploadService,
+    DownloadService,
+    KeyframesService,
+    FilesWorker,
+  ],
+})
+export class FilesModule {
+  constructor(
+    access: AccessService,
+    permissions: AssetPermissionsService,
+    @InjectDataSource() ds: DataSource,
+  ) {
+    registerFileAccess(access, permissions, (sql, params) => ds.query(sql, params));
+  }
+}

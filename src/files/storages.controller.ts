@@ -1,0 +1,96 @@
+import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import {
+  CreateStorageDto,
+  StorageDto,
+  StorageListDto,
+  StorageListQueryDto,
+  UpdateStorageDto,
+} from './dto/storage.dto.js';
+import { FilesErrors } from './files.errors.js';
+import { STORAGE_PURPOSES } from './storage.entity.js';
+import { StoragesService } from './storages.service.js';
+
+const uuid = new UuidParamPipe('Storage');
+
+@ApiTags('files')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/files/v1/storages')
+export class StoragesController {
+  constructor(private readonly storages: StoragesService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiOperation({
+    summary:
+      'Storages the caller’s domain uses (built-in and its own), with facets per method, purpose and status',
+  })
+  @ApiOkResponse({ type: StorageListDto })
+  listStorages(
+    @Query() q: StorageListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<StorageListDto> {
+    return this.storages.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ admin: true })
+  @ApiOperation({ summary: 'Add a storage to the caller’s domain (administrators; FILE or S3)' })
+  @ApiCreatedResponse({ type: StorageDto })
+  createStorage(@Body() body: CreateStorageDto, @Caller() caller: AuthContext): Promise<StorageDto> {
+    return this.storages.create(caller, body);
+  }
+
+  @Get('matching/:purpose')
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiParam({ name: 'purpose', enum: STORAGE_PURPOSES })
+  @ApiOperation({ summary: 'The storage of a purpose: the domain’s default, else the built-in one' })
+  @ApiOkResponse({ type: StorageDto })
+  @ApiNotFoundResponse({ description: 'None for that purpose', type: ErrorsDto })
+  matchingStorage(@Param('purpose') purpose: string, @Caller() caller: AuthContext): Promise<StorageDto> {
+    if (!(STORAGE_PURPOSES as readonly string[]).includes(purpose))
+      throw FilesErrors.NO_MATCHING_STORAGE(purpose.slice(0, 50));
+    return this.storages.matchingView(caller, purpose);
+  }
+
+  @Get(':storage_id')
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiOperation({ summary: 'One storage' })
+  @ApiOkResponse({ type: StorageDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getStorage(@Param('storage_id', uuid) id: string, @Caller() caller: AuthContext): Promise<StorageDto> {
+    return this.storages.get(caller, id);
+  }
+
+  @Patch(':storage_id')
+  @Authenticated({ admin: true })
+  @ApiOperation({
+    summary: 'Edit a storage (administrators: their domain’s; super administrators: the built-in ones too)',
+  })
+  @ApiOkResponse({ type: StorageDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  updateStorage(
+    @Param('storage_id', uuid) id: string,
+    @Body() body: UpdateStorageDto,
+    @Caller() caller: AuthContext,
+  ): Promise<StorageDto> {
+    return this.storages.update(caller, id, body);
+  }
+}

@@ -1,0 +1,176 @@
+import { pipeline } from 'node:stream/promises';
+import { Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProperty,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { isUuid } from '../common/http/uuid-param.pipe.js';
+import { DownloadService } from './download.service.js';
+import { FileLinks, type LinkPurpose } from './file-links.js';
+import { FilesErrors } from './files.errors.js';
+import { UploadService } from './upload.service.js';
+
+class UploadedFileDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: 'integer', format: 'int64' }) size!: number;
+}
+
+const OCTETS = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
+const JPEG = { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } };
+
+const SIGNED = [
+  ApiQuery({ name: 'expires', required: true, description: 'Unix time the link stops working' }),
+  ApiQuery({ name: 'signature', required: true, description: 'The service’s signature of the link' }),
+];
+const signed = (): MethodDecorator => (t, k, d) => {
+  for (const dec of SIGNED) dec(t, k, d);
+};
+
+/**
+ * The signed links: the resumable upload of one file (`upload_url`) and the downloads of closed files and
+ * keyframes. No credential header: the link's signature (FileLinks) is the credential, checked before
+ * anything else; a bad, expired or other object's link is a 403. Bodies are streams (the upload path is kept
+ * away from the body parsers, see app.factory.ts).
+ */
+@ApiTags('files')
+@ApiBadRequestResponse({ description: 'Hostile or malformed input', type: ErrorsDto })
+@Controller('API/files/v1')
+export class TransferController {
+  constructor(
+    private readonly links: FileLinks,
+    private readonly uploads: UploadService,
+    private readonly downloads: DownloadService,
+  ) {}
+
+  @Post('upload/:file_id')
+  @HttpCode(201)
+  @Public()
+  @signed()
+  @ApiHeader({ name: 'x-goog-resumable', required: true, description: 'start' })
+  @ApiOperation({
+    summary: 'Start the resumable upload of a file (201 with Location: where to send the bytes)',
+  })
+  @ApiCreatedResponse({ description: 'Location: the session URL (the same signed URL)' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'A chunk is being written', type: ErrorsDto })
+  async startUpload(
+    @Param('file_id') fileId: string,
+    @Query() q: Record<string, unknown>,
+    @Headers('x-goog-resumable') resumable: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('upload', fileId, q);
+    if (resumable?.trim().toLowerCase() !== 'start')
+      throw FilesErrors.BAD_RANGE('start the upload with the header x-goog-resumable: start');
+    req.resume();
+    await this.uploads.start(fileId);
+    res.status(201).set('Location', this.links.uploadUrl(fileId)).end();
+  }
+
+  @Put('upload/:file_id')
+  @Public()
+  @signed()
+  @ApiHeader({ name: 'Content-Range', required: false, description: 'bytes S-E/N, bytes S-E/* or bytes */N' })
+  @ApiOperation({
+    summary:
+      'Send a chunk (Content-Range bytes S-E/N) or ask how much arrived (bytes */N): 308 with Range until complete, then 200',
+  })
+  @ApiOkResponse({ description: 'Every byte arrived', type: UploadedFileDto })
+  @ApiResponse({ status: 308, description: 'Resume incomplete; Range: bytes=0-(stored-1), absent when none' })
+  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({ description: 'Another chunk of this upload is in progress', type: ErrorsDto })
+  @ApiPayloadTooLargeResponse({ description: 'Past the declared size or FILES_MAX_BYTES', type: ErrorsDto })
+  @ApiResponse({ status: 502, description: 'The storage failed; resend the chunk', type: ErrorsDto })
+  async putChunk(
+    @Param('file_id') fileId: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('upload', fileId, q);
+    const answer = await this.uploads.put(
+      fileId,
+      req.headers['content-range'],
+      req.headers['content-length'],
+      req,
+    );
+    if (answer.status === 200) {
+      res.status(200).json(answer.file);
+      return;
+    }
+    if (answer.range) res.set('Range', answer.range);
+    res.status(308).end();
+  }
+
+  @Get('download/files/:file_id')
+  @Public()
+  @signed()
+  @ApiHeader({ name: 'Range', required: false, description: 'bytes=S-E, bytes=S- or bytes=-N' })
+  @ApiOperation({
+    summary: 'The bytes of a closed file (signed link from …/files/{file_id}/download/); Range answered',
+  })
+  @ApiOkResponse({ description: 'The bytes', content: OCTETS })
+  @ApiResponse({ status: 206, description: 'The requested range', content: OCTETS })
+  @ApiResponse({ status: 416, description: 'Range not satisfiable', type: ErrorsDto })
+  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  async downloadFile(
+    @Param('file_id') fileId: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('file', fileId, q);
+    await this.send(res, await this.downloads.file(fileId, req.headers.range));
+  }
+
+  @Get('download/keyframes/:keyframe_id')
+  @Public()
+  @signed()
+  @ApiOperation({ summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)' })
+  @ApiOkResponse({ description: 'The image', content: JPEG })
+  @ApiResponse({ status: 206, description: 'The requested range', content: JPEG })
+  @ApiResponse({ status: 416, description: 'Range not satisfiable', type: ErrorsDto })
+  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  async downloadKeyframe(
+    @Param('keyframe_id') id: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('keyframe', id, q);
+    await this.send(res, await this.downloads.keyframe(id, req.headers.range));
+  }
+
+  private check(purpose: LinkPurpose, id: string, q: Record<string, unknown>): void {
+    if (!isUuid(id) || !this.links.verify(purpose, id, q.expires, q.signature)) throw FilesErrors.BAD_LINK();
+  }
+
+  private async send(res: Response, d: Awaited<ReturnType<DownloadService['file']>>): Promise<void> {
+    res.status(d.status).set(d.headers);
+    await pipeline(d.body, res).catch(() => {
+      // the client went away mid-download: nothing to answer
+    });
+  }
+}

@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { Clock } from '../../src/common/clock.js';
+import { ByteStores } from '../../src/files/byte-stores.js';
+import { createUser } from '../factories/index.js';
+import { bearer, tokenFor } from '../utils/auth.js';
+import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import { binary, eventually, FILES, filesUnder, JOBS, listen, pathOf, rawPut } from '../utils/files.js';
+
+const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
+const KEY = /^[0-9a-f-]{36}\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}$/;
+
+/**
+ * Issue 20, abuse: the signed upload URL (expired, tampered, another file's), chunks past the declared size,
+ * overlapping and concurrent chunks, hostile names, closing early (the asset's ACL: files-acl.e2e-spec.ts). Each is a 4xx that changes nothing, and no byte lands outside the storage's files.
+ */
+describe('files: abuse of the upload, the links and the ACL', () => {
+  let t: TestApp;
+  let h: Record<string, string>;
+  let port: number;
+  let server: ReturnType<typeof request>;
+
+  const newFile = async (size: number, name = 'clip.bin') => {
+    const asset = (
+      await t.http
+        .post('/API/assets/v1/assets/')
+        .set(h)
+        .send({ title: `a ${randomUUID()}` })
+        .expect(201)
+    ).body;
+    const file = (
+      await t.http
+        .post(`${FILES}/assets/${asset.id}/files/`)
+        .set(h)
+        .send({ original_name: name, directory_path: 'clips/2026', size, type: 'FILE' })
+        .expect(201)
+    ).body;
+    return { asset, file, url: pathOf(file.upload_url as string) };
+  };
+  const put = (url: string, range: string, body: Buffer) =>
+    server.put(url).set('Content-Range', range).set('Content-Type', 'application/octet-stream').send(body);
+  const received = async (assetId: string, fileId: string) =>
+    (await t.http.get(`${FILES}/assets/${assetId}/files/${fileId}/`).set(h).expect(200)).body
+      .received as number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ FILES_MAX_BYTES: '100000', FILES_WORKER_INTERVAL_MS: '50' });
+    port = await listen(t);
+    server = request(t.app.getHttpServer());
+    h = bearer((await tokenFor(t, await createUser(t, { roles: ROLES }))).token);
+  });
+  afterEach(() => t.get(Clock).reset());
+  afterAll(async () => {
+    // nothing was ever stored but under <storage>/files/<xx>/<file id>
+    for (const f of filesUnder(t.get(ByteStores).root)) expect(f).toMatch(KEY);
+    await t.close();
+  });
+
+  describe('the signed link', () => {
+    it('a tampered signature, expiry or path is a 403 and stores nothing', async () => {
+      const { asset, file, url } = await newFile(10);
+      const u = new URL(url, 'http://x');
+      const sig = u.searchParams.get('signature') as string;
+      const flipped = `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`;
+      for (const bad of [
+        `${u.pathname}?expires=${u.searchParams.get('expires')}&signature=${flipped}`,
+        `${u.pathname}?expires=${Number(u.searchParams.get('expires')) + 1}&signature=${sig}`,
+        `${u.pathname}?signature=${sig}`,
+        `${u.pathname}`,
+        `${u.pathname}?expires=${u.searchParams.get('expires')}&signature=${sig}&signature=${sig}`,
+      ]) {
+        const res = await put(bad, 'bytes 0-9/10', Buffer.alloc(10));
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ errors: ['The link is invalid or has expired'] });
+      }
+      expect(await received(asset.id, file.id)).toBe(0);
+    });
+
+    it('an expired link is a 403', async () => {
+      const { asset, file, url } = await newFile(10);
+      t.get(Clock).advance(2 * 3600_000);
+      await put(url, 'bytes 0-9/10', Buffer.alloc(10)).expect(403);
+      await server.post(url).set('x-goog-resumable', 'start').expect(403);
+      t.get(Clock).reset();
+      expect(await received(asset.id, file.id)).toBe(0);
+    });
+
+    it('another file’s link does not open this file', async () => {
+      const a = await newFile(10);
+      const b = await newFile(10);
+      const other = new URL(a.url, 'http://x').search;
+      await put(`${new URL(b.url, 'http://x').pathname}${other}`, 'bytes 0-9/10', Buffer.alloc(10)).expect(
+        403,
+      );
+      expect(await received(b.asset.id, b.file.id)).toBe(0);
+      expect(await received(a.asset.id, a.file.id)).toBe(0);
+    });
+
+    it('a download link is not an upload link, nor the other way round', async () => {
+      const { url } = await newFile(3);
+      await put(url, 'bytes 0-2/3', Buffer.from('abc')).expect(200);
+      const q = new URL(url, 'http://x').search;
+      const id = new URL(url, 'http://x').pathname.split('/').filter(Boolean).pop();
+      await server.get(`${FILES}/download/files/${id}/${q}`).expect(403);
+    });
+
+    it('a path that is not a file id is refused, not followed', async () => {
+      const { url } = await newFile(3);
+      const q = new URL(url, 'http://x').search;
+      for (const p of ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'not-a-uuid']) {
+        const res = await put(`${FILES}/upload/${p}/${q}`, 'bytes 0-2/3', Buffer.from('abc'));
+        expect([403, 404]).toContain(res.status);
+      }
+    });
+  });
+
+  describe('chunks', () => {
+    it('a chunk past the declared size, or declaring another size, is refused and stores nothing', async () => {
+      const { asset, file, url } = await newFile(10);
+      expect((await put(url, 'bytes 0-10/11', Buffer.alloc(11))).status).toBe(400);
+      expect((await put(url, 'bytes 5-14/*', Buffer.alloc(10))).status).toBe(400);
+      expect((await put(url, 'bytes 0-10/*', Buffer.alloc(11))).status).toBe(413);
+      expect(await received(asset.id, file.id)).toBe(0);
+    });
+
+    it('a file larger than FILES_MAX_BYTES is refused at creation and while streaming', async () => {
+      const asset = (await t.http.post('/API/assets/v1/assets/').set(h).send({ title: 'big' }).expect(201))
+        .body;
+      await t.http
+        .post(`${FILES}/assets/${asset.id}/files/`)
+        .set(h)
+        .send({ original_name: 'big', directory_path: '', size: 100001, type: 'FILE' })
+        .expect(400);
+      const open = (
+        await t.http
+          .post(`${FILES}/assets/${asset.id}/files/`)
+          .set(h)
+          .send({ original_name: 'unsized', directory_path: '', type: 'FILE' })
+          .expect(201)
+      ).body;
+      const url = pathOf(open.upload_url);
+      expect((await put(url, 'bytes 0-100000/100001', Buffer.alloc(100001))).status).toBe(413);
+      expect((await put(url, 'bytes 0-100000/*', Buffer.alloc(100001))).status).toBe(413);
+      expect(await received(asset.id, open.id)).toBe(0);
+    });
+
+    it('a body longer than its range is refused: nothing of the chunk is kept', async () => {
+      const { asset, file, url } = await newFile(10);
+      // Content-Length is the range's, the socket carries more: the excess is another request to HTTP, so
+      // the lie that matters is a Content-Length that differs from the range
+      const res = await server
+        .put(url)
+        .set('Content-Range', 'bytes 0-4/10')
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.alloc(8));
+      expect(res.status).toBe(400);
+      expect(await received(asset.id, file.id)).toBe(0);
+    });
+
+    it('overlapping and gapped ranges are 400; the stored bytes stay as they were', async () => {
+      const { asset, file, url } = await newFile(10);
+      await put(url, 'bytes 0-4/10', Buffer.from('01234')).expect(308).expect('Range', 'bytes=0-4');
+      expect((await put(url, 'bytes 3-7/10', Buffer.from('XXXXX'))).status).toBe(400);
+      expect((await put(url, 'bytes 6-9/10', Buffer.from('XXXX'))).status).toBe(400);
+      expect((await put(url, 'bytes 0-4/10', Buffer.from('XXXXX'))).status).toBe(400);
+      await put(url, 'bytes 5-9/10', Buffer.from('56789')).expect(200);
+      await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED' })
+        .expect(200);
+      const link = (
+        await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/download/`).set(h).expect(200)
+      ).body;
+      const got = await server.get(pathOf(link.url)).buffer(true).parse(binary).expect(200);
+      expect((got.body as Buffer).toString()).toBe('0123456789');
+    });
+
+    it('concurrent chunks for one upload are never interleaved: one is refused', async () => {
+      const size = 60000;
+      const { asset, file, url } = await newFile(size);
+      const bytes = Buffer.alloc(size, 7);
+      const headers = { 'Content-Range': `bytes 0-${size - 1}/${size}`, 'Content-Length': String(size) };
+      // the first holds the upload's lease while its bytes trickle in; the second arrives meanwhile
+      let release!: () => void;
+      const first = rawPut(port, url, headers, bytes, {
+        after: 1000,
+        when: () => new Promise<void>((r) => (release = r)),
+      });
+      await eventually(async () => {
+        const [row] = await t.ds.query('SELECT upload_lock_until FROM files WHERE id = $1', [file.id]);
+        return row.upload_lock_until ? true : undefined;
+      });
+      const second = await rawPut(port, url, headers, bytes);
+      expect(second !== 'cut' && second.status).toBe(409);
+      // nor is the file deleted under it (its bytes would come back after their removal)
+      await t.http.delete(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(409);
+      release();
+      await first;
+      const n = await eventually(async () => {
+        const [row] = await t.ds.query('SELECT upload_lock_until, received FROM files WHERE id = $1', [
+          file.id,
+        ]);
+        return row.upload_lock_until ? undefined : Number(row.received);
+      });
+      expect(n).toBe(await received(asset.id, file.id));
+      expect(n).toBeLessThan(size);
+    });
+
+    it('a status query reports what is stored, and carries no bytes', async () => {
+      const { url } = await newFile(10);
+      await put(url, 'bytes 0-3/10', Buffer.from('abcd')).expect(308);
+      await server.put(url).set('Content-Range', 'bytes */10').expect(308).expect('Range', 'bytes=0-3');
+      expect((await put(url, 'bytes */10', Buffer.from('x'))).status).toBe(400);
+      for (const bad of ['bytes 4-2/10', 'bytes=0-3/10', 'octets 0-3/10', 'bytes 4-12/10', 'bytes -1-3/10']) {
+        expect((await put(url, bad, Buffer.from('efg'))).status).toBe(400);
+      }
+    });
+  });
+
+  describe('names, closing, deleting', () => {
+    it('path-traversal and hostile names are 400 at creation', async () => {
+      const asset = (await t.http.post('/API/assets/v1/assets/').set(h).send({ title: 'names' }).expect(201))
+        .body;
+      for (const [original_name, directory_path] of [
+        ['../../etc/passwd', ''],
+        ['..', ''],
+        ['a\\b', ''],
+        ['nul\u0000name', ''],
+        ['ok.mp4', '../up'],
+        ['ok.mp4', '/abs'],
+        ['ok.mp4', 'a/../../b'],
+        ['ok.mp4', 'C:/win'],
+      ]) {
+        const res = await t.http
+          .post(`${FILES}/assets/${asset.id}/files/`)
+          .set(h)
+          .send({ original_name, directory_path, size: 1, type: 'FILE' });
+        expect(res.status).toBe(400);
+      }
+      const files = (await t.http.get(`${FILES}/assets/${asset.id}/files/`).set(h).expect(200)).body;
+      expect(files.total).toBe(0);
+    });
+
+    it('a name with quotes and non-ASCII letters downloads with a safe Content-Disposition', async () => {
+      const { asset, file, url } = await newFile(2, 'a"b\u00e9;<x>.mp4');
+      await put(url, 'bytes 0-1/2', Buffer.from('ok')).expect(200);
+      await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED' })
+        .expect(200);
+      const link = (
+        await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/download/`).set(h).expect(200)
+      ).body;
+      const got = await server.get(pathOf(link.url)).expect(200);
+      expect(got.headers['content-disposition']).toBe(
+        `attachment; filename="a_b_;<x>.mp4"; filename*=UTF-8''${encodeURIComponent('a"b\u00e9;<x>.mp4')}`,
+      );
+      expect(got.headers['content-type']).toBe('application/octet-stream');
+      expect(got.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it('CLOSED before every byte arrived is a 400 and the file stays OPEN; closed, it takes no more bytes', async () => {
+      const { asset, file, url } = await newFile(6);
+      await put(url, 'bytes 0-2/6', Buffer.from('abc')).expect(308);
+      const early = await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED', progress_processed: 100 });
+      expect(early.status).toBe(400);
+      expect(early.body).toEqual({ errors: ['The file is not complete: 3 of 6 bytes were received'] });
+      expect((await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h)).body.status).toBe(
+        'OPEN',
+      );
+      await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/download/`).set(h).expect(400);
+      await put(url, 'bytes 3-5/6', Buffer.from('def')).expect(200);
+      await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED' })
+        .expect(200);
+      expect((await put(url, 'bytes 6-6/7', Buffer.from('g'))).status).toBe(400);
+      await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'OPEN' })
+        .expect(400);
+    });
+
+    it('a deleted file is 404 and its bytes are removed in the background, once', async () => {
+      const { asset, file, url } = await newFile(3);
+      await put(url, 'bytes 0-2/3', Buffer.from('abc')).expect(200);
+      const before = filesUnder(t.get(ByteStores).root).filter((f) => f.endsWith(file.id));
+      expect(before).toHaveLength(1);
+      await t.http.delete(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(204);
+      await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(404);
+      await put(url, 'bytes 0-2/3', Buffer.from('abc')).expect(404);
+      await eventually(async () =>
+        filesUnder(t.get(ByteStores).root).some((f) => f.endsWith(file.id)) ? undefined : true,
+      );
+      const tasks = await eventually(async () => {
+        const rows: { status: string }[] = await t.ds.query(
+          'SELECT status FROM file_tasks WHERE file_id = $1',
+          [file.id],
+        );
+        return rows.every((r) => r.status === 'DONE') ? rows : undefined;
+      });
+      expect(tasks).toHaveLength(1);
+    });
+
+    it('keyframes of a file ffmpeg cannot read end the job FAILED with a readable message', async () => {
+      const { asset, file, url } = await newFile(20, 'notes.txt');
+      await put(url, 'bytes 0-19/20', Buffer.from('this is not a video!')).expect(200);
+      await t.http
+        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED' })
+        .expect(200);
+      const { job_id } = (
+        await t.http.post(`${FILES}/assets/${asset.id}/files/${file.id}/keyframes/`).set(h).expect(200)
+      ).body;
+      const job = await eventually(async () => {
+        const j = (await t.http.get(`${JOBS}/${job_id}/`).set(h).expect(200)).body;
+        return j.status === 'READY' || j.status === 'STARTED' ? undefined : j;
+      });
+      expect(job).toMatchObject({
+        status: 'FAILED',
+        message: expect.stringMatching(/^ffmpeg could not read the file: /),
+      });
+      expect(job.message).not.toContain(t.get(ByteStores).root);
+      const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
+      expect(frames.total).toBe(0);
+      // a finished job does not go back, and a service job is not the client's to set
+      await t.http.patch(`${JOBS}/${job_id}/`).set(h).send({ status: 'STARTED' }).expect(403);
+    });
+
+    it('keyframes of an OPEN file are a 400; of an empty one, a 204', async () => {
+      const { asset, file } = await newFile(5);
+      await t.http.post(`${FILES}/assets/${asset.id}/files/${file.id}/keyframes/`).set(h).expect(400);
+      const empty = await newFile(0);
+      await t.http
+        .patch(`${FILES}/assets/${empty.asset.id}/files/${empty.file.id}/`)
+        .set(h)
+        .send({ status: 'CLOSED' })
+        .expect(200);
+      await t.http
+        .post(`${FILES}/assets/${empty.asset.id}/files/${empty.file.id}/keyframes/`)
+        .set(h)
+        .expect(204);
+    });
+  });
+});
