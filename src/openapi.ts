@@ -15,6 +15,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'apiKey', in: 'header', name: 'Auth-Token', description: 'Legacy form, with App-ID' },
       'legacy',
     )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Temp-Auth-Token',
+        description:
+          'The temp_token of a simple login that owes a second factor (multidomain/login, otp/generate)',
+      },
+      'temp',
+    )
     .build();
   const doc = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
@@ -22,6 +32,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   doc.openapi = '3.0.3';
   nameAliasMounts(doc);
   declareSurfaceWideResponses(doc);
+  rawImageBodies(doc);
   return sortKeys(doc) as OpenAPIObject;
 }
 
@@ -33,6 +44,21 @@ export const NEVER_UNAVAILABLE = ['getLiveness', 'getCallerIp', 'getJwks', 'getA
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const ERRORS = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } } };
+
+/** A raw image body (`Content-Type: image/*`, the published clients' form of an upload) is the bytes. */
+function rawImageBodies(doc: OpenAPIObject): void {
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const content =
+        item[method]?.requestBody && 'content' in item[method].requestBody
+          ? item[method].requestBody.content
+          : undefined;
+      for (const type of Object.keys(content ?? {})) {
+        if (type.startsWith('image/')) content![type] = { schema: { type: 'string', format: 'binary' } };
+      }
+    }
+  }
+}
 
 /**
  * Answers that come from the layers every request passes, not from a feature, declared once here rather
