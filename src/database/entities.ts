@@ -3,6 +3,8 @@ import { AppEntity } from '../apps/app.entity.js';
 import { ExternalAuthEntity } from '../apps/external-auth.entity.js';
 import { GroupMemberEntity } from '../groups/group-member.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
+import { GroupLogoEntity } from '../groups/group-logo.entity.js';
+import { GroupMappingEntity } from '../groups/group-mapping.entity.js';
 import { LoginAttemptEntity } from '../login/guessing-defence.entity.js';
 import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
@@ -48,6 +50,8 @@ export const ENTITIES = [
   UserSystemDomainEntity,
   GroupEntity,
   GroupMemberEntity,
+  GroupLogoEntity,
+  GroupMappingEntity,
   AppEntity,
   TokenEntity,
   SigningKeyEntity,
