@@ -41,7 +41,8 @@ import { GroupLikeBasicListDto } from './dto/team.dto.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService } from './group-logos.service.js';
 import { GroupMappingsService } from './group-mappings.service.js';
-import { ImageAnswer, ImageUpload, sendImage } from './logo-routes.js';
+import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group', param: 'group_id' };
@@ -126,7 +127,7 @@ export class GroupExtrasController {
   @Post(':group_id/logo')
   @HttpCode(200)
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ImageUpload()
+  @ImageUpload(ImageBodyInterceptor)
   @ApiOperation({
     summary: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
   })

@@ -40,18 +40,16 @@ export class GroupLogosService {
     const sha256 = sha256Hex(image.bytes);
     await this.ds.transaction(async (em) => {
       await this.manageable(em, kind, auth, id);
-      await em
-        .getRepository(GroupLogoEntity)
-        .upsert(
-          {
-            group_id: id,
-            content_type: image.contentType,
-            bytes: image.bytes,
-            sha256,
-            date_modified: this.clock.now(),
-          },
-          ['group_id'],
-        );
+      await em.getRepository(GroupLogoEntity).upsert(
+        {
+          group_id: id,
+          content_type: image.contentType,
+          bytes: image.bytes,
+          sha256,
+          date_modified: this.clock.now(),
+        },
+        ['group_id'],
+      );
       await em.update(GroupEntity, { id }, { date_modified: this.clock.now() });
       const logo = this.kinds.logoUrl(COLLECTION[kind], id, sha256);
       await this.kinds.emit(em, auth, kind === 'TEAM' ? 'team' : 'group', id, 'update', { id, logo });

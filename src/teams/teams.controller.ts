@@ -27,7 +27,8 @@ import type { Request, Response } from 'express';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
 import { GroupLogosService } from './group-logos.service.js';
-import { ImageAnswer, ImageUpload, sendImage } from './logo-routes.js';
+import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
@@ -164,7 +165,7 @@ export class TeamsController {
   @Post(':team_id/logo')
   @HttpCode(200)
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ImageUpload()
+  @ImageUpload(ImageBodyInterceptor)
   @ApiOperation({
     summary: 'Set a team’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
   })

@@ -1,20 +1,19 @@
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, type NestInterceptor, type Type, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiPayloadTooLargeResponse, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
-import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../common/http/image-upload.js';
-import { ImageBodyInterceptor } from './image-upload.interceptor.js';
+import { ErrorsDto } from '../errors/errors.dto.js';
+import { IMAGE_MAX_BYTES, IMAGE_TYPES } from './image-upload.js';
 
-/** An image upload route: the interceptor, both body forms and the 413 in the OpenAPI document. */
-export function ImageUpload(): MethodDecorator {
+/** An image upload route: the feature's interceptor, both body forms and the 413 in the OpenAPI document. */
+export function ImageUpload(interceptor: Type<NestInterceptor>, field = 'logo'): MethodDecorator {
   return applyDecorators(
-    UseInterceptors(ImageBodyInterceptor),
+    UseInterceptors(interceptor),
     ApiConsumes(...IMAGE_TYPES, 'multipart/form-data'),
     ApiBody({
       schema: {
         type: 'object',
         properties: {
-          logo: { type: 'string', format: 'binary', description: 'The image (or send it as "file")' },
+          [field]: { type: 'string', format: 'binary', description: 'The image (or send it as "file")' },
         },
       },
     }),
