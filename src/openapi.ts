@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
+/** The version of the interface, in the OpenAPI document and the service index (GET /API/auth/). */
+export const SERVICE_VERSION = '2.0.0';
+
 /** The OpenAPI 3.0.3 document, generated from the decorators; keys sorted so the committed file diffs cleanly. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -9,7 +12,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Applications, personal access tokens, OAuth 2.0, sign-in flows and system domains of a media asset ' +
         'management platform. Errors use {"errors": [...]} or {"errors": {"field": "message"}}.',
     )
-    .setVersion('2.0.0')
+    .setVersion(SERVICE_VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'Auth-Token', description: 'Legacy form, with App-ID' },
@@ -40,7 +43,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * Operations that never read the database (constant documents, the caller's own address, keys held in
  * memory): the only ones an outage cannot turn into a 503.
  */
-export const NEVER_UNAVAILABLE = ['getLiveness', 'getCallerIp', 'getJwks', 'getAuthorizationServerMetadata'];
+export const NEVER_UNAVAILABLE = [
+  'getLiveness',
+  'getCallerIp',
+  'getJwks',
+  'getAuthorizationServerMetadata',
+  'getServiceIndex',
+];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const ERRORS = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } } };
