@@ -15,6 +15,7 @@ import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { dataSourceOptions, runMigrations } from './database/data-source.js';
 import { HealthController } from './health/health.controller.js';
+import { ServiceIndexController } from './health/service-index.controller.js';
 import { KeysModule } from './keys/keys.module.js';
 import { LoginModule } from './login/login.module.js';
 import { SystemDomainsModule } from './system-domains/system-domains.module.js';
@@ -77,7 +78,7 @@ export class AppModule {
         LoginModule,
         ...FEATURE_MODULES,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, ServiceIndexController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

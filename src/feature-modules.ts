@@ -2,6 +2,8 @@ import { AppsModule } from './apps/apps.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { PasswordsModule } from './passwords/passwords.module.js';
 import { GroupsModule } from './groups/groups.module.js';
+import { TeamsModule } from './teams/teams.module.js';
+import { UserExtrasModule } from './users/user-extras.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -20,6 +22,9 @@ import { FilesModule } from './files/files.module.js';
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
   AppsModule,
+  // before UsersModule and GroupsModule: its fixed paths under /v1/groups/ come before their {id} routes
+  TeamsModule,
+  UserExtrasModule,
   UsersModule,
   InvitationsModule,
   GroupsModule,

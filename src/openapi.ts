@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
+/** The version of the interface, in the OpenAPI document and the service index (GET /API/auth/). */
+export const SERVICE_VERSION = '2.0.0';
+
 /** The OpenAPI 3.0.3 document, generated from the decorators; keys sorted so the committed file diffs cleanly. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -9,11 +12,21 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Applications, personal access tokens, OAuth 2.0, sign-in flows and system domains of a media asset ' +
         'management platform. Errors use {"errors": [...]} or {"errors": {"field": "message"}}.',
     )
-    .setVersion('2.0.0')
+    .setVersion(SERVICE_VERSION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'Auth-Token', description: 'Legacy form, with App-ID' },
       'legacy',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Temp-Auth-Token',
+        description:
+          'The temp_token of a simple login that owes a second factor (multidomain/login, otp/generate)',
+      },
+      'temp',
     )
     .build();
   const doc = SwaggerModule.createDocument(app, config, {
@@ -22,6 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   doc.openapi = '3.0.3';
   nameAliasMounts(doc);
   declareSurfaceWideResponses(doc);
+  rawImageBodies(doc);
   return sortKeys(doc) as OpenAPIObject;
 }
 
@@ -29,10 +43,31 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * Operations that never read the database (constant documents, the caller's own address, keys held in
  * memory): the only ones an outage cannot turn into a 503.
  */
-export const NEVER_UNAVAILABLE = ['getLiveness', 'getCallerIp', 'getJwks', 'getAuthorizationServerMetadata'];
+export const NEVER_UNAVAILABLE = [
+  'getLiveness',
+  'getCallerIp',
+  'getJwks',
+  'getAuthorizationServerMetadata',
+  'getServiceIndex',
+];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const ERRORS = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } } };
+
+/** A raw image body (`Content-Type: image/*`, the published clients' form of an upload) is the bytes. */
+function rawImageBodies(doc: OpenAPIObject): void {
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const content =
+        item[method]?.requestBody && 'content' in item[method].requestBody
+          ? item[method].requestBody.content
+          : undefined;
+      for (const type of Object.keys(content ?? {})) {
+        if (type.startsWith('image/')) content![type] = { schema: { type: 'string', format: 'binary' } };
+      }
+    }
+  }
+}
 
 /**
  * Answers that come from the layers every request passes, not from a feature, declared once here rather

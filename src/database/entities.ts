@@ -3,6 +3,9 @@ import { AppEntity } from '../apps/app.entity.js';
 import { ExternalAuthEntity } from '../apps/external-auth.entity.js';
 import { GroupMemberEntity } from '../groups/group-member.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
+import { GroupLogoEntity } from '../groups/group-logo.entity.js';
+import { GroupMappingEntity } from '../groups/group-mapping.entity.js';
+import { UserPhotoEntity } from '../users/user-photo.entity.js';
 import { LoginAttemptEntity } from '../login/guessing-defence.entity.js';
 import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
@@ -51,6 +54,9 @@ export const ENTITIES = [
   UserSystemDomainEntity,
   GroupEntity,
   GroupMemberEntity,
+  GroupLogoEntity,
+  GroupMappingEntity,
+  UserPhotoEntity,
   AppEntity,
   TokenEntity,
   SigningKeyEntity,

@@ -17,7 +17,7 @@ export class GroupsModule {
     access.registerQuery(
       'group',
       'Group',
-      'SELECT id FROM groups WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
+      "SELECT id FROM groups WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND kind = 'GROUP'",
     );
   }
 }

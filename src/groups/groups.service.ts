@@ -79,14 +79,15 @@ export class GroupsService {
   }
 
   async create(auth: AuthContext, body: CreateGroupDto): Promise<GroupDto> {
-    const roles = [...new Set(body.roles)];
+    const roles = [...new Set(body.roles ?? [])];
     this.requireHeld(auth, roles, 'You cannot grant roles you do not hold');
     const name = this.name(body.name);
     return this.ds.transaction(async (em) => {
-      if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, name }))
+      if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, kind: 'GROUP', name }))
         throw GroupsErrors.NAME_TAKEN();
       const group = em.create(GroupEntity, {
         system_domain_id: auth.systemDomainId,
+        kind: 'GROUP',
         name,
         description: body.description ?? null,
         roles,
@@ -111,6 +112,7 @@ export class GroupsService {
       if (changes.name !== undefined && changes.name !== group.name) {
         const taken = await em.existsBy(GroupEntity, {
           system_domain_id: auth.systemDomainId,
+          kind: 'GROUP',
           name: changes.name,
         });
         if (taken) throw GroupsErrors.NAME_TAKEN();
@@ -127,7 +129,7 @@ export class GroupsService {
   async remove(auth: AuthContext, id: string): Promise<void> {
     await this.ds.transaction(async (em) => {
       await this.manageable(em, auth, id);
-      await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId });
+      await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId, kind: 'GROUP' });
       await this.emit(em, auth, 'group', id, 'delete', { id });
     });
   }
@@ -198,14 +200,19 @@ export class GroupsService {
     const qb = this.ds
       .getRepository(GroupEntity)
       .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId });
+      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId })
+      .andWhere("g.kind = 'GROUP'");
     const text = q.query?.trim();
     if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
     return { qb, text };
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
-    const group = await em.findOneBy(GroupEntity, { id, system_domain_id: auth.systemDomainId });
+    const group = await em.findOneBy(GroupEntity, {
+      id,
+      system_domain_id: auth.systemDomainId,
+      kind: 'GROUP',
+    });
     if (!group) throw GroupsErrors.NOT_FOUND();
     return group;
   }
@@ -213,7 +220,7 @@ export class GroupsService {
   /** A group of the domain whose roles the caller holds, locked against concurrent changes. */
   private async manageable(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
     const group = await em.findOne(GroupEntity, {
-      where: { id, system_domain_id: auth.systemDomainId },
+      where: { id, system_domain_id: auth.systemDomainId, kind: 'GROUP' },
       lock: { mode: 'pessimistic_write' },
     });
     if (!group) throw GroupsErrors.NOT_FOUND();

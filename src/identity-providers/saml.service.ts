@@ -1,3 +1,4 @@
+import { GROUP_ATTRIBUTES } from '../groups/group-mappings.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
@@ -32,6 +33,8 @@ export interface AcceptedAssertion {
   /** Where the browser returns: the SP-initiated request's, else (IdP-initiated) the RelayState if allowed. */
   returnTo: string | null;
   spInitiated: boolean;
+  /** The group names the identity provider asserts (groups/group-mappings.ts maps them to groups). */
+  groups: string[];
 }
 
 /**
@@ -187,7 +190,18 @@ export class SamlService {
       'urn:oid:2.5.4.4',
       'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
     ]);
-    return { email, firstName: first, lastName: last, returnTo, spInitiated: Boolean(envelope.inResponseTo) };
+    const groups =
+      GROUP_ATTRIBUTES.map((n) => (Object.hasOwn(facts.attributes, n) ? facts.attributes[n] : [])).find(
+        (v) => v.length,
+      ) ?? [];
+    return {
+      email,
+      firstName: first,
+      lastName: last,
+      returnTo,
+      spInitiated: Boolean(envelope.inResponseTo),
+      groups,
+    };
   }
 
   /**

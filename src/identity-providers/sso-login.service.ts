@@ -1,3 +1,4 @@
+import { applyGroupMappings } from '../groups/group-mappings.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -113,6 +114,14 @@ export class SsoLoginService {
       throw new SamlRefusal('the system domain is deactivated');
     }
     const userId = await this.person(idp, a, requestId);
+    await this.ds.transaction((em) =>
+      applyGroupMappings(em, this.events, {
+        systemDomainId: idp.system_domain_id,
+        userId,
+        names: a.groups,
+        requestId,
+      }),
+    );
     const code = generateSecret();
     await this.ds.getRepository(SamlLoginCodeEntity).insert({
       code_sha256: sha256Hex(code),

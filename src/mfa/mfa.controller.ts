@@ -3,7 +3,6 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -26,12 +25,7 @@ import {
   TotpRemoveDto,
 } from './dto/mfa.dto.js';
 import { MfaService } from './mfa.service.js';
-
-const TEMP_HEADER = ApiHeader({
-  name: 'Temp-Auth-Token',
-  required: true,
-  description: 'The temp_token of a simple login that owes a second factor',
-});
+import { OtpConfigurationService } from './otp-configuration.service.js';
 
 /** The end of a sign-in that owes a second factor: only the temporary token (Temp-Auth-Token) opens these. */
 @ApiTags('login')
@@ -42,7 +36,6 @@ export class MfaLoginController {
   @Post('multidomain/login')
   @HttpCode(201)
   @Authenticated({ kinds: ['TEMP'], whileFrozen: true })
-  @TEMP_HEADER
   @ApiOperation({
     summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
   })
@@ -55,7 +48,6 @@ export class MfaLoginController {
   @Post('otp/generate')
   @HttpCode(201)
   @Authenticated({ kinds: ['TEMP'], whileFrozen: true })
-  @TEMP_HEADER
   @ApiOperation({ summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor' })
   @ApiCreatedResponse({ description: 'Mailed' })
   @ApiBadRequestResponse({ type: ErrorsDto })
@@ -77,7 +69,10 @@ export class MfaLoginController {
 @ApiTags('users')
 @Controller('API/users/v1/users/current')
 export class MfaEnrolmentController {
-  constructor(private readonly mfa: MfaService) {}
+  constructor(
+    private readonly mfa: MfaService,
+    private readonly otpConfig: OtpConfigurationService,
+  ) {}
 
   @Post('totp/configure')
   @HttpCode(201)
@@ -91,11 +86,12 @@ export class MfaEnrolmentController {
     return this.mfa.startTotp(caller);
   }
 
+  // 200, as the published clients declare (it confirms, it creates nothing addressable)
   @Post('totp/validate_configuration')
-  @HttpCode(201)
+  @HttpCode(200)
   @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)' })
-  @ApiCreatedResponse({ type: RecoveryCodesDto })
+  @ApiOkResponse({ type: RecoveryCodesDto })
   @ApiBadRequestResponse({ type: ErrorsDto })
   validateTotpConfiguration(
     @Caller() caller: AuthContext,
@@ -119,28 +115,32 @@ export class MfaEnrolmentController {
   @ApiOperation({ summary: 'The user’s second factors' })
   @ApiOkResponse({ type: OtpConfigurationDto })
   getOtpConfiguration(@Caller() caller: AuthContext): Promise<OtpConfigurationDto> {
-    return this.mfa.otpConfiguration(caller.userId);
+    return this.otpConfig.get(caller);
   }
 
+  // 200, as the published clients declare
   @Post('otp/configure')
-  @HttpCode(201)
+  @HttpCode(200)
   @Authenticated({ accountChange: true })
   @ApiOperation({
     summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
   })
-  @ApiCreatedResponse({ type: OtpConfigurationDto })
+  @ApiOkResponse({ type: OtpConfigurationDto })
   @ApiBadRequestResponse({ type: ErrorsDto })
   enableOtp(@Caller() caller: AuthContext, @Body() body: OtpCodeDto): Promise<OtpConfigurationDto> {
-    return this.mfa.setMailOtp(caller, true, body.otp);
+    return this.otpConfig.enable(caller, body.otp);
   }
 
   @Put('otp/configure')
   @Authenticated({ accountChange: true })
-  @ApiOperation({ summary: 'Turns MAIL_2SV on or off, with a code from current/otp/generate' })
+  @ApiOperation({
+    summary:
+      'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
+  })
   @ApiOkResponse({ type: OtpConfigurationDto })
   @ApiBadRequestResponse({ type: ErrorsDto })
   updateOtp(@Caller() caller: AuthContext, @Body() body: MailOtpUpdateDto): Promise<OtpConfigurationDto> {
-    return this.mfa.setMailOtp(caller, body.enabled, body.otp);
+    return this.otpConfig.update(caller, body);
   }
 }
 

@@ -6,12 +6,13 @@ import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
 import { MfaService } from './mfa.service.js';
+import { OtpConfigurationService } from './otp-configuration.service.js';
 
 /** Second factors: enrolment (users service paths), the end of a sign-in that owes one, domain policy. */
 @Module({
   imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule, MarketplaceModule],
   controllers: [MfaLoginController, MfaEnrolmentController, DomainMfaController],
-  providers: [MfaService],
+  providers: [MfaService, OtpConfigurationService],
   exports: [MfaService],
 })
 export class MfaModule {}

@@ -24,7 +24,7 @@ import type {
   DomainMfaPolicyDto,
   DomainMfaPolicyOutDto,
   MultiDomainLoginDto,
-  OtpConfigurationDto,
+  UserFactorsDto,
   RecoveryCodesDto,
   TotpEnrolmentDto,
 } from './dto/mfa.dto.js';
@@ -389,7 +389,7 @@ export class MfaService {
 
   // ---- MAIL_2SV configuration ----
 
-  async otpConfiguration(userId: string): Promise<OtpConfigurationDto> {
+  async otpConfiguration(userId: string): Promise<UserFactorsDto> {
     const row = await this.ds
       .getRepository(UserMfaEntity)
       .createQueryBuilder('m')
@@ -405,7 +405,7 @@ export class MfaService {
   }
 
   /** Turns mailed codes on or off as a factor of the user; a mailed code proves the mailbox. */
-  async setMailOtp(auth: AuthContext, enabled: boolean, otp: string): Promise<OtpConfigurationDto> {
+  async setMailOtp(auth: AuthContext, enabled: boolean, otp: string): Promise<UserFactorsDto> {
     if (!wellFormed('MAIL_2SV', otp)) throw MfaErrors.INVALID_CODE({ otp: 'Invalid or expired code' });
     const outcome = await this.guessing.attempt(auth.userId, 'mail_otp', () =>
       this.consumeMailCode(auth.userId, otp),

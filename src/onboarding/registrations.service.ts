@@ -143,6 +143,7 @@ export class RegistrationsService {
       company_name: body.company_name ?? null,
       email_marketing_consent: body.email_marketing_consent ?? null,
       referral_code: referral,
+      password: null,
       billing_customer_id: body.billing_customer_id ?? null,
       billing_subscription_id: body.billing_subscription_id ?? null,
       payments_id: body.payments_id ?? null,

@@ -188,10 +188,10 @@ export class SystemDomainAdminService {
   async replaceFeatures(
     auth: AuthContext,
     id: string,
-    body: SystemDomainFeaturesDto,
+    body: SystemDomainFeaturesDto | ((current: string[]) => string[]),
   ): Promise<SystemDomainFeaturesDto> {
     const view = await this.change(auth, id, 'update', (d) => {
-      d.features = [...body.features];
+      d.features = typeof body === 'function' ? body(d.features ?? []) : [...body.features];
     });
     return { features: view.features };
   }

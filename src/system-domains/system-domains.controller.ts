@@ -43,6 +43,7 @@ import {
   SystemDomainBasicDto,
   SystemDomainDto,
   SystemDomainFeaturesDto,
+  AddSystemDomainFeatureDto,
   SystemDomainListDto,
   SystemDomainListQueryDto,
   SystemDomainProfileDto,
@@ -51,6 +52,7 @@ import {
 } from './dto/system-domain.dto.js';
 import { LOGO_MAX_BYTES } from './logo.js';
 import { LogoUploadInterceptor } from './logo-upload.js';
+import { withFeature } from './domain-features.js';
 import { type LogoFile, SystemDomainAdminService } from './system-domain-admin.service.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
 
@@ -103,6 +105,18 @@ export class SystemDomainsController {
     @Caller() caller: AuthContext,
   ): Promise<SystemDomainDto> {
     return this.domains.create(caller, body);
+  }
+
+  // the published search path: the list's filters under its own name (declared before /{id}, which caught it)
+  @Get('search')
+  @Authenticated(superAdmin)
+  @ApiOperation({ summary: 'Search system domains: the same filters, sort, facets and answer as the list' })
+  @ApiOkResponse({ type: SystemDomainListDto })
+  searchSystemDomains(
+    @Query() q: SystemDomainListQueryDto,
+    @Req() req: Request,
+  ): Promise<SystemDomainListDto> {
+    return this.domains.list(q, req.path);
   }
 
   @Get('templates')
@@ -230,6 +244,22 @@ export class SystemDomainsController {
     return this.domains.replaceFeatures(caller, id, body);
   }
 
+  @Post(':id/features')
+  @Authenticated(superAdmin)
+  @ApiOperation({
+    summary:
+      'Turn one feature on (the published body {config: {feature, parameters}}; parameters are not kept, so only none, null or {} pass)',
+  })
+  @ApiCreatedResponse({ type: SystemDomainFeaturesDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  addSystemDomainFeature(
+    @Param('id', domainId) id: string,
+    @Body() body: AddSystemDomainFeatureDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainFeaturesDto> {
+    return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
+  }
+
   @Post(':id/reindex')
   @HttpCode(202)
   @Authenticated(superAdmin)
@@ -254,9 +284,9 @@ export class SystemDomainsController {
   @ApiOperation({
     summary:
       'Upload the domain’s logo: one PNG, JPEG, GIF or WebP file (judged by its bytes) of at most 1 MiB, ' +
-      'in the multipart field "logo" (or "file")',
+      'as the raw body (Content-Type image/*) or in the multipart field "logo" (or "file")',
   })
-  @ApiConsumes('multipart/form-data')
+  @ApiConsumes('multipart/form-data', ...LOGO_TYPES)
   @ApiBody({
     schema: {
       type: 'object',

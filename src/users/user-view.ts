@@ -35,5 +35,7 @@ export function userBasicView(u: UserEntity): UserBasicDto {
 
 /** Roles in the catalogue's order, so answers compare equal whatever set they were read from. */
 export function rolesView(roles: ReadonlySet<Role>): UserRolesDto {
-  return { roles: ALL_ROLES.filter((r) => roles.has(r)) };
+  const held = ALL_ROLES.filter((r) => roles.has(r));
+  // the published model reads `objects`; this service's earlier clients read `roles`
+  return { roles: held, objects: [...held] };
 }

@@ -11,6 +11,14 @@ export const UsersErrors = defineErrors('users', {
     'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
   ),
   DELETE_SELF: message(400, 'You cannot delete yourself'),
+  ROLE_NOT_HELD: message(404, 'The user does not hold this role'),
+  PHOTO_MISSING: message(
+    400,
+    'Send one image: a raw image/* body, or multipart/form-data in the field "photo" or "file"',
+  ),
+  PHOTO_TYPE: message(400, 'The photo must be a PNG, JPEG, GIF or WebP image'),
+  PHOTO_TOO_LARGE: message(413, 'The photo must be at most 1 MiB'),
+  NO_PHOTO: message(404, 'No photo'),
   /** BillingLimits: one more user of a type would exceed the domain's limit for it (seat-limits.ts). */
   SEAT_LIMIT: {
     status: 400,

@@ -71,6 +71,8 @@ describe('marketplace signup', () => {
       ...a.env('vendor_a'),
       ...b.env('vendor_b'),
       ...c.env('vendor_c', 'file'),
+      // the cloud the published clients name in their field x-gcp-marketplace-token
+      ...b.env('gcp'),
       // a marketplace whose key set cannot be fetched (nothing listens on port 1)
       MARKETPLACE_VENDOR_D_ISSUER: 'https://marketplace.example/d',
       MARKETPLACE_VENDOR_D_AUDIENCE: 'portcullis-test',
@@ -113,6 +115,23 @@ describe('marketplace signup', () => {
       const ttl = new Date(res.body.expires).getTime() - Date.now();
       expect(ttl).toBeGreaterThan(3500_000);
       expect(ttl).toBeLessThanOrEqual(3600_000);
+    });
+
+    it('reads the published field x-gcp-marketplace-token for the cloud configured as gcp, and only for it', async () => {
+      const res = await signup({ 'x-gcp-marketplace-token': await b.mint() }).expect(200);
+      expect(res.body.cloud).toBe('gcp');
+      // a token another cloud signed is refused under this field
+      expectError(
+        await signup({ 'x-gcp-marketplace-token': await a.mint() }),
+        400,
+        'marketplace.TOKEN_INVALID',
+      );
+      // two token fields: which cloud is meant is unclear, so neither is read
+      expectError(
+        await signup({ 'x-gcp-marketplace-token': await b.mint(), [FIELD_A]: await a.mint() }),
+        400,
+        'marketplace.TOKEN_MISSING',
+      );
     });
 
     it('accepts ES256 tokens from the JWKS and RS256 tokens checked against a PEM key file', async () => {

@@ -47,7 +47,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
       .post(TOTP_VALIDATE)
       .set(login)
       .send({ otp: codeOf(started.body.secret) })
-      .expect(201);
+      .expect(200);
     nextStep();
     return { secret: started.body.secret, recovery: confirmed.body.recovery_codes };
   }
@@ -101,6 +101,8 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         totp_enabled: false,
         recovery_codes_remaining: 0,
         mfa_methods_configured: [],
+        mfa_required: false,
+        mfa_methods: ['TOTP', 'MAIL_2SV'],
       });
       // the seed is sealed at rest
       const [row] = await t.ds.query('SELECT totp_secret FROM user_mfa WHERE user_id = $1', [user.id]);
@@ -114,7 +116,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         .post(TOTP_VALIDATE)
         .set(login)
         .send({ otp: codeOf(res.body.secret) })
-        .expect(201);
+        .expect(200);
       expect(ok.body.recovery_codes).toHaveLength(10);
       expect(new Set(ok.body.recovery_codes).size).toBe(10);
       // confirmed once: a second confirmation and a new enrolment are refused
@@ -128,6 +130,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         totp_enabled: true,
         recovery_codes_remaining: 10,
         mfa_methods_configured: ['TOTP'],
+        mfa_required: true,
       });
       // the user is told, and webhooks get the event
       expect(await mailedText(t, user.email)).toContain('authenticator app was added');
@@ -506,7 +509,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
       await t.http.post(OTP_CONFIGURE).set(login).send({ otp: '123456' }).expect(400);
       await t.http.post(CURRENT_GENERATE).set(login).expect(201);
       const code = /sign-in code is (\d{6})/.exec(await mailedText(t, user.email))![1];
-      const on = await t.http.post(OTP_CONFIGURE).set(login).send({ otp: code }).expect(201);
+      const on = await t.http.post(OTP_CONFIGURE).set(login).send({ otp: code }).expect(200);
       expect(on.body).toMatchObject({ mail_2sv_enabled: true, mfa_methods_configured: ['MAIL_2SV'] });
       expect(await mailedText(t, user.email)).toContain('Sign-in codes by mail were turned on');
       // now every sign-in asks for a code
@@ -519,6 +522,44 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
       const off = await t.http.put(OTP_CONFIGURE).set(login).send({ enabled: false, otp: code2 }).expect(200);
       expect(off.body.mail_2sv_enabled).toBe(false);
       expect(eventsOf(user.id)).toEqual(['otp_enabled', 'otp_disabled']);
+    });
+
+    it('PUT takes the published body (otp, otp_type, mfa_required); a body saying neither on nor off is a 400', async () => {
+      const user = await createUser(t);
+      const login = bearer((await tokenFor(t, user)).token);
+      const mailed = async () => {
+        await t.http.post(CURRENT_GENERATE).set(login).expect(201);
+        return /sign-in code is (\d{6})/.exec(await mailedText(t, user.email))![1];
+      };
+      const code = await mailed();
+      // neither mfa_required nor enabled, a factor this path does not turn on, contradicting fields: 400, no change
+      await t.http.put(OTP_CONFIGURE).set(login).send({ otp: code, otp_type: 'MAIL_2SV' }).expect(400);
+      await t.http
+        .put(OTP_CONFIGURE)
+        .set(login)
+        .send({ otp: code, otp_type: 'TOTP', mfa_required: true })
+        .expect(400);
+      await t.http
+        .put(OTP_CONFIGURE)
+        .set(login)
+        .send({ otp: code, mfa_required: true, enabled: false })
+        .expect(400);
+      await t.http.put(OTP_CONFIGURE).set(login).send({ otp: code, mfa_required: 'yes' }).expect(400);
+      expect((await t.http.get(OTP_CONFIGURE).set(login).expect(200)).body.mail_2sv_enabled).toBe(false);
+      const on = await t.http
+        .put(OTP_CONFIGURE)
+        .set(login)
+        .send({ otp: code, otp_type: 'MAIL_2SV', mfa_required: true })
+        .expect(200);
+      expect(on.body).toMatchObject({ mail_2sv_enabled: true, mfa_required: true });
+      // the code was used: it cannot turn it off again
+      await t.http.put(OTP_CONFIGURE).set(login).send({ otp: code, mfa_required: false }).expect(400);
+      const off = await t.http
+        .put(OTP_CONFIGURE)
+        .set(login)
+        .send({ otp: await mailed(), mfa_required: false })
+        .expect(200);
+      expect(off.body).toMatchObject({ mail_2sv_enabled: false, mfa_required: false });
     });
   });
 

@@ -223,6 +223,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'SamlController.samlToken',
       'SamlController.startSamlSso',
       'SamlController.startSamlSsoDeprecated',
+      // GET /API/auth/: the service's name, version and links (constants only)
+      'ServiceIndexController.getServiceIndex',
       // a domain's logo, shown on sign-in pages (image bytes only, nosniff, CSP default-src 'none')
       'SystemDomainsController.getSystemDomainLogo',
       'TokenEndpointController.createOAuthToken',

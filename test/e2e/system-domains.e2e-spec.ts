@@ -252,6 +252,42 @@ describe('system domains /API/auth/v1/system_domains', () => {
         .set(sa)
         .expect(200, { features: ['b.two', 'a:one'] });
     });
+
+    it('features: POST {config: {feature, parameters}} (the published body) turns one on, once', async () => {
+      const add = (config: unknown, h = sa) =>
+        t.http.post(`${BASE}/${b.id}/features`).set(h).send({ config });
+      await t.http
+        .put(`${BASE}/${b.id}/features/`)
+        .set(sa)
+        .send({ features: ['x.one'] })
+        .expect(200);
+      await add({ feature: 'y.two', parameters: {} }).expect(201, { features: ['x.one', 'y.two'] });
+      await add({ feature: 'y.two' }).expect(201, { features: ['x.one', 'y.two'] });
+      await add({ feature: 'z.three', parameters: null }).expect(201);
+      // parameters have nowhere to live: refused, not dropped; bad names and shapes; admins of the domain
+      for (const config of [
+        { feature: 'w.four', parameters: { limit: 3 } },
+        { feature: 'UPPER' },
+        { feature: 1 },
+        {},
+        'y.two',
+        null,
+      ]) {
+        await add(config).expect(400);
+      }
+      await t.http.post(`${BASE}/${b.id}/features/`).set(sa).send({ feature: 'w.four' }).expect(400);
+      await add({ feature: 'w.four' }, hAdminB).expect(403);
+      await add({ feature: 'w.four' }, hAdminA).expect(403);
+      await t.http
+        .post(`${BASE}/${randomUUID()}/features/`)
+        .set(sa)
+        .send({ config: { feature: 'a' } })
+        .expect(404);
+      await t.http
+        .get(`${BASE}/${b.id}/features/`)
+        .set(sa)
+        .expect(200, { features: ['x.one', 'y.two', 'z.three'] });
+    });
   });
 
   describe('list: query, statuses, types, is_template, sort, facets', () => {
@@ -331,6 +367,15 @@ describe('system domains /API/auth/v1/system_domains', () => {
       await t.http.get(`${BASE}/not-a-uuid/`).set(sa).expect(404, NOT_FOUND);
       await t.http.get(`${BASE}/not-a-uuid/`).set(hAdminA).expect(404, NOT_FOUND);
       await t.http.patch(`${BASE}/not-a-uuid/`).set(sa).send({}).expect(404, NOT_FOUND);
+    });
+
+    it('search/ is the list under its published name, never the {id} route; super administrators only', async () => {
+      const res = await t.http.get(`${BASE}/search/`).query({ query: a.name }).set(sa).expect(200);
+      expect(res.body.objects.map((d: { id: string }) => d.id)).toEqual([a.id]);
+      expect(res.body).toMatchObject({ page: 1, total: 1 });
+      await t.http.get(`${BASE}/search`).set(sa).expect(200);
+      await t.http.get(`${BASE}/search/`).set(hAdminA).expect(403);
+      await t.http.get(`${BASE}/search/`).query({ statuses: 'NOPE' }).set(sa).expect(400);
     });
 
     it('fixed paths other modules serve under system_domains win over the {id} routes', async () => {
@@ -529,6 +574,29 @@ describe('system domains /API/auth/v1/system_domains', () => {
       const res = await upload(a.id, hAdminA, big).expect(413);
       expect(res.body.errors[0]).toMatch(/at most 1 MiB/);
       expect((await t.http.get(`${BASE}/${a.id}/`).set(sa).expect(200)).body.logo_url).toBe(before);
+    });
+
+    it('takes the raw image body (Content-Type image/*) as the published clients send it; the bytes decide', async () => {
+      const raw = (bytes: Buffer, type: string, h = hAdminA) =>
+        t.http.post(`${BASE}/${a.id}/logo`).set(h).set('Content-Type', type).send(bytes);
+      const res = await raw(PNG, 'image/png').expect(201);
+      const served = await t.http.get(`${BASE}/${a.id}/logo/`).buffer(true).expect(200);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(Buffer.compare(served.body as Buffer, PNG)).toBe(0);
+      expect((await t.http.get(`${BASE}/${a.id}/`).set(sa).expect(200)).body.logo_url).toBe(res.body.logo);
+      // hostile: an SVG or HTML page sent as an image, an empty body, over 1 MiB; members and other domains
+      for (const [bytes, type] of [
+        [SVG, 'image/svg+xml'],
+        [HTML, 'image/png'],
+        [Buffer.alloc(0), 'image/png'],
+      ] as const) {
+        await raw(bytes, type).expect(400);
+      }
+      const big = await raw(Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]), 'image/png').expect(413);
+      expect(big.body.errors[0]).toMatch(/at most 1 MiB/);
+      await raw(JPEG, 'image/jpeg', hMemberA).expect(403);
+      await raw(JPEG, 'image/jpeg', hAdminB).expect(404, NOT_FOUND);
+      expect((await t.http.get(`${BASE}/${a.id}/`).set(sa).expect(200)).body.logo_url).toBe(res.body.logo);
     });
 
     it('members and other domains’ admins cannot upload; DELETE removes it (204), then 404', async () => {

@@ -21,6 +21,8 @@ const PAT_DENIED = {
   ],
 };
 
+/** The roles answer: the same list under `roles` and under the published model's `objects`. */
+const rolesBody = (roles: readonly string[]) => ({ roles: [...roles], objects: [...roles] });
 describe('users service paths of published clients', () => {
   let t: TestApp;
   const as = async (user: UserEntity, domainId?: string) =>
@@ -289,7 +291,7 @@ describe('users service paths of published clients', () => {
         .getRepository(GroupEntity)
         .save({ system_domain_id: other, name: groupName(), roles: ['can_delete_users'] });
       await t.ds.getRepository(GroupMemberEntity).insert({ group_id: elsewhere.id, user_id: user.id });
-      const expected = { roles: ['can_read_apps', 'can_read_assets', 'can_write_assets'] };
+      const expected = rolesBody(['can_read_apps', 'can_read_assets', 'can_write_assets']);
       for (const path of [`${USERS}/current/roles/`, `${USERS}/current/roles`]) {
         expect(
           (
@@ -311,15 +313,15 @@ describe('users service paths of published clients', () => {
             .set(await as(user, other))
             .expect(200)
         ).body,
-      ).toEqual({ roles: ['can_delete_users'] });
+      ).toEqual(rolesBody(['can_delete_users']));
     });
 
     it('administrators hold every domain role, super administrators every role, a plain member none', async () => {
       const admin = await createUser(t, { domainId, isAdmin: true });
       const plain = await createUser(t, { domainId });
-      expect((await t.http.get(`${USERS}/${admin.id}/roles/`).set(rh).expect(200)).body).toEqual({
-        roles: [...DOMAIN_ROLES],
-      });
+      expect((await t.http.get(`${USERS}/${admin.id}/roles/`).set(rh).expect(200)).body).toEqual(
+        rolesBody([...DOMAIN_ROLES]),
+      );
       expect(
         (
           await t.http
@@ -327,12 +329,10 @@ describe('users service paths of published clients', () => {
             .set(await as(admin))
             .expect(200)
         ).body,
-      ).toEqual({
-        roles: [...DOMAIN_ROLES],
-      });
-      expect((await t.http.get(`${USERS}/${plain.id}/roles/`).set(rh).expect(200)).body).toEqual({
-        roles: [],
-      });
+      ).toEqual(rolesBody([...DOMAIN_ROLES]));
+      expect((await t.http.get(`${USERS}/${plain.id}/roles/`).set(rh).expect(200)).body).toEqual(
+        rolesBody([]),
+      );
       expect(
         (
           await t.http
@@ -340,9 +340,7 @@ describe('users service paths of published clients', () => {
             .set(await as(plain))
             .expect(200)
         ).body,
-      ).toEqual({
-        roles: [],
-      });
+      ).toEqual(rolesBody([]));
       // the super administrator, even in a domain they do not belong to
       expect(
         (
@@ -351,7 +349,7 @@ describe('users service paths of published clients', () => {
             .set(await as(t.admin, domainId))
             .expect(200)
         ).body,
-      ).toEqual({ roles: [...ALL_ROLES] });
+      ).toEqual(rolesBody([...ALL_ROLES]));
       expect(
         (
           await t.http
@@ -359,7 +357,7 @@ describe('users service paths of published clients', () => {
             .set(await as(t.admin))
             .expect(200)
         ).body,
-      ).toEqual({ roles: [...ALL_ROLES] });
+      ).toEqual(rolesBody([...ALL_ROLES]));
     });
 
     it('current/roles is what the presented token may use: an app’s token is cut down to its ceiling', async () => {
@@ -370,9 +368,9 @@ describe('users service paths of published clients', () => {
         .getRepository(GroupEntity)
         .save({ system_domain_id: t.domainId, name: groupName(), roles: ['can_read_users'] });
       await t.ds.getRepository(GroupMemberEntity).insert({ group_id: more.id, user_id: user.id });
-      expect((await t.http.get(`${USERS}/current/roles/`).set(pat).expect(200)).body).toEqual({
-        roles: ['can_read_apps'],
-      });
+      expect((await t.http.get(`${USERS}/current/roles/`).set(pat).expect(200)).body).toEqual(
+        rolesBody(['can_read_apps']),
+      );
       expect(
         (
           await t.http
@@ -380,9 +378,7 @@ describe('users service paths of published clients', () => {
             .set(await as(user))
             .expect(200)
         ).body,
-      ).toEqual({
-        roles: ['can_read_apps', 'can_read_users'],
-      });
+      ).toEqual(rolesBody(['can_read_apps', 'can_read_users']));
       // the user's own roles, whoever reads them
       expect(
         (
@@ -391,9 +387,7 @@ describe('users service paths of published clients', () => {
             .set(await as(user))
             .expect(200)
         ).body,
-      ).toEqual({
-        roles: ['can_read_apps', 'can_read_users'],
-      });
+      ).toEqual(rolesBody(['can_read_apps', 'can_read_users']));
     });
 
     it('current/roles answers any OAuth token (it describes the caller); 401 without credentials', async () => {
@@ -401,7 +395,7 @@ describe('users service paths of published clients', () => {
       const narrow = await tokenFor(t, user, { kind: 'OAUTH', scopes: ['assets:read'] });
       expect(
         (await t.http.get(`${USERS}/current/roles/`).set(bearer(narrow.token)).expect(200)).body,
-      ).toEqual({ roles: ['can_read_assets'] });
+      ).toEqual(rolesBody(['can_read_assets']));
       const res = await t.http.get(`${USERS}/current/roles/`).expect(401);
       expect(res.body).toEqual({ errors: ['Authentication credentials were not provided'] });
     });

@@ -37,7 +37,7 @@ export interface ResponseOptions {
   assertionId?: string;
   notBefore?: Date;
   notOnOrAfter?: Date;
-  attributes?: Record<string, string>;
+  attributes?: Record<string, string | string[]>;
   signAssertion?: boolean;
   signResponse?: boolean;
   nameIdFormat?: string;
@@ -57,7 +57,10 @@ export function buildResponse(o: ResponseOptions): string {
   const attrs = Object.entries(o.attributes ?? {})
     .map(
       ([k, v]) =>
-        `<saml:Attribute Name="${k}"><saml:AttributeValue>${v}</saml:AttributeValue></saml:Attribute>`,
+        `<saml:Attribute Name="${k}">${[v]
+          .flat()
+          .map((x) => `<saml:AttributeValue>${x}</saml:AttributeValue>`)
+          .join('')}</saml:Attribute>`,
     )
     .join('');
   const assertion =

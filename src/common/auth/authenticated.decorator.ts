@@ -74,8 +74,8 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
     SetMetadata(AUTH_OPTIONS, options),
     // the policy, readable in the OpenAPI document (and in the route-policy snapshot)
     ApiExtension('x-portcullis-policy', describePolicy(options)),
-    ApiBearerAuth('bearer'),
-    ApiSecurity('legacy'),
+    // the temporary sign-in token travels in its own header, and opens nothing else
+    ...(isTempOnly(options) ? [ApiSecurity('temp')] : [ApiBearerAuth('bearer'), ApiSecurity('legacy')]),
     ApiUnauthorizedResponse({ description: 'Missing, malformed, expired or revoked token', type: ErrorsDto }),
     ApiForbiddenResponse({
       description: needs.length ? `Requires: ${needs.join(', ')}` : 'Not allowed for this caller',
@@ -83,6 +83,10 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
     }),
     TOO_MANY,
   );
+}
+
+function isTempOnly(o: AuthenticatedOptions): boolean {
+  return o.kinds !== undefined && o.kinds.length > 0 && o.kinds.every((k) => k === 'TEMP');
 }
 
 /** A route's policy as plain data: what the OpenAPI document and the route-policy snapshot show. */

@@ -22,6 +22,8 @@ import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 import { FilesJobs1795700100000 } from './1795700100000-files-jobs.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
+import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
+import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   SamlSso1795688993560,
   AssetsMetadata1795689010077,
   FilesJobs1795700100000,
+  TeamsRoleGroups1795700200000,
+  UserPhotos1795700210000,
 ];

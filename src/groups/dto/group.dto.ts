@@ -11,8 +11,13 @@ const ROLES_DESCRIPTION =
 export class CreateGroupDto {
   @StringField({ minLength: 1, maxLength: 200, description: 'Unique in the domain' }) name!: string;
   @StringField({ required: false, nullable: true, maxLength: 2000 }) description?: string | null;
-  @StringArrayField({ in: ALL_ROLES, maxItems: ALL_ROLES.length, description: ROLES_DESCRIPTION })
-  roles!: string[];
+  @StringArrayField({
+    required: false,
+    in: ALL_ROLES,
+    maxItems: ALL_ROLES.length,
+    description: `${ROLES_DESCRIPTION}; none when left out`,
+  })
+  roles?: string[];
 }
 
 /** Body of PATCH and PUT /v1/groups/{group_id}/: any subset. Written out (not PartialType) so null stays invalid. */

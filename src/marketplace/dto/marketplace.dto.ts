@@ -14,6 +14,14 @@ export const MARKETPLACE_SIGNUP_SCHEMA = {
   description:
     'MarketplaceSignup: exactly one field named `x-<cloud>-marketplace-token` (e.g. `x-vendor_a-marketplace-token`) ' +
     'carrying the marketplace’s signed JWT (claims: iss, aud, exp, jti, sub = customer id, entitlement_id)',
+  properties: {
+    // the published clients' field: the cloud configured as MARKETPLACE_GCP_* reads it
+    'x-gcp-marketplace-token': {
+      type: 'string' as const,
+      maxLength: MARKETPLACE_TOKEN_MAX,
+      description: 'The published field of the cloud named gcp (configured with MARKETPLACE_GCP_*)',
+    },
+  },
   additionalProperties: { type: 'string' as const, maxLength: MARKETPLACE_TOKEN_MAX },
   example: { 'x-vendor_a-marketplace-token': 'eyJhbGciOiJSUzI1NiIs…' },
 };

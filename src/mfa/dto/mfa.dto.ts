@@ -41,11 +41,22 @@ export class TotpRemoveDto {
   otp_type?: 'TOTP' | 'RECOVERY' | null;
 }
 
+/** The published body (otp, otp_type, mfa_required); `enabled` is this service's older name of mfa_required. */
 export class MailOtpUpdateDto {
-  @BoolField({ description: 'Whether mailed codes (MAIL_2SV) are a second factor of this user' })
-  enabled!: boolean;
   @StringField({ maxLength: 64, description: 'A code from POST /v1/auth/current/otp/generate/' })
   otp!: string;
+  @EnumField(['MAIL_2SV'] as const, {
+    required: false,
+    description: 'The factor turned on or off: MAIL_2SV (an authenticator app has totp/configure)',
+  })
+  otp_type?: 'MAIL_2SV';
+  @BoolField({
+    required: false,
+    description: 'Whether mailed codes (MAIL_2SV) are a second factor of this user (one of this and enabled)',
+  })
+  mfa_required?: boolean;
+  @BoolField({ required: false, description: 'Older name of mfa_required' })
+  enabled?: boolean;
 }
 
 export class TotpEnrolmentDto {
@@ -73,7 +84,23 @@ export class OtpConfigurationDto {
   @ApiProperty({ readOnly: true }) totp_enabled!: boolean;
   @ApiProperty({ readOnly: true }) recovery_codes_remaining!: number;
   @ApiProperty({ readOnly: true, type: [String], enum: MFA_METHODS }) mfa_methods_configured!: string[];
+  @ApiProperty({
+    readOnly: true,
+    description:
+      'Whether signing in to this domain owes this user a second factor (one configured, or the domain requires one)',
+  })
+  mfa_required!: boolean;
+  @ApiProperty({
+    readOnly: true,
+    type: [String],
+    enum: MFA_METHODS,
+    description: 'The methods the domain accepts as a second factor',
+  })
+  mfa_methods!: string[];
 }
+
+/** The user's own factors, before the domain's policy is added (MfaService answers this). */
+export type UserFactorsDto = Omit<OtpConfigurationDto, 'mfa_required' | 'mfa_methods'>;
 
 export class DomainMfaPolicyDto {
   @BoolField({ required: false, description: 'Every member must pass a second factor to sign in' })

@@ -60,6 +60,13 @@ export class RegistrationDto {
   @ApiProperty({ nullable: true, type: String }) billing_subscription_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) payments_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) marketplace_signup_nonce!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'Always null: the published model shares this field with the request; the password never comes back',
+  })
+  password!: null;
 }
 
 export class CountriesQueryDto {

@@ -21,6 +21,7 @@ import {
   EnumField,
   IntField,
   NumberField,
+  ObjectField,
   StringField,
 } from '../../common/validation/fields.js';
 import { BILLING_TIERS, DOMAIN_STATUSES, DOMAIN_TYPES, INDUSTRIES } from '../system-domain.entity.js';
@@ -239,6 +240,28 @@ export class SystemDomainProfileDto {
 
 export class SystemDomainFeaturesDto {
   @FeaturesField() features!: string[];
+}
+
+/** The published body of POST /v1/system_domains/{id}/features/: one feature to turn on. */
+export class FeatureConfigDto {
+  @ApiProperty({ pattern: FEATURE_PATTERN.source, description: 'The feature name' })
+  @Matches(FEATURE_PATTERN, { message: `must match ${FEATURE_PATTERN.source}` })
+  feature!: string;
+  @ObjectField({
+    required: false,
+    nullable: true,
+    description:
+      'Not kept: a domain’s features are names (the spec’s features is an array of strings); must be absent, null or {}',
+  })
+  parameters?: Record<string, unknown> | null;
+}
+
+export class AddSystemDomainFeatureDto {
+  @ApiProperty({ type: FeatureConfigDto })
+  @IsObject({ message: 'must be an object {feature, parameters}' })
+  @ValidateNested()
+  @Type(() => FeatureConfigDto)
+  config!: FeatureConfigDto;
 }
 
 /** The spec's ReindexSystemDomain. */

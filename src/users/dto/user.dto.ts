@@ -115,7 +115,13 @@ export class UserRolesDto {
     type: [String],
     enum: ALL_ROLES,
     description:
-      'In the order of the role catalogue. Super administrators hold every role, domain administrators every domain role, anyone else the union of their groups’ roles in this domain',
+      'In the order of the role catalogue. Super administrators hold every role, domain administrators every domain role, anyone else the union of their groups’ and role groups’ roles in this domain',
   })
   roles!: Role[];
+  @ApiProperty({
+    type: [String],
+    enum: ALL_ROLES,
+    description: 'The same list, under the published model’s key',
+  })
+  objects!: Role[];
 }

@@ -1,0 +1,16 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { GroupEntity } from './group.entity.js';
+
+/** A group's or team's logo, in the database like the domain logos (every instance serves the same bytes). */
+@Entity('group_logos')
+export class GroupLogoEntity {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_group_logos' }) group_id!: string;
+  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'FK_group_logos_group' })
+  group?: Relation<GroupEntity>;
+  /** What the bytes are (image/png, jpeg, gif, webp), never what the client claimed. */
+  @Column({ type: 'text' }) content_type!: string;
+  @Column({ type: 'bytea' }) bytes!: Buffer;
+  @Column({ type: 'text' }) sha256!: string;
+  @Column({ type: 'timestamptz' }) date_modified!: Date;
+}

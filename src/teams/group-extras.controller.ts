@@ -1,0 +1,168 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UploadedFiles,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import type { UploadedImage } from '../common/http/image-upload.js';
+import { PageQueryDto } from '../common/http/pagination.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { GroupListQueryDto } from '../groups/dto/group.dto.js';
+import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
+import {
+  CreateGroupMappingDto,
+  GroupMappingDto,
+  GroupMappingListDto,
+  GroupReindexDto,
+} from './dto/group-mapping.dto.js';
+import { GroupLikeBasicListDto } from './dto/team.dto.js';
+import { GroupKindsService } from './group-kinds.service.js';
+import { GroupLogosService } from './group-logos.service.js';
+import { GroupMappingsService } from './group-mappings.service.js';
+import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageBodyInterceptor } from './image-upload.interceptor.js';
+
+const uuid = new UuidParamPipe();
+const groupAccess = { entity: 'group', param: 'group_id' };
+
+/**
+ * The rest of /v1/groups/: mappings, all/basic, logo, reindex. Its module is mounted before GroupsModule, so
+ * these fixed paths come before the groups' /{group_id} routes (Express matches in registration order).
+ */
+@ApiTags('groups')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/groups')
+export class GroupExtrasController {
+  constructor(
+    private readonly mappings: GroupMappingsService,
+    private readonly kinds: GroupKindsService,
+    private readonly logos: GroupLogosService,
+  ) {}
+
+  @Get('mappings')
+  @Authenticated({ roles: ['can_read_groups'] })
+  @ApiOperation({ summary: 'Group mappings of the caller’s domain (page style; sort on name, date_created)' })
+  @ApiOkResponse({ type: GroupMappingListDto })
+  listGroupMappings(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
+    return this.mappings.list(caller, q, req.path) as Promise<GroupMappingListDto>;
+  }
+
+  @Post('mappings')
+  @Authenticated({ roles: ['can_write_groups'] })
+  @ApiOperation({
+    summary:
+      'Map an identity provider’s group name to a group, team or role group (applied at each single sign-on)',
+  })
+  @ApiCreatedResponse({ type: GroupMappingDto })
+  @ApiNotFoundResponse({ description: 'No such group in this domain', type: ErrorsDto })
+  @ApiConflictResponse({ description: 'The name is already mapped in this domain', type: ErrorsDto })
+  createGroupMapping(@Body() body: CreateGroupMappingDto, @Caller() caller: AuthContext) {
+    return this.mappings.create(caller, body);
+  }
+
+  @Get('mappings/:name')
+  @Authenticated({ roles: ['can_read_groups'] })
+  @ApiOperation({ summary: 'One group mapping, by the identity provider’s group name' })
+  @ApiOkResponse({ type: GroupMappingDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  getGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext) {
+    return this.mappings.get(caller, name);
+  }
+
+  @Delete('mappings/:name')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_groups'] })
+  @ApiOperation({ summary: 'Remove a group mapping (memberships it made stay until the next sign-on)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  deleteGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.mappings.remove(caller, name);
+  }
+
+  @Get('all/basic')
+  @Authenticated()
+  @ApiOperation({
+    summary:
+      'Groups, teams and role groups together in the basic form (id, name, kind), for pickers: any member',
+  })
+  @ApiOkResponse({ type: GroupLikeBasicListDto })
+  listAllGroupsBasic(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
+    return this.kinds.basic(['GROUP', 'TEAM', 'ROLE_GROUP'], caller, q, req.path);
+  }
+
+  @Post(':group_id/reindex')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({
+    summary:
+      'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
+  })
+  @ApiCreatedResponse({ type: GroupReindexDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  reindexGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupReindexDto> {
+    return this.mappings.reindex(caller, id);
+  }
+
+  @Post(':group_id/logo')
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ImageUpload(ImageBodyInterceptor)
+  @ApiOperation({
+    summary: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
+  })
+  @ApiOkResponse({ type: LogoDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  uploadGroupLogo(
+    @Param('group_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ): Promise<LogoDto> {
+    return this.logos.upload('GROUP', caller, id, files);
+  }
+
+  @Delete(':group_id/logo')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({ summary: 'Remove a group’s logo' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such group, or it has no logo' })
+  deleteGroupLogo(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.logos.remove('GROUP', caller, id);
+  }
+
+  @Get(':group_id/logo')
+  @Authenticated({ access: groupAccess })
+  @ApiOperation({
+    summary: 'A group’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
+  })
+  @ImageAnswer()
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such group, or it has no logo' })
+  async getGroupLogo(
+    @Param('group_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+    @Res() res: Response,
+  ) {
+    sendImage(res, await this.logos.get('GROUP', caller, id));
+  }
+}

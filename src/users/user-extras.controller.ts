@@ -1,0 +1,134 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import type { UploadedImage } from '../common/http/image-upload.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
+import { UserExtrasService } from './user-extras.service.js';
+
+const uuid = new UuidParamPipe();
+const userAccess = { entity: 'user' as const, param: 'user_id' };
+const PHOTO =
+  'one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB; shown in the caller’s domain';
+
+class PhotoDto {
+  @ApiProperty({ description: 'Where the photo is served (a path starting with /API/)' }) photo!: string;
+}
+class UserRoleDto {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() role!: string;
+}
+class UserReindexDto {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The request’s id; the webhook event carries it as data.reindex_id',
+  })
+  id!: string;
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+}
+
+/** Users routes of the published service beyond the CRUD: photos, one role, reindex. */
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/users')
+export class UserExtrasController {
+  constructor(private readonly extras: UserExtrasService) {}
+
+  // current/ before /{user_id}
+  @Post('current/photo')
+  @Authenticated()
+  @ImageUpload(PhotoUploadInterceptor, 'photo')
+  @ApiOperation({ summary: `Set the caller’s photo: ${PHOTO}` })
+  @ApiCreatedResponse({ type: PhotoDto })
+  setCurrentUserPhoto(@UploadedFiles() files: UploadedImage[] | undefined, @Caller() caller: AuthContext) {
+    return this.extras.setPhoto(caller, caller.userId, files) as Promise<PhotoDto>;
+  }
+
+  @Delete('current/photo')
+  @HttpCode(204)
+  @Authenticated()
+  @ApiOperation({ summary: 'Remove the caller’s photo (in the caller’s domain)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No photo' })
+  deleteCurrentUserPhoto(@Caller() caller: AuthContext): Promise<void> {
+    return this.extras.deletePhoto(caller, caller.userId);
+  }
+
+  @Post(':user_id/photo')
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ImageUpload(PhotoUploadInterceptor, 'photo')
+  @ApiOperation({ summary: `Set a user’s photo: ${PHOTO}` })
+  @ApiCreatedResponse({ type: PhotoDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  setUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ) {
+    return this.extras.setPhoto(caller, id, files) as Promise<PhotoDto>;
+  }
+
+  @Delete(':user_id/photo')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({ summary: 'Remove a user’s photo (in the caller’s domain)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no photo' })
+  deleteUserPhoto(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.extras.deletePhoto(caller, id);
+  }
+
+  @Get(':user_id/photo')
+  @Authenticated({ access: userAccess })
+  @ApiOperation({
+    summary: 'A user’s photo as the caller’s domain shows it (any member): nosniff, a CSP that runs nothing',
+  })
+  @ImageAnswer()
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no photo' })
+  async getUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+    @Res() res: Response,
+  ) {
+    sendImage(res, await this.extras.photo(caller, id));
+  }
+
+  @Get(':user_id/roles/:role')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'Whether a user holds one role in the caller’s domain: 200, else 404' })
+  @ApiOkResponse({ type: UserRoleDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or the user lacks the role' })
+  getUserRole(
+    @Param('user_id', uuid) id: string,
+    @Param('role') role: string,
+    @Caller() caller: AuthContext,
+  ) {
+    return this.extras.hasRole(caller, id, role);
+  }
+
+  @Post(':user_id/reindex')
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
+  })
+  @ApiCreatedResponse({ type: UserReindexDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  reindexUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext) {
+    return this.extras.reindex(caller, id) as Promise<UserReindexDto>;
+  }
+}
