@@ -11,6 +11,7 @@ import { SignInService } from '../../login/sign-in.service.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import { TokenVerifier } from '../../common/auth/token-verifier.js';
+import { isUnavailable } from '../../common/errors/unavailable.js';
 
 const SESSION = 'portcullis_session';
 /** A password-verified sign-in that still owes a second factor: the temporary token (kind TEMP). */
@@ -73,7 +74,9 @@ export class ConsentSessionService {
     try {
       const auth = await this.tokens.authenticate(claims, raw, req.id as string);
       return auth.kind === kind ? auth : null;
-    } catch {
+    } catch (e) {
+      // the database down is not "signed out": the page filter shows its 503 page
+      if (isUnavailable(e)) throw e;
       return null;
     }
   }
