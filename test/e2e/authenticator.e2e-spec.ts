@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { Request, Response } from 'express';
 import { Authenticator } from '../../src/common/auth/authenticator.js';
+import { SsoLoginService } from '../../src/identity-providers/sso-login.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
@@ -182,6 +183,13 @@ describe('the Authenticator and its credential sources', () => {
       expect(loginForm(page.text)).toBe(false);
       const api = await t.http.get('/API/auth/v1/auth/token/').set(bearer(login)).expect(503);
       expect(api.headers['retry-after']).toBe('5');
+    });
+
+    it('database down while the page exchanges a single sign-on code: the 503 page, not "sign-on failed"', async () => {
+      jest.spyOn(SsoLoginService.prototype, 'exchange').mockRejectedValue(outage() as never);
+      const page = await t.http.get(`${consentPath}&saml_code=${'a'.repeat(43)}`).expect(503);
+      expect(page.text).toContain('Temporarily unavailable');
+      expect(page.text).not.toContain('Single sign-on failed');
     });
 
     it('a bug: the 500 page, not the sign-in form', async () => {
