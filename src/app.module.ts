@@ -9,7 +9,9 @@ import { InvalidationBus } from './common/cache/invalidation-bus.js';
 import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { ClientRegistry } from './apps/client-registry.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
-import { JwtStrategy } from './common/auth/jwt.strategy.js';
+import { AppTokenStrategy, BearerStrategy, TempTokenStrategy } from './common/auth/jwt.strategy.js';
+import { ConsentPendingStrategy, ConsentSessionStrategy } from './common/auth/cookie.strategy.js';
+import { Authenticator } from './common/auth/authenticator.js';
 import { TokenVerifier } from './common/auth/token-verifier.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
@@ -44,7 +46,12 @@ class CoreModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         AccessService,
-        JwtStrategy,
+        BearerStrategy,
+        AppTokenStrategy,
+        TempTokenStrategy,
+        ConsentSessionStrategy,
+        ConsentPendingStrategy,
+        Authenticator,
         TokenVerifier,
         Clock,
         InvalidationBus,
@@ -54,6 +61,7 @@ class CoreModule {
       exports: [
         APP_CONFIG,
         AccessService,
+        Authenticator,
         TokenVerifier,
         Clock,
         InvalidationBus,

@@ -35,6 +35,21 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/BOOTSTRAP_ADMIN_PASSWORD/);
   });
 
+  it('bounds every database wait by default, and refuses a client timeout below the server one', () => {
+    expect(loadConfig({}).database.pool).toEqual({
+      max: 20,
+      connectTimeoutMs: 5_000,
+      queryTimeoutMs: 15_000,
+      statementTimeoutMs: 10_000,
+      idleTimeoutMs: 30_000,
+      keepAliveMs: 10_000,
+    });
+    expect(() =>
+      loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' }),
+    ).toThrow(/DATABASE_QUERY_TIMEOUT_MS must not be below DATABASE_STATEMENT_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+  });
+
   it('strips the trailing slash of PUBLIC_BASE_URL', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://auth.example.com/' }).http.publicBaseUrl).toBe(
       'https://auth.example.com',

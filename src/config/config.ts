@@ -15,6 +15,8 @@ export interface AppConfig {
      * of an empty one. Never from the environment: the tests hand their migrated template here.
      */
     pgliteTemplate?: Blob;
+    /** PostgreSQL only: the pool's bounds (docs/outages.md). A wait past one of them is a 503, not a hang. */
+    pool: DatabasePoolConfig;
   };
   redis: { url: string | null };
   auth: {
@@ -80,6 +82,21 @@ export const RATE_LIMIT_DEFAULTS = {
   registration: { burst: 10, perSecond: 10 / 3600, env: 'RATE_LIMIT_REGISTRATION' },
 } as const;
 
+/** The PostgreSQL pool (database/bounded-client.ts): its size and how long each wait may last. */
+export interface DatabasePoolConfig {
+  max: number;
+  /** Waiting for a connection: opening one, or for a busy pool to free one (pg-pool connectionTimeoutMillis). */
+  connectTimeoutMs: number;
+  /** One query's answer, measured by the client: covers a network that stops answering (pg query_timeout). */
+  queryTimeoutMs: number;
+  /** One statement, enforced by the server (statement_timeout); below queryTimeoutMs so the server cancels first. */
+  statementTimeoutMs: number;
+  /** An idle connection is closed after this long (pg-pool idleTimeoutMillis). */
+  idleTimeoutMs: number;
+  /** TCP keepalive: first probe after this long idle (a dead peer is found even between queries). */
+  keepAliveMs: number;
+}
+
 /** Mail delivery (src/mail): where mail goes, the sender, the worker's pace and the retry schedule. */
 export interface MailConfig {
   /** smtp:// or smtps://; null: every mail is written as an .eml file under DATA_DIR/mail/ instead. */
@@ -141,6 +158,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (databaseUrl !== null && keyEncryptionSecret === null) {
     problems.push('KEY_ENCRYPTION_SECRET is required with DATABASE_URL (instances must share it)');
+  }
+  const pool: DatabasePoolConfig = {
+    max: int('DATABASE_POOL_MAX', 20, 1, 1000),
+    connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 50, 600_000),
+    queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 15_000, 50, 3_600_000),
+    statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 50, 3_600_000),
+    idleTimeoutMs: int('DATABASE_IDLE_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    keepAliveMs: int('DATABASE_KEEPALIVE_MS', 10_000, 1_000, 3_600_000),
+  };
+  if (pool.queryTimeoutMs < pool.statementTimeoutMs) {
+    problems.push('DATABASE_QUERY_TIMEOUT_MS must not be below DATABASE_STATEMENT_TIMEOUT_MS');
   }
   const adminEmail = str('BOOTSTRAP_ADMIN_EMAIL') ?? 'admin@localhost';
   if (!/^[^@\s]+@[^@\s]+$/.test(adminEmail)) problems.push('BOOTSTRAP_ADMIN_EMAIL must be an email address');
@@ -204,7 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const config: AppConfig = {
     http: { port, host, publicBaseUrl, trustProxy: readTrustProxy(str('TRUST_PROXY'), problems) },
-    database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data' },
+    database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data', pool },
     redis: { url: redisUrl },
     auth: {
       keyEncryptionSecret,

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/config.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { createSerialPgliteDriver } from './pglite-serial-driver.js';
+import { poolOptions } from './bounded-client.js';
 
 /** `memory://` keeps PGlite in memory (tests); any other DATA_DIR persists it under `<dir>/pglite`. */
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
@@ -18,7 +19,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     logging: false,
   };
   if (config.database.url) {
-    return { ...common, url: config.database.url, extra: { max: 20 } };
+    return { ...common, url: config.database.url, extra: poolOptions(config.database.pool) };
   }
   const dir = config.database.dataDir === 'memory://' ? undefined : `${config.database.dataDir}/pglite`;
   const driver = createSerialPgliteDriver(dir, dir ? undefined : config.database.pgliteTemplate);
@@ -34,13 +35,30 @@ const MIGRATION_LOCK_KEY = 4_280_517_731; // arbitrary, fixed: "portcullis migra
 /**
  * Applies pending migrations. On PostgreSQL an advisory lock makes instances that start together take
  * turns; the second finds nothing left to do. PGlite is single-process and needs no lock.
+ * On PostgreSQL they run on a connection of their own without the requests' query and statement bounds
+ * (a migration over a large table may rightly take minutes), closed when they are done.
  */
-export async function runMigrations(ds: DataSource): Promise<void> {
-  const isPglite = !(ds.options as { url?: string }).url;
+export async function runMigrations(app: DataSource): Promise<void> {
+  const isPglite = !(app.options as { url?: string }).url;
   if (isPglite) {
-    await ds.runMigrations({ transaction: 'each' });
+    await app.runMigrations({ transaction: 'each' });
     return;
   }
+  const extra: Record<string, unknown> = {
+    ...(app.options as { extra?: Record<string, unknown> }).extra,
+    max: 2,
+  }; // the lock, the migrations
+  delete extra.query_timeout;
+  delete extra.statement_timeout;
+  const ds = await new DataSource({ ...app.options, extra } as DataSourceOptions).initialize();
+  try {
+    await migrateLocked(ds);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function migrateLocked(ds: DataSource): Promise<void> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {

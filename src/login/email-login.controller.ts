@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { esc, page } from '../oauth/consent/html.js';
+import { emailLoginPage } from './email-login-page.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
@@ -74,11 +74,7 @@ export class EmailLoginPageController {
   showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
     const base = this.config.http.publicBaseUrl;
     const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
-    const html = page(
-      'Sign in',
-      `<h1>Sign in</h1><p>Continue to sign in with the link you received by mail. The link works once.</p>
-<form method="post" action="${esc(action)}"><div class="actions"><button class="allow" type="submit">Sign in</button></div></form>`,
-    );
+    const html = emailLoginPage(action);
     res
       .status(200)
       .setHeader('Cache-Control', 'no-store')

@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessService } from '../../src/common/auth/access.service.js';
 import { AuthGuard } from '../../src/common/auth/auth.guard.js';
+import { Authenticator } from '../../src/common/auth/authenticator.js';
 import { Authenticated } from '../../src/common/auth/authenticated.decorator.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
 import { RateLimiter } from '../../src/common/rate-limit/rate-limiter.js';
@@ -89,6 +90,7 @@ describe('OAuth scopes: app scopes AND user roles AND ACL', () => {
       t.get(RateLimiter),
       t.get(Clock),
       t.config,
+      t.get(Authenticator),
     );
     const req = {
       headers: { authorization: `Bearer ${token}` },

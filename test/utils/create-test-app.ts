@@ -37,15 +37,22 @@ const GENEROUS_ADDRESS_BUDGETS = Object.fromEntries(
  * The real application in-process, on a fresh database (PGlite in memory, or a new PostgreSQL database),
  * copied from the migrated template (test-database.ts) rather than migrated from zero.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: {
+    /** PostgreSQL: the URL the app connects with (the outage tests put a proxy in between). */
+    databaseUrl?: (url: string) => string;
+  } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase({ migrated: true });
+  const appDbUrl = db.url && options.databaseUrl ? options.databaseUrl(db.url) : db.url;
   const config = loadConfig({
     DATA_DIR: 'memory://',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
     KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...(appDbUrl ? { DATABASE_URL: appDbUrl } : {}),
     // on PostgreSQL, as in production, with Redis when there is one (caches fan out their invalidations)
     ...(db.url && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // the suites' webhook receivers listen on 127.0.0.1 (webhooks-ssrf tests turn the rule back on)

@@ -1,13 +1,12 @@
-import { type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { allowOrigin } from '../http/cors.js';
 import { ApiError } from '../errors/api-error.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AccessService } from './access.service.js';
-import type { AuthContext } from './auth-context.js';
+import { Authenticator } from './authenticator.js';
 import {
   AUTH_OPTIONS,
   type AuthenticatedOptions,
@@ -26,12 +25,12 @@ import { TenantStatusStep } from './guard/tenant-status.step.js';
 
 /**
  * The one guard, deny by default. Public routes pass; routes that declare nothing are refused. Otherwise:
- * authentication (passport-jwt + the token lookup, in `super.canActivate`), then the steps below, in this
- * order, each in its own file under guard/ with its own unit tests. A feature adds a check as a step here,
- * never inside a controller.
+ * authentication (the Authenticator: the request's header source, a passport strategy, and the token
+ * lookup), then the steps below, in this order, each in its own file under guard/ with its own unit tests.
+ * A feature adds a check as a step here, never inside a controller.
  */
 @Injectable()
-export class AuthGuard extends PassportAuthGuard('jwt') {
+export class AuthGuard implements CanActivate {
   private readonly logger = new Logger(AuthGuard.name);
   private readonly steps: readonly GuardStep[];
 
@@ -41,8 +40,8 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     private readonly limiter: RateLimiter,
     clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly authenticator: Authenticator,
   ) {
-    super();
     this.steps = [
       new RateLimitStep(limiter),
       new CredentialKindStep(),
@@ -53,7 +52,7 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     ];
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
@@ -70,8 +69,11 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
       );
       throw AuthErrors.NO_POLICY();
     }
+    let auth;
     try {
-      await super.canActivate(context);
+      // a failure that is no verdict on the credential (the database down, a bug) is thrown on as it is: the
+      // filter answers 503 (or a logged 500), never a 401, which would tell clients to sign their users out
+      auth = req.auth = await this.authenticator.fromHeaders(req, res);
     } catch (e) {
       // a failed authentication is charged to the address: guessing tokens costs like any anonymous call
       if (e instanceof ApiError && e.status === 401) {
@@ -79,7 +81,6 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
       }
       throw e;
     }
-    const auth = req.auth as AuthContext;
     allowOrigin(req, res, auth.app);
     const ctx = { req, res, policy, auth };
     for (const step of this.steps) {
@@ -88,23 +89,5 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
       if (pending) await pending;
     }
     return true;
-  }
-
-  /**
-   * Passport hands us the lookup result; we keep it on `req.auth`. A credential that fails verification is a
-   * 401. An error thrown by the lookup that is not one of our ApiErrors (the database is down, a bug) is the
-   * server's fault and goes on to the filter as a 500: a 401 would tell clients to sign their users out.
-   */
-  override handleRequest<T>(err: unknown, user: T, info: unknown, context: ExecutionContext): T {
-    if (err) throw err;
-    if (!user) {
-      const name = (info as { name?: string; message?: string } | undefined)?.name;
-      const message = (info as { message?: string } | undefined)?.message;
-      if (name === 'TokenExpiredError') throw AuthErrors.TOKEN_EXPIRED();
-      if (message === 'No auth token') throw AuthErrors.NO_CREDENTIALS();
-      throw AuthErrors.INVALID_TOKEN();
-    }
-    context.switchToHttp().getRequest<Request>().auth = user as unknown as AuthContext;
-    return user;
   }
 }

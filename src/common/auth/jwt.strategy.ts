@@ -22,9 +22,24 @@ const nonEmpty = (v: string | string[] | undefined): string | null => {
 };
 
 /** The Authorization header unless it is empty or a bare `Bearer` with no value (both count as absent). */
-function presentAuthorization(req: Request): string | null {
+export function presentAuthorization(req: Request): string | null {
   const authorization = nonEmpty(req.headers.authorization);
   return authorization && !/^Bearer$/i.test(authorization) ? authorization : null;
+}
+
+/** `Authorization: Bearer <jwt>`; null when the header is absent or not of that form. */
+function bearerToken(req: Request): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(presentAuthorization(req) ?? '');
+  return m ? m[1] : null;
+}
+const authTokenHeader = (req: Request) => nonEmpty(req.headers['auth-token']);
+const tempTokenHeader = (req: Request) => nonEmpty(req.headers['temp-auth-token']);
+
+/** Which header source a request presents, by precedence: Authorization, else Auth-Token, else Temp-Auth-Token. */
+export function headerSource(req: Request): 'bearer' | 'app-token' | 'temp-token' {
+  if (presentAuthorization(req)) return 'bearer';
+  if (authTokenHeader(req)) return 'app-token';
+  return tempTokenHeader(req) ? 'temp-token' : 'bearer';
 }
 
 /**
@@ -32,53 +47,24 @@ function presentAuthorization(req: Request): string | null {
  * sign-in token); empty headers count as absent.
  */
 export function extractToken(req: Request): string | null {
-  const authorization = presentAuthorization(req);
-  if (authorization) {
-    const m = /^Bearer\s+(\S+)$/i.exec(authorization);
-    return m ? m[1] : null;
-  }
-  return nonEmpty(req.headers['auth-token']) ?? nonEmpty(req.headers['temp-auth-token']);
+  const source = headerSource(req);
+  return source === 'bearer'
+    ? bearerToken(req)
+    : source === 'app-token'
+      ? authTokenHeader(req)
+      : tempTokenHeader(req);
 }
 
-/** Whether the credential came in `Temp-Auth-Token` (no Authorization nor Auth-Token header). */
-function fromTempHeader(req: Request): boolean {
-  return (
-    !presentAuthorization(req) &&
-    !nonEmpty(req.headers['auth-token']) &&
-    !!nonEmpty(req.headers['temp-auth-token'])
-  );
-}
+let verifierInstalled: TokenVerifier | null = null;
 
-/**
- * passport-jwt extracts the token and picks the key by `kid`; the one TokenVerifier checks signature (ES256
- * only), expiry and shape, installed through passport-jwt's documented hook `Strategy.JwtVerifier`;
- * `validate` then looks the token up, so a revoked token fails on its very next use.
- */
-@Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(
-    keys: SigningKeysService,
-    private readonly tokens: TokensService,
-    verifier: TokenVerifier,
-  ) {
-    super({
-      jwtFromRequest: extractToken,
-      algorithms: [JWT_ALGORITHM],
-      passReqToCallback: true,
-      secretOrKeyProvider: (
-        _req: Request,
-        rawJwt: string,
-        done: (err: unknown, key?: string | Buffer) => void,
-      ) => {
-        const kid = kidOf(rawJwt);
-        if (!kid) return done(null, undefined);
-        keys.verificationKey(kid).then(
-          // jsonwebtoken accepts a KeyObject although the typings say string | Buffer
-          (key) => done(null, (key ?? undefined) as unknown as Buffer | undefined),
-          (err) => done(err),
-        );
-      },
-    } as StrategyOptionsWithRequest);
+/** passport-jwt's options for one header: the key by `kid`, the one TokenVerifier as its verifier. */
+function jwtOptions(
+  keys: SigningKeysService,
+  verifier: TokenVerifier,
+  jwtFromRequest: (req: Request) => string | null,
+): StrategyOptionsWithRequest {
+  // passport-jwt's documented hook `Strategy.JwtVerifier` is process-wide: installed once per verifier
+  if (verifierInstalled !== verifier) {
     const hook: PassportJwtVerifier = (token, key, _options, done) => {
       try {
         done(null, verifier.verifyWith(token, key as KeyObject));
@@ -87,19 +73,95 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       }
     };
     (Strategy as unknown as { JwtVerifier: PassportJwtVerifier }).JwtVerifier = hook;
+    verifierInstalled = verifier;
+  }
+  return {
+    jwtFromRequest,
+    algorithms: [JWT_ALGORITHM],
+    passReqToCallback: true,
+    secretOrKeyProvider: (
+      _req: Request,
+      rawJwt: string,
+      done: (err: unknown, key?: string | Buffer) => void,
+    ) => {
+      const kid = kidOf(rawJwt);
+      if (!kid) return done(null, undefined);
+      keys.verificationKey(kid).then(
+        // jsonwebtoken accepts a KeyObject although the typings say string | Buffer
+        (key) => done(null, (key ?? undefined) as unknown as Buffer | undefined),
+        (err) => done(err),
+      );
+    },
+  } as StrategyOptionsWithRequest;
+}
+
+/**
+ * The token's record looked up (so a revoked token fails on its very next use). The App-ID header, when a
+ * header other than Authorization carried the token, must name the token's app; a temporary sign-in token
+ * (TEMP) is accepted only from `Temp-Auth-Token`, and that header carries nothing else.
+ */
+async function lookUp(
+  tokens: TokensService,
+  req: Request,
+  claims: JwtClaims,
+  raw: string | null,
+  temp: boolean,
+): Promise<AuthContext> {
+  if (typeof claims.id !== 'string' || typeof claims.app_id !== 'string') throw AuthErrors.INVALID_TOKEN();
+  const appIdHeader = nonEmpty(req.headers['app-id']);
+  if (!presentAuthorization(req) && appIdHeader && appIdHeader !== claims.app_id) {
+    throw AuthErrors.APP_ID_MISMATCH();
+  }
+  // the request logger, the first middleware, gives every request its id
+  const auth = await tokens.authenticate(claims, raw as string, req.id as string);
+  if ((auth.kind === 'TEMP') !== temp) throw AuthErrors.KIND_NOT_ACCEPTED();
+  return auth;
+}
+
+/** Credential source `bearer`: `Authorization: Bearer <jwt>` (login, PAT and OAuth tokens). */
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+  constructor(
+    keys: SigningKeysService,
+    private readonly tokens: TokensService,
+    verifier: TokenVerifier,
+  ) {
+    super(jwtOptions(keys, verifier, bearerToken));
   }
 
-  async validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
-    if (typeof claims.id !== 'string' || typeof claims.app_id !== 'string') throw AuthErrors.INVALID_TOKEN();
-    const appIdHeader = nonEmpty(req.headers['app-id']);
-    if (!presentAuthorization(req) && appIdHeader && appIdHeader !== claims.app_id) {
-      throw AuthErrors.APP_ID_MISMATCH();
-    }
-    // the request logger, the first middleware, gives every request its id
-    const auth = await this.tokens.authenticate(claims, extractToken(req) as string, req.id as string);
-    // a temporary sign-in token only in Temp-Auth-Token, and that header carries nothing else: a TEMP token
-    // sent as Bearer is refused even where a route names TEMP, and a login token cannot pose as one
-    if ((auth.kind === 'TEMP') !== fromTempHeader(req)) throw AuthErrors.KIND_NOT_ACCEPTED();
-    return auth;
+  validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
+    return lookUp(this.tokens, req, claims, bearerToken(req), false);
+  }
+}
+
+/** Credential source `app-token`: the published platform's `App-ID` + `Auth-Token` pair. */
+@Injectable()
+export class AppTokenStrategy extends PassportStrategy(Strategy, 'app-token') {
+  constructor(
+    keys: SigningKeysService,
+    private readonly tokens: TokensService,
+    verifier: TokenVerifier,
+  ) {
+    super(jwtOptions(keys, verifier, authTokenHeader));
+  }
+
+  validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
+    return lookUp(this.tokens, req, claims, authTokenHeader(req), false);
+  }
+}
+
+/** Credential source `temp-token`: `Temp-Auth-Token`, the temporary sign-in token while a second factor is owed. */
+@Injectable()
+export class TempTokenStrategy extends PassportStrategy(Strategy, 'temp-token') {
+  constructor(
+    keys: SigningKeysService,
+    private readonly tokens: TokensService,
+    verifier: TokenVerifier,
+  ) {
+    super(jwtOptions(keys, verifier, tempTokenHeader));
+  }
+
+  validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
+    return lookUp(this.tokens, req, claims, tempTokenHeader(req), true);
   }
 }

@@ -1,3 +1,4 @@
+import { isUnavailable } from '../errors/unavailable.js';
 import { Injectable } from '@nestjs/common';
 import { createHash, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -40,9 +41,15 @@ export class TokenVerifier {
     return this.verifyWith(token, key);
   }
 
-  /** As verify(), with null for any failure (callers that only need "valid or not"). */
+  /**
+   * As verify(), with null for any failure of the token (callers that only need "valid or not"); the
+   * database down while the key is loaded is no verdict on the token and is thrown (a 503 upstream).
+   */
   async verifyOrNull(token: string): Promise<JwtClaims | null> {
-    return this.verify(token).catch(() => null);
+    return this.verify(token).catch((e: unknown) => {
+      if (isUnavailable(e)) throw e;
+      return null;
+    });
   }
 
   /** Verification under a key already chosen (passport-jwt's key provider chose it). */

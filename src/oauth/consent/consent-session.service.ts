@@ -1,4 +1,3 @@
-import type { TokenKind } from '../../tokens/token.entity.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -10,25 +9,8 @@ import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
 import { SignInService } from '../../login/sign-in.service.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
-import { TokenVerifier } from '../../common/auth/token-verifier.js';
-
-const SESSION = 'portcullis_session';
-/** A password-verified sign-in that still owes a second factor: the temporary token (kind TEMP). */
-const PENDING = 'portcullis_pending';
-
-export function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
+import { Authenticator } from '../../common/auth/authenticator.js';
+import { PENDING_COOKIE, readCookie, SESSION_COOKIE } from '../../common/auth/cookie.strategy.js';
 
 /**
  * The consent page's browser session: an HttpOnly cookie holding a login token (looked up like any other
@@ -43,7 +25,7 @@ export class ConsentSessionService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly jwt: TokenVerifier,
+    private readonly authenticator: Authenticator,
     private readonly tokens: TokensService,
     private readonly signIns: SignInService,
   ) {
@@ -60,22 +42,12 @@ export class ConsentSessionService {
     return this.config.http.publicBaseUrl.startsWith('https:');
   }
 
-  async current(req: Request): Promise<AuthContext | null> {
-    return this.fromCookie(req, SESSION, 'LOGIN');
-  }
-
-  /** The token in cookie `name` as an authenticated context of `kind`, or null (absent, invalid, revoked). */
-  private async fromCookie(req: Request, name: string, kind: TokenKind): Promise<AuthContext | null> {
-    const raw = readCookie(req, name);
-    if (!raw) return null;
-    const claims = await this.jwt.verifyOrNull(raw);
-    if (!claims) return null;
-    try {
-      const auth = await this.tokens.authenticate(claims, raw, req.id as string);
-      return auth.kind === kind ? auth : null;
-    } catch {
-      return null;
-    }
+  /**
+   * The signed-in session (credential source `consent-session`, through the one Authenticator), or null
+   * (absent, invalid, revoked). The database down is thrown on: the page filter shows its 503 page.
+   */
+  async current(req: Request, res: Response): Promise<AuthContext | null> {
+    return this.authenticator.fromCookie('consent-session', req, res);
   }
 
   /** The domain a consent-page sign-in is for: the app's domain when the user belongs to it, else their home. */
@@ -93,21 +65,21 @@ export class ConsentSessionService {
 
   /** The session cookie for a login token issued elsewhere (after a second factor); the pending state goes. */
   startWith(res: Response, token: string): void {
-    res.cookie(SESSION, token, {
+    res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
       secure: this.secure,
       path: '/oauth',
       maxAge: this.config.auth.loginTokenTtlSeconds * 1000,
     });
-    res.clearCookie(PENDING, { path: '/oauth' });
+    res.clearCookie(PENDING_COOKIE, { path: '/oauth' });
     // the anonymous form's token is bound to "no session": the signed-in pages need one of their own
     this.mintCsrf(res, token);
   }
 
   /** Password verified, second factor owed: the temporary token waits in its own cookie (strict, short). */
   startPending(res: Response, tempToken: string): void {
-    res.cookie(PENDING, tempToken, {
+    res.cookie(PENDING_COOKIE, tempToken, {
       httpOnly: true,
       sameSite: 'strict',
       secure: this.secure,
@@ -116,16 +88,16 @@ export class ConsentSessionService {
     });
   }
 
-  /** The pending sign-in's temporary token as an authenticated context, or null (absent, expired, used). */
-  async pending(req: Request): Promise<AuthContext | null> {
-    return this.fromCookie(req, PENDING, 'TEMP');
+  /** The pending sign-in's temporary token (source `consent-pending`), or null (absent, expired, used). */
+  async pending(req: Request, res: Response): Promise<AuthContext | null> {
+    return this.authenticator.fromCookie('consent-pending', req, res);
   }
 
   /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */
   csrfToken(req: Request, res: Response): string {
     const existing = readCookie(req, this.csrfCookie);
-    if (existing && this.csrfMatches(existing, readCookie(req, SESSION))) return existing;
-    return this.mintCsrf(res, readCookie(req, SESSION));
+    if (existing && this.csrfMatches(existing, readCookie(req, SESSION_COOKIE))) return existing;
+    return this.mintCsrf(res, readCookie(req, SESSION_COOKIE));
   }
 
   /** The submitted token equals the cookie, and the cookie is one we minted for this request's session. */
@@ -135,7 +107,9 @@ export class ConsentSessionService {
     const a = Buffer.from(cookie);
     const b = Buffer.from(submitted);
     return (
-      a.length === b.length && timingSafeEqual(a, b) && this.csrfMatches(cookie, readCookie(req, SESSION))
+      a.length === b.length &&
+      timingSafeEqual(a, b) &&
+      this.csrfMatches(cookie, readCookie(req, SESSION_COOKIE))
     );
   }
 

@@ -28,6 +28,13 @@ import {
 import { SsoLoginService } from '../../identity-providers/sso-login.service.js';
 import { ConsentExceptionFilter } from './consent-exception.filter.js';
 import { ConsentSessionService } from './consent-session.service.js';
+import { isUnavailable } from '../../common/errors/unavailable.js';
+
+/** A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page). */
+function notAnOutage(e: unknown): null {
+  if (isUnavailable(e)) throw e;
+  return null;
+}
 
 /**
  * `{base_url}/oauth/authorize`: the server-rendered consent page (HTML, not part of the JSON API, so excluded
@@ -58,7 +65,7 @@ export class ConsentController {
       // back from single sign-on: the ACS's single-use code becomes the session, then the same request again
       const ssoCode = (q as Record<string, unknown>).saml_code;
       if (typeof ssoCode === 'string') {
-        const signedIn = await this.sso.exchange(ssoCode).catch(() => null);
+        const signedIn = await this.sso.exchange(ssoCode).catch(notAnOutage);
         if (!signedIn)
           return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Single sign-on failed.'), v);
         this.sessions.startWith(res, signedIn.token!);
@@ -66,7 +73,7 @@ export class ConsentController {
       }
       // a session of another of the user's domains, or one short of the domain's second factor, is "not
       // signed in" here: sign in again for the app's domain. Refused before the user is offered a choice.
-      const session = await this.approver(req, v);
+      const session = await this.approver(req, res, v);
       if (!session) return this.send(res, 200, loginPage(v.app.name, q, csrf), v);
       this.send(
         res,
@@ -99,7 +106,7 @@ export class ConsentController {
         const email = String(body.email ?? '')
           .trim()
           .toLowerCase();
-        const url = await this.sso.loginUrl(email, this.backTo(q)).catch(() => null);
+        const url = await this.sso.loginUrl(email, this.backTo(q)).catch(notAnOutage);
         if (!url)
           return this.send(res, 404, loginPage(v.app.name, q, csrf, 'No single sign-on for this email.'), v);
         return this.send(res, 200, ssoRedirectPage(url.url), v);
@@ -132,7 +139,7 @@ export class ConsentController {
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v, csrf) => {
-      const pending = await this.sessions.pending(req);
+      const pending = await this.sessions.pending(req, res);
       if (!pending) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       const domain = await this.ds
         .getRepository(SystemDomainEntity)
@@ -169,8 +176,8 @@ export class ConsentController {
   }
 
   /** The session that may approve `v`, or null where signing in again would give one (see requireApprover). */
-  private async approver(req: Request, v: ValidAuthorization): Promise<AuthContext | null> {
-    const session = await this.sessions.current(req);
+  private async approver(req: Request, res: Response, v: ValidAuthorization): Promise<AuthContext | null> {
+    const session = await this.sessions.current(req, res);
     if (!session) return null;
     try {
       await this.requests.requireApprover(v, session);
@@ -196,7 +203,7 @@ export class ConsentController {
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v, csrf) => {
-      const session = await this.approver(req, v);
+      const session = await this.approver(req, res, v);
       if (!session) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       if (!this.sessions.csrfValid(req, body.csrf)) {
         return this.send(
