@@ -25,6 +25,7 @@ import {
   TotpEnrolmentDto,
   TotpRemoveDto,
 } from './dto/mfa.dto.js';
+import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { MfaService } from './mfa.service.js';
 
 const TEMP_HEADER = ApiHeader({
@@ -77,7 +78,7 @@ export class MfaLoginController {
 @ApiTags('users')
 @Controller('API/users/v1/users/current')
 export class MfaEnrolmentController {
-  constructor(private readonly mfa: MfaService) {}
+  constructor(private readonly mfa: MfaEnrolmentService) {}
 
   @Post('totp/configure')
   @HttpCode(201)
@@ -148,7 +149,7 @@ export class MfaEnrolmentController {
 @ApiTags('system_domains')
 @Controller('API/auth/v1/system_domains/current')
 export class DomainMfaController {
-  constructor(private readonly mfa: MfaService) {}
+  constructor(private readonly mfa: MfaEnrolmentService) {}
 
   @Patch('mfa')
   @Authenticated({ admin: true })

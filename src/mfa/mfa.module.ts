@@ -5,13 +5,16 @@ import { MailModule } from '../mail/mail.module.js';
 import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
+import { MfaCodes } from './mfa-codes.service.js';
+import { MfaEnrolmentService } from './mfa-enrolment.service.js';
+import { MfaRepository } from './mfa.repository.js';
 import { MfaService } from './mfa.service.js';
 
 /** Second factors: enrolment (users service paths), the end of a sign-in that owes one, domain policy. */
 @Module({
   imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule, MarketplaceModule],
   controllers: [MfaLoginController, MfaEnrolmentController, DomainMfaController],
-  providers: [MfaService],
+  providers: [MfaRepository, MfaCodes, MfaService, MfaEnrolmentService],
   exports: [MfaService],
 })
 export class MfaModule {}
