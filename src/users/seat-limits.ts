@@ -14,6 +14,14 @@ export const SEAT_LIMIT: Record<UserType, 'standard_users' | 'power_users' | 'br
 const TYPES_OF = (limit: string): UserType[] =>
   (Object.keys(SEAT_LIMIT) as UserType[]).filter((t) => SEAT_LIMIT[t] === limit);
 
+/** How a seat is counted (see assertSeat). */
+export interface SeatOptions {
+  now: Date;
+  countPending: boolean;
+  excludeUserId?: string;
+  excludeInvitationId?: string;
+}
+
 /**
  * The domain's BillingLimits cap its users by type: one more `type` seat must fit under the limit, or a 400
  * naming it. Seats are held by the domain's ACTIVE members of that type and, with `countPending`, by its
@@ -30,7 +38,7 @@ export async function assertSeat(
   em: EntityManager,
   systemDomainId: string,
   type: UserType,
-  o: { now: Date; countPending: boolean; excludeUserId?: string; excludeInvitationId?: string },
+  o: SeatOptions,
 ): Promise<void> {
   const [domain] = (await em.query(
     'SELECT billing_limits FROM system_domains WHERE id = $1 FOR NO KEY UPDATE',
