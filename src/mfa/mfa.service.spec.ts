@@ -27,8 +27,9 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
   };
   const codes = { consume: jest.fn(async () => true), sendMailCode: jest.fn(async () => undefined) };
   const guessing = {
-    attempt: jest.fn(async (_u: string, _f: string, verify: () => Promise<boolean>) =>
-      (await verify()) ? 'ok' : 'wrong',
+    attempt: jest.fn(
+      async (_u: string, _f: string, verify: () => Promise<boolean>): Promise<'ok' | 'wrong' | 'locked'> =>
+        (await verify()) ? 'ok' : 'wrong',
     ),
   };
   const signIns = { domainToken: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })) };

@@ -55,7 +55,7 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
     otherDomains: jest.fn(async () => otherDomains),
     emailTaken: jest.fn(async () => false),
     domainIds: jest.fn(async () => domains),
-    assertSeat: jest.fn(async () => undefined),
+    assertSeat: jest.fn(async (_em: unknown, _domainId: string, _type: string, _o: object) => undefined),
     insert: jest.fn(async () => 'new-id'),
     updateAccount: jest.fn(async (_em: unknown, _id: string, changes: object) => {
       stored = { ...stored!, ...changes } as DomainUser;
