@@ -20,6 +20,7 @@ import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-limit.js';
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
+import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   TokenAuthTime1795266000000,
   SamlSso1795688993560,
   AssetsMetadata1795689010077,
+  DomainCascade1795700500000,
 ];
