@@ -73,13 +73,11 @@ export class UsersRepository {
 
   /** The domains the user belongs to, by id. */
   async domainIds(em: EntityManager, userId: string): Promise<string[]> {
-    const rows = await em
-      .getRepository(UserSystemDomainEntity)
-      .find({
-        select: { system_domain_id: true },
-        where: { user_id: userId },
-        order: { system_domain_id: 'ASC' },
-      });
+    const rows = await em.getRepository(UserSystemDomainEntity).find({
+      select: { system_domain_id: true },
+      where: { user_id: userId },
+      order: { system_domain_id: 'ASC' },
+    });
     return rows.map((r) => r.system_domain_id);
   }
 
