@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
-import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
-import type { UserEntity } from '../users/user.entity.js';
+import { UserEntity } from '../users/user.entity.js';
 import { TokenEntity, type TokenKind } from './token.entity.js';
 
 /**
@@ -49,6 +49,63 @@ export class TokensRepository {
         params,
       ),
     );
+  }
+
+  findById(id: string): Promise<TokenEntity> {
+    return this.ds.getRepository(TokenEntity).findOneByOrFail({ id });
+  }
+
+  /** The live (unrevoked, unexpired) tokens of a domain, for a cursor page. */
+  liveInDomain(systemDomainId: string): SelectQueryBuilder<TokenEntity> {
+    return this.ds
+      .getRepository(TokenEntity)
+      .createQueryBuilder('t')
+      .where('t.system_domain_id = :systemDomainId', { systemDomainId })
+      .andWhere('t.revoked_at IS NULL AND t.expires > now()');
+  }
+
+  domains(ids: string[]): Promise<SystemDomainEntity[]> {
+    return this.ds.getRepository(SystemDomainEntity).findBy({ id: In(ids) });
+  }
+
+  /** Every membership of these users, oldest first, with the user's rank and whether the domain is live. */
+  memberships(userIds: string[]): Promise<MembershipRow[]> {
+    // raw: one join over three tables with the shared live-domain condition (liveDomainSql)
+    return this.ds.query(
+      `SELECT m.user_id, m.system_domain_id, m.is_admin, u.is_super_admin, NOT ${liveDomainSql('d')} AS deactivated
+       FROM user_system_domains m JOIN users u ON u.id = m.user_id JOIN system_domains d ON d.id = m.system_domain_id
+       WHERE m.user_id = ANY($1::uuid[]) ORDER BY m.date_created`,
+      [userIds],
+    );
+  }
+
+  /** Which of these users are super administrators. */
+  async superAdminsAmong(userIds: string[]): Promise<string[]> {
+    const rows = await this.ds.getRepository(UserEntity).find({
+      select: { id: true },
+      where: { id: In(userIds), is_super_admin: true },
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** The owner of a token (any domain), or undefined. */
+  async owner(tokenId: string): Promise<{ id: string; is_super_admin: boolean } | undefined> {
+    // raw: a join from the token to its user, two columns
+    const [row] = (await this.ds.query(
+      'SELECT u.id, u.is_super_admin FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1',
+      [tokenId],
+    )) as { id: string; is_super_admin: boolean }[];
+    return row;
+  }
+
+  /** A user's rank, membership, group roles and administered domains, for the credential invariant. */
+  async rights(
+    userId: string,
+    domainId: string,
+    em: EntityManager = this.ds.manager,
+  ): Promise<RightsRow | undefined> {
+    // raw: aggregates (array_agg over unnest of group roles) in one round trip
+    return ((await em.query(RIGHTS_SQL, [userId, domainId])) as RightsRow[])[0];
   }
 
   /** Whether the user administers the domain (super administrators administer every domain). */
@@ -154,3 +211,30 @@ JOIN users u ON u.id = t.user_id
 JOIN system_domains d ON d.id = t.system_domain_id
 LEFT JOIN user_system_domains m ON m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id
 WHERE t.id = $1`;
+
+export interface MembershipRow {
+  user_id: string;
+  system_domain_id: string;
+  is_admin: boolean;
+  is_super_admin: boolean;
+  deactivated: boolean;
+}
+
+export interface RightsRow {
+  status: string;
+  is_super_admin: boolean;
+  member: boolean;
+  domain_admin: boolean;
+  group_roles: string[] | null;
+  admin_of: string[] | null;
+}
+
+const RIGHTS_SQL = `
+SELECT u.status, u.is_super_admin, m.user_id IS NOT NULL AS member, COALESCE(m.is_admin, false) AS domain_admin,
+       (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
+          CROSS JOIN LATERAL unnest(g.roles) AS r
+        WHERE gm.user_id = u.id AND g.system_domain_id = $2) AS group_roles,
+       (SELECT array_agg(a.system_domain_id) FROM user_system_domains a
+        WHERE a.user_id = u.id AND a.is_admin) AS admin_of
+FROM users u LEFT JOIN user_system_domains m ON m.user_id = u.id AND m.system_domain_id = $2
+WHERE u.id = $1`;
