@@ -40,6 +40,7 @@ export async function assertSeat(
   type: UserType,
   o: SeatOptions,
 ): Promise<void> {
+  // raw: the domain row's FOR NO KEY UPDATE lock serialises seat checks (see above)
   const [domain] = (await em.query(
     'SELECT billing_limits FROM system_domains WHERE id = $1 FOR NO KEY UPDATE',
     [systemDomainId],
@@ -48,6 +49,7 @@ export async function assertSeat(
   const limit = domain?.billing_limits?.[field];
   if (limit === null || limit === undefined) return;
   const types = TYPES_OF(field);
+  // raw: two conditional counts (members and pending invitations) summed in one round trip
   const [{ n }] = (await em.query(
     `SELECT (
        (SELECT count(*) FROM user_system_domains m JOIN users u ON u.id = m.user_id
@@ -68,5 +70,6 @@ export async function assertSeat(
  * invitations or memberships, so every such transaction locks in the same order (see assertSeat).
  */
 export async function lockDomain(em: EntityManager, systemDomainId: string): Promise<void> {
+  // raw: a row lock without reading the row (TypeORM's lock modes have no FOR NO KEY UPDATE)
   await em.query('SELECT 1 FROM system_domains WHERE id = $1 FOR NO KEY UPDATE', [systemDomainId]);
 }

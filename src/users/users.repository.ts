@@ -72,8 +72,8 @@ export class UsersRepository {
   }
 
   /** The domains the user belongs to, by id. */
-  async domainIds(em: EntityManager, userId: string): Promise<string[]> {
-    const rows = await em.getRepository(UserSystemDomainEntity).find({
+  async domainIds(em: EntityManager | undefined, userId: string): Promise<string[]> {
+    const rows = await (em ?? this.ds.manager).getRepository(UserSystemDomainEntity).find({
       select: { system_domain_id: true },
       where: { user_id: userId },
       order: { system_domain_id: 'ASC' },
