@@ -165,7 +165,7 @@ export class UsersService {
    * (names, email, password, status) are shared with the user's other domains, so for a user who belongs to
    * another domain too only a super administrator (or the user) may change them: an administrator of one
    * tenant must not take over, rename or lock out an account of another. A token minted for an app never
-   * changes its user's email or password (see README, Security). PATCH and PUT (by id and on current/) all
+   * changes its user's email or password (see docs/security.md). PATCH and PUT (by id and on current/) all
    * come here; every rule applies to the fields that differ from what is stored (see changesTo).
    */
   async update(auth: AuthContext, id: string, body: UpdateUserDto): Promise<UserDto> {
