@@ -7,7 +7,7 @@
 #   bash scripts/ci-production-boot.sh            (PG_SERVER_URL / CI_REDIS_URL as in .ci/run)
 #
 # Docker: when a Docker daemon answers and can build the image, the same checks could run in a container;
-# this machine's CI has no daemon and no registry for base images, so CI boots the tree directly (README,
+# this machine's CI has no daemon and no registry for base images, so CI boots the tree directly (docs/configuration.md,
 # Production).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -1,3 +1,4 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { AppEntity } from './app.entity.js';
 import {
@@ -15,6 +16,9 @@ import {
 export class AppInstanceEntity {
   @PrimaryColumn({ type: 'uuid' }) id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_approved_app_instances_domain' })
+  system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })

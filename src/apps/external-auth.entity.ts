@@ -1,3 +1,4 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { AppEntity } from './app.entity.js';
 import {
@@ -27,6 +28,9 @@ export class ExternalAuthEntity {
   @Column({ type: 'text' })
   secret_hash!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_external_auth_requests_domain' })
+  system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })

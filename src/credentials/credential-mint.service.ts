@@ -45,7 +45,7 @@ export interface OAuthSubject {
  * The one place credential material is made: every token (sign-in, renewal, PAT, OAuth access and refresh,
  * client credentials, external auth) and every client secret. Each method states whose rights the credential
  * may carry and checks it here, so a route cannot forget the check: the credential invariant ("a caller can
- * only obtain a credential whose rights are within its own", README → Security) holds wherever credentials
+ * only obtain a credential whose rights are within its own", docs/security.md) holds wherever credentials
  * are made, not route by route. The generators (TokenIssuer, secret-generator.ts) are private to this
  * module; test/e2e/architecture.e2e-spec.ts fails when any other file reaches them.
  */

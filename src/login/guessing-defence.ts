@@ -20,7 +20,7 @@ const FACTOR_NAMES: Record<GuessedFactor, string> = {
 export type AttemptOutcome = 'ok' | 'wrong' | 'locked';
 
 /**
- * Per-account guessing defence (README, Security: Guessing defence), separate from rate limiting: that one
+ * Per-account guessing defence (docs/security.md, Guessing defence), separate from rate limiting: that one
  * protects the service per address and token, this one protects an account from guesses wherever they come
  * from.
  *

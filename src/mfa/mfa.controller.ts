@@ -24,6 +24,7 @@ import {
   TotpEnrolmentDto,
   TotpRemoveDto,
 } from './dto/mfa.dto.js';
+import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { MfaService } from './mfa.service.js';
 import { OtpConfigurationService } from './otp-configuration.service.js';
 
@@ -70,7 +71,7 @@ export class MfaLoginController {
 @Controller('API/users/v1/users/current')
 export class MfaEnrolmentController {
   constructor(
-    private readonly mfa: MfaService,
+    private readonly mfa: MfaEnrolmentService,
     private readonly otpConfig: OtpConfigurationService,
   ) {}
 
@@ -148,7 +149,7 @@ export class MfaEnrolmentController {
 @ApiTags('system_domains')
 @Controller('API/auth/v1/system_domains/current')
 export class DomainMfaController {
-  constructor(private readonly mfa: MfaService) {}
+  constructor(private readonly mfa: MfaEnrolmentService) {}
 
   @Patch('mfa')
   @Authenticated({ admin: true })

@@ -5,6 +5,9 @@ import { MailModule } from '../mail/mail.module.js';
 import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
+import { MfaCodes } from './mfa-codes.service.js';
+import { MfaEnrolmentService } from './mfa-enrolment.service.js';
+import { MfaRepository } from './mfa.repository.js';
 import { MfaService } from './mfa.service.js';
 import { OtpConfigurationService } from './otp-configuration.service.js';
 
@@ -12,7 +15,7 @@ import { OtpConfigurationService } from './otp-configuration.service.js';
 @Module({
   imports: [LoginModule, MailModule, WebhooksModule, SystemDomainsModule, MarketplaceModule],
   controllers: [MfaLoginController, MfaEnrolmentController, DomainMfaController],
-  providers: [MfaService, OtpConfigurationService],
+  providers: [MfaRepository, MfaCodes, MfaService, MfaEnrolmentService, OtpConfigurationService],
   exports: [MfaService],
 })
 export class MfaModule {}

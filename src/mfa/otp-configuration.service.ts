@@ -6,7 +6,7 @@ import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { MailOtpUpdateDto, OtpConfigurationDto, UserFactorsDto } from './dto/mfa.dto.js';
 import { MfaErrors } from './mfa.errors.js';
 import { factorOwed, MFA_METHODS, type MfaMethod } from './mfa-policy.js';
-import { MfaService } from './mfa.service.js';
+import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 
 /**
  * users/current/otp/configure/ in the published form: the user's factors plus what the caller's domain asks
@@ -16,7 +16,7 @@ import { MfaService } from './mfa.service.js';
 export class OtpConfigurationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly mfa: MfaService,
+    private readonly mfa: MfaEnrolmentService,
   ) {}
 
   async get(auth: AuthContext): Promise<OtpConfigurationDto> {

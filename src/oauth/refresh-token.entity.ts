@@ -1,3 +1,4 @@
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import {
   Column,
   CreateDateColumn,
@@ -26,6 +27,9 @@ export class RefreshTokenEntity {
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_oauth_refresh_tokens_domain' })
+  system_domain?: Relation<SystemDomainEntity>;
   @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'app_id' })
   app?: Relation<AppEntity>;

@@ -1,4 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
 
 /**
  * A self-service registration waiting for its email to be verified. Nothing else exists until then: no
@@ -34,8 +44,11 @@ export class RegistrationEntity {
   @Column({ type: 'timestamptz' }) expires!: Date;
   @Column({ type: 'timestamptz', nullable: true }) verified_at!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) superseded_at!: Date | null;
-  /** What the verification created (kept for support; no foreign key: the domain may be deleted later). */
+  /** What the verification created (kept for support; the user id has no foreign key, the row goes with the domain). */
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) system_domain_id!: string | null;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_registrations_domain' })
+  system_domain?: Relation<SystemDomainEntity> | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

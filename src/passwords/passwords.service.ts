@@ -41,7 +41,7 @@ interface LinkRow {
 
 /**
  * Self-service password reset through a mailed single-use link, and the domains' PasswordChecks. A reset
- * revokes every credential of the account (see README, Passwords).
+ * revokes every credential of the account (see docs/security.md, Passwords).
  */
 @Injectable()
 export class PasswordsService {

@@ -45,7 +45,7 @@ export interface SearchResult {
 /**
  * The one seam between the search endpoint and the engine behind it. Today `PostgresAssetSearch` (full-text
  * search over the assets' search documents, with the ACL and deletion inside the query). An engine such as
- * OpenSearch would implement the same contract; see the README (Search) for what moving would take.
+ * OpenSearch would implement the same contract; see docs/assets-metadata-search.md for what moving would take.
  */
 export abstract class AssetSearch {
   abstract search(auth: AuthContext, request: SearchRequest): Promise<SearchResult>;

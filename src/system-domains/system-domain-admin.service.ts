@@ -43,25 +43,6 @@ const FACETS = ['status', 'type', 'billing_tier'] as const;
 export const SYSTEM_DOMAIN_EVENT_TYPE = 'system_domains';
 const REALM = 'system_domain';
 
-/**
- * Tables cleared first when a domain is deleted, in this order (tokens first: every credential of the domain
- * stops at once). Any other table with a `system_domain_id` column is cleared after them, so a feature added
- * later cannot leave rows pointing at a deleted domain; the domain's row goes last (its logo cascades).
- */
-const DOMAIN_TABLES_IN_ORDER = [
-  'tokens',
-  'oauth_refresh_tokens',
-  'oauth_authorization_codes',
-  'approved_app_instances',
-  'external_auth_requests',
-  'invitations',
-  'user_system_domains',
-  'groups',
-  'webhooks',
-  'webhook_events',
-  'apps',
-];
-
 export interface LogoFile {
   fieldname: string;
   buffer: Buffer;
@@ -301,16 +282,8 @@ export class SystemDomainAdminService {
             AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id <> $1)`,
         [id],
       );
-      const tables: { table_name: string }[] = await em.query(
-        `SELECT table_name FROM information_schema.columns
-          WHERE column_name = 'system_domain_id' AND table_schema = current_schema()
-            AND table_name NOT IN ('users', 'system_domains')`,
-      );
-      const rest = tables.map((t) => t.table_name).filter((t) => !DOMAIN_TABLES_IN_ORDER.includes(t));
-      for (const table of [...DOMAIN_TABLES_IN_ORDER, ...rest.sort()]) {
-        if (!tables.some((t) => t.table_name === table)) continue;
-        await em.query(`DELETE FROM "${table.replace(/"/g, '""')}" WHERE system_domain_id = $1`, [id]);
-      }
+      // every other row naming the domain goes with it: each such table's foreign key is ON DELETE CASCADE
+      // (migration DomainCascade1795700500000; test/e2e/domain-cascade.e2e-spec.ts holds new tables to it)
       await em.delete(SystemDomainEntity, { id });
       await this.emit(em, auth, null, 'delete', { id, name: d.name });
     });

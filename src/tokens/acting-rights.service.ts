@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TokensErrors } from './tokens.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TokensRepository } from './tokens.repository.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { capOf, excess, type Rights, type RightsCap } from '../common/auth/rights.js';
 import { effectiveRoles } from '../common/auth/roles.js';
@@ -14,40 +14,17 @@ export interface UserRights extends Rights {
   adminOf: string[];
 }
 
-interface RightsRow {
-  status: string;
-  is_super_admin: boolean;
-  member: boolean;
-  domain_admin: boolean;
-  group_roles: string[] | null;
-  admin_of: string[] | null;
-}
-
-const RIGHTS_SQL = `
-SELECT u.status, u.is_super_admin, m.user_id IS NOT NULL AS member, COALESCE(m.is_admin, false) AS domain_admin,
-       (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
-          CROSS JOIN LATERAL unnest(g.roles) AS r
-        WHERE gm.user_id = u.id AND g.system_domain_id = $2) AS group_roles,
-       (SELECT array_agg(a.system_domain_id) FROM user_system_domains a
-        WHERE a.user_id = u.id AND a.is_admin) AS admin_of
-FROM users u LEFT JOIN user_system_domains m ON m.user_id = u.id AND m.system_domain_id = $2
-WHERE u.id = $1`;
-
 /**
  * The credential invariant: a caller can only obtain, directly or through an app, a credential whose rights
  * are within its own. Used wherever an app is given a user to act as and wherever a token is minted for an
- * app (see README, Security).
+ * app (see docs/security.md).
  */
 @Injectable()
 export class ActingRightsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repo: TokensRepository) {}
 
-  async rightsOf(
-    userId: string,
-    domainId: string,
-    em: EntityManager = this.ds.manager,
-  ): Promise<UserRights | null> {
-    const [row] = (await em.query(RIGHTS_SQL, [userId, domainId])) as RightsRow[];
+  async rightsOf(userId: string, domainId: string, em?: EntityManager): Promise<UserRights | null> {
+    const row = await this.repo.rights(userId, domainId, em);
     if (!row) return null;
     return {
       active: row.status === 'ACTIVE',

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AuthErrors } from '../common/auth/auth.errors.js';
 import { TokensErrors } from './tokens.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { extractToken } from '../common/auth/jwt.strategy.js';
 import type { TokenDto, TokenOutputDto } from './dto/token.dto.js';
-import { TokenEntity } from './token.entity.js';
+import { TokensRepository } from './tokens.repository.js';
 import { TokenQueriesService } from './token-queries.service.js';
 import { tokenView } from './token-view.js';
 import { TokensService } from './tokens.service.js';
@@ -17,7 +15,7 @@ import { CredentialMintService } from '../credentials/credential-mint.service.js
 @Injectable()
 export class TokenLifecycleService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: TokensRepository,
     private readonly tokens: TokensService,
     private readonly queries: TokenQueriesService,
     private readonly mint: CredentialMintService,
@@ -51,8 +49,8 @@ export class TokenLifecycleService {
     if (auth.kind === 'OAUTH') {
       throw TokensErrors.OAUTH_RENEWAL();
     }
-    const current = await this.ds.getRepository(TokenEntity).findOneByOrFail({ id: auth.tokenId });
-    const issued = await this.ds.transaction(async (em) => {
+    const current = await this.repo.findById(auth.tokenId);
+    const issued = await this.repo.transaction(async (em) => {
       if (revokeCurrent && !(await this.tokens.revoke(current.id, { em, requestId: auth.requestId })))
         throw AuthErrors.TOKEN_REVOKED();
       // a renewed token is never wider than the one it replaces
@@ -68,10 +66,7 @@ export class TokenLifecycleService {
    */
   async revoke(tokenId: string, auth: AuthContext): Promise<void> {
     if (!auth.isSuperAdmin) {
-      const [owner]: { id: string; is_super_admin: boolean }[] = await this.ds.query(
-        'SELECT u.id, u.is_super_admin FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1',
-        [tokenId],
-      );
+      const owner = await this.repo.owner(tokenId);
       if (owner?.is_super_admin && owner.id !== auth.userId) throw TokensErrors.SUPER_ADMIN_TOKEN();
     }
     await this.tokens.revoke(tokenId, { requestId: auth.requestId });

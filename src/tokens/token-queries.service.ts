@@ -1,28 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import type { SelectQueryBuilder } from 'typeorm';
 import { applyCap } from '../common/auth/rights.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
-import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { TokenOutputDto } from './dto/token.dto.js';
-import { TokenEntity } from './token.entity.js';
+import type { TokenEntity } from './token.entity.js';
 import { tokenView } from './token-view.js';
-import { liveDomainSql } from '../system-domains/domain-status.js';
-
-interface MembershipRow {
-  user_id: string;
-  system_domain_id: string;
-  is_admin: boolean;
-  is_super_admin: boolean;
-  deactivated: boolean;
-}
+import { TokensRepository } from './tokens.repository.js';
 
 /** Read side of tokens: details and the two cursor-style lists (live tokens only). */
 @Injectable()
 export class TokenQueriesService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repo: TokensRepository) {}
 
   async view(t: TokenEntity): Promise<TokenOutputDto> {
     return (await this.views([t]))[0];
@@ -36,24 +27,13 @@ export class TokenQueriesService {
     if (tokens.length === 0) return [];
     const userIds = [...new Set(tokens.map((t) => t.user_id))];
     const [domains, memberships] = await Promise.all([
-      this.ds
-        .getRepository(SystemDomainEntity)
-        .findBy({ id: In([...new Set(tokens.map((t) => t.system_domain_id))]) }),
-      this.ds.query(
-        `SELECT m.user_id, m.system_domain_id, m.is_admin, u.is_super_admin, NOT ${liveDomainSql('d')} AS deactivated
-         FROM user_system_domains m JOIN users u ON u.id = m.user_id JOIN system_domains d ON d.id = m.system_domain_id
-         WHERE m.user_id = ANY($1::uuid[]) ORDER BY m.date_created`,
-        [userIds],
-      ) as Promise<MembershipRow[]>,
+      this.repo.domains([...new Set(tokens.map((t) => t.system_domain_id))]),
+      this.repo.memberships(userIds),
     ]);
     const superAdmins = new Set<string>();
     if (memberships.length < userIds.length) {
       // a super administrator may hold tokens in a domain they are not a member of
-      const rows: { id: string }[] = await this.ds.query(
-        'SELECT id FROM users WHERE id = ANY($1::uuid[]) AND is_super_admin',
-        [userIds],
-      );
-      rows.forEach((r) => superAdmins.add(r.id));
+      (await this.repo.superAdminsAmong(userIds)).forEach((id) => superAdmins.add(id));
     }
     memberships.filter((m) => m.is_super_admin).forEach((m) => superAdmins.add(m.user_id));
     return tokens.map((t) => {
@@ -85,14 +65,7 @@ export class TokenQueriesService {
     q: CursorQueryDto,
     path: string,
   ): Promise<ListEnvelope<TokenOutputDto>> {
-    const base = () =>
-      filter(
-        this.ds
-          .getRepository(TokenEntity)
-          .createQueryBuilder('t')
-          .where('t.system_domain_id = :systemDomainId', { systemDomainId })
-          .andWhere('t.revoked_at IS NULL AND t.expires > now()'),
-      );
+    const base = () => filter(this.repo.liveInDomain(systemDomainId));
     return cursorPage(base, 't', q, path, (rows) => this.views(rows));
   }
 }

@@ -5,6 +5,7 @@ import { ActingRightsService } from './acting-rights.service.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
 import { TokenQueriesService } from './token-queries.service.js';
 import { TokensController } from './tokens.controller.js';
+import { TokensRepository } from './tokens.repository.js';
 import { TokensService } from './tokens.service.js';
 
 /** Global: the request guard itself (JwtStrategy, in the core module) looks every token up through it. */
@@ -12,7 +13,13 @@ import { TokensService } from './tokens.service.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [TokensController],
-  providers: [TokensService, TokenQueriesService, TokenLifecycleService, ActingRightsService],
+  providers: [
+    TokensRepository,
+    TokensService,
+    TokenQueriesService,
+    TokenLifecycleService,
+    ActingRightsService,
+  ],
   exports: [TokensService, TokenQueriesService, ActingRightsService],
 })
 export class TokensModule {

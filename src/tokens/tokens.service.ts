@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AuthErrors } from '../common/auth/auth.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { effectiveRoles, type Role } from '../common/auth/roles.js';
 import { applyCap, capFromText } from '../common/auth/rights.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { constantTimeEqualHex, sha256Hex } from '../common/crypto/secrets.js';
 import { Clock } from '../common/clock.js';
-import { preparedQuery } from '../database/prepared-query.js';
-import { returningRows } from '../database/returning-rows.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { UserEntity } from '../users/user.entity.js';
-import { TokenEntity, type TokenKind } from './token.entity.js';
+import type { TokenEntity } from './token.entity.js';
+import { TokensRepository, type LookupRow, type RevokedRow } from './tokens.repository.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { effectiveStatus, liveDomainSql, warningMessage } from '../system-domains/domain-status.js';
@@ -36,7 +34,7 @@ export interface RevokeOptions {
 @Injectable()
 export class TokensService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: TokensRepository,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
   ) {}
@@ -98,9 +96,7 @@ export class TokensService {
     if (domain.status === 'DEACTIVATED') throw AuthErrors.DOMAIN_DEACTIVATED();
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
       // coarse, fire-and-forget: a write per request would halve throughput for a "last used" hint
-      void this.ds
-        .query('UPDATE tokens SET last_used_at = now() WHERE id = $1', [row.id])
-        .catch(() => undefined);
+      this.repo.touchLastUsed(row.id);
     }
     return {
       tokenId: row.id,
@@ -140,7 +136,7 @@ export class TokensService {
   }
 
   async findInDomain(id: string, systemDomainId: string): Promise<TokenEntity | null> {
-    return this.ds.getRepository(TokenEntity).findOneBy({ id, system_domain_id: systemDomainId });
+    return this.repo.findInDomain(id, systemDomainId);
   }
 
   /**
@@ -167,15 +163,9 @@ export class TokensService {
 
   private async revokeMatching(condition: string, params: unknown[], opts: RevokeOptions): Promise<number> {
     const em = opts.em;
-    if (!em) return this.ds.transaction((tx) => this.revokeMatching(condition, params, { ...opts, em: tx }));
-    const revoked = returningRows<RevokedRow>(
-      await em.query(
-        `UPDATE tokens t SET revoked_at = now() WHERE ${condition} AND t.revoked_at IS NULL
-         RETURNING t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.expires,
-                   t.is_mfa_authenticated, t.revoked_at, t.date_created`,
-        params,
-      ),
-    );
+    if (!em)
+      return this.repo.transaction((tx) => this.revokeMatching(condition, params, { ...opts, em: tx }));
+    const revoked = await this.repo.revokeMatching(em, condition, params);
     for (const t of revoked) {
       await this.events.record(em, {
         systemDomainId: t.system_domain_id,
@@ -190,42 +180,19 @@ export class TokensService {
     return revoked.length;
   }
 
-  private async lookup(tokenId: string): Promise<LookupRow | undefined> {
-    return (await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup', LOOKUP_SQL, [tokenId]))[0];
+  private lookup(tokenId: string): Promise<LookupRow | undefined> {
+    return this.repo.lookup(tokenId);
   }
 
   /** Whether the user administers the domain (super administrators administer every domain). */
-  async isDomainAdmin(userId: string, systemDomainId: string): Promise<boolean> {
-    const rows: { admin: boolean }[] = await this.ds.query(
-      `SELECT (u.is_super_admin OR COALESCE(m.is_admin, false)) AS admin FROM users u
-       LEFT JOIN user_system_domains m ON m.user_id = u.id AND m.system_domain_id = $2 WHERE u.id = $1`,
-      [userId, systemDomainId],
-    );
-    return rows[0]?.admin ?? false;
+  isDomainAdmin(userId: string, systemDomainId: string): Promise<boolean> {
+    return this.repo.isDomainAdmin(userId, systemDomainId);
   }
 
   /** The user's domains (ids), for the Token form's `system_domains`. */
-  async userDomainIds(userId: string): Promise<string[]> {
-    const rows: { system_domain_id: string }[] = await this.ds.query(
-      `SELECT m.system_domain_id FROM user_system_domains m JOIN system_domains d ON d.id = m.system_domain_id
-       WHERE m.user_id = $1 AND ${liveDomainSql('d')} ORDER BY m.date_created`,
-      [userId],
-    );
-    return rows.map((r) => r.system_domain_id);
+  userDomainIds(userId: string): Promise<string[]> {
+    return this.repo.userDomainIds(userId);
   }
-}
-
-interface RevokedRow {
-  id: string;
-  app_id: string;
-  user_id: string;
-  system_domain_id: string;
-  kind: TokenKind;
-  scopes: string[] | null;
-  expires: Date | string;
-  is_mfa_authenticated: boolean;
-  revoked_at: Date | string;
-  date_created: Date | string;
 }
 
 /**
@@ -256,71 +223,3 @@ export const activeMemberSql = (user: string, domain: string): string => `EXISTS
     JOIN system_domains d ON d.id = m.system_domain_id
   WHERE u.id = ${user} AND m.system_domain_id = ${domain}
     AND u.status = 'ACTIVE' AND ${liveDomainSql('d')})`;
-
-interface LookupRow {
-  id: string;
-  app_id: string;
-  user_id: string;
-  system_domain_id: string;
-  kind: TokenKind;
-  scopes: string[] | null;
-  token_hash: string;
-  expires: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  is_mfa_authenticated: boolean;
-  auth_time: Date | null;
-  /** Space-joined: pg's text[] parser cost ~4% of an authenticated request's CPU for ~20 role names. */
-  rights_cap: string | null;
-  date_created: Date;
-  date_modified: Date;
-  system_domains: string[] | null;
-  u_email: string;
-  u_first_name: string | null;
-  u_last_name: string | null;
-  u_status: UserEntity['status'];
-  u_is_super_admin: boolean;
-  u_system_domain_id: string;
-  d_name: string;
-  d_status: SystemDomainEntity['status'];
-  d_type: SystemDomainEntity['type'];
-  d_is_plg: boolean;
-  d_warning_message: string | null;
-  d_freeze_date: Date | null;
-  d_deactivate_date: Date | null;
-  d_base_url: string;
-  group_roles: string[] | null;
-  is_member: boolean;
-  is_domain_admin: boolean;
-  a_oauth_client_type: string | null;
-  a_allowed_origins: string[];
-}
-
-/**
- * The per-request lookup, as flat columns (no JSON building). Run as a named prepared statement on
- * PostgreSQL, so each pooled connection plans it once.
- */
-const LOOKUP_SQL = `
-SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
-       t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
-       t.date_created,
-       t.date_modified,
-       (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
-          FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
-         WHERE m2.user_id = t.user_id AND ${liveDomainSql('d2')}) AS system_domains,
-       u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name, u.status AS u_status,
-       u.is_super_admin AS u_is_super_admin, u.system_domain_id AS u_system_domain_id,
-       d.name AS d_name, d.status AS d_status, d.type AS d_type, d.is_plg AS d_is_plg,
-       d.warning_message AS d_warning_message, d.base_url AS d_base_url,
-       d.freeze_date AS d_freeze_date, d.deactivate_date AS d_deactivate_date,
-       (SELECT array_agg(DISTINCT r) FROM group_members gm JOIN groups g ON g.id = gm.group_id
-          CROSS JOIN LATERAL unnest(g.roles) AS r
-        WHERE gm.user_id = t.user_id AND g.system_domain_id = t.system_domain_id) AS group_roles,
-       m.user_id IS NOT NULL AS is_member, COALESCE(m.is_admin, false) AS is_domain_admin,
-       a.oauth_client_type AS a_oauth_client_type, a.allowed_origins AS a_allowed_origins
-FROM tokens t
-JOIN apps a ON a.id = t.app_id
-JOIN users u ON u.id = t.user_id
-JOIN system_domains d ON d.id = t.system_domain_id
-LEFT JOIN user_system_domains m ON m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id
-WHERE t.id = $1`;

@@ -14,6 +14,14 @@ export const SEAT_LIMIT: Record<UserType, 'standard_users' | 'power_users' | 'br
 const TYPES_OF = (limit: string): UserType[] =>
   (Object.keys(SEAT_LIMIT) as UserType[]).filter((t) => SEAT_LIMIT[t] === limit);
 
+/** How a seat is counted (see assertSeat). */
+export interface SeatOptions {
+  now: Date;
+  countPending: boolean;
+  excludeUserId?: string;
+  excludeInvitationId?: string;
+}
+
 /**
  * The domain's BillingLimits cap its users by type: one more `type` seat must fit under the limit, or a 400
  * naming it. Seats are held by the domain's ACTIVE members of that type and, with `countPending`, by its
@@ -30,8 +38,9 @@ export async function assertSeat(
   em: EntityManager,
   systemDomainId: string,
   type: UserType,
-  o: { now: Date; countPending: boolean; excludeUserId?: string; excludeInvitationId?: string },
+  o: SeatOptions,
 ): Promise<void> {
+  // raw: the domain row's FOR NO KEY UPDATE lock serialises seat checks (see above)
   const [domain] = (await em.query(
     'SELECT billing_limits FROM system_domains WHERE id = $1 FOR NO KEY UPDATE',
     [systemDomainId],
@@ -40,6 +49,7 @@ export async function assertSeat(
   const limit = domain?.billing_limits?.[field];
   if (limit === null || limit === undefined) return;
   const types = TYPES_OF(field);
+  // raw: two conditional counts (members and pending invitations) summed in one round trip
   const [{ n }] = (await em.query(
     `SELECT (
        (SELECT count(*) FROM user_system_domains m JOIN users u ON u.id = m.user_id
@@ -60,5 +70,6 @@ export async function assertSeat(
  * invitations or memberships, so every such transaction locks in the same order (see assertSeat).
  */
 export async function lockDomain(em: EntityManager, systemDomainId: string): Promise<void> {
+  // raw: a row lock without reading the row (TypeORM's lock modes have no FOR NO KEY UPDATE)
   await em.query('SELECT 1 FROM system_domains WHERE id = $1 FOR NO KEY UPDATE', [systemDomainId]);
 }

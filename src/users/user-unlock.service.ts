@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { GuessingDefence } from '../login/guessing-defence.js';
-import { UserSystemDomainEntity } from './user-system-domain.entity.js';
-import { UserEntity } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersErrors } from './users.errors.js';
 
 /**
@@ -17,15 +14,15 @@ import { UsersErrors } from './users.errors.js';
 @Injectable()
 export class UserUnlockService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: UsersRepository,
     private readonly defence: GuessingDefence,
   ) {}
 
   /** Tokens are untouched: a lock is about guessing, not revocation. */
   async unlock(auth: AuthContext, id: string): Promise<void> {
-    const memberships = await this.ds.getRepository(UserSystemDomainEntity).findBy({ user_id: id });
-    const here = memberships.find((m) => m.system_domain_id === auth.systemDomainId);
-    const user = here ? await this.ds.getRepository(UserEntity).findOneBy({ id }) : null;
+    const memberships = await this.repo.domainIds(undefined, id);
+    const here = memberships.includes(auth.systemDomainId);
+    const user = here ? await this.repo.findAccount(id) : null;
     if (!here || !user) throw UsersErrors.NOT_FOUND();
     if (!auth.isSuperAdmin) {
       if (user.is_super_admin) throw UsersErrors.SUPER_ADMIN_RANK();

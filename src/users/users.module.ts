@@ -5,6 +5,7 @@ import { LoginModule } from '../login/login.module.js';
 import { PasswordPolicyModule } from '../passwords/password-policy.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { UsersController } from './users.controller.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 import { UserUnlockService } from './user-unlock.service.js';
 
@@ -12,7 +13,7 @@ import { UserUnlockService } from './user-unlock.service.js';
 @Module({
   imports: [InvitationsModule, LoginModule, PasswordPolicyModule, WebhooksModule],
   controllers: [UsersController],
-  providers: [UsersService, UserUnlockService],
+  providers: [UsersRepository, UsersService, UserUnlockService],
   exports: [UsersService],
 })
 export class UsersModule {

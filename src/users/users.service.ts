@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UsersErrors } from './users.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { assertRoles } from '../common/auth/assert-roles.js';
 import { requireAccountChange } from '../common/auth/guard/account-change.step.js';
@@ -9,7 +8,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { hashPassword } from '../common/crypto/passwords.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
-import { TokenEntity } from '../tokens/token.entity.js';
 import { InvalidationBus } from '../common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../common/cache/topics.js';
 import { TokensService } from '../tokens/tokens.service.js';
@@ -22,15 +20,12 @@ import type {
   UserListQueryDto,
   UserRolesDto,
 } from './dto/user.dto.js';
-import { InvitationEntity } from '../invitations/invitation.entity.js';
-import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
-import { UserSystemDomainEntity } from './user-system-domain.entity.js';
-import { UserEntity } from './user.entity.js';
+import type { UserEntity } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { rolesView, userBasicView, userView } from './user-view.js';
-import { adminsAmong, type DomainUser, otherDomains, refuseSelfLockout, requireRank } from './user-rules.js';
+import { type DomainUser, refuseSelfLockout, requireRank } from './user-rules.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
-import { assertSeat } from './seat-limits.js';
 import { Clock } from '../common/clock.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
@@ -54,7 +49,7 @@ const CREDENTIAL_FIELDS = ['email', 'password'] as const;
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: UsersRepository,
     private readonly tokens: TokensService,
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
@@ -66,7 +61,7 @@ export class UsersService {
 
   /** Not through the membership: super administrators may act in domains they do not belong to. */
   async current(auth: AuthContext): Promise<UserDto> {
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: auth.userId });
+    const user = await this.repo.findAccount(auth.userId);
     if (!user) throw UsersErrors.NOT_FOUND();
     return userView(user, auth.systemDomainId, auth.isAdmin);
   }
@@ -98,9 +93,8 @@ export class UsersService {
       path,
       query: { query: text },
       view: async (rows) => {
-        const admins = await adminsAmong(
-          this.ds.manager,
-          auth,
+        const admins = await this.repo.adminsAmong(
+          auth.systemDomainId,
           rows.map((u) => u.id),
         );
         return rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id)));
@@ -124,7 +118,7 @@ export class UsersService {
   }
 
   async get(auth: AuthContext, id: string): Promise<UserDto> {
-    return this.view(await this.member(this.ds.manager, auth, id), auth);
+    return this.view(await this.member(auth, id), auth);
   }
 
   /** A user of the caller's domain (administrators only, by route). Emails are unique across domains. */
@@ -136,34 +130,30 @@ export class UsersService {
       });
     }
     const passwordHash = body.password ? await hashPassword(body.password) : null;
-    return this.ds.transaction(async (em) => {
-      if (await em.existsBy(UserEntity, { email: body.email })) throw UsersErrors.EMAIL_TAKEN();
+    return this.repo.transaction(async (em) => {
+      if (await this.repo.emailTaken(em, body.email)) throw UsersErrors.EMAIL_TAKEN();
       if ((body.status ?? 'ACTIVE') === 'ACTIVE') {
-        await assertSeat(em, auth.systemDomainId, body.type ?? 'STANDARD', {
+        await this.repo.assertSeat(em, auth.systemDomainId, body.type ?? 'STANDARD', {
           now: this.clock.now(),
           countPending: true,
         });
       }
-      const user = em.create(UserEntity, {
-        email: body.email,
-        first_name: body.first_name ?? null,
-        last_name: body.last_name ?? null,
-        password_hash: passwordHash,
-        status: body.status ?? 'ACTIVE',
-        type: body.type ?? 'STANDARD',
-        is_super_admin: auth.isSuperAdmin ? (body.is_super_admin ?? false) : false,
-        system_domain_id: auth.systemDomainId,
-        last_login: null,
-      });
-      await em.insert(UserEntity, user).catch((e: unknown) => {
-        throw isUniqueViolation(e) ? UsersErrors.EMAIL_TAKEN() : e;
-      });
-      await em.insert(UserSystemDomainEntity, {
-        user_id: user.id,
-        system_domain_id: auth.systemDomainId,
-        is_admin: body.is_admin ?? false,
-      });
-      const created = this.view(await this.member(em, auth, user.id), auth);
+      const userId = await this.repo.insert(
+        em,
+        {
+          email: body.email,
+          first_name: body.first_name ?? null,
+          last_name: body.last_name ?? null,
+          password_hash: passwordHash,
+          status: body.status ?? 'ACTIVE',
+          type: body.type ?? 'STANDARD',
+          is_super_admin: auth.isSuperAdmin ? (body.is_super_admin ?? false) : false,
+          system_domain_id: auth.systemDomainId,
+          last_login: null,
+        },
+        body.is_admin ?? false,
+      );
+      const created = this.view(await this.member(auth, userId, em), auth);
       await this.emit(em, auth, created.id, 'create', { ...created });
       return created;
     });
@@ -175,13 +165,13 @@ export class UsersService {
    * (names, email, password, status) are shared with the user's other domains, so for a user who belongs to
    * another domain too only a super administrator (or the user) may change them: an administrator of one
    * tenant must not take over, rename or lock out an account of another. A token minted for an app never
-   * changes its user's email or password (see README, Security). PATCH and PUT (by id and on current/) all
+   * changes its user's email or password (see docs/security.md). PATCH and PUT (by id and on current/) all
    * come here; every rule applies to the fields that differ from what is stored (see changesTo).
    */
   async update(auth: AuthContext, id: string, body: UpdateUserDto): Promise<UserDto> {
     const isSelf = id === auth.userId;
-    return this.ds.transaction(async (em) => {
-      const target = await this.member(em, auth, id, true);
+    return this.repo.transaction(async (em) => {
+      const target = await this.member(auth, id, em, true);
       const patch = this.changesTo(target, body);
       if (!auth.isSuperAdmin) delete patch.is_super_admin; // documented as ignored, as on create
       const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateUserDto] !== undefined);
@@ -193,7 +183,12 @@ export class UsersService {
         if (patch.type !== undefined && !auth.isAdmin) throw UsersErrors.TYPE_ADMIN_ONLY();
         if (isSelf) refuseSelfLockout(target, patch);
         const account = fields.some((f) => (ACCOUNT_FIELDS as readonly string[]).includes(f));
-        if (account && !isSelf && !auth.isSuperAdmin && (await otherDomains(em, auth, id)) > 0) {
+        if (
+          account &&
+          !isSelf &&
+          !auth.isSuperAdmin &&
+          (await this.repo.otherDomains(em, auth.systemDomainId, id)) > 0
+        ) {
           throw UsersErrors.SHARED_ACCOUNT();
         }
       }
@@ -203,35 +198,21 @@ export class UsersService {
         requireAccountChange(auth, this.clock.now(), this.config.auth.reauthWindowSeconds);
       }
       if (patch.email !== undefined && patch.email !== target.email) {
-        const taken = await em
-          .getRepository(UserEntity)
-          .createQueryBuilder('u')
-          .where('u.email = :email AND u.id <> :id', { email: patch.email, id })
-          .getExists();
-        if (taken) throw UsersErrors.EMAIL_TAKEN();
+        if (await this.repo.emailTaken(em, patch.email, id)) throw UsersErrors.EMAIL_TAKEN();
       }
       // judged against the checks of every domain the account belongs to (the strictest of them), once allowed
       if (patch.password) {
-        const domains: { system_domain_id: string }[] = await em.query(
-          'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1',
-          [id],
-        );
-        await this.passwords.assert(
-          domains.map((d) => d.system_domain_id),
-          patch.password,
-          { em, personal: [patch.email ?? target.email, target.first_name, target.last_name] },
-        );
+        await this.passwords.assert(await this.repo.domainIds(em, id), patch.password, {
+          em,
+          personal: [patch.email ?? target.email, target.first_name, target.last_name],
+        });
       }
       // an active user of another type, or a user becoming active, takes a seat in each of their domains
       const nextType = patch.type ?? target.type;
       const nextStatus = patch.status ?? target.status;
       if (nextStatus === 'ACTIVE' && (nextType !== target.type || target.status !== 'ACTIVE')) {
-        const domains: { system_domain_id: string }[] = await em.query(
-          'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1 ORDER BY system_domain_id',
-          [id],
-        );
-        for (const d of domains) {
-          await assertSeat(em, d.system_domain_id, nextType, {
+        for (const domainId of await this.repo.domainIds(em, id)) {
+          await this.repo.assertSeat(em, domainId, nextType, {
             now: this.clock.now(),
             countPending: true,
             excludeUserId: id,
@@ -250,22 +231,16 @@ export class UsersService {
         ...(patch.is_super_admin !== undefined ? { is_super_admin: patch.is_super_admin } : {}),
       };
       if (Object.keys(changes).length > 0) {
-        await em.update(UserEntity, { id }, changes).catch((e: unknown) => {
-          throw isUniqueViolation(e) ? UsersErrors.EMAIL_TAKEN() : e;
-        });
+        await this.repo.updateAccount(em, id, changes);
       }
       if (patch.is_admin !== undefined) {
-        await em.update(
-          UserSystemDomainEntity,
-          { user_id: id, system_domain_id: auth.systemDomainId },
-          { is_admin: patch.is_admin },
-        );
+        await this.repo.setAdmin(em, auth.systemDomainId, id, patch.is_admin);
       }
       // the lookup already refuses inactive users; revoking too keeps a later reactivation from reviving them
       if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
         await this.tokens.revokeWhere({ user_id: id }, { em, requestId: auth.requestId });
       }
-      const updated = this.view(await this.member(em, auth, id), auth);
+      const updated = this.view(await this.member(auth, id, em), auth);
       // a PUT that sends back what is stored changes nothing, and tells nobody
       if (Object.keys(changes).length > 0 || patch.is_admin !== undefined) {
         await this.emit(em, auth, id, 'update', { ...updated });
@@ -282,30 +257,19 @@ export class UsersService {
   async remove(auth: AuthContext, id: string): Promise<void> {
     if (id === auth.userId) throw UsersErrors.DELETE_SELF();
     const domainId = auth.systemDomainId;
-    const accountDeleted = await this.ds.transaction(async (em) => {
-      const target = await this.member(em, auth, id, true);
+    const accountDeleted = await this.repo.transaction(async (em) => {
+      const target = await this.member(auth, id, em, true);
       requireRank(auth, target);
-      await em.query(
-        'DELETE FROM group_members gm USING groups g WHERE gm.group_id = g.id AND g.system_domain_id = $1 AND gm.user_id = $2',
-        [domainId, id],
-      );
-      await em.delete(InvitationEntity, { user_id: id, system_domain_id: domainId });
-      await em.delete(TokenEntity, { user_id: id, system_domain_id: domainId });
-      await em.delete(UserSystemDomainEntity, { user_id: id, system_domain_id: domainId });
+      const next = await this.repo.removeMembership(em, domainId, id);
       // removed from this domain (the account may live on in others): this domain's webhooks hear a delete
       await this.emit(em, auth, id, 'delete', { id });
-      const [next] = await em.find(UserSystemDomainEntity, {
-        where: { user_id: id },
-        order: { date_created: 'ASC' },
-        take: 1,
-      });
       if (!next) {
-        await em.delete(UserEntity, { id });
+        await this.repo.deleteAccount(em, id);
         return true;
       }
       if (target.system_domain_id === domainId) {
         // the home domain must stay one of the memberships (and the foreign key forbids a dangling one)
-        await em.update(UserEntity, { id }, { system_domain_id: next.system_domain_id });
+        await this.repo.updateAccount(em, id, { system_domain_id: next });
       }
       return false;
     });
@@ -356,32 +320,15 @@ export class UsersService {
 
   /** Members of the caller's domain, filtered by `query` (email, first and last name). */
   private searched(auth: AuthContext, q: UserListQueryDto) {
-    const qb = this.inDomain(this.ds.manager, auth);
     const text = q.query?.trim();
-    if (text) {
-      qb.andWhere('(u.email ILIKE :q OR u.first_name ILIKE :q OR u.last_name ILIKE :q)', {
-        q: `%${escapeLike(text)}%`,
-      });
-    }
-    return { qb, text };
-  }
-
-  private inDomain(em: EntityManager, auth: AuthContext) {
-    return em
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .innerJoin(UserSystemDomainEntity, 'm', 'm.user_id = u.id AND m.system_domain_id = :domainId', {
-        domainId: auth.systemDomainId,
-      });
+    return { qb: this.repo.search(auth.systemDomainId, text), text };
   }
 
   /** A member of the caller's domain, else 404; `lock` holds the user row until the transaction ends. */
-  private async member(em: EntityManager, auth: AuthContext, id: string, lock = false): Promise<DomainUser> {
-    const qb = this.inDomain(em, auth).where('u.id = :id', { id });
-    if (lock) qb.setLock('pessimistic_write', undefined, ['u']);
-    const user = await qb.getOne();
+  private async member(auth: AuthContext, id: string, em?: EntityManager, lock = false): Promise<DomainUser> {
+    const user = await this.repo.member(auth.systemDomainId, id, { em, lock });
     if (!user) throw UsersErrors.NOT_FOUND();
-    return Object.assign(user, { is_admin: (await adminsAmong(em, auth, [id])).has(id) });
+    return user;
   }
 
   private view(u: DomainUser, auth: AuthContext): UserDto {

@@ -17,7 +17,7 @@ type TargetKind = Rank | 'self' | 'adminElsewhere' | 'roleful';
 type Path = 'create PAT app' | 'create backend service' | 'patch acting user' | 'issue PAT' | 'external auth';
 
 /**
- * The credential invariant (README, Security): a caller can only obtain, directly or through an app, a
+ * The credential invariant (docs/security.md): a caller can only obtain, directly or through an app, a
  * credential whose rights are within its own. Every combination of caller rank × acting user × minting path
  * either is refused or yields a token whose rights, as the request guard computes them, are within the
  * caller's.

@@ -22,7 +22,7 @@ import {
 
 const LOGIN = '/API/auth/v1/auth/simple/login/';
 const USERS = '/API/users/v1/users';
-const THRESHOLD = 5; // the defaults: README, Security, Guessing defence
+const THRESHOLD = 5; // the defaults: docs/security.md, Guessing defence
 const BASE_S = 60;
 const MAX_S = 3600;
 

@@ -21,6 +21,7 @@ import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 import { FilesJobs1795700100000 } from './1795700100000-files-jobs.js';
+import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
 import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   FilesJobs1795700100000,
   TeamsRoleGroups1795700200000,
   UserPhotos1795700210000,
+  DomainCascade1795700500000,
 ];
