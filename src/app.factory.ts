@@ -12,6 +12,8 @@ import type { AppConfig } from './config/config.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { rateLimited } from './common/rate-limit/rate-limit.errors.js';
+import { Metrics } from './metrics/metrics.service.js';
+import { httpMetrics } from './metrics/http-metrics.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -34,6 +36,7 @@ export async function createApp(
   // client of this API sends If-None-Match
   app.set('etag', false);
   app.use(requestLogger(logger));
+  app.use(httpMetrics(app.get(Metrics)));
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(
     // before validation: class-transformer recurses into whatever it is given

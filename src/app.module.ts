@@ -21,6 +21,7 @@ import { SystemDomainsModule } from './system-domains/system-domains.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { FEATURE_MODULES } from './feature-modules.js';
+import { Metrics } from './metrics/metrics.service.js';
 
 @Global()
 @Module({})
@@ -49,6 +50,7 @@ class CoreModule {
         InvalidationBus,
         ClientRegistry,
         RateLimiter,
+        Metrics,
       ],
       exports: [
         APP_CONFIG,
@@ -58,6 +60,7 @@ class CoreModule {
         InvalidationBus,
         ClientRegistry,
         RateLimiter,
+        Metrics,
       ],
     };
   }

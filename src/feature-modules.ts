@@ -14,6 +14,8 @@ import { AssetsModule } from './assets/assets.module.js';
 import { MetadataModule } from './metadata/metadata.module.js';
 import { SearchModule } from './search/search.module.js';
 import { IdentityProvidersModule } from './identity-providers/identity-providers.module.js';
+import { AuditModule } from './audit/audit.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -31,6 +33,8 @@ export const FEATURE_MODULES = [
   MetadataModule,
   SearchModule,
   IdentityProvidersModule,
+  AuditModule,
+  MetricsModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,

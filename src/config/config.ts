@@ -39,6 +39,10 @@ export interface AppConfig {
   registration: { enabled: boolean; templateDomainId: string | null; ttlSeconds: number };
   /** Domain status dates (src/system-domains/domain-schedule.worker.ts): how often passed dates are recorded. */
   domainSchedule: { intervalMs: number };
+  /** Audit trail (src/audit): how long records are kept, how often the purge looks. */
+  audit: { retentionDays: number; purgeIntervalMs: number };
+  /** Prometheus metrics (src/metrics): a listener of their own and/or a bearer token; neither: not served. */
+  metrics: { port: number | null; token: string | null };
   /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
   marketplace: MarketplaceConfig;
   log: { level: string };
@@ -221,6 +225,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ttlSeconds: int('REGISTRATION_TTL_SECONDS', 86_400, 300, 30 * 86_400),
     },
     domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
+    audit: {
+      retentionDays: int('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+      purgeIntervalMs: int('AUDIT_PURGE_INTERVAL_MS', 3_600_000, 10, 86_400_000),
+    },
+    metrics: readMetricsConfig(str, int, problems),
     marketplace: loadMarketplaceConfig(env, problems),
     log: { level },
     lockout,
@@ -239,6 +248,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** METRICS_PORT (a listener of its own) and METRICS_TOKEN (bearer on /metrics); at least one to serve them. */
+function readMetricsConfig(
+  str: (name: string) => string | null,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): AppConfig['metrics'] {
+  const token = str('METRICS_TOKEN');
+  if (token !== null && token.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const port = str('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535);
+  return { port, token };
 }
 
 export function randomSecret(bytes = 32): string {

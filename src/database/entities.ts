@@ -39,6 +39,7 @@ import {
   SamlLoginCodeEntity,
   SamlRequestEntity,
 } from '../identity-providers/identity-provider.entity.js';
+import { AuditEventEntity } from '../audit/audit-event.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -79,4 +80,5 @@ export const ENTITIES = [
   SamlRequestEntity,
   SamlAssertionIdEntity,
   SamlLoginCodeEntity,
+  AuditEventEntity,
 ];

@@ -33,11 +33,19 @@ import { acceptedOtpTypes, configuredMethods, factorOwed, MFA_METHODS, type OtpT
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import { MailOtpCodeEntity, UserMfaEntity } from './user-mfa.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
+import { AuditService } from '../audit/audit.service.js';
+import { fromAuth } from '../audit/audit-origin.js';
 
 const TOTP_PERIOD = 30;
 const MAIL_CODE_TTL_MS = 10 * 60 * 1000;
 const RECOVERY_CODES = 10;
 type MessageType = 'otp_enabled' | 'otp_disabled' | 'totp_enabled' | 'totp_disabled';
+const MFA_ACTIONS = {
+  otp_enabled: 'mfa.enrolled',
+  totp_enabled: 'mfa.enrolled',
+  otp_disabled: 'mfa.removed',
+  totp_disabled: 'mfa.removed',
+} as const;
 
 const GUESSED: Record<OtpType, GuessedFactor> = { TOTP: 'totp', MAIL_2SV: 'mail_otp', RECOVERY: 'recovery' };
 
@@ -74,6 +82,7 @@ export class MfaService {
     private readonly mint: CredentialMintService,
     private readonly mail: MailService,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
     private readonly domains: SystemDomainsService,
     private readonly marketplace: MarketplaceService,
   ) {
@@ -156,14 +165,17 @@ export class MfaService {
     const bad = MfaErrors.BAD_SECOND_FACTOR;
     const type = otpType ?? accepted[0];
     if (auth.kind !== 'TEMP' || !type || !accepted.includes(type) || !wellFormed(type, otp)) throw bad();
-    const outcome = await this.guessing.attempt(auth.userId, GUESSED[type], () =>
-      this.consumeCode(auth.userId, type, otp),
+    const outcome = await this.guessing.attempt(
+      auth.userId,
+      GUESSED[type],
+      () => this.consumeCode(auth.userId, type, otp),
+      fromAuth(auth),
     );
     if (outcome !== 'ok') throw bad();
     return this.ds.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(auth.tokenId, { em, requestId: auth.requestId }))) throw bad();
-      const out = await this.signIns.domainToken(em, auth.userId, domainId, true);
+      const out = await this.signIns.domainToken(em, auth.userId, domainId, true, fromAuth(auth));
       await em.getRepository(UserEntity).update({ id: auth.userId }, { last_login: new Date() });
       if (within) await within(em);
       return out;
@@ -457,6 +469,13 @@ export class MfaService {
       subject: 'Your second factor changed',
       body: `${what[messageType]} for your account (${auth.user.email}).\n\nIf this was not you, change your password and contact your administrator.\n`,
     });
+    await this.audit.change(
+      em,
+      auth,
+      MFA_ACTIONS[messageType],
+      { type: 'user', id: auth.userId },
+      { change: messageType },
+    );
     await this.events.record(em, {
       eventType: 'users',
       realm: 'otp_configuration',

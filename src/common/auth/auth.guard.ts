@@ -1,4 +1,4 @@
-import { type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
@@ -23,6 +23,7 @@ import type { GuardStep } from './guard/guard-step.js';
 import { RateLimitStep } from './guard/rate-limit.step.js';
 import { RolesScopesStep } from './guard/roles-scopes.step.js';
 import { TenantStatusStep } from './guard/tenant-status.step.js';
+import { Metrics } from '../../metrics/metrics.service.js';
 
 /**
  * The one guard, deny by default. Public routes pass; routes that declare nothing are refused. Otherwise:
@@ -41,6 +42,7 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     private readonly limiter: RateLimiter,
     clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     super();
     this.steps = [
@@ -72,7 +74,9 @@ export class AuthGuard extends PassportAuthGuard('jwt') {
     }
     try {
       await super.canActivate(context);
+      this.metrics?.tokenValidation(true);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 401) this.metrics?.tokenValidation(false);
       // a failed authentication is charged to the address: guessing tokens costs like any anonymous call
       if (e instanceof ApiError && e.status === 401) {
         await this.limiter.enforce('anonymous', this.limiter.addressKey(req), res);

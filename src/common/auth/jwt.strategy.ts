@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
 import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
 import { type JwtClaims, TokensService } from '../../tokens/tokens.service.js';
+import { clientAddressOf } from '../../audit/audit-origin.js';
 import type { AuthContext } from './auth-context.js';
 import { kidOf, TokenVerifier } from './token-verifier.js';
 
@@ -100,6 +101,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     // a temporary sign-in token only in Temp-Auth-Token, and that header carries nothing else: a TEMP token
     // sent as Bearer is refused even where a route names TEMP, and a login token cannot pose as one
     if ((auth.kind === 'TEMP') !== fromTempHeader(req)) throw AuthErrors.KIND_NOT_ACCEPTED();
+    auth.clientAddress = clientAddressOf(req);
     return auth;
   }
 }

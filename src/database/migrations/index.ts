@@ -21,6 +21,7 @@ import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
+import { AuditEvents1795700300000 } from './1795700300000-audit-events.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   TokenAuthTime1795266000000,
   SamlSso1795688993560,
   AssetsMetadata1795689010077,
+  AuditEvents1795700300000,
 ];
