@@ -25,7 +25,8 @@ export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
 ): Promise<NestExpressApplication> {
-  const logger = createLogger(options.logLevel ?? config.log.level);
+  const format = config.log.format ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  const logger = createLogger(options.logLevel ?? config.log.level, format);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,

@@ -45,7 +45,8 @@ export interface AppConfig {
   metrics: { port: number | null; token: string | null };
   /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
   marketplace: MarketplaceConfig;
-  log: { level: string };
+  /** LOG_FORMAT: json, pretty, or unset (pretty on a terminal, JSON otherwise: see logFormat in main.ts). */
+  log: { level: string; format: 'json' | 'pretty' | null };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
   lockout: {
     /** Failed attempts at one factor before the account's lock for that factor starts. */
@@ -231,7 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     metrics: readMetricsConfig(str, int, problems),
     marketplace: loadMarketplaceConfig(env, problems),
-    log: { level },
+    log: { level, format: readLogFormat(str('LOG_FORMAT'), problems) },
     lockout,
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
@@ -248,6 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function readLogFormat(v: string | null, problems: string[]): 'json' | 'pretty' | null {
+  if (v === null || v === 'json' || v === 'pretty') return v;
+  problems.push('LOG_FORMAT must be json or pretty');
+  return null;
 }
 
 /** METRICS_PORT (a listener of its own) and METRICS_TOKEN (bearer on /metrics); at least one to serve them. */
