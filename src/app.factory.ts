@@ -49,7 +49,6 @@ export async function createApp(
       validationError: { target: false, value: false },
     }),
   );
-  app.enableShutdownHooks();
   mountOpenApi(app);
   await app.init();
   return app;

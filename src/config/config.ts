@@ -5,7 +5,14 @@ import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
-  http: { port: number; host: string; publicBaseUrl: string; trustProxy: TrustProxy };
+  /** shutdownGraceMs: how long a stop waits for requests in flight (SHUTDOWN_GRACE_MS, src/shutdown.ts). */
+  http: {
+    port: number;
+    host: string;
+    publicBaseUrl: string;
+    trustProxy: TrustProxy;
+    shutdownGraceMs: number;
+  };
   database: {
     url: string | null;
     dataDir: string;
@@ -205,7 +212,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');
 
   const config: AppConfig = {
-    http: { port, host, publicBaseUrl, trustProxy: readTrustProxy(str('TRUST_PROXY'), problems) },
+    http: {
+      port,
+      host,
+      publicBaseUrl,
+      trustProxy: readTrustProxy(str('TRUST_PROXY'), problems),
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    },
     database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data' },
     redis: { url: redisUrl },
     auth: {
