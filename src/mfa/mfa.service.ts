@@ -40,12 +40,6 @@ const TOTP_PERIOD = 30;
 const MAIL_CODE_TTL_MS = 10 * 60 * 1000;
 const RECOVERY_CODES = 10;
 type MessageType = 'otp_enabled' | 'otp_disabled' | 'totp_enabled' | 'totp_disabled';
-const MFA_ACTIONS = {
-  otp_enabled: 'mfa.enrolled',
-  totp_enabled: 'mfa.enrolled',
-  otp_disabled: 'mfa.removed',
-  totp_disabled: 'mfa.removed',
-} as const;
 
 const GUESSED: Record<OtpType, GuessedFactor> = { TOTP: 'totp', MAIL_2SV: 'mail_otp', RECOVERY: 'recovery' };
 
@@ -472,7 +466,7 @@ export class MfaService {
     await this.audit.change(
       em,
       auth,
-      MFA_ACTIONS[messageType],
+      messageType.endsWith('_enabled') ? 'mfa.enrolled' : 'mfa.removed',
       { type: 'user', id: auth.userId },
       { change: messageType },
     );
