@@ -29,5 +29,6 @@ EXPOSE 3000
 # No curl in the image: node's fetch asks the readiness route (database reachable).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/API/auth/readyz/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Node itself as PID 1 receives SIGTERM; the app's shutdown hooks close the server and the pool.
+# Node itself as PID 1 receives SIGTERM: the service stops accepting, finishes the requests in flight
+# (SHUTDOWN_GRACE_MS), stops its workers and closes the pool (src/shutdown.ts).
 CMD ["node", "dist/src/main.js"]

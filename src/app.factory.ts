@@ -14,6 +14,8 @@ import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { rateLimited } from './common/rate-limit/rate-limit.errors.js';
 import { keepBodyStream } from './files/keep-body-stream.js';
 import { UPLOAD_PATH } from './files/file-links.js';
+import { Metrics } from './metrics/metrics.service.js';
+import { httpMetrics } from './metrics/http-metrics.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -25,7 +27,8 @@ export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
 ): Promise<NestExpressApplication> {
-  const logger = createLogger(options.logLevel ?? config.log.level);
+  const format = config.log.format ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  const logger = createLogger(options.logLevel ?? config.log.level, format);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
@@ -38,6 +41,7 @@ export async function createApp(
   app.use(requestLogger(logger));
   // the resumable upload streams its body to the storage: the JSON and form parsers must not read it
   app.use(UPLOAD_PATH, keepBodyStream);
+  app.use(httpMetrics(app.get(Metrics)));
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(
     // before validation: class-transformer recurses into whatever it is given
@@ -49,7 +53,6 @@ export async function createApp(
       validationError: { target: false, value: false },
     }),
   );
-  app.enableShutdownHooks();
   mountOpenApi(app);
   await app.init();
   return app;

@@ -24,6 +24,7 @@ import { SystemDomainsModule } from './system-domains/system-domains.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { FEATURE_MODULES } from './feature-modules.js';
+import { Metrics } from './metrics/metrics.service.js';
 
 @Global()
 @Module({})
@@ -57,6 +58,7 @@ class CoreModule {
         InvalidationBus,
         ClientRegistry,
         RateLimiter,
+        Metrics,
       ],
       exports: [
         APP_CONFIG,
@@ -67,6 +69,7 @@ class CoreModule {
         InvalidationBus,
         ClientRegistry,
         RateLimiter,
+        Metrics,
       ],
     };
   }

@@ -18,6 +18,8 @@ import { SearchModule } from './search/search.module.js';
 import { IdentityProvidersModule } from './identity-providers/identity-providers.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { FilesModule } from './files/files.module.js';
+import { AuditModule } from './audit/audit.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -40,6 +42,8 @@ export const FEATURE_MODULES = [
   IdentityProvidersModule,
   JobsModule,
   FilesModule,
+  AuditModule,
+  MetricsModule,
   // keep last: its {id} routes under /v1/system_domains/ must come after fixed paths other modules serve there
   // (OnboardingModule's POST /v1/system_domains/referral_code/{code}/ goes BEFORE this line)
   OnboardingModule,

@@ -1,12 +1,20 @@
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory.js';
+import { startBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { BootstrapService } from './system-domains/bootstrap.service.js';
+import { stopGracefully } from './shutdown.js';
+import { Logger } from '@nestjs/common';
 
 try {
   const config = loadConfig();
   const app = await createApp(config);
   await app.listen(config.http.port, config.http.host);
-  console.log(
-    `Portcullis listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`,
+  stopGracefully(app, config.http.shutdownGraceMs, new Logger('Shutdown'));
+  const address = app.getHttpServer().address() as AddressInfo;
+  // the banner ends the start: nothing is logged after it until the first request (at the default level)
+  process.stdout.write(
+    startBanner(config, `http://${config.http.host}:${address.port}`, app.get(BootstrapService).firstStart),
   );
 } catch (err) {
   if (err instanceof ConfigError) {

@@ -19,6 +19,9 @@ import { Clock } from '../common/clock.js';
 import { AppEntity } from './app.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
+import { AuditService } from '../audit/audit.service.js';
+
+const APP_ACTIONS = { create: 'app.created', update: 'app.changed', delete: 'app.deleted' } as const;
 
 @Injectable()
 export class AppsService {
@@ -31,6 +34,7 @@ export class AppsService {
     private readonly clients: ClientRegistry,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
   ) {}
 
   private repo() {
@@ -135,6 +139,7 @@ export class AppsService {
     const saved = await this.ds.transaction(async (em) => {
       const row = await em.save(app);
       await this.emit(em, auth, row, 'update');
+      if (secret) await this.audit.change(em, auth, 'app.secret_rotated', { type: 'app', id: row.id });
       return row;
     });
     await this.clients.changed(app.id);
@@ -152,6 +157,7 @@ export class AppsService {
     const saved = await this.ds.transaction(async (em) => {
       const row = await em.save(Object.assign(app, { client_secret_hash: secret.hash }));
       await this.emit(em, auth, row, 'update');
+      await this.audit.change(em, auth, 'app.secret_rotated', { type: 'app', id: row.id });
       return row;
     });
     await this.clients.changed(app.id);
@@ -169,13 +175,20 @@ export class AppsService {
   }
 
   /** The webhook event of a change to an app, in the change's transaction: the app as the API shows it. */
-  private emit(
+  private async emit(
     em: EntityManager,
     auth: AuthContext,
     app: AppEntity,
     operation: 'create' | 'update' | 'delete',
   ): Promise<void> {
-    return this.events.record(em, {
+    await this.audit.change(
+      em,
+      auth,
+      APP_ACTIONS[operation],
+      { type: 'app', id: app.id },
+      { type: app.type },
+    );
+    await this.events.record(em, {
       systemDomainId: app.system_domain_id,
       objectId: app.id,
       realm: 'app',

@@ -8,7 +8,11 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       publicBaseUrl: 'http://localhost:3000',
       trustProxy: false,
+      shutdownGraceMs: 10_000,
     });
+    expect(c.log).toEqual({ level: 'info', format: null });
+    expect(c.metrics).toEqual({ port: null, token: null });
+    expect(c.audit).toEqual({ retentionDays: 365, purgeIntervalMs: 3_600_000 });
     expect(c.database.url).toBeNull();
     expect(c.bootstrap.adminEmail).toBe('admin@localhost');
     expect(c.auth.accessTokenTtlSeconds).toBe(43200);
@@ -48,6 +52,34 @@ describe('loadConfig', () => {
       loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '2000' }),
     ).toThrow(/DATABASE_QUERY_TIMEOUT_MS must not be below DATABASE_STATEMENT_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+  });
+
+  it('operations: LOG_FORMAT, METRICS_TOKEN, METRICS_PORT, AUDIT_RETENTION_DAYS, SHUTDOWN_GRACE_MS', () => {
+    const c = loadConfig({
+      LOG_FORMAT: 'pretty',
+      METRICS_TOKEN: 'a-metrics-token-of-24-ch',
+      METRICS_PORT: '9464',
+      AUDIT_RETENTION_DAYS: '30',
+      SHUTDOWN_GRACE_MS: '0',
+    });
+    expect(c.log.format).toBe('pretty');
+    expect(c.metrics).toEqual({ port: 9464, token: 'a-metrics-token-of-24-ch' });
+    expect(c.audit.retentionDays).toBe(30);
+    expect(c.http.shutdownGraceMs).toBe(0);
+    let err: unknown;
+    try {
+      loadConfig({
+        LOG_FORMAT: 'xml',
+        METRICS_TOKEN: 'short',
+        METRICS_PORT: '70000',
+        AUDIT_RETENTION_DAYS: '0',
+      });
+    } catch (e) {
+      err = e;
+    }
+    const problems = (err as ConfigError).problems.join('\n');
+    for (const name of ['LOG_FORMAT', 'METRICS_TOKEN', 'METRICS_PORT', 'AUDIT_RETENTION_DAYS'])
+      expect(problems).toContain(name);
   });
 
   it('strips the trailing slash of PUBLIC_BASE_URL', () => {

@@ -6,7 +6,14 @@ import { type FilesConfig, loadFilesConfig } from '../files/files-config.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
 export interface AppConfig {
-  http: { port: number; host: string; publicBaseUrl: string; trustProxy: TrustProxy };
+  /** shutdownGraceMs: how long a stop waits for requests in flight (SHUTDOWN_GRACE_MS, src/shutdown.ts). */
+  http: {
+    port: number;
+    host: string;
+    publicBaseUrl: string;
+    trustProxy: TrustProxy;
+    shutdownGraceMs: number;
+  };
   database: {
     url: string | null;
     dataDir: string;
@@ -42,11 +49,16 @@ export interface AppConfig {
   registration: { enabled: boolean; templateDomainId: string | null; ttlSeconds: number };
   /** Domain status dates (src/system-domains/domain-schedule.worker.ts): how often passed dates are recorded. */
   domainSchedule: { intervalMs: number };
+  /** Audit trail (src/audit): how long records are kept, how often the purge looks. */
+  audit: { retentionDays: number; purgeIntervalMs: number };
+  /** Prometheus metrics (src/metrics): a listener of their own and/or a bearer token; neither: not served. */
+  metrics: { port: number | null; token: string | null };
   /** Cloud-marketplace signup (src/marketplace/marketplace-config.ts): per cloud, issuer, audience and keys. */
   marketplace: MarketplaceConfig;
   /** Storages, uploads and keyframes (src/files/files-config.ts). */
   files: FilesConfig;
-  log: { level: string };
+  /** LOG_FORMAT: json, pretty, or unset (pretty on a terminal, JSON otherwise: see logFormat in main.ts). */
+  log: { level: string; format: 'json' | 'pretty' | null };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
   lockout: {
     /** Failed attempts at one factor before the account's lock for that factor starts. */
@@ -231,7 +243,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('MAIL_RETRY_MAX_MS must not be below MAIL_RETRY_BASE_MS');
 
   const config: AppConfig = {
-    http: { port, host, publicBaseUrl, trustProxy: readTrustProxy(str('TRUST_PROXY'), problems) },
+    http: {
+      port,
+      host,
+      publicBaseUrl,
+      trustProxy: readTrustProxy(str('TRUST_PROXY'), problems),
+      shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    },
     database: { url: databaseUrl, dataDir: str('DATA_DIR') ?? './data', pool },
     redis: { url: redisUrl },
     auth: {
@@ -252,9 +270,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ttlSeconds: int('REGISTRATION_TTL_SECONDS', 86_400, 300, 30 * 86_400),
     },
     domainSchedule: { intervalMs: int('DOMAIN_SCHEDULE_INTERVAL_MS', 15_000, 10, 3_600_000) },
+    audit: {
+      retentionDays: int('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+      purgeIntervalMs: int('AUDIT_PURGE_INTERVAL_MS', 3_600_000, 10, 86_400_000),
+    },
+    metrics: readMetricsConfig(str, int, problems),
     marketplace: loadMarketplaceConfig(env, problems),
     files: loadFilesConfig(env, problems, str('DATA_DIR') ?? './data'),
-    log: { level },
+    log: { level, format: readLogFormat(str('LOG_FORMAT'), problems) },
     lockout,
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
@@ -271,6 +294,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function readLogFormat(v: string | null, problems: string[]): 'json' | 'pretty' | null {
+  if (v === null || v === 'json' || v === 'pretty') return v;
+  problems.push('LOG_FORMAT must be json or pretty');
+  return null;
+}
+
+/** METRICS_PORT (a listener of its own) and METRICS_TOKEN (bearer on /metrics); at least one to serve them. */
+function readMetricsConfig(
+  str: (name: string) => string | null,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): AppConfig['metrics'] {
+  const token = str('METRICS_TOKEN');
+  if (token !== null && token.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const port = str('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535);
+  return { port, token };
 }
 
 export function randomSecret(bytes = 32): string {

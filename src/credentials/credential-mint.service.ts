@@ -13,6 +13,14 @@ import type { TokenEntity } from '../tokens/token.entity.js';
 import { CredentialsErrors } from './credentials.errors.js';
 import { newSecret } from './secret-generator.js';
 import { TokenIssuer } from './token-issuer.js';
+import { tokenMinted } from '../audit/audit-entries.js';
+import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { AuditService } from '../audit/audit.service.js';
+
+/** The origin of a token minted for an app outside an authenticated request (a grant, an external auth). */
+function mintedBy(userId: string, appId: string, kind: string): AuditOrigin {
+  return { ...OUTSIDE_REQUEST, actorUserId: userId, actorAppId: appId, actorKind: kind };
+}
 
 /** A grant's user may no longer act in the domain (OAuth tokens are minted only for active members). */
 export { InactiveMemberError } from './token-issuer.js';
@@ -56,6 +64,7 @@ export class CredentialMintService {
     private readonly issuer: TokenIssuer,
     private readonly rights: ActingRightsService,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -76,8 +85,8 @@ export class CredentialMintService {
    * ceiling, so a renewal is never wider than what it replaces. A login token gets a fresh lifetime; a PAT
    * keeps its expiry (renewing never extends a PAT).
    */
-  renewal(em: EntityManager, auth: AuthContext, current: TokenEntity): Promise<Minted> {
-    return this.issuer.issue(
+  async renewal(em: EntityManager, auth: AuthContext, current: TokenEntity): Promise<Minted> {
+    const minted = await this.issuer.issue(
       {
         userId: auth.userId,
         appId: auth.appId,
@@ -91,6 +100,8 @@ export class CredentialMintService {
       },
       em,
     );
+    await this.audit.record(em, fromAuth(auth), tokenMinted(minted.record));
+    return minted;
   }
 
   /**
@@ -107,7 +118,7 @@ export class CredentialMintService {
       throw AppsErrors.INVALID({ default_user_id: 'the acting user is not a member of this domain' });
     await this.rights.requireWithin(auth, app.default_user_id, acting, 'issue a token acting as this user');
     const maxTtl = this.config.auth.patMaxTtlSeconds;
-    return this.issuer.issue({
+    const minted = await this.issuer.issue({
       userId: app.default_user_id,
       appId: app.id,
       systemDomainId: auth.systemDomainId,
@@ -115,6 +126,9 @@ export class CredentialMintService {
       rightsCap: intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(auth)),
       expires: this.after(Math.min(expiresIn ?? maxTtl, maxTtl)),
     });
+    // the token is committed by the issuer's group insert; its record follows at once
+    await this.audit.recordAlone(fromAuth(auth), tokenMinted(minted.record));
+    return minted;
   }
 
   /**
@@ -174,6 +188,7 @@ export class CredentialMintService {
       },
       em,
     );
+    await this.audit.record(em, mintedBy(s.userId, s.appId, 'oauth_client'), tokenMinted(access.record));
     if (!withRefresh || !s.grantId) return { access };
     const refresh = newSecret();
     await em.getRepository(RefreshTokenEntity).insert({
@@ -204,11 +219,11 @@ export class CredentialMintService {
   }
 
   /** The token an external-auth approval hands over, under the ceiling recorded at approval. */
-  externalAuth(
+  async externalAuth(
     em: EntityManager,
     row: { user_id: string; app_id: string; system_domain_id: string; rights_cap: RightsCap },
   ): Promise<Minted> {
-    return this.issuer.issue(
+    const minted = await this.issuer.issue(
       {
         userId: row.user_id,
         appId: row.app_id,
@@ -219,6 +234,12 @@ export class CredentialMintService {
       },
       em,
     );
+    await this.audit.record(
+      em,
+      mintedBy(row.user_id, row.app_id, 'external_auth'),
+      tokenMinted(minted.record),
+    );
+    return minted;
   }
 
   /**

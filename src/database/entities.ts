@@ -45,6 +45,7 @@ import {
 import { FileEntity, FileSetEntity, FileTaskEntity, FormatEntity, KeyframeEntity } from '../files/file.entity.js';
 import { StorageEntity } from '../files/storage.entity.js';
 import { JobEntity } from '../jobs/job.entity.js';
+import { AuditEventEntity } from '../audit/audit-event.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -95,4 +96,5 @@ export const ENTITIES = [
   KeyframeEntity,
   FileTaskEntity,
   JobEntity,
+  AuditEventEntity,
 ];

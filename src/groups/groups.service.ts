@@ -21,6 +21,7 @@ import { GroupMemberEntity } from './group-member.entity.js';
 import { GroupEntity } from './group.entity.js';
 import { groupBasicView, groupView } from './group-view.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { AuditService } from '../audit/audit.service.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
 
@@ -36,6 +37,7 @@ export class GroupsService {
     private readonly access: AccessService,
     private readonly users: UsersService,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
@@ -176,7 +178,7 @@ export class GroupsService {
    * The webhook event of a change to a group or its members, in the change's transaction. A membership's
    * object_id is its group's id (a membership has no id of its own), so a webhook on one group hears both.
    */
-  private emit(
+  private async emit(
     em: EntityManager,
     auth: AuthContext,
     realm: 'group' | 'group_member',
@@ -184,6 +186,8 @@ export class GroupsService {
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
+    // group roles and memberships are what a user may do: every change is one the trail keeps
+    await this.audit.change(em, auth, 'group.changed', { type: realm, id: groupId }, { operation });
     return this.events.record(em, {
       systemDomainId: auth.systemDomainId,
       objectId: groupId,

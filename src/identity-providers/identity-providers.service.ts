@@ -27,11 +27,14 @@ import { IdpErrors } from './identity-providers.errors.js';
 import { validateSettings, type IdpSettings } from './idp-settings.js';
 import { idpView } from './idp-view.js';
 import { HostileXmlError, metadataToSettings } from './saml-xml.js';
+import { AuditService } from '../audit/audit.service.js';
 
 export const SP_KEY_PURPOSE = 'saml-sp-key-encryption';
 const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
+const IDP_CHANGED = 'identity_provider.changed';
+
 @Injectable()
 export class IdentityProvidersService {
   private readonly sealer: KeyEncryption;
@@ -40,6 +43,7 @@ export class IdentityProvidersService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: AccessService,
+    private readonly audit: AuditService,
   ) {
     this.sealer = KeyEncryption.fromConfig(config, SP_KEY_PURPOSE);
   }
@@ -73,7 +77,7 @@ export class IdentityProvidersService {
       sp_certificate: null,
     });
     await this.ensureSpKey(idp);
-    await this.ds.getRepository(IdentityProviderEntity).save(idp);
+    await this.saved(auth, idp, 'create');
     return this.get(auth, idp.id);
   }
 
@@ -92,13 +96,36 @@ export class IdentityProvidersService {
       .findOne({ where: { id }, select: { id: true, sp_private_key_sealed: true } });
     idp.sp_private_key_sealed = keyed?.sp_private_key_sealed ?? null;
     await this.ensureSpKey(idp);
-    await this.ds.getRepository(IdentityProviderEntity).save(idp);
+    await this.saved(auth, idp, 'update');
     return this.get(auth, id);
   }
 
   async remove(auth: AuthContext, id: string): Promise<void> {
     const idp = await this.find(auth, id);
-    await this.ds.getRepository(IdentityProviderEntity).delete({ id: idp.id });
+    await this.ds.transaction(async (em) => {
+      await em.delete(IdentityProviderEntity, { id: idp.id });
+      await this.audit.change(
+        em,
+        auth,
+        IDP_CHANGED,
+        { type: 'identity_provider', id: idp.id },
+        { operation: 'delete' },
+      );
+    });
+  }
+
+  /** Saves the IdP and its audit record in one transaction (settings changed: no values in the record). */
+  private async saved(auth: AuthContext, idp: IdentityProviderEntity, operation: string): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await em.save(idp);
+      await this.audit.change(
+        em,
+        auth,
+        IDP_CHANGED,
+        { type: 'identity_provider', id: idp.id },
+        { operation },
+      );
+    });
   }
 
   /** An EntityDescriptor → the body to create a GENERIC IdP from. */
@@ -142,16 +169,34 @@ export class IdentityProvidersService {
           identity_provider_id: idp.id,
           system_domain_id: idp.system_domain_id,
         });
+        await this.audit.change(
+          em,
+          auth,
+          IDP_CHANGED,
+          { type: 'email_domain', id: domain },
+          { operation: 'bind' },
+        );
       }
       return { domain, identity_provider_id: idp.id, system_domain_id: idp.system_domain_id };
     });
   }
 
   async unbindDomain(auth: AuthContext, domain: string): Promise<void> {
-    const res = await this.ds
-      .getRepository(IdentityProviderDomainEntity)
-      .delete({ domain: domain.trim().toLowerCase(), system_domain_id: auth.systemDomainId });
-    if (!res.affected) throw IdpErrors.DOMAIN_NOT_FOUND();
+    const name = domain.trim().toLowerCase();
+    await this.ds.transaction(async (em) => {
+      const res = await em.delete(IdentityProviderDomainEntity, {
+        domain: name,
+        system_domain_id: auth.systemDomainId,
+      });
+      if (!res.affected) throw IdpErrors.DOMAIN_NOT_FOUND();
+      await this.audit.change(
+        em,
+        auth,
+        IDP_CHANGED,
+        { type: 'email_domain', id: name },
+        { operation: 'unbind' },
+      );
+    });
   }
 
   private async find(auth: AuthContext, id: string): Promise<IdentityProviderEntity> {

@@ -5,6 +5,17 @@ import { dummyPasswordHash, verifyPassword } from '../common/crypto/passwords.js
 import { normalizeEmail } from '../common/validation/email-rules.js';
 import { UserEntity } from '../users/user.entity.js';
 import { GuessingDefence } from './guessing-defence.js';
+import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { AuditService, type AuditEntry } from '../audit/audit.service.js';
+
+const UNKNOWN_ACCOUNT: AuditEntry = {
+  systemDomainId: null,
+  action: 'signin.failure',
+  targetType: null,
+  targetId: null,
+  outcome: 'failure',
+  details: { factor: 'password', reason: 'unknown_account' },
+};
 
 /**
  * Email + password → the active user, or null. Every password check of the service comes through here
@@ -18,13 +29,20 @@ export class CredentialsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly defence: GuessingDefence,
+    private readonly audit: AuditService,
   ) {}
 
-  /** `includeInactive`: also an inactive account whose password is right (the caller answers its status). */
+  /**
+   * `includeInactive`: also an inactive account whose password is right (the caller answers its status).
+   * `origin`: the request, for the audit records of refusals (GuessingDefence writes them).
+   */
   async verify(
     email: string,
     password: string,
-    { includeInactive = false }: { includeInactive?: boolean } = {},
+    {
+      includeInactive = false,
+      origin = OUTSIDE_REQUEST,
+    }: { includeInactive?: boolean; origin?: AuditOrigin } = {},
   ): Promise<UserEntity | null> {
     const user = await this.ds
       .getRepository(UserEntity)
@@ -33,10 +51,17 @@ export class CredentialsService {
       .where('u.email = :email', { email: normalizeEmail(email) })
       .getOne();
     // unknown email: no row is created for it (nothing to protect, and no growth an attacker controls)
-    if (!user) return this.dummy(password);
+    if (!user) {
+      // no account to name: the record says only that a password sign-in was refused, and from where
+      await this.audit.recordAlone(origin, UNKNOWN_ACCOUNT);
+      return this.dummy(password);
+    }
     const hash = user.password_hash;
-    const outcome = await this.defence.attempt(user.id, 'password', () =>
-      hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false),
+    const outcome = await this.defence.attempt(
+      user.id,
+      'password',
+      () => (hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false)),
+      origin,
     );
     if (outcome === 'locked') return this.dummy(password);
     if (outcome !== 'ok' || (user.status !== 'ACTIVE' && !includeInactive)) return null;

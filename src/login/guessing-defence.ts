@@ -6,6 +6,8 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { returningRows } from '../database/returning-rows.js';
 import { MailService } from '../mail/mail.service.js';
 import type { GuessedFactor } from './guessing-defence.entity.js';
+import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { AuditService } from '../audit/audit.service.js';
 
 export type { GuessedFactor } from './guessing-defence.entity.js';
 
@@ -46,6 +48,7 @@ export class GuessingDefence {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -56,16 +59,26 @@ export class GuessingDefence {
     userId: string,
     factor: GuessedFactor,
     verify: () => Promise<boolean>,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<AttemptOutcome> {
     const failures = await this.reserve(userId, factor);
-    if (failures === null) return 'locked';
+    if (failures === null) {
+      await this.audited(userId, origin, 'signin.failure', { factor, reason: 'locked' });
+      return 'locked';
+    }
     this.verifications++;
     const ok = await verify();
     if (ok) {
       await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1 AND factor = $2', [userId, factor]);
       return 'ok';
     }
+    await this.audited(userId, origin, 'signin.failure', { factor, reason: 'wrong', failures });
     if (failures >= this.config.lockout.threshold) {
+      await this.audited(userId, origin, 'signin.locked', {
+        factor,
+        failures,
+        seconds: this.lockSeconds(failures),
+      });
       // the account id and factor only: never what was tried
       this.logger.warn(
         `account ${userId} locked for ${factor} after ${failures} failed attempts (${this.lockSeconds(failures)} s)`,
@@ -97,6 +110,27 @@ export class GuessingDefence {
       [userId, factor, this.clock.now()],
     );
     return row?.locked_until ? new Date(row.locked_until) : null;
+  }
+
+  /** The audit record of a refused attempt (never what was tried), in the user's home domain. */
+  private async audited(
+    userId: string,
+    origin: AuditOrigin,
+    action: 'signin.failure' | 'signin.locked',
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    const [user] = await this.ds.query<{ system_domain_id: string | null }[]>(
+      'SELECT system_domain_id FROM users WHERE id = $1',
+      [userId],
+    );
+    await this.audit.recordAlone(origin, {
+      systemDomainId: user?.system_domain_id ?? null,
+      action,
+      targetType: 'user',
+      targetId: userId,
+      outcome: 'failure',
+      details,
+    });
   }
 
   /** A plain mail to the account's owner; a failure to queue it is logged, never the attempt's answer. */

@@ -12,6 +12,7 @@ import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { SimpleLoginDto } from './dto/simple-login.dto.js';
 import { LoginService } from './login.service.js';
+import { fromRequest } from '../audit/audit-origin.js';
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth')
@@ -29,6 +30,6 @@ export class LoginController {
     type: ErrorsDto,
   })
   simpleLogin(@Body() body: SimpleLoginDto, @Req() req: Request): Promise<LoginTokenDto> {
-    return this.login.simpleLogin(body.email, body.password, body.marketplace_signup_nonce, req.id ?? null);
+    return this.login.simpleLogin(body.email, body.password, body.marketplace_signup_nonce, fromRequest(req));
   }
 }

@@ -9,9 +9,10 @@ import { CredentialsService } from './credentials.service.js';
 import { GuessingDefence } from './guessing-defence.js';
 import { LoginService } from './login.service.js';
 import { SignInService } from './sign-in.service.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
 @Module({
-  imports: [SystemDomainsModule, MailModule, MarketplaceModule],
+  imports: [SystemDomainsModule, MailModule, MarketplaceModule, WebhooksModule],
   controllers: [LoginController, EmailLoginController, EmailLoginPageController],
   providers: [LoginService, EmailLoginService, CredentialsService, SignInService, GuessingDefence],
   exports: [CredentialsService, SignInService, GuessingDefence],

@@ -4,6 +4,7 @@ import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { MarketplaceService } from '../marketplace/marketplace.service.js';
 import { CredentialsService } from './credentials.service.js';
 import { SignInService } from './sign-in.service.js';
+import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 
 @Injectable()
 export class LoginService {
@@ -21,17 +22,23 @@ export class LoginService {
     email: string,
     password: string,
     marketplaceNonce?: string | null,
-    requestId: string | null = null,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<LoginTokenDto> {
-    const user = await this.credentials.verify(email, password);
+    const requestId = origin.requestId;
+    const user = await this.credentials.verify(email, password, { origin });
     if (!user) throw LoginErrors.BAD_CREDENTIALS();
-    if (!marketplaceNonce) return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS);
+    if (!marketplaceNonce) return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS, undefined, origin);
     // a marketplace signup nonce (src/marketplace): 400 when unusable; consumed, with the sign-in, only when
     // it yields exactly one domain token and no factor is owed (else multidomain/login or a link consumes it)
     await this.marketplace.assertUsable(marketplaceNonce);
-    return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS, async (em, { domainIds, owed }) => {
-      if (owed || domainIds.length !== 1) return;
-      await this.marketplace.consumeAtSignIn(em, marketplaceNonce, user.id, domainIds[0], requestId);
-    });
+    return this.signIns.signIn(
+      user,
+      LoginErrors.BAD_CREDENTIALS,
+      async (em, { domainIds, owed }) => {
+        if (owed || domainIds.length !== 1) return;
+        await this.marketplace.consumeAtSignIn(em, marketplaceNonce, user.id, domainIds[0], requestId);
+      },
+      origin,
+    );
   }
 }

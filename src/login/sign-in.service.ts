@@ -14,6 +14,9 @@ import { CredentialMintService } from '../credentials/credential-mint.service.js
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
 import { logoUrls } from '../system-domains/logo.js';
+import { signInEntry } from '../audit/audit-entries.js';
+import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { AuditService } from '../audit/audit.service.js';
 
 /**
  * Runs inside the sign-in's transaction once the tokens are issued (e.g. consuming a marketplace signup
@@ -35,6 +38,7 @@ export class SignInService {
     private readonly domains: SystemDomainsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -42,7 +46,12 @@ export class SignInService {
    * also at the top level (the deprecated form), and the MFA fields of each item. `unauthorized` makes the
    * answer when the user has no domain left to sign in to.
    */
-  async signIn(user: UserEntity, unauthorized: () => ApiError, within?: SignInHook): Promise<LoginTokenDto> {
+  async signIn(
+    user: UserEntity,
+    unauthorized: () => ApiError,
+    within?: SignInHook,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
+  ): Promise<LoginTokenDto> {
     const memberships: SystemDomainEntity[] = await this.ds
       .getRepository(SystemDomainEntity)
       .createQueryBuilder('d')
@@ -60,7 +69,7 @@ export class SignInService {
       for (const domain of memberships) {
         // where a factor is owed, no domain token: the temporary token below completes the sign-in
         if (factorOwed(domain, configured)) out.push({ domain, token: null, record: null });
-        else out.push({ domain, ...(await this.domainToken(em, user.id, domain.id)) });
+        else out.push({ domain, ...(await this.domainToken(em, user.id, domain.id, false, origin)) });
       }
       const owed = out.some((i) => i.token === null);
       const temp = owed
@@ -71,6 +80,7 @@ export class SignInService {
             kind: 'TEMP',
           })
         : null;
+      if (temp) await this.audit.record(em, origin, signInEntry(temp.record, 'signin.second_factor_owed'));
       if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
       if (within)
         await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
@@ -176,9 +186,16 @@ export class SignInService {
 
   /**
    * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction); a
-   * deactivated domain is refused there (SystemDomainsService.builtinAppId).
+   * deactivated domain is refused there (SystemDomainsService.builtinAppId). Every sign-in of every flow
+   * comes through here, so this is where its audit record (`signin.success`) is written.
    */
-  async domainToken(em: EntityManager, userId: string, domainId: string, mfa = false) {
+  async domainToken(
+    em: EntityManager,
+    userId: string,
+    domainId: string,
+    mfa = false,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
+  ) {
     const appId = await this.domains.builtinAppId(em, domainId);
     const issued = await this.mint.signIn(em, {
       userId,
@@ -187,6 +204,11 @@ export class SignInService {
       kind: 'LOGIN',
       mfa,
     });
+    await this.audit.record(
+      em,
+      { ...origin, actorUserId: userId },
+      signInEntry(issued.record, 'signin.success'),
+    );
     return { appId, ...issued };
   }
 }

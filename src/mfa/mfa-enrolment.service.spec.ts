@@ -4,6 +4,7 @@ import type { Clock } from '../common/clock.js';
 import type { GuessingDefence } from '../login/guessing-defence.js';
 import type { MailService } from '../mail/mail.service.js';
 import type { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { Secret } from 'otpauth';
 import type { MfaCodes } from './mfa-codes.service.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
@@ -52,6 +53,7 @@ function setup(row: MfaRow | null = null) {
   };
   const mail = { queue: jest.fn(async () => undefined) };
   const events = { record: jest.fn(async () => undefined) };
+  const audit = { change: jest.fn(async () => undefined) };
   const service = new MfaEnrolmentService(
     repo as unknown as MfaRepository,
     codes as unknown as MfaCodes,
@@ -59,8 +61,9 @@ function setup(row: MfaRow | null = null) {
     guessing as unknown as GuessingDefence,
     mail as unknown as MailService,
     events as unknown as WebhookEventsService,
+    audit as unknown as AuditService,
   );
-  return { service, repo, codes, guessing, mail, events, secret };
+  return { service, repo, codes, guessing, mail, events, audit, secret };
 }
 
 const confirmed = {

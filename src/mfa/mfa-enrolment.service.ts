@@ -7,6 +7,7 @@ import { GuessingDefence } from '../login/guessing-defence.js';
 import { MailService } from '../mail/mail.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import type {
   DomainMfaPolicyDto,
   DomainMfaPolicyOutDto,
@@ -38,6 +39,7 @@ export class MfaEnrolmentService {
     private readonly guessing: GuessingDefence,
     private readonly mail: MailService,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Starts (or restarts) enrolment: a new seed, inactive until a first code confirms it. */
@@ -137,6 +139,13 @@ export class MfaEnrolmentService {
       subject: 'Your second factor changed',
       body: `${what[messageType]} for your account (${auth.user.email}).\n\nIf this was not you, change your password and contact your administrator.\n`,
     });
+    await this.audit.change(
+      em,
+      auth,
+      messageType.endsWith('_enabled') ? 'mfa.enrolled' : 'mfa.removed',
+      { type: 'user', id: auth.userId },
+      { change: messageType },
+    );
     await this.events.record(em, {
       eventType: 'users',
       realm: 'otp_configuration',

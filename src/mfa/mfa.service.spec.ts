@@ -77,10 +77,10 @@ describe('MfaService (the sign-in that owes a factor)', () => {
       'abcdef0123456789',
     );
     expect(out).toEqual({ token: 'jwt', record: { id: 't2' } });
-    expect(s.guessing.attempt).toHaveBeenCalledWith('u1', 'recovery', expect.any(Function));
+    expect(s.guessing.attempt).toHaveBeenCalledWith('u1', 'recovery', expect.any(Function), expect.anything());
     expect(s.codes.consume).toHaveBeenCalledWith('u1', 'RECOVERY', 'abcdef0123456789');
     expect(s.tokens.revoke).toHaveBeenCalledWith('t1', { em: EM, requestId: 'r1' });
-    expect(s.signIns.domainToken).toHaveBeenCalledWith(EM, 'u1', 'd1', true);
+    expect(s.signIns.domainToken).toHaveBeenCalledWith(EM, 'u1', 'd1', true, expect.objectContaining({}));
     expect(s.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', expect.any(Date));
   });
 

@@ -16,6 +16,7 @@ import { GUESSED, MfaCodes, wellFormed } from './mfa-codes.service.js';
 import { MfaErrors } from './mfa.errors.js';
 import { acceptedOtpTypes, factorOwed, type OtpType } from './mfa-policy.js';
 import { MfaRepository } from './mfa.repository.js';
+import { fromAuth } from '../audit/audit-origin.js';
 
 /**
  * The sign-in that owes a second factor: the temporary token, the codes that pass the factor in a domain,
@@ -105,14 +106,17 @@ export class MfaService {
     const bad = MfaErrors.BAD_SECOND_FACTOR;
     const type = otpType ?? accepted[0];
     if (auth.kind !== 'TEMP' || !type || !accepted.includes(type) || !wellFormed(type, otp)) throw bad();
-    const outcome = await this.guessing.attempt(auth.userId, GUESSED[type], () =>
-      this.codes.consume(auth.userId, type, otp),
+    const outcome = await this.guessing.attempt(
+      auth.userId,
+      GUESSED[type],
+      () => this.codes.consume(auth.userId, type, otp),
+      fromAuth(auth),
     );
     if (outcome !== 'ok') throw bad();
     return this.repo.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(auth.tokenId, { em, requestId: auth.requestId }))) throw bad();
-      const out = await this.signIns.domainToken(em, auth.userId, domainId, true);
+      const out = await this.signIns.domainToken(em, auth.userId, domainId, true, fromAuth(auth));
       await this.repo.touchLastLogin(em, auth.userId, new Date());
       if (within) await within(em);
       return out;

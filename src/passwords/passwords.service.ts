@@ -15,6 +15,9 @@ import type { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './d
 import { inconsistencies, normalizeChecks, type PasswordChecks } from './password-checks.js';
 import { PasswordPolicyService } from './password-policy.service.js';
 import { PasswordsErrors } from './passwords.errors.js';
+import { passwordReset } from '../audit/audit-entries.js';
+import { OUTSIDE_REQUEST } from '../audit/audit-origin.js';
+import { AuditService } from '../audit/audit.service.js';
 
 /**
  * POST /forgot answers no sooner than this, whether or not a mail was queued, so its timing does not tell a
@@ -53,6 +56,7 @@ export class PasswordsService {
     private readonly tokens: TokensService,
     private readonly policy: PasswordPolicyService,
     private readonly guessing: GuessingDefence,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -133,6 +137,11 @@ export class PasswordsService {
       ]);
       await em.query('UPDATE password_resets SET used_at = $2 WHERE id = $1', [locked.id, now]);
       await this.tokens.revokeWhere({ user_id: locked.user_id }, { em, requestId });
+      await this.audit.record(
+        em,
+        { ...OUTSIDE_REQUEST, requestId, actorKind: 'reset_link' },
+        await passwordReset(em, locked.user_id),
+      );
       await this.guessing.clearFactor(em, locked.user_id, 'password');
       await em.query(
         'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',

@@ -18,6 +18,8 @@ import { SystemDomainsService } from './system-domains.service.js';
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
+  /** Set when this start created the first administrator: the banner (main.ts) shows it, once. */
+  firstStart: { email: string; password: string | null } | null = null;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -62,11 +64,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     this.logger.log(
       `Created the first system domain and super administrator ${this.config.bootstrap.adminEmail}`,
     );
-    if (generated) {
-      // Deliberately outside the structured log: shown once, on the terminal of whoever started the service.
-      process.stdout.write(
-        `\n  Bootstrap administrator: ${this.config.bootstrap.adminEmail}\n  Generated password:      ${password}\n  (shown once; set BOOTSTRAP_ADMIN_PASSWORD to choose it)\n\n`,
-      );
-    }
+    // never logged: the banner prints a generated password once, on the terminal of whoever started the service
+    this.firstStart = { email: this.config.bootstrap.adminEmail, password: generated ? password : null };
   }
 }

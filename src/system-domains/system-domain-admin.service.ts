@@ -28,6 +28,7 @@ import { systemDomainBasicView, systemDomainView } from './system-domain-view.js
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
 import { SystemDomainsService } from './system-domains.service.js';
+import { AuditService } from '../audit/audit.service.js';
 
 const SORTABLE = [
   'name',
@@ -61,6 +62,7 @@ export class SystemDomainAdminService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly domains: SystemDomainsService,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly bus: InvalidationBus,
   ) {}
@@ -345,10 +347,7 @@ export class SystemDomainAdminService {
     return rows.map((d) => systemDomainView(d, urls.get(d.id) ?? null));
   }
 
-  /**
-   * The event, in the change's transaction: to the caller's domain (the operator's webhooks, e.g. the
-   * platform's indexer) and, when it is another one that still exists, to the changed domain's own webhooks.
-   */
+  /** The audit record and the event (to the caller's domain and the changed one's), in the transaction. */
   private async emit(
     em: EntityManager,
     auth: AuthContext,
@@ -356,11 +355,13 @@ export class SystemDomainAdminService {
     operation: string,
     data: object,
   ): Promise<void> {
+    const id = domainId ?? (data as { id?: string }).id ?? null;
+    await this.audit.change(em, auth, 'domain.changed', { type: 'system_domain', id }, { operation });
     const targets = new Set([auth.systemDomainId, ...(domainId ? [domainId] : [])]);
     for (const systemDomainId of targets) {
       await this.events.record(em, {
         systemDomainId,
-        objectId: domainId ?? (data as { id?: string }).id ?? null,
+        objectId: id,
         realm: REALM,
         operation,
         eventType: SYSTEM_DOMAIN_EVENT_TYPE,

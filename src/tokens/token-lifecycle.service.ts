@@ -10,6 +10,7 @@ import { TokenQueriesService } from './token-queries.service.js';
 import { tokenView } from './token-view.js';
 import { TokensService } from './tokens.service.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
+import { fromAuth } from '../audit/audit-origin.js';
 
 /** The caller-facing token operations of /v1/auth/token/. */
 @Injectable()
@@ -69,6 +70,6 @@ export class TokenLifecycleService {
       const owner = await this.repo.owner(tokenId);
       if (owner?.is_super_admin && owner.id !== auth.userId) throw TokensErrors.SUPER_ADMIN_TOKEN();
     }
-    await this.tokens.revoke(tokenId, { requestId: auth.requestId });
+    await this.tokens.revoke(tokenId, { requestId: auth.requestId, origin: fromAuth(auth) });
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../common/clock.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
 import { wireDate } from '../common/http/wire-date.js';
 import type { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { LookupRow, RevokedRow, TokensRepository } from './tokens.repository.js';
 import { type JwtClaims, TokensService } from './tokens.service.js';
 
@@ -59,12 +60,14 @@ function setup(found: LookupRow | null = row()) {
     revokeMatching: jest.fn(async (): Promise<RevokedRow[]> => []),
   };
   const events = { record: jest.fn(async () => undefined) };
+  const audit = { record: jest.fn(async () => undefined) };
   const service = new TokensService(
     repo as unknown as TokensRepository,
     { now: () => NOW } as Clock,
     events as unknown as WebhookEventsService,
+    audit as unknown as AuditService,
   );
-  return { service, repo, events };
+  return { service, repo, events, audit };
 }
 
 const code = (c: string) => expect.objectContaining({ status: 401, code: `auth.${c}` });

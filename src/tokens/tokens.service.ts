@@ -13,6 +13,9 @@ import { TokensRepository, type LookupRow, type RevokedRow } from './tokens.repo
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { effectiveStatus, liveDomainSql, warningMessage } from '../system-domains/domain-status.js';
+import { tokenRevoked } from '../audit/audit-entries.js';
+import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { AuditService } from '../audit/audit.service.js';
 
 export interface JwtClaims {
   id: string;
@@ -28,6 +31,8 @@ export interface RevokeOptions {
   em?: EntityManager;
   /** The id of the request that revokes (its webhook events carry it); null for work outside a request. */
   requestId: string | null;
+  /** Who revokes, for the audit record; default: the request id alone. */
+  origin?: AuditOrigin;
 }
 
 /** Issues, looks up and revokes the token records behind every JWT. */
@@ -37,6 +42,7 @@ export class TokensService {
     private readonly repo: TokensRepository,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -167,6 +173,11 @@ export class TokensService {
       return this.repo.transaction((tx) => this.revokeMatching(condition, params, { ...opts, em: tx }));
     const revoked = await this.repo.revokeMatching(em, condition, params);
     for (const t of revoked) {
+      await this.audit.record(
+        em,
+        opts.origin ?? { ...OUTSIDE_REQUEST, requestId: opts.requestId },
+        tokenRevoked(t),
+      );
       await this.events.record(em, {
         systemDomainId: t.system_domain_id,
         objectId: t.id,

@@ -8,6 +8,7 @@ import type { PasswordPolicyService } from '../passwords/password-policy.service
 import type { ActingRightsService } from '../tokens/acting-rights.service.js';
 import type { TokensService } from '../tokens/tokens.service.js';
 import type { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { DomainUser } from './user-rules.js';
 import type { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
@@ -68,17 +69,19 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
   const bus = { publish: jest.fn(async () => undefined) };
   const events = { record: jest.fn(async () => undefined) };
   const passwords = { assert: jest.fn(async () => undefined) };
+  const audit = { change: jest.fn(async () => undefined), record: jest.fn(async () => undefined) };
   const service = new UsersService(
     repo as unknown as UsersRepository,
     tokens as unknown as TokensService,
     bus as unknown as InvalidationBus,
     {} as ActingRightsService,
     events as unknown as WebhookEventsService,
+    audit as unknown as AuditService,
     passwords as unknown as PasswordPolicyService,
     { now: () => NOW } as Clock,
     { auth: { reauthWindowSeconds: 300 } } as AppConfig,
   );
-  return { service, repo, tokens, bus, events, passwords };
+  return { service, repo, tokens, bus, events, audit, passwords };
 }
 
 const err = (status: number, code: string) => expect.objectContaining({ status, code });

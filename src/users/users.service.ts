@@ -27,6 +27,9 @@ import { type DomainUser, refuseSelfLockout, requireRank } from './user-rules.js
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { Clock } from '../common/clock.js';
+import { AuditService } from '../audit/audit.service.js';
+
+const USER_ACTION = { create: 'created', update: 'changed', delete: 'deleted' } as const;
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -54,6 +57,7 @@ export class UsersService {
     private readonly bus: InvalidationBus,
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
     private readonly passwords: PasswordPolicyService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -245,6 +249,7 @@ export class UsersService {
       if (Object.keys(changes).length > 0 || patch.is_admin !== undefined) {
         await this.emit(em, auth, id, 'update', { ...updated });
       }
+      if (patch.password) await this.audit.change(em, auth, 'password.changed', { type: 'user', id });
       return updated;
     });
   }
@@ -277,14 +282,15 @@ export class UsersService {
     if (accountDeleted) await this.bus.publish(APPS_TOPIC, null);
   }
 
-  /** The webhook event of a change to a user of the caller's domain, in the change's transaction. */
-  private emit(
+  /** The webhook event (and audit record) of a change to a user of the caller's domain, in its transaction. */
+  private async emit(
     em: EntityManager,
     auth: AuthContext,
     id: string,
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
+    await this.audit.change(em, auth, `user.${USER_ACTION[operation]}`, { type: 'user', id }, { operation });
     return this.events.record(em, {
       systemDomainId: auth.systemDomainId,
       objectId: id,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessService } from '../common/auth/access.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { WebhookWorker } from './webhook-worker.service.js';
@@ -8,12 +9,13 @@ import { WebhooksService } from './webhooks.service.js';
 
 /**
  * Webhooks (issue 12): registration, the transactional outbox (`WebhookEventsService.record(em, event)`,
- * exported for the features that emit events) and the delivery worker that runs in every instance.
+ * exported for the features that emit events) and the delivery worker that runs in every instance. Also
+ * provides the audit trail's writer (`AuditService`, src/audit): each record is a webhook event too.
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookEventsService, WebhookSecrets, WebhookWorker],
-  exports: [WebhookEventsService],
+  providers: [WebhooksService, WebhookEventsService, WebhookSecrets, WebhookWorker, AuditService],
+  exports: [WebhookEventsService, AuditService],
 })
 export class WebhooksModule {
   constructor(access: AccessService) {

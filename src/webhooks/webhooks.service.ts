@@ -24,6 +24,7 @@ import { WebhookWorker } from './webhook-worker.service.js';
 import { WebhookEntity, type WebhookStatus } from './webhook.entity.js';
 import { WebhooksErrors } from './webhooks.errors.js';
 import { urlProblem } from './target-address.js';
+import { AuditService } from '../audit/audit.service.js';
 
 const SORTABLE = ['date_created', 'date_modified', 'name', 'event_type', 'status', 'url'] as const;
 const DELIVERY_SORTABLE = ['date_created', 'status', 'last_attempt_at'] as const;
@@ -44,6 +45,7 @@ export class WebhooksService {
     private readonly clock: Clock,
     private readonly secrets: WebhookSecrets,
     private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
     private readonly worker: WebhookWorker,
   ) {}
 
@@ -259,6 +261,7 @@ export class WebhooksService {
     view: WebhookDto,
     operation: string,
   ): Promise<void> {
+    await this.audit.change(em, auth, 'webhook.changed', { type: 'webhook', id: view.id }, { operation });
     await this.events.record(em, {
       systemDomainId: auth.systemDomainId,
       objectId: view.id,

@@ -32,6 +32,8 @@ export interface AuthContext {
    * for the caller record it with their webhook events.
    */
   requestId: string;
+  /** The client's address (`req.ip`, trust proxy applied), set by JwtStrategy: audit records name it. */
+  clientAddress?: string | null;
 }
 
 declare module 'express-serve-static-core' {

@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
@@ -22,6 +22,7 @@ import type { GuardStep } from './guard/guard-step.js';
 import { RateLimitStep } from './guard/rate-limit.step.js';
 import { RolesScopesStep } from './guard/roles-scopes.step.js';
 import { TenantStatusStep } from './guard/tenant-status.step.js';
+import { Metrics } from '../../metrics/metrics.service.js';
 
 /**
  * The one guard, deny by default. Public routes pass; routes that declare nothing are refused. Otherwise:
@@ -41,6 +42,7 @@ export class AuthGuard implements CanActivate {
     clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly authenticator: Authenticator,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.steps = [
       new RateLimitStep(limiter),
@@ -74,7 +76,9 @@ export class AuthGuard implements CanActivate {
       // a failure that is no verdict on the credential (the database down, a bug) is thrown on as it is: the
       // filter answers 503 (or a logged 500), never a 401, which would tell clients to sign their users out
       auth = req.auth = await this.authenticator.fromHeaders(req, res);
+      this.metrics?.tokenValidation(true);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 401) this.metrics?.tokenValidation(false);
       // a failed authentication is charged to the address: guessing tokens costs like any anonymous call
       if (e instanceof ApiError && e.status === 401) {
         await this.limiter.enforce('anonymous', this.limiter.addressKey(req), res);

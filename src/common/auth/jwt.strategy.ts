@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
 import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
 import { type JwtClaims, TokensService } from '../../tokens/tokens.service.js';
+import { clientAddressOf } from '../../audit/audit-origin.js';
 import type { AuthContext } from './auth-context.js';
 import { kidOf, TokenVerifier } from './token-verifier.js';
 
@@ -115,6 +116,7 @@ async function lookUp(
   // the request logger, the first middleware, gives every request its id
   const auth = await tokens.authenticate(claims, raw as string, req.id as string);
   if ((auth.kind === 'TEMP') !== temp) throw AuthErrors.KIND_NOT_ACCEPTED();
+  auth.clientAddress = clientAddressOf(req);
   return auth;
 }
 

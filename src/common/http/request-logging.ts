@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
 import { redactPath } from './secret-paths.js';
+import { prettyStream } from './pretty-log.js';
 
 /** Header and body paths that never reach a log line. */
 export const REDACT_PATHS = [
@@ -19,13 +20,29 @@ export const REDACT_PATHS = [
   '*.access_token',
 ];
 
-export function createLogger(level: string): PinoLogger {
-  return pino({
+/** `pretty`: human-readable lines (pretty-log.ts); `json`: one JSON object per line (the default off a TTY). */
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): PinoLogger {
+  const options = {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: 'portcullis' },
-  });
+  };
+  return format === 'pretty'
+    ? pino(options, prettyStream(process.stdout, !!process.stdout.isTTY))
+    : pino(options);
 }
+
+/**
+ * Nest's start-up chatter (module initialisation, every route mapped, "successfully started") is debug: at
+ * the default level a start prints what an operator needs, and the banner (main.ts) ends it.
+ */
+const START_UP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 type LoggedRequest = IncomingMessage & { id?: string; originalUrl?: string };
 type Level = 'debug' | 'info' | 'error';
@@ -87,7 +104,12 @@ export class PinoNestLogger implements LoggerService {
     else this.logger[level]({ context }, String(message));
   }
   log(message: unknown, ...rest: unknown[]) {
-    this.write('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.write(
+      typeof context === 'string' && START_UP_CONTEXTS.has(context) ? 'debug' : 'info',
+      message,
+      rest,
+    );
   }
   error(message: unknown, ...rest: unknown[]) {
     this.write('error', message, rest);

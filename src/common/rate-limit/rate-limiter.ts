@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 // @nestjs/throttler 6 is CommonJS that requires the ESM-only @nestjs/common 12: Node loads it, Jest cannot.
 // So its contracts are used as types (ThrottlerStorage, ThrottlerOptions) and its pure address helper
 // directly; ThrottlerModule and ThrottlerGuard are not loaded (the one AuthGuard enforces the budgets).
@@ -11,6 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { Budget, Decision } from './leaky-bucket.js';
 import { LeakyBucketStorage } from './leaky-bucket.storage.js';
 import { rateLimited } from './rate-limit.errors.js';
+import { Metrics } from '../../metrics/metrics.service.js';
 
 /**
  * The budgets. `token`: every authenticated request, per user and token (the spec's 50/s, 1000 burst);
@@ -54,7 +55,10 @@ export class RateLimiter implements OnApplicationShutdown {
   /** The buckets: in Redis when there is one (shared by every instance), in memory otherwise. */
   readonly storage: LeakyBucketStorage;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {
     this.enabled = config.rateLimit.enabled;
     this.storage = new LeakyBucketStorage(rateLimitRedis(config), Date.now, config.rateLimit.namespace);
     for (const t of throttlerOptions(config)) this.budgets.set(t.name!, t);
@@ -98,6 +102,7 @@ export class RateLimiter implements OnApplicationShutdown {
     const t = this.budgets.get(budget)!;
     const limit = t.limit as number;
     const r = await this.storage.increment(key, t.ttl as number, limit, 0, budget);
+    if (r.isBlocked) this.metrics?.rateLimitRefusal(budget);
     return {
       allowed: !r.isBlocked,
       remaining: Math.max(0, limit - r.totalHits),

@@ -25,6 +25,7 @@ import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
 import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
+import { AuditEvents1795700300000 } from './1795700300000-audit-events.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   FilesJobs1795700100000,
   TeamsRoleGroups1795700200000,
   UserPhotos1795700210000,
+  AuditEvents1795700300000,
   DomainCascade1795700500000,
 ];

@@ -5,9 +5,10 @@ const VOLATILE = new Set(['tokens.last_used_at']);
 
 /**
  * Tables a refused request is meant to change: `login_attempts` counts wrong passwords and codes (the
- * guessing defence), and a wrong guess is a 4xx whose whole point is to be counted.
+ * guessing defence), and a wrong guess is a 4xx whose whole point is to be counted; `audit_events` records
+ * refused sign-ins (the audit trail).
  */
-const COUNTS_REFUSALS = ['migrations', 'login_attempts'];
+const COUNTS_REFUSALS = ['migrations', 'login_attempts', 'audit_events'];
 
 /**
  * One query that digests every row of every table (volatile columns left out), so "nothing changed" can be

@@ -1,0 +1,63 @@
+// Operator commands, against the configured database (DATABASE_URL, or the PGlite under DATA_DIR).
+//   npm run admin -- reset-password <email>                  sets a generated password, printed once
+//   npm run admin -- reset-password <email> --password-stdin reads the new password from standard input
+// Either way the account's domains' password checks apply, every token of the account is revoked, and the
+// change is recorded in the audit trail (action password.reset, actor admin_cli).
+import { userInfo } from 'node:os';
+import { AuditService } from '../src/audit/audit.service.js';
+import { Clock } from '../src/common/clock.js';
+import { loadConfig } from '../src/config/config.js';
+import { createDataSource, runMigrations } from '../src/database/data-source.js';
+import { Metrics } from '../src/metrics/metrics.service.js';
+import { AdminResetError, adminResetPassword } from '../src/passwords/admin-reset.js';
+import { PasswordPolicyService } from '../src/passwords/password-policy.service.js';
+import { TokensRepository } from '../src/tokens/tokens.repository.js';
+import { TokensService } from '../src/tokens/tokens.service.js';
+import { WebhookEventsService } from '../src/webhooks/webhook-events.service.js';
+
+const USAGE = 'usage: npm run admin -- reset-password <email> [--password-stdin]';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+const [command, email, ...flags] = process.argv.slice(2);
+if (command !== 'reset-password' || !email || flags.some((f) => f !== '--password-stdin')) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const given = flags.includes('--password-stdin') ? await readStdin() : null;
+const config = loadConfig();
+const ds = createDataSource(config);
+await ds.initialize();
+try {
+  await runMigrations(ds);
+  const clock = new Clock();
+  const events = new WebhookEventsService(ds, clock);
+  const audit = new AuditService(ds, events, clock, new Metrics(ds));
+  const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
+  const policy = new PasswordPolicyService(ds);
+  let operator: string | null = null;
+  try {
+    operator = userInfo().username;
+  } catch {
+    operator = null;
+  }
+  const out = await adminResetPassword({ ds, tokens, policy, audit }, email, given, operator);
+  console.error(
+    `password reset for account ${out.userId}; ${out.revoked} token(s) revoked; recorded in the audit trail`,
+  );
+  // the generated password alone on stdout, so it can be piped; never logged anywhere else
+  if (out.generated) console.log(out.generated);
+} catch (err) {
+  if (err instanceof AdminResetError) {
+    console.error(`reset-password: ${err.message}; nothing was changed`);
+    process.exitCode = 1;
+  } else throw err;
+} finally {
+  await ds.destroy();
+}

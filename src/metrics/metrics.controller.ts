@@ -1,0 +1,46 @@
+import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import type { Request, Response } from 'express';
+import { Public } from '../common/auth/authenticated.decorator.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { bearerMatches } from './metrics-access.js';
+import { MetricsErrors } from './metrics.errors.js';
+import { Metrics } from './metrics.service.js';
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/**
+ * `GET /metrics` on the API's port, only with METRICS_TOKEN set and presented as a bearer token (404
+ * otherwise: nothing about the service's inside is public). METRICS_PORT serves the same on a listener of
+ * its own (metrics-server.ts).
+ */
+@ApiTags('operations')
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({ summary: 'Prometheus metrics (text format); only with METRICS_TOKEN, as a bearer token' })
+  @ApiOkResponse({ content: { 'text/plain': { schema: { type: 'string' } } }, description: 'The metrics' })
+  @ApiUnauthorizedResponse({ type: ErrorsDto, description: 'No or a wrong bearer token' })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'METRICS_TOKEN is not set: not served on this port' })
+  @Header('Cache-Control', 'no-store')
+  async getMetrics(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const token = this.config.metrics.token;
+    if (!token) throw MetricsErrors.NOT_SERVED();
+    if (!bearerMatches(req.headers.authorization, token)) throw MetricsErrors.UNAUTHORIZED();
+    res.setHeader('Content-Type', METRICS_CONTENT_TYPE);
+    return this.metrics.render();
+  }
+}
