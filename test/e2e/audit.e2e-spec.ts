@@ -109,7 +109,7 @@ describe('audit trail (every security-relevant change recorded in its transactio
         .post('/API/users/v1/users/current/totp/validate_configuration/')
         .set(login)
         .send({ otp: code() })
-        .expect(201);
+        .expect(200);
       secrets.push(...(confirmed.body.recovery_codes as string[]));
       expect(await of('mfa.enrolled', user.id)).toHaveLength(1);
       await t.ds.query('UPDATE system_domains SET mfa_required = false WHERE id = $1', [domainId]);

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, login } from '../utils/auth.js';
@@ -19,6 +21,8 @@ import {
 import { ByteStores } from '../../src/files/byte-stores.js';
 
 const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
+/** The bytes stored under a FILE storage's root so far. */
+const bytesOnDisk = (root: string) => filesUnder(root).reduce((n, f) => n + statSync(join(root, f)).size, 0);
 const sha256 = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
 /**
@@ -142,12 +146,17 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
       video,
       {
         after: Math.floor(total / 2),
-        // the chunk's lease is taken (the service streams it to the storage): then a moment for the bytes
+        // the chunk's lease is taken (the service streams it to the storage): then, on FILE, until some of
+        // the bytes are on disk (however slow the machine), on S3 a moment for the part to be under way
         when: () =>
           eventually(async () => {
             const [row] = await t.ds.query('SELECT upload_lock_until FROM files WHERE id = $1', [file.id]);
             return row.upload_lock_until ? true : undefined;
-          }).then(() => new Promise((r) => setTimeout(r, 300))),
+          }).then(() =>
+            method === 'FILE'
+              ? eventually(async () => (bytesOnDisk(t.get(ByteStores).root) > 0 ? true : undefined))
+              : new Promise((r) => setTimeout(r, 300)),
+          ),
       },
     );
     expect(cut).toBe('cut');

@@ -646,12 +646,20 @@ describe('system domains /API/auth/v1/system_domains', () => {
           WHERE column_name = 'system_domain_id' AND table_schema = current_schema()`,
       );
       for (const { table_name } of tables) {
+        // the audit trail outlives the domain: its records (the deletion last) stay until retention purges them
+        if (table_name === 'audit_events') continue;
         const [{ n }] = await t.ds.query(
           `SELECT count(*)::int AS n FROM "${table_name}" WHERE system_domain_id = $1`,
           [d.id],
         );
         expect([table_name, n]).toEqual([table_name, 0]);
       }
+      // …and the deletion itself is on record, in the domain of the administrator who did it
+      const audit: { details: { operation?: string } }[] = await t.ds.query(
+        `SELECT details FROM audit_events WHERE action = 'domain.changed' AND target_id = $1`,
+        [d.id],
+      );
+      expect(audit.map((a) => a.details.operation)).toContain('delete');
       expect(await t.ds.query('SELECT 1 FROM system_domains WHERE id = $1', [d.id])).toHaveLength(0);
       // the user of this domain alone is gone; the others stay, homed in their remaining domain
       expect(await t.ds.getRepository(UserEntity).findOneBy({ id: only.id })).toBeNull();
