@@ -1,14 +1,15 @@
 // The upload section of the benchmark (phase `upload`; alone: BENCH_ONLY=upload npm run bench): a file of
 // BENCH_UPLOAD_MB (default 1024) MiB is sent through the resumable upload in BENCH_UPLOAD_CHUNK_MB (default 8)
 // MiB chunks, as a client does (create asset and file, start, PUT each chunk, PATCH CLOSED), to the FILE
-// storage under a temporary STORAGE_DIR; the process's RSS is sampled every 50 ms throughout (target: under
+// storage under a temporary STORAGE_DIR, by a client in a child process (bench/upload-client.mjs); the
+// service's RSS is sampled every 50 ms throughout (target: under
 // 250 MB: the service streams, it never holds the file), and the throughput is set against a plain `cp` of
 // the same bytes on this machine. CLOSED reads the file back for its checksum: timed on its own.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import http from 'node:http';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface UploadBenchContext {
   base: string;
@@ -20,22 +21,7 @@ const MIB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const CHUNK_MB = Number(process.env.BENCH_UPLOAD_CHUNK_MB ?? 8);
 const RSS_LIMIT_MB = 250;
-
-function put(
-  url: URL,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const CLIENT = fileURLToPath(new URL('../../bench/upload-client.mjs', import.meta.url));
 
 async function api(base: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -88,32 +74,25 @@ export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolea
   const start = await fetch(target, { method: 'POST', headers: { 'x-goog-resumable': 'start' } });
   if (start.status !== 201) throw new Error(`start: ${start.status}`);
 
+  // the client runs in a child process (bench/upload-client.mjs): the RSS sampled here is the service's
   let maxRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 50);
   const rssBefore = process.memoryUsage().rss;
-  let ok = true;
-  const chunk = Buffer.alloc(chunkSize);
-  const input = openSync(source, 'r');
-  started = process.hrtime.bigint();
-  try {
-    for (let offset = 0; offset < size; offset += chunkSize) {
-      const n = readSync(input, chunk, 0, Math.min(chunkSize, size - offset), offset);
-      const res = await put(
-        target,
-        { 'Content-Range': `bytes ${offset}-${offset + n - 1}/${size}`, 'Content-Length': String(n) },
-        chunk.subarray(0, n),
-      );
-      const last = offset + n === size;
-      if (res.status !== (last ? 200 : 308)) {
-        console.error(`upload: chunk at ${offset} answered ${res.status} ${res.text}`);
-        ok = false;
-        break;
-      }
-    }
-  } finally {
-    closeSync(input);
-  }
-  const uploadSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const client = await new Promise<{ ok: boolean; seconds: number }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLIENT, target.toString(), source, String(chunkSize)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as { ok: boolean; seconds: number })
+        : reject(new Error(`upload client exited ${code}`)),
+    );
+  });
+  let ok = client.ok;
+  const uploadSeconds = client.seconds;
   started = process.hrtime.bigint();
   await api(
     ctx.base,
