@@ -64,7 +64,19 @@ export class CredentialsService {
       origin,
     );
     if (outcome === 'locked') return this.dummy(password);
-    if (outcome !== 'ok' || (user.status !== 'ACTIVE' && !includeInactive)) return null;
+    if (outcome !== 'ok') return null;
+    if (user.status !== 'ACTIVE' && !includeInactive) {
+      // the right password for an account that may not sign in: refused, and on record like any refusal
+      await this.audit.recordAlone(origin, {
+        systemDomainId: user.system_domain_id,
+        action: 'signin.failure',
+        targetType: 'user',
+        targetId: user.id,
+        outcome: 'failure',
+        details: { factor: 'password', reason: 'inactive' },
+      });
+      return null;
+    }
     delete (user as Partial<UserEntity>).password_hash;
     return user;
   }

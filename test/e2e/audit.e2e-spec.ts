@@ -95,6 +95,14 @@ describe('audit trail (every security-relevant change recorded in its transactio
       expect(JSON.stringify(unknown)).not.toContain(ghost);
     });
 
+    it('the right password for an inactive account: refused, and recorded as a failure', async () => {
+      const user = await createUser(t, { domainId, status: 'INACTIVE' });
+      await t.http.post(LOGIN).send({ email: user.email, password: DEFAULT_PASSWORD }).expect(401);
+      const failures = await of('signin.failure', user.id);
+      expect(failures.map((f) => [f.system_domain_id, f.details.reason])).toEqual([[domainId, 'inactive']]);
+      expect(await of('signin.success', user.id)).toEqual([]);
+    });
+
     it('a sign-in that owes a second factor is recorded as such, and its completion as a success', async () => {
       const clock = t.get(Clock);
       const user = await createUser(t, { domainId });
