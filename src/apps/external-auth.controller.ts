@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { fromRequest } from '../audit/audit-origin.js';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -65,8 +66,11 @@ export class ExternalAuthController {
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
   @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
-  collectExternalAuth(@Param() params: ExternalAuthSecretParamDto): Promise<ExternalAuthDto> {
-    return this.external.collect(params.secret);
+  collectExternalAuth(
+    @Param() params: ExternalAuthSecretParamDto,
+    @Req() req: Request,
+  ): Promise<ExternalAuthDto> {
+    return this.external.collect(params.secret, fromRequest(req));
   }
 
   @Post('instance')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { fromAuth, type AuditOrigin } from '../audit/audit-origin.js';
 import { AppsErrors } from './apps.errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
@@ -64,7 +65,7 @@ export class ExternalAuthService {
   }
 
   /** One collection per approval: the row is claimed with a conditional update, so two racers get one token. */
-  async collect(secret: string): Promise<ExternalAuthDto> {
+  async collect(secret: string, origin?: AuditOrigin): Promise<ExternalAuthDto> {
     return this.ds.transaction(async (em) => {
       const repo = em.getRepository(ExternalAuthEntity);
       const row = await repo.findOneBy({
@@ -73,7 +74,7 @@ export class ExternalAuthService {
         expires: MoreThan(this.clock.now()),
       });
       if (!row) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
-      const issued = await this.mint.externalAuth(em, row);
+      const issued = await this.mint.externalAuth(em, row, origin);
       const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       return {
@@ -130,7 +131,7 @@ export class ExternalAuthService {
       const app = await em.getRepository(AppEntity).findOneBy({ id: row.app_id });
       if (!app) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       const rightsCap = intersectCaps(row.rights_cap, this.mint.approvalCap(auth, app)) as RightsCap;
-      const issued = await this.mint.externalAuth(em, { ...row, rights_cap: rightsCap });
+      const issued = await this.mint.externalAuth(em, { ...row, rights_cap: rightsCap }, fromAuth(auth));
       const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
       if (!claimed.affected) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       return {

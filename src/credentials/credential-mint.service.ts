@@ -17,9 +17,17 @@ import { tokenMinted } from '../audit/audit-entries.js';
 import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
 
-/** The origin of a token minted for an app outside an authenticated request (a grant, an external auth). */
-function mintedBy(userId: string, appId: string, kind: string): AuditOrigin {
-  return { ...OUTSIDE_REQUEST, actorUserId: userId, actorAppId: appId, actorKind: kind };
+/**
+ * The audit origin of a token minted for an app outside an authenticated request (a grant, an external auth):
+ * the user and app it is for, from the request that asked for it (its id and address) when there is one.
+ */
+function mintedBy(
+  userId: string,
+  appId: string,
+  kind: string,
+  from: AuditOrigin = OUTSIDE_REQUEST,
+): AuditOrigin {
+  return { ...from, actorUserId: userId, actorAppId: appId, actorKind: kind };
 }
 
 /** A grant's user may no longer act in the domain (OAuth tokens are minted only for active members). */
@@ -47,6 +55,8 @@ export interface OAuthSubject {
   rightsCap?: RightsCap | null;
   /** The authorization was approved by a sign-in that passed a second factor. */
   mfa?: boolean;
+  /** The token request (its id and client address), for the audit record of the mint. */
+  origin?: AuditOrigin;
 }
 
 /**
@@ -147,7 +157,12 @@ export class CredentialMintService {
    * The client_credentials grant: an access token acting as the app's user under the app's ceiling (set by
    * someone who held it; an app without one gets no rights beyond being its user's token with none).
    */
-  clientCredentials(em: EntityManager, app: AppEntity, scopes: string[]): Promise<{ access: Minted }> {
+  clientCredentials(
+    em: EntityManager,
+    app: AppEntity,
+    scopes: string[],
+    origin?: AuditOrigin,
+  ): Promise<{ access: Minted }> {
     if (!app.default_user_id) throw new Error('clientCredentials: the app has no acting user');
     return this.oauth(
       em,
@@ -158,6 +173,7 @@ export class CredentialMintService {
         scopes,
         grantId: null,
         rightsCap: app.acting_rights_cap ?? [],
+        origin,
       },
       false,
     );
@@ -188,7 +204,11 @@ export class CredentialMintService {
       },
       em,
     );
-    await this.audit.record(em, mintedBy(s.userId, s.appId, 'oauth_client'), tokenMinted(access.record));
+    await this.audit.record(
+      em,
+      mintedBy(s.userId, s.appId, 'oauth_client', s.origin),
+      tokenMinted(access.record),
+    );
     if (!withRefresh || !s.grantId) return { access };
     const refresh = newSecret();
     await em.getRepository(RefreshTokenEntity).insert({
@@ -222,6 +242,7 @@ export class CredentialMintService {
   async externalAuth(
     em: EntityManager,
     row: { user_id: string; app_id: string; system_domain_id: string; rights_cap: RightsCap },
+    origin?: AuditOrigin,
   ): Promise<Minted> {
     const minted = await this.issuer.issue(
       {
@@ -236,7 +257,7 @@ export class CredentialMintService {
     );
     await this.audit.record(
       em,
-      mintedBy(row.user_id, row.app_id, 'external_auth'),
+      mintedBy(row.user_id, row.app_id, 'external_auth', origin),
       tokenMinted(minted.record),
     );
     return minted;

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AuditOrigin } from '../audit/audit-origin.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ClientRegistry } from '../apps/client-registry.js';
@@ -51,7 +52,7 @@ export class OAuthTokensService {
   }
 
   /** The client_credentials grant: the app acting as its user, under the app's ceiling. */
-  clientCredentials(app: AppEntity, scopes: string[]): Promise<TokenResponse> {
+  clientCredentials(app: AppEntity, scopes: string[], origin?: AuditOrigin): Promise<TokenResponse> {
     // a single insert: no transaction needed (and concurrent grants share one commit)
     const em = this.ds.manager;
     return this.respond(
@@ -63,7 +64,7 @@ export class OAuthTokensService {
         scopes,
         grantId: null,
       },
-      this.mint.clientCredentials(em, app, scopes),
+      this.mint.clientCredentials(em, app, scopes, origin),
       'The acting user of this client is not active',
     );
   }
@@ -104,7 +105,7 @@ export class OAuthTokensService {
       [grantId],
     );
     // each access token revoked emits its webhook event, in this transaction
-    await this.tokens.revokeGrantTokens(grantId, { em, requestId: opts.requestId });
+    await this.tokens.revokeGrantTokens(grantId, { em, requestId: opts.requestId, origin: opts.origin });
   }
 
   /** Whether the user may still act in the domain (introspection of a refresh token). */

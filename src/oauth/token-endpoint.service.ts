@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { fromRequest } from '../audit/audit-origin.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
@@ -46,7 +47,7 @@ export class TokenEndpointService {
     // RFC 6749 §5.2: a missing parameter is invalid_request; unsupported_grant_type is for one we do not offer
     if (form.grant_type === undefined) throw invalidRequest('grant_type is required');
     const grant = this.grants.get(form.grant_type);
-    const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters), req.id ?? null);
+    const response = await grant.handle(client, GrantRegistry.pick(form, grant.parameters), fromRequest(req));
     return { client, response };
   }
 

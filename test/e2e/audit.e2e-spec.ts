@@ -161,6 +161,23 @@ describe('audit trail (every security-relevant change recorded in its transactio
       const [rot] = await of('app.secret_rotated', appId);
       expect(rot).toMatchObject({ actor_user_id: admin.id, actor_kind: 'LOGIN', system_domain_id: domainId });
 
+      // a token minted at the OAuth token endpoint: on record with the token request's id and address
+      const cc = await t.http
+        .post('/API/auth/v1/oauth/token/')
+        .type('form')
+        .auth(appId, rotated.body.client_secret as string)
+        .send({ grant_type: 'client_credentials' })
+        .expect(200);
+      secrets.push(cc.body.access_token);
+      const [ccMinted] = await rows("action = 'token.minted' AND details->>'app_id' = $1", [appId]);
+      expect(ccMinted).toMatchObject({
+        actor_user_id: member.id,
+        actor_app_id: appId,
+        actor_kind: 'oauth_client',
+        request_id: cc.headers['x-request-id'],
+        client_address: expect.stringMatching(/127\.0\.0\.1|::1/),
+      });
+
       const patApp = await createApp(t, { defaultUserId: member.id, domainId });
       const pat = await t.http.post(`/API/auth/v1/apps/${patApp.id}/token/`).set(h).expect(200);
       secrets.push(pat.body.token);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditOrigin } from '../../audit/audit-origin.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
@@ -29,7 +30,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
   async handle(
     client: AuthenticatedClient,
     p: Record<string, string | undefined>,
-    requestId: string | null,
+    origin: AuditOrigin,
   ): Promise<TokenResponse> {
     if (!p.code) throw invalidRequest('code is required');
     if (!p.redirect_uri) throw invalidRequest('redirect_uri is required');
@@ -68,6 +69,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
           scopes: code.scopes,
           grantId: code.grant_id,
           mfa: code.is_mfa_authenticated,
+          origin,
         },
         true,
       );
@@ -75,7 +77,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
     });
     if ('response' in outcome && outcome.response) return outcome.response;
     if ('replayOf' in outcome) {
-      if (outcome.replayOf?.used_at) await this.tokens.revokeGrant(outcome.replayOf.grant_id, { requestId });
+      if (outcome.replayOf?.used_at)
+        await this.tokens.revokeGrant(outcome.replayOf.grant_id, { requestId: origin.requestId, origin });
       throw invalidGrant('The authorization code is invalid, expired or already used');
     }
     throw invalidGrant(outcome.error as string);

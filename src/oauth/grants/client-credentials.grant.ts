@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditOrigin } from '../../audit/audit-origin.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidClient, unauthorizedClient } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
@@ -16,6 +17,7 @@ export class ClientCredentialsGrant implements GrantHandler {
   async handle(
     client: AuthenticatedClient,
     params: Record<string, string | undefined>,
+    origin: AuditOrigin,
   ): Promise<TokenResponse> {
     const { app } = client;
     if (app.oauth_client_type !== 'confidential' || !client.authenticated) {
@@ -23,6 +25,6 @@ export class ClientCredentialsGrant implements GrantHandler {
     }
     if (!app.default_user_id)
       throw unauthorizedClient('This client has no acting user (default_user_id) for client_credentials');
-    return this.tokens.clientCredentials(app, resolveScopes(params.scope, app.allowed_scopes));
+    return this.tokens.clientCredentials(app, resolveScopes(params.scope, app.allowed_scopes), origin);
   }
 }

@@ -1,15 +1,19 @@
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import type { TokenResponse } from '../oauth-tokens.service.js';
+import type { AuditOrigin } from '../../audit/audit-origin.js';
 
 export interface GrantHandler {
   readonly grantType: string;
   /** The form parameters this grant reads (beyond grant_type and client authentication). */
   readonly parameters: readonly string[];
-  /** `requestId`: the token request's id, for the webhook events of what the grant revokes (a replay). */
+  /**
+   * `origin`: the token request (its id and client address), for the audit records of what the grant mints
+   * and the webhook events of what it revokes (a replay).
+   */
   handle(
     client: AuthenticatedClient,
     params: Record<string, string | undefined>,
-    requestId: string | null,
+    origin: AuditOrigin,
   ): Promise<TokenResponse>;
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditOrigin } from '../../audit/audit-origin.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
@@ -29,7 +30,7 @@ export class RefreshTokenGrant implements GrantHandler {
   async handle(
     client: AuthenticatedClient,
     p: Record<string, string | undefined>,
-    requestId: string | null,
+    origin: AuditOrigin,
   ): Promise<TokenResponse> {
     if (!p.refresh_token) throw invalidRequest('refresh_token is required');
     const hash = sha256Hex(p.refresh_token);
@@ -62,6 +63,7 @@ export class RefreshTokenGrant implements GrantHandler {
           scopes,
           grantId: row.grant_id,
           mfa: row.is_mfa_authenticated,
+          origin,
         },
         true,
       );
@@ -71,7 +73,7 @@ export class RefreshTokenGrant implements GrantHandler {
     const failed = 'failed' in outcome ? outcome.failed : null;
     if (failed?.used_at && !failed.revoked_at) {
       // replay: whoever holds the chain now (possibly an attacker) is signed out, the legitimate holder too
-      await this.tokens.revokeGrant(failed.grant_id, { requestId });
+      await this.tokens.revokeGrant(failed.grant_id, { requestId: origin.requestId, origin });
       throw invalidGrant('The refresh token was already used; the authorization has been revoked');
     }
     throw invalidGrant('The refresh token is invalid, expired or revoked');
