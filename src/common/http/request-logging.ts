@@ -27,9 +27,13 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: 'portcullis' },
   };
+  // JSON lines go to process.stdout, which writes synchronously to files and pipes (Node's rule on Linux):
+  // pino's default destination writes asynchronously and flushes on the process's `exit` event, which a
+  // graceful stop (shutdown.ts ends by re-raising its signal) never fires, so the access-log lines of the
+  // last answered requests could be lost. At the default level only refusals and errors are logged.
   return format === 'pretty'
     ? pino(options, prettyStream(process.stdout, !!process.stdout.isTTY))
-    : pino(options);
+    : pino(options, process.stdout);
 }
 
 /**
