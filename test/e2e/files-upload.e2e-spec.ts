@@ -173,7 +173,10 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
         throw new Error(`status query answered ${s === 'cut' ? s : s.status}`);
       const range = s.headers.range as string | undefined;
       const n = range ? Number(/^bytes=0-(\d+)$/.exec(range)?.[1]) + 1 : 0;
-      // resume once the cut chunk's lease is gone: a probe of the next chunk's start with nothing in it
+      // resume once the cut chunk's lease is gone (until then the service may not have noticed the cut, and
+      // the status still tells what was stored before the chunk), and the file agrees with the status
+      const [lease] = await t.ds.query('SELECT upload_lock_until FROM files WHERE id = $1', [file.id]);
+      if (lease.upload_lock_until) return undefined;
       const f = (await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(200)).body;
       return f.received === n ? n : undefined;
     });
