@@ -1,15 +1,16 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { type Readable, Transform } from 'node:stream';
 import { type ByteStore, type ChunkResult, ChunkTooLargeError, type UploadState } from './byte-store.js';
+
+type Sdk = typeof import('@aws-sdk/client-s3');
+interface S3 {
+  sdk: Sdk;
+  client: S3Client;
+}
+// The SDK is loaded on first use: about 150 modules that a deployment without S3 storages never needs, and
+// that every process (and every test file) loading the application paid for at start.
+let sdkLoad: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> => (sdkLoad ??= import('@aws-sdk/client-s3'));
 
 export interface S3Settings {
   bucket: string;
@@ -30,18 +31,24 @@ export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
  */
 export class S3ByteStore implements ByteStore {
   readonly minPartBytes = S3_MIN_PART_BYTES;
-  private readonly client: S3Client;
+  private s3Client: Promise<S3> | null = null;
 
-  constructor(private readonly s: S3Settings) {
-    this.client = new S3Client({
-      region: s.region,
-      ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-      forcePathStyle: s.forcePathStyle,
-      // a streamed part of known length: no trailing checksum (aws-chunked), which S3-compatible servers
-      // often do not speak
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+  constructor(private readonly s: S3Settings) {}
+
+  private s3(): Promise<S3> {
+    this.s3Client ??= loadSdk().then((sdk) => {
+      const client = new sdk.S3Client({
+        region: this.s.region,
+        ...(this.s.endpoint ? { endpoint: this.s.endpoint } : {}),
+        forcePathStyle: this.s.forcePathStyle,
+        // a streamed part of known length: no trailing checksum (aws-chunked), which S3-compatible servers
+        // often do not speak
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      return { sdk, client };
     });
+    return this.s3Client;
   }
 
   private key(key: string): string {
@@ -49,14 +56,17 @@ export class S3ByteStore implements ByteStore {
   }
 
   async startUpload(key: string): Promise<string> {
-    const out = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.s.bucket, Key: this.key(key) }),
+    const { sdk, client } = await this.s3();
+    const out = await client.send(
+      new sdk.CreateMultipartUploadCommand({ Bucket: this.s.bucket, Key: this.key(key) }),
     );
     if (!out.UploadId) throw new Error('the object store gave no upload id');
     return out.UploadId;
   }
 
   async writeChunk(state: UploadState, body: Readable, length: number): Promise<ChunkResult> {
+    // before any listener: the request body stays paused until it is piped below
+    const { sdk, client } = await this.s3();
     const n = state.parts.length + 1;
     const abort = new AbortController();
     let seen = 0;
@@ -82,8 +92,8 @@ export class S3ByteStore implements ByteStore {
       });
     body.pipe(limit);
     try {
-      const out = await this.client.send(
-        new UploadPartCommand({
+      const out = await client.send(
+        new sdk.UploadPartCommand({
           Bucket: this.s.bucket,
           Key: this.key(state.key),
           UploadId: state.multipartUploadId ?? undefined,
@@ -103,16 +113,17 @@ export class S3ByteStore implements ByteStore {
   }
 
   async completeUpload(state: UploadState): Promise<void> {
+    const { sdk, client } = await this.s3();
     if (state.parts.length === 0) {
       // an empty file: no part to complete with
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.s.bucket, Key: this.key(state.key), Body: Buffer.alloc(0) }),
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket: this.s.bucket, Key: this.key(state.key), Body: Buffer.alloc(0) }),
       );
       await this.abortUpload(state.key, state.multipartUploadId);
       return;
     }
-    await this.client.send(
-      new CompleteMultipartUploadCommand({
+    await client.send(
+      new sdk.CompleteMultipartUploadCommand({
         Bucket: this.s.bucket,
         Key: this.key(state.key),
         UploadId: state.multipartUploadId ?? undefined,
@@ -122,8 +133,9 @@ export class S3ByteStore implements ByteStore {
   }
 
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    const out = await this.client.send(
-      new GetObjectCommand({
+    const { sdk, client } = await this.s3();
+    const out = await client.send(
+      new sdk.GetObjectCommand({
         Bucket: this.s.bucket,
         Key: this.key(key),
         ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -133,8 +145,9 @@ export class S3ByteStore implements ByteStore {
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.s3();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.s.bucket,
         Key: this.key(key),
         Body: data,
@@ -145,18 +158,20 @@ export class S3ByteStore implements ByteStore {
 
   async remove(key: string, multipartUploadId?: string | null): Promise<void> {
     await this.abortUpload(key, multipartUploadId ?? null);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
+    const { sdk, client } = await this.s3();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.key(key) }));
   }
 
   close(): void {
-    this.client.destroy();
+    void this.s3Client?.then(({ client }) => client.destroy());
   }
 
   private async abortUpload(key: string, uploadId: string | null): Promise<void> {
     if (!uploadId) return;
+    const { sdk, client } = await this.s3();
     try {
-      await this.client.send(
-        new AbortMultipartUploadCommand({ Bucket: this.s.bucket, Key: this.key(key), UploadId: uploadId }),
+      await client.send(
+        new sdk.AbortMultipartUploadCommand({ Bucket: this.s.bucket, Key: this.key(key), UploadId: uploadId }),
       );
     } catch (err) {
       // already completed or aborted

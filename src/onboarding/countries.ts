@@ -1,4 +1,11 @@
-import countries from 'i18n-iso-countries';
+import { createRequire } from 'node:module';
+import type * as IsoCountries from 'i18n-iso-countries';
+
+// The library's core and its English names only: its entry point registers all of its ~80 languages (as
+// many modules loaded at start, by every process and test file), of which only English is served.
+const require = createRequire(import.meta.url);
+const countries = require('i18n-iso-countries/index.js') as typeof IsoCountries;
+countries.registerLocale(require('i18n-iso-countries/langs/en.json') as IsoCountries.LocaleData);
 
 /** The spec's Country, from the maintained ISO 3166 data of i18n-iso-countries (English names). */
 export interface Country {
