@@ -14,6 +14,7 @@ import { PasswordPolicyService } from '../src/passwords/password-policy.service.
 import { TokensRepository } from '../src/tokens/tokens.repository.js';
 import { TokensService } from '../src/tokens/tokens.service.js';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service.js';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
 
 const USAGE = 'usage: npm run admin -- reset-password <email> [--password-stdin]';
 
@@ -37,7 +38,7 @@ await ds.initialize();
 try {
   await runMigrations(ds);
   const clock = new Clock();
-  const events = new WebhookEventsService(ds, clock);
+  const events = new WebhookEventsService(ds, clock, new WebhooksRepository(ds));
   const audit = new AuditService(ds, events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
   const policy = new PasswordPolicyService(ds);

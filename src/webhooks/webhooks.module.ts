@@ -6,6 +6,7 @@ import { WebhookSecrets } from './webhook-secrets.js';
 import { WebhookWorker } from './webhook-worker.service.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
  * Webhooks (issue 12): registration, the transactional outbox (`WebhookEventsService.record(em, event)`,
@@ -14,7 +15,14 @@ import { WebhooksService } from './webhooks.service.js';
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookEventsService, WebhookSecrets, WebhookWorker, AuditService],
+  providers: [
+    WebhooksService,
+    WebhookEventsService,
+    WebhookSecrets,
+    WebhookWorker,
+    WebhooksRepository,
+    AuditService,
+  ],
   exports: [WebhookEventsService, AuditService],
 })
 export class WebhooksModule {
