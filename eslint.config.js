@@ -40,8 +40,6 @@ export default tseslint.config(
       // NOT-YET-MOVED
       'src/files/**', // NOT-YET-MOVED
       'src/jobs/**', // NOT-YET-MOVED
-      'src/marketplace/**', // NOT-YET-MOVED
-      'src/passwords/**', // NOT-YET-MOVED
       'src/teams/**', // NOT-YET-MOVED
       'src/groups/**', // NOT-YET-MOVED
       'src/login/**', // NOT-YET-MOVED

@@ -11,6 +11,7 @@ import { createDataSource, runMigrations } from '../src/database/data-source.js'
 import { Metrics } from '../src/metrics/metrics.service.js';
 import { AdminResetError, adminResetPassword } from '../src/passwords/admin-reset.js';
 import { PasswordPolicyService } from '../src/passwords/password-policy.service.js';
+import { PasswordsRepository } from '../src/passwords/passwords.repository.js';
 import { TokensRepository } from '../src/tokens/tokens.repository.js';
 import { TokensService } from '../src/tokens/tokens.service.js';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service.js';
@@ -41,7 +42,7 @@ try {
   const events = new WebhookEventsService(ds, clock, new WebhooksRepository(ds));
   const audit = new AuditService(ds, events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
-  const policy = new PasswordPolicyService(ds);
+  const policy = new PasswordPolicyService(new PasswordsRepository(ds));
   let operator: string | null = null;
   try {
     operator = userInfo().username;
