@@ -45,7 +45,6 @@ export default tseslint.config(
       'src/login/**', // NOT-YET-MOVED
       'src/mail/**', // NOT-YET-MOVED
       'src/onboarding/**', // NOT-YET-MOVED
-      'src/system-domains/**', // NOT-YET-MOVED
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
       'src/search/**', // NOT-YET-MOVED
