@@ -43,7 +43,6 @@ export default tseslint.config(
       'src/teams/**', // NOT-YET-MOVED
       'src/groups/**', // NOT-YET-MOVED
       'src/login/**', // NOT-YET-MOVED
-      'src/mail/**', // NOT-YET-MOVED
       'src/onboarding/**', // NOT-YET-MOVED
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
