@@ -42,7 +42,6 @@ export default tseslint.config(
       'src/jobs/**', // NOT-YET-MOVED
       'src/teams/**', // NOT-YET-MOVED
       'src/groups/**', // NOT-YET-MOVED
-      'src/login/**', // NOT-YET-MOVED
       'src/onboarding/**', // NOT-YET-MOVED
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
