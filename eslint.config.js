@@ -47,9 +47,6 @@ export default tseslint.config(
       'src/metadata/**', // NOT-YET-MOVED
       'src/search/**', // NOT-YET-MOVED
       'src/audit/**', // NOT-YET-MOVED
-      'src/metrics/**', // NOT-YET-MOVED
-      'src/health/**', // NOT-YET-MOVED
-      'src/common/http/**', // NOT-YET-MOVED
       'src/identity-providers/**', // NOT-YET-MOVED
     ],
     rules: {
