@@ -46,7 +46,6 @@ export default tseslint.config(
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
       'src/search/**', // NOT-YET-MOVED
-      'src/audit/**', // NOT-YET-MOVED
       'src/identity-providers/**', // NOT-YET-MOVED
     ],
     rules: {

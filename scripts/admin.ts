@@ -4,6 +4,7 @@
 // Either way the account's domains' password checks apply, every token of the account is revoked, and the
 // change is recorded in the audit trail (action password.reset, actor admin_cli).
 import { userInfo } from 'node:os';
+import { AuditRepository } from '../src/audit/audit.repository.js';
 import { AuditService } from '../src/audit/audit.service.js';
 import { Clock } from '../src/common/clock.js';
 import { loadConfig } from '../src/config/config.js';
@@ -40,7 +41,7 @@ try {
   await runMigrations(ds);
   const clock = new Clock();
   const events = new WebhookEventsService(ds, clock, new WebhooksRepository(ds));
-  const audit = new AuditService(ds, events, clock, new Metrics(ds));
+  const audit = new AuditService(new AuditRepository(ds), events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
   const policy = new PasswordPolicyService(new PasswordsRepository(ds));
   let operator: string | null = null;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessService } from '../common/auth/access.service.js';
+import { AuditRepository } from '../audit/audit.repository.js';
 import { AuditService } from '../audit/audit.service.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
@@ -22,6 +23,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
     WebhookWorker,
     WebhooksRepository,
     AuditService,
+    AuditRepository,
   ],
   exports: [WebhookEventsService, AuditService],
 })
