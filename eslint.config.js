@@ -40,8 +40,6 @@ export default tseslint.config(
       // NOT-YET-MOVED
       'src/files/**', // NOT-YET-MOVED
       'src/jobs/**', // NOT-YET-MOVED
-      'src/teams/**', // NOT-YET-MOVED
-      'src/groups/**', // NOT-YET-MOVED
       'src/onboarding/**', // NOT-YET-MOVED
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
