@@ -42,7 +42,6 @@ export default tseslint.config(
       'src/assets/**', // NOT-YET-MOVED
       'src/metadata/**', // NOT-YET-MOVED
       'src/search/**', // NOT-YET-MOVED
-      'src/identity-providers/**', // NOT-YET-MOVED
     ],
     rules: {
       'no-restricted-syntax': [
