@@ -39,8 +39,6 @@ export default tseslint.config(
       'src/invitations/**',
       // NOT-YET-MOVED
       'src/files/**', // NOT-YET-MOVED
-      'src/metadata/**', // NOT-YET-MOVED
-      'src/search/**', // NOT-YET-MOVED
     ],
     rules: {
       'no-restricted-syntax': [

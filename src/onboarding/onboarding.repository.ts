@@ -8,10 +8,6 @@ import { RegistrationEntity } from './registration.entity.js';
 export class OnboardingRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
   /** The account with this email, locked for the transaction (orders two registrations of one email). */
   async lockAccountId(em: EntityManager, email: string): Promise<string | undefined> {
     // raw: SELECT … FOR UPDATE of one row of the users table by its unique email
