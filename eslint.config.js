@@ -38,7 +38,6 @@ export default tseslint.config(
       'src/users/**',
       'src/invitations/**',
       // NOT-YET-MOVED
-      'src/files/**', // NOT-YET-MOVED
     ],
     rules: {
       'no-restricted-syntax': [
