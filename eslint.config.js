@@ -37,14 +37,14 @@ export default tseslint.config(
       'src/credentials/**',
       'src/users/**',
       'src/invitations/**',
-      // NOT-YET-MOVED
     ],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "CallExpression[callee.property.name='query']",
-          message: 'Raw SQL belongs in the feature repository (x.repository.ts), with a line saying why it is raw.',
+          message:
+            'Raw SQL belongs in the feature repository (x.repository.ts), with a line saying why it is raw.',
         },
       ],
     },
