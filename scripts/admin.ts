@@ -4,6 +4,7 @@
 // Either way the account's domains' password checks apply, every token of the account is revoked, and the
 // change is recorded in the audit trail (action password.reset, actor admin_cli).
 import { userInfo } from 'node:os';
+import { AuditRepository } from '../src/audit/audit.repository.js';
 import { AuditService } from '../src/audit/audit.service.js';
 import { Clock } from '../src/common/clock.js';
 import { loadConfig } from '../src/config/config.js';
@@ -11,9 +12,11 @@ import { createDataSource, runMigrations } from '../src/database/data-source.js'
 import { Metrics } from '../src/metrics/metrics.service.js';
 import { AdminResetError, adminResetPassword } from '../src/passwords/admin-reset.js';
 import { PasswordPolicyService } from '../src/passwords/password-policy.service.js';
+import { PasswordsRepository } from '../src/passwords/passwords.repository.js';
 import { TokensRepository } from '../src/tokens/tokens.repository.js';
 import { TokensService } from '../src/tokens/tokens.service.js';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service.js';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
 
 const USAGE = 'usage: npm run admin -- reset-password <email> [--password-stdin]';
 
@@ -37,10 +40,10 @@ await ds.initialize();
 try {
   await runMigrations(ds);
   const clock = new Clock();
-  const events = new WebhookEventsService(ds, clock);
-  const audit = new AuditService(ds, events, clock, new Metrics(ds));
+  const events = new WebhookEventsService(ds, clock, new WebhooksRepository(ds));
+  const audit = new AuditService(new AuditRepository(ds), events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
-  const policy = new PasswordPolicyService(ds);
+  const policy = new PasswordPolicyService(new PasswordsRepository(ds));
   let operator: string | null = null;
   try {
     operator = userInfo().username;

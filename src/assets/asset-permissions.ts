@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { ASSET_PERMISSIONS, type AssetPermission } from './asset-acl.entity.js';
+import { AssetsRepository } from './assets.repository.js';
 
 /** Domain administrators (and super administrators) hold every permission on every asset of the domain. */
 export const seesAllAssets = (auth: AuthContext): boolean => auth.isAdmin || auth.isSuperAdmin;
@@ -47,7 +48,11 @@ export const canonical = (perms: Iterable<string>): AssetPermission[] => {
 /** The caller's permissions on assets (entries of the user and of the user's groups, or all for admins). */
 @Injectable()
 export class AssetPermissionsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly repo: AssetsRepository;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.repo = new AssetsRepository(ds);
+  }
 
   /**
    * Of `ids`, the assets of the caller's domain that are not deleted, each with the caller's permissions
@@ -60,20 +65,10 @@ export class AssetPermissionsService {
   ): Promise<{ id: string; permissions: AssetPermission[] }[]> {
     if (ids.length === 0) return [];
     if (seesAllAssets(auth)) {
-      const rows: { id: string }[] = await em.query(
-        'SELECT id FROM assets WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND date_deleted IS NULL',
-        [ids, auth.systemDomainId],
-      );
-      return rows.map((r) => ({ id: r.id, permissions: [...ASSET_PERMISSIONS] }));
+      const found = await this.repo.liveIdsInDomain(em, ids, auth.systemDomainId);
+      return found.map((id) => ({ id, permissions: [...ASSET_PERMISSIONS] }));
     }
-    const rows: { id: string; permissions: string[] | null }[] = await em.query(
-      `SELECT a.id,
-              (SELECT array_agg(DISTINCT p) FROM asset_acls acl CROSS JOIN LATERAL unnest(acl.permissions) p
-                WHERE acl.asset_id = a.id AND ${appliesTo('$3')}) AS permissions
-         FROM assets a
-        WHERE a.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND a.date_deleted IS NULL`,
-      [ids, auth.systemDomainId, auth.userId],
-    );
+    const rows = await this.repo.aclPermissions(em, ids, auth.systemDomainId, auth.userId);
     return rows.map((r) => ({ id: r.id, permissions: canonical(r.permissions ?? []) }));
   }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { AssetsRepository } from './assets.repository.js';
 
 /**
  * The text search configuration of the search documents and of every query over them: `simple` (lower-cased
@@ -22,5 +23,5 @@ export const SEARCH_DOCUMENT_SQL = `
 
 /** Rebuilds the search document of one asset (after its title or its metadata changed). */
 export async function refreshSearchDocument(em: EntityManager, assetId: string): Promise<void> {
-  await em.query(`UPDATE assets a SET search_vector = ${SEARCH_DOCUMENT_SQL} WHERE a.id = $1`, [assetId]);
+  await new AssetsRepository(em.connection).refreshSearchDocument(em, assetId);
 }

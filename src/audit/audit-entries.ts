@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { UserEntity } from '../users/user.entity.js';
 import type { AuditEntry } from './audit.service.js';
 
 /** The record of a revoked token: its kind, never its value or hash. */
@@ -49,9 +50,9 @@ export function signInEntry(
 
 /** A password set through a reset (mailed link or the admin command), in the account's home domain. */
 export async function passwordReset(em: EntityManager, userId: string): Promise<AuditEntry> {
-  const [user] = (await em.query('SELECT system_domain_id FROM users WHERE id = $1', [userId])) as {
-    system_domain_id: string | null;
-  }[];
+  const user = await em
+    .getRepository(UserEntity)
+    .findOne({ select: { id: true, system_domain_id: true }, where: { id: userId } });
   return {
     systemDomainId: user?.system_domain_id ?? null,
     action: 'password.reset',

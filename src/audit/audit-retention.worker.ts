@@ -5,12 +5,10 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { returningRows } from '../database/returning-rows.js';
+import { AuditRepository } from './audit.repository.js';
 
 const BATCH = 1000;
 
@@ -19,10 +17,6 @@ const BATCH = 1000;
  * SKIP LOCKED, so instances running it at once never wait on each other nor delete twice). The only path that
  * deletes a record: the API has none.
  */
-const PURGE_SQL = `
-DELETE FROM audit_events WHERE id IN (
-  SELECT id FROM audit_events WHERE date_created < $1 ORDER BY date_created LIMIT $2 FOR UPDATE SKIP LOCKED
-) RETURNING id`;
 
 @Injectable()
 export class AuditRetentionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -30,7 +24,7 @@ export class AuditRetentionWorker implements OnApplicationBootstrap, BeforeAppli
   private readonly loop: PollingLoop;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AuditRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {
@@ -54,9 +48,8 @@ export class AuditRetentionWorker implements OnApplicationBootstrap, BeforeAppli
   async runOnce(): Promise<number> {
     if (this.loop.isStopped) return 0;
     const cutoff = new Date(this.clock.now().getTime() - this.config.audit.retentionDays * 86_400_000);
-    const deleted = returningRows<{ id: string }>(await this.ds.query(PURGE_SQL, [cutoff, BATCH]));
-    if (deleted.length > 0)
-      this.logger.log(`purged ${deleted.length} audit records older than ${cutoff.toISOString()}`);
-    return deleted.length;
+    const deleted = await this.repo.purgeOlderThan(cutoff, BATCH);
+    if (deleted > 0) this.logger.log(`purged ${deleted} audit records older than ${cutoff.toISOString()}`);
+    return deleted;
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditController } from './audit.controller.js';
 import { AuditQueryService } from './audit-query.service.js';
 import { AuditRetentionWorker } from './audit-retention.worker.js';
+import { AuditRepository } from './audit.repository.js';
 
 /**
  * The audit trail's read API and its retention. Records are written by `AuditService`, which WebhooksModule
@@ -10,6 +11,6 @@ import { AuditRetentionWorker } from './audit-retention.worker.js';
  */
 @Module({
   controllers: [AuditController],
-  providers: [AuditQueryService, AuditRetentionWorker],
+  providers: [AuditQueryService, AuditRetentionWorker, AuditRepository],
 })
 export class AuditModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { returningRows } from '../database/returning-rows.js';
+import { AuditRepository } from './audit.repository.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { fromAuth, type AuditOrigin } from './audit-origin.js';
@@ -20,13 +19,6 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-const INSERT_SQL = `
-  INSERT INTO audit_events (system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type,
-                            target_id, outcome, request_id, client_address, details, date_created)
-  VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
-          $11::jsonb, $12::timestamptz)
-  RETURNING id, date_created`;
-
 /**
  * Writes the audit trail. `record(em, origin, entry)` inside the change's own transaction, like the webhook
  * outbox it also feeds: the record and its webhook event (`event_type` audit, realm `audit`, operation the
@@ -36,7 +28,7 @@ const INSERT_SQL = `
 @Injectable()
 export class AuditService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AuditRepository,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
@@ -47,7 +39,7 @@ export class AuditService {
    * whose change another component has already committed (a PAT, issued by the token issuer's group insert).
    */
   recordAlone(origin: AuditOrigin, entry: AuditEntry): Promise<void> {
-    return this.ds.transaction((em) => this.record(em, origin, entry));
+    return this.repo.transaction((em) => this.record(em, origin, entry));
   }
 
   /** An authenticated caller's change in their own domain (the common case: one line at the call site). */
@@ -70,22 +62,20 @@ export class AuditService {
 
   async record(em: EntityManager, origin: AuditOrigin, entry: AuditEntry): Promise<void> {
     const details = auditDetails(entry.details ?? {});
-    const rows = returningRows<{ id: string }>(
-      await em.query(INSERT_SQL, [
-        entry.systemDomainId,
-        origin.actorUserId,
-        origin.actorAppId,
-        origin.actorKind,
-        entry.action,
-        entry.targetType,
-        entry.targetId,
-        entry.outcome,
-        origin.requestId,
-        origin.clientAddress,
-        JSON.stringify(details),
-        this.clock.now(),
-      ]),
-    );
+    const id = await this.repo.insert(em, {
+      systemDomainId: entry.systemDomainId,
+      actorUserId: origin.actorUserId,
+      actorAppId: origin.actorAppId,
+      actorKind: origin.actorKind,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      outcome: entry.outcome,
+      requestId: origin.requestId,
+      clientAddress: origin.clientAddress,
+      details,
+      at: this.clock.now(),
+    });
     this.metrics.audited(entry.action, entry.outcome, details);
     if (!entry.systemDomainId) return; // webhooks belong to a domain: nobody to tell
     await this.events.record(em, {
@@ -96,7 +86,7 @@ export class AuditService {
       eventType: 'audit',
       requestId: origin.requestId,
       data: {
-        id: rows[0]?.id ?? null,
+        id,
         action: entry.action,
         outcome: entry.outcome,
         target_type: entry.targetType,

@@ -62,9 +62,11 @@ async function migrateLocked(ds: DataSource): Promise<void> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
+    // raw: a session advisory lock on the runner's one connection (no table; the query builder has none)
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await ds.runMigrations({ transaction: 'each' });
   } finally {
+    // raw: releases that session lock on the same connection
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await runner.release();
   }

@@ -69,7 +69,8 @@ export function createSerialPgliteDriver(dataDir: string | undefined, template?:
         // exec runs multi-statement strings (migrations); TypeORM wants the last statement's result
         const result =
           values && values.length > 0
-            ? await db.query(sql, values)
+            ? // raw: the driver itself, passing on the SQL TypeORM built
+              await db.query(sql, values)
             : await db.exec(sql).then((r) => r[r.length - 1] ?? { rows: [] });
         cb?.(null, result);
         return result;

@@ -17,7 +17,9 @@ export async function preparedQuery<T>(
   // TypeORM's postgres driver keeps its pg.Pool as `master`
   const pool = (ds.driver as unknown as { master?: PgPool }).master;
   if (pool && typeof pool.query === 'function' && (ds.options as { url?: string }).url) {
+    // raw: a named prepared statement on the pg pool (parsed and planned once per connection)
     return (await pool.query({ name, text, values })).rows as T[];
   }
+  // raw: the same statement unprepared (PGlite has no pg pool)
   return (await ds.query(text, values)) as T[];
 }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AssetPermissionsService } from '../assets/asset-permissions.js';
 import { AssetsModule } from '../assets/assets.module.js';
 import { AccessService } from '../common/auth/access.service.js';
@@ -19,6 +17,7 @@ import { StoragesController } from './storages.controller.js';
 import { StoragesService } from './storages.service.js';
 import { TransferController } from './transfer.controller.js';
 import { UploadService } from './upload.service.js';
+import { FilesRepository } from './files.repository.js';
 
 /**
  * Files (issue 20): storages, formats, file sets and files under `/API/files/v1/`, the signed resumable
@@ -38,14 +37,11 @@ import { UploadService } from './upload.service.js';
     DownloadService,
     KeyframesService,
     FilesWorker,
+    FilesRepository,
   ],
 })
 export class FilesModule {
-  constructor(
-    access: AccessService,
-    permissions: AssetPermissionsService,
-    @InjectDataSource() ds: DataSource,
-  ) {
-    registerFileAccess(access, permissions, (sql, params) => ds.query(sql, params));
+  constructor(access: AccessService, permissions: AssetPermissionsService, repo: FilesRepository) {
+    registerFileAccess(access, permissions, repo);
   }
 }

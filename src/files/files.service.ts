@@ -26,6 +26,7 @@ import { FilesErrors } from './files.errors.js';
 import { FormatsService } from './formats.service.js';
 import { SERVED_METHODS, StorageEntity } from './storage.entity.js';
 import { StoragesService } from './storages.service.js';
+import { FilesRepository } from './files.repository.js';
 
 /**
  * Files of an asset (the route's ACL step checked the asset): created OPEN with a signed resumable
@@ -41,6 +42,7 @@ export class FilesService {
     private readonly stores: ByteStores,
     private readonly links: FileLinks,
     private readonly clock: Clock,
+    private readonly repo: FilesRepository,
   ) {}
 
   async create(auth: AuthContext, assetId: string, body: CreateFileDto, maxBytes: number): Promise<FileDto> {
@@ -184,11 +186,7 @@ export class FilesService {
   private async methods(files: FileEntity[]): Promise<Map<string, string>> {
     const ids = [...new Set(files.map((f) => f.storage_id))];
     if (ids.length === 0) return new Map();
-    const rows: { id: string; method: string }[] = await this.ds.query(
-      'SELECT id, method FROM storages WHERE id = ANY($1::uuid[])',
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r.method]));
+    return this.repo.storageMethods(ids);
   }
 
   private view(f: FileEntity, method: string): FileDto {

@@ -19,6 +19,7 @@ import type {
 import { FileEntity, FileSetEntity, FormatEntity, type JsonObject } from './file.entity.js';
 import { FilesErrors } from './files.errors.js';
 import { StoragesService } from './storages.service.js';
+import { FilesRepository } from './files.repository.js';
 
 /**
  * Formats and file sets of an asset. The route's ACL step has checked the asset (read, write or delete, per
@@ -29,6 +30,7 @@ export class FormatsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly storages: StoragesService,
+    private readonly repo: FilesRepository,
   ) {}
 
   async createFormat(auth: AuthContext, assetId: string, body: CreateFormatDto): Promise<FormatDto> {
@@ -160,12 +162,7 @@ export class FormatsService {
 
   private async fileCounts(ids: string[], em: EntityManager = this.ds.manager): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: string; n: string }[] = await em.query(
-      `SELECT file_set_id AS id, count(*) AS n FROM files
-        WHERE file_set_id = ANY($1::uuid[]) AND date_deleted IS NULL GROUP BY file_set_id`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+    return this.repo.fileCounts(em, ids);
   }
 }
 

@@ -15,6 +15,7 @@ import type {
 import { FilesErrors } from './files.errors.js';
 import type { JsonObject } from './file.entity.js';
 import { StorageEntity } from './storage.entity.js';
+import { FilesRepository } from './files.repository.js';
 
 const BUILTIN_PURPOSES = ['FILES', 'PROXIES', 'KEYFRAMES'] as const;
 const SORTABLE = ['name', 'method', 'purpose', 'status', 'date_created'] as const;
@@ -55,6 +56,7 @@ export class StoragesService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: FilesRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,12 +65,8 @@ export class StoragesService implements OnApplicationBootstrap {
       method === 'S3' ? { bucket: this.config.files.s3.bucket, prefix: this.config.files.s3.prefix } : {};
     for (const purpose of BUILTIN_PURPOSES) {
       // one per purpose whatever the number of instances starting at once (the partial unique index)
-      const [, created] = (await this.ds.query(
-        `INSERT INTO storages (name, method, purpose, settings, is_default, status, scanner_status)
-         VALUES ($1, $2, $3, $4, true, 'ACTIVE', 'INACTIVE')
-         ON CONFLICT (purpose) WHERE system_domain_id IS NULL AND is_default DO NOTHING`,
-        [`${purpose.charAt(0)}${purpose.slice(1).toLowerCase()}`, method, purpose, JSON.stringify(settings)],
-      )) as [unknown, number];
+      const name = `${purpose.charAt(0)}${purpose.slice(1).toLowerCase()}`;
+      const created = await this.repo.ensureBuiltinStorage(name, method, purpose, settings);
       if (created) this.logger.log(`created the built-in ${purpose} storage (${method})`);
     }
   }
@@ -173,13 +171,7 @@ export class StoragesService implements OnApplicationBootstrap {
 
   /** The storage each purpose resolves to for this caller (what `default` says). */
   private async defaultIds(auth: AuthContext): Promise<Set<string>> {
-    const rows: { id: string }[] = await this.ds.query(
-      `SELECT DISTINCT ON (purpose) id FROM storages
-        WHERE is_default AND status = 'ACTIVE' AND (system_domain_id IS NULL OR system_domain_id = $1)
-        ORDER BY purpose, (system_domain_id IS NULL)`,
-      [auth.systemDomainId],
-    );
-    return new Set(rows.map((r) => r.id));
+    return new Set(await this.repo.defaultStorageIds(auth.systemDomainId));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { returningRows } from '../database/returning-rows.js';
 import type { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { GroupsRepository } from './groups.repository.js';
 
 /** The SAML attributes an identity provider names a person's groups in (the first one present is read). */
 export const GROUP_ATTRIBUTES = [
@@ -29,47 +29,28 @@ export async function applyGroupMappings(
     0,
     MAX_NAMES,
   );
-  const rows: { group_id: string; asserted: boolean }[] = await em.query(
-    `SELECT m.group_id, bool_or(m.name = ANY($2::text[])) AS asserted
-       FROM group_mappings m JOIN groups g ON g.id = m.group_id AND g.system_domain_id = m.system_domain_id
-      WHERE m.system_domain_id = $1
-      GROUP BY m.group_id`,
-    [o.systemDomainId, names],
-  );
+  // a function of the sign-on's transaction: the repository over that transaction's data source
+  const repo = new GroupsRepository(em.connection);
+  const rows = await repo.mappedGroups(em, o.systemDomainId, names);
   const want = rows.filter((r) => r.asserted).map((r) => r.group_id);
   const drop = rows.filter((r) => !r.asserted).map((r) => r.group_id);
-  const joined = want.length
-    ? returningRows<{ group_id: string }>(
-        await em.query(
-          `INSERT INTO group_members (group_id, user_id) SELECT unnest($1::uuid[]), $2
-           ON CONFLICT DO NOTHING RETURNING group_id`,
-          [want, o.userId],
-        ),
-      )
-    : [];
-  const left = drop.length
-    ? returningRows<{ group_id: string }>(
-        await em.query(
-          'DELETE FROM group_members WHERE group_id = ANY($1::uuid[]) AND user_id = $2 RETURNING group_id',
-          [drop, o.userId],
-        ),
-      )
-    : [];
+  const joined = want.length ? await repo.joinAll(em, want, o.userId) : [];
+  const left = drop.length ? await repo.leaveAll(em, drop, o.userId) : [];
   for (const [list, operation] of [
     [joined, 'create'],
     [left, 'delete'],
   ] as const) {
-    for (const r of list) {
+    for (const groupId of list) {
       await events.record(em, {
         systemDomainId: o.systemDomainId,
-        objectId: r.group_id,
+        objectId: groupId,
         realm: 'group_member',
         operation,
         eventType: 'groups',
-        data: { group_id: r.group_id, user_id: o.userId, reason: 'group_mapping' },
+        data: { group_id: groupId, user_id: o.userId, reason: 'group_mapping' },
         requestId: o.requestId,
       });
     }
   }
-  return { joined: joined.map((r) => r.group_id), left: left.map((r) => r.group_id) };
+  return { joined, left };
 }

@@ -1,6 +1,7 @@
 import { AccessService } from '../common/auth/access.service.js';
 import { Module } from '@nestjs/common';
 import { GroupsController } from './groups.controller.js';
+import { GroupsRepository } from './groups.repository.js';
 import { GroupsService } from './groups.service.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
@@ -10,7 +11,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
   // the users/ membership path answers the user
   imports: [UsersModule, WebhooksModule],
   controllers: [GroupsController],
-  providers: [GroupsService],
+  providers: [GroupsService, GroupsRepository],
 })
 export class GroupsModule {
   constructor(access: AccessService) {

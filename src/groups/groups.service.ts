@@ -7,7 +7,6 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import { pageList } from '../common/http/page-list.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
-import { returningRows } from '../database/returning-rows.js';
 import type {
   CreateGroupDto,
   GroupBasicDto,
@@ -21,6 +20,7 @@ import { GroupMemberEntity } from './group-member.entity.js';
 import { GroupEntity } from './group.entity.js';
 import { groupBasicView, groupView } from './group-view.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { GroupsRepository } from './groups.repository.js';
 import { AuditService } from '../audit/audit.service.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
@@ -38,6 +38,7 @@ export class GroupsService {
     private readonly users: UsersService,
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
+    private readonly repo: GroupsRepository,
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
@@ -161,14 +162,8 @@ export class GroupsService {
 
   private async join(em: EntityManager, auth: AuthContext, groupId: string, userId: string) {
     const group = await this.manageable(em, auth, groupId);
-    const added = returningRows<{ user_id: string }>(
-      await em.query(
-        'INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id',
-        [groupId, userId],
-      ),
-    );
     // adding a member again changes nothing and tells nobody
-    if (added.length > 0) {
+    if (await this.repo.addMember(em, groupId, userId)) {
       await this.emit(em, auth, 'group_member', groupId, 'create', { group_id: groupId, user_id: userId });
     }
     return group;
@@ -256,16 +251,9 @@ export class GroupsService {
 
   /** Current members only: a membership row of a user who has since left the domain is not shown. */
   private async memberIds(em: EntityManager, groups: GroupEntity[]): Promise<Map<string, string[]>> {
-    if (groups.length === 0) return new Map();
-    const rows: { group_id: string; ids: string[] }[] = await em.query(
-      `SELECT gm.group_id, array_agg(gm.user_id::text ORDER BY gm.date_created, gm.user_id) AS ids
-         FROM group_members gm
-         JOIN groups g ON g.id = gm.group_id
-         JOIN user_system_domains m ON m.user_id = gm.user_id AND m.system_domain_id = g.system_domain_id
-        WHERE gm.group_id = ANY($1::uuid[])
-        GROUP BY gm.group_id`,
-      [groups.map((g) => g.id)],
+    return this.repo.currentMemberIds(
+      em,
+      groups.map((g) => g.id),
     );
-    return new Map(rows.map((r) => [r.group_id, r.ids]));
   }
 }

@@ -10,6 +10,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
+import { HealthRepository } from './health.repository.js';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 
@@ -24,7 +25,11 @@ class IpDto {
 @Public()
 @Controller('API/auth')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly repo: HealthRepository;
+
+  constructor(@InjectDataSource() ds: DataSource) {
+    this.repo = new HealthRepository(ds);
+  }
 
   @Get('livez')
   @ApiOperation({ summary: 'Liveness: the process answers' })
@@ -40,7 +45,7 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: ErrorsDto })
   async getReadiness(): Promise<StatusDto> {
     try {
-      await this.ds.query('SELECT 1');
+      await this.repo.ping();
     } catch {
       throw unavailable('Database unreachable');
     }

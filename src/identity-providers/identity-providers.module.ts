@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import { LoginModule } from '../login/login.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { IdentityProvidersController } from './identity-providers.controller.js';
 import { IdpErrors } from './identity-providers.errors.js';
+import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
 import { SamlController } from './saml.controller.js';
 import { SamlService } from './saml.service.js';
@@ -19,20 +18,16 @@ import { SsoLoginService } from './sso-login.service.js';
 @Module({
   imports: [LoginModule, WebhooksModule],
   controllers: [IdentityProvidersController, SamlController],
-  providers: [IdentityProvidersService, SamlService, SsoLoginService],
+  providers: [IdentityProvidersService, IdentityProvidersRepository, SamlService, SsoLoginService],
   exports: [SsoLoginService],
 })
 export class IdentityProvidersModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+  constructor(access: AccessService, repo: IdentityProvidersRepository) {
     access.register('identity_provider', {
       label: 'Identity provider',
       ownerOnly: false,
       notFound: () => IdpErrors.NOT_FOUND(),
-      find: (auth, ids) =>
-        ds.query('SELECT id FROM identity_providers WHERE id = ANY($1::uuid[]) AND system_domain_id = $2', [
-          ids,
-          auth.systemDomainId,
-        ]),
+      find: (auth, ids) => repo.idsInDomain(ids, auth.systemDomainId),
     });
   }
 }

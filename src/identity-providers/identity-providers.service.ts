@@ -23,6 +23,7 @@ import {
   IdentityProviderEntity,
   type IdpType,
 } from './identity-provider.entity.js';
+import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { validateSettings, type IdpSettings } from './idp-settings.js';
 import { idpView } from './idp-view.js';
@@ -44,6 +45,7 @@ export class IdentityProvidersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly access: AccessService,
     private readonly audit: AuditService,
+    private readonly repo: IdentityProvidersRepository,
   ) {
     this.sealer = KeyEncryption.fromConfig(config, SP_KEY_PURPOSE);
   }
@@ -157,12 +159,8 @@ export class IdentityProvidersService {
       if (bound && bound.system_domain_id !== idp.system_domain_id) throw IdpErrors.DOMAIN_FOREIGN();
       if (bound && bound.identity_provider_id !== idp.id) throw IdpErrors.DOMAIN_TAKEN();
       // people with this email domain who belong to another tenant only: the name is not this tenant's to claim
-      const [{ n }] = (await em.query(
-        `SELECT count(*)::int AS n FROM users u WHERE lower(split_part(u.email, '@', 2)) = $1
-           AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id = $2)`,
-        [domain, idp.system_domain_id],
-      )) as { n: number }[];
-      if (n > 0) throw IdpErrors.DOMAIN_FOREIGN();
+      if ((await this.repo.foreignUsersWithEmailDomain(em, domain, idp.system_domain_id)) > 0)
+        throw IdpErrors.DOMAIN_FOREIGN();
       if (!bound) {
         await em.insert(IdentityProviderDomainEntity, {
           domain,

@@ -3,10 +3,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SAML, type SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../database/returning-rows.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { IdentityProviderEntity } from './identity-provider.entity.js';
 import { IdpErrors } from './identity-providers.errors.js';
+import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
 import { fingerprintOf, parseCertificate, signingAlgorithm, DIGEST_ALGORITHMS } from './idp-settings.js';
 import { NAME_ID_EMAIL, SAML_BASE, spUrls } from './idp-view.js';
@@ -51,6 +51,7 @@ export class SamlService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly idps: IdentityProvidersService,
+    private readonly repo: IdentityProvidersRepository,
   ) {}
 
   async byPublicId(publicId: string): Promise<IdentityProviderEntity> {
@@ -82,13 +83,13 @@ export class SamlService {
   async authorizeUrl(idp: IdentityProviderEntity, returnTo: string | null): Promise<string> {
     if (!idp.settings.idp_sso_post_url || !idp.enabled) throw IdpErrors.NOT_CONFIGURED();
     await this.sweep();
-    const saml = this.saml(idp, new SamlRequestCache(this.ds, idp.id, returnTo), ['placeholder']);
+    const saml = this.saml(idp, new SamlRequestCache(this.repo, idp.id, returnTo), ['placeholder']);
     // the ACS trusts the stored request's return address, not the RelayState coming back through the browser
     return saml.getAuthorizeUrlAsync(returnTo ?? '', undefined, {});
   }
 
   metadata(idp: IdentityProviderEntity): string {
-    const saml = this.saml(idp, new SamlRequestCache(this.ds, idp.id), ['placeholder']);
+    const saml = this.saml(idp, new SamlRequestCache(this.repo, idp.id), ['placeholder']);
     const cert = idp.sp_certificate;
     const signs = idp.settings.authn_requests_signed === true;
     const decrypts = idp.settings.name_id_encrypted === true;
@@ -120,7 +121,7 @@ export class SamlService {
     const certs = this.trustedCertificates(idp, xml);
     if (!certs.length)
       throw new SamlRefusal('no trusted certificate (none configured, or no fingerprint match)');
-    const saml = this.saml(idp, new SamlRequestCache(this.ds, idp.id), certs);
+    const saml = this.saml(idp, new SamlRequestCache(this.repo, idp.id), certs);
     let profile;
     try {
       ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -151,24 +152,13 @@ export class SamlService {
     const expires = new Date(
       Math.max(facts.notOnOrAfter?.getTime() ?? 0, Date.now() + REQUEST_TTL_MS) + CLOCK_SKEW_MS,
     );
-    const fresh = returningRows(
-      await this.ds.query(
-        `INSERT INTO saml_assertion_ids (identity_provider_id, assertion_id, expires) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING RETURNING assertion_id`,
-        [idp.id, facts.id, expires],
-      ),
-    );
-    if (!fresh.length) throw new SamlRefusal('assertion replayed');
+    if (!(await this.repo.recordAssertion(idp.id, facts.id, expires)))
+      throw new SamlRefusal('assertion replayed');
     let returnTo: string | null = null;
     if (envelope.inResponseTo) {
-      const consumed = returningRows<{ return_to: string | null }>(
-        await this.ds.query(
-          `DELETE FROM saml_requests WHERE id = $1 AND identity_provider_id = $2 AND expires > now() RETURNING return_to`,
-          [envelope.inResponseTo, idp.id],
-        ),
-      );
-      if (!consumed.length) throw new SamlRefusal('InResponseTo names no pending request');
-      returnTo = consumed[0].return_to;
+      const consumed = await this.repo.takeRequest(envelope.inResponseTo, idp.id);
+      if (!consumed) throw new SamlRefusal('InResponseTo names no pending request');
+      returnTo = consumed.return_to;
     } else {
       returnTo = relayState;
     }
@@ -211,9 +201,7 @@ export class SamlService {
   async sweep(): Promise<void> {
     if (Date.now() - this.swept < 60_000) return;
     this.swept = Date.now();
-    await this.ds.query('DELETE FROM saml_requests WHERE expires <= now()');
-    await this.ds.query('DELETE FROM saml_assertion_ids WHERE expires <= now()');
-    await this.ds.query('DELETE FROM saml_login_codes WHERE expires <= now()');
+    await this.repo.sweepExpired();
   }
   private swept = 0;
 

@@ -2,7 +2,6 @@ import { applyGroupMappings } from '../groups/group-mappings.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returningRows } from '../database/returning-rows.js';
 import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -16,6 +15,7 @@ import { userView } from '../users/user-view.js';
 import { UserEntity } from '../users/user.entity.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import { IdentityProviderEntity, SamlLoginCodeEntity } from './identity-provider.entity.js';
+import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { spUrls } from './idp-view.js';
 import { type AcceptedAssertion, SamlRefusal } from './saml.service.js';
@@ -38,21 +38,14 @@ export class SsoLoginService {
     private readonly clock: Clock,
     private readonly signIn: SignInService,
     private readonly events: WebhookEventsService,
+    private readonly repo: IdentityProvidersRepository,
   ) {}
 
   /** The IdP serving an email's domain (enabled, in a live domain), or null. */
   async idpForEmail(email: string): Promise<IdentityProviderEntity | null> {
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-    const rows = (await this.ds.query(
-      `SELECT i.id FROM identity_provider_domains b JOIN identity_providers i ON i.id = b.identity_provider_id
-         JOIN system_domains d ON d.id = i.system_domain_id
-        WHERE b.domain = $1 AND i.enabled AND d.status <> 'DEACTIVATED'
-          AND (d.deactivate_date IS NULL OR d.deactivate_date > now())`,
-      [domain],
-    )) as { id: string }[];
-    return rows.length
-      ? this.ds.getRepository(IdentityProviderEntity).findOneByOrFail({ id: rows[0].id })
-      : null;
+    const id = await this.repo.routedIdpId(domain);
+    return id !== undefined ? this.ds.getRepository(IdentityProviderEntity).findOneByOrFail({ id }) : null;
   }
 
   /** `{url}` that starts SSO for this email (404 when no IdP serves its domain). */
@@ -103,11 +96,7 @@ export class SsoLoginService {
     requestId: string | null,
   ): Promise<string> {
     const domainPart = a.email.slice(a.email.lastIndexOf('@') + 1);
-    const bound = (await this.ds.query(
-      'SELECT 1 FROM identity_provider_domains WHERE domain = $1 AND identity_provider_id = $2',
-      [domainPart, idp.id],
-    )) as unknown[];
-    if (!bound.length)
+    if (!(await this.repo.isDomainBound(domainPart, idp.id)))
       throw new SamlRefusal(`email domain ${domainPart} is not bound to this identity provider`);
     const domain = await this.ds.getRepository(SystemDomainEntity).findOneBy({ id: idp.system_domain_id });
     if (!domain || effectiveStatus(domain, this.clock.now()) === 'DEACTIVATED') {
@@ -136,18 +125,7 @@ export class SsoLoginService {
 
   /** The code → the Token; it works once, for a minute, and only while user, domain and IdP still may. */
   async exchange(code: string): Promise<LoginTokenDto> {
-    const rows = returningRows<{
-      user_id: string;
-      system_domain_id: string;
-      identity_provider_id: string;
-      expires: Date;
-    }>(
-      await this.ds.query(
-        'DELETE FROM saml_login_codes WHERE code_sha256 = $1 RETURNING user_id, system_domain_id, identity_provider_id, expires',
-        [sha256Hex(code)],
-      ),
-    );
-    const row = rows[0];
+    const row = await this.repo.takeLoginCode(sha256Hex(code));
     if (!row || new Date(row.expires).getTime() <= this.clock.now().getTime()) throw IdpErrors.CODE_INVALID();
     const idp = await this.ds
       .getRepository(IdentityProviderEntity)

@@ -2,6 +2,7 @@ import type { AccessService } from '../common/auth/access.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { seesAllAssets } from '../assets/asset-permissions.js';
 import { JobsErrors } from './jobs.errors.js';
+import type { JobsRepository } from './jobs.repository.js';
 
 export const JOB_ACCESS = { read: 'job', write: 'job.write' } as const;
 
@@ -31,20 +32,12 @@ export function jobAllowedSql(
     OR (${j}.object_type = 'files' AND ${holds(`(SELECT f.asset_id FROM files f WHERE f.id = ${j}.object_id)`, permission, userParam)}))`;
 }
 
-export function registerJobAccess(
-  access: AccessService,
-  query: (sql: string, params: unknown[]) => Promise<{ id: string }[]>,
-): void {
+export function registerJobAccess(access: AccessService, repo: Pick<JobsRepository, 'allowedIds'>): void {
   for (const permission of ['read', 'write'] as const) {
     access.register(JOB_ACCESS[permission], {
       label: 'Job',
       notFound: () => JobsErrors.NOT_FOUND(),
-      find: (auth, ids) =>
-        query(
-          `SELECT j.id FROM jobs j WHERE j.id = ANY($1::uuid[]) AND j.system_domain_id = $2
-              AND ${jobAllowedSql(auth, 'j', permission, '$3')}`,
-          [ids, auth.systemDomainId, auth.userId],
-        ),
+      find: (auth, ids) => repo.allowedIds(auth, ids, permission),
     });
   }
 }

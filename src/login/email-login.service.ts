@@ -12,6 +12,7 @@ import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { UserEntity } from '../users/user.entity.js';
 import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { EmailLoginErrors } from './email-login.errors.js';
+import { LoginRepository } from './login.repository.js';
 import { SignInService } from './sign-in.service.js';
 
 /** The request answers no sooner than this, known address or not (as password forgot). */
@@ -40,6 +41,7 @@ export class EmailLoginService {
     private readonly clock: Clock,
     private readonly mail: MailService,
     private readonly signIns: SignInService,
+    private readonly repo: LoginRepository,
   ) {}
 
   /** The page a mailed link opens (`{PUBLIC_BASE_URL}/login/email/{secret}`). */
@@ -61,23 +63,15 @@ export class EmailLoginService {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
       return;
     }
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       // past the recipient's limit nothing changes: the links already mailed keep working
       if (!(await this.mail.recipientAllows(em, LINK_MAIL_KIND, user.email))) return;
       const secret = generateSecret();
       const expires = new Date(this.clock.now().getTime() + EMAIL_LOGIN_TTL_MS);
       // one live link per user: a newer request retires the older ones (kept a day, so they answer 419)
-      await em.query('UPDATE email_login_links SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [
-        user.id,
-        this.clock.now(),
-      ]);
-      await em.query('DELETE FROM email_login_links WHERE user_id = $1 AND expires < $2', [
-        user.id,
-        new Date(this.clock.now().getTime() - RETENTION_MS),
-      ]);
-      await em
-        .getRepository(EmailLoginLinkEntity)
-        .insert({ user_id: user.id, secret_sha256: sha256Hex(secret), expires, used_at: null });
+      const now = this.clock.now();
+      const dropBefore = new Date(now.getTime() - RETENTION_MS);
+      await this.repo.replaceEmailLink(em, user.id, sha256Hex(secret), now, expires, dropBefore);
       await this.mail.queue(em, {
         kind: LINK_MAIL_KIND,
         to: user.email,
@@ -99,17 +93,12 @@ export class EmailLoginService {
     if (!SECRET_SHAPE.test(secret)) throw EmailLoginErrors.NOT_FOUND();
     const hash = sha256Hex(secret);
     const now = this.clock.now();
-    const [used] = (await this.ds.query(
-      `UPDATE email_login_links SET used_at = $2
-        WHERE secret_sha256 = $1 AND used_at IS NULL AND expires > $2
-        RETURNING user_id`,
-      [hash, now],
-    )) as [{ user_id: string }[], number];
-    if (used.length === 0) {
+    const usedBy = await this.repo.consumeEmailLink(hash, now);
+    if (usedBy === undefined) {
       const known = await this.ds.getRepository(EmailLoginLinkEntity).existsBy({ secret_sha256: hash });
       throw known ? EmailLoginErrors.LINK_EXPIRED() : EmailLoginErrors.NOT_FOUND();
     }
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: used[0].user_id });
+    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: usedBy });
     // deactivated since the link was mailed: the link is no good any more
     if (!user || user.status !== 'ACTIVE') throw EmailLoginErrors.LINK_EXPIRED();
     return this.signIns.signIn(user, EmailLoginErrors.NO_DOMAIN);

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { returningRows } from '../database/returning-rows.js';
 import { MailService } from '../mail/mail.service.js';
 import type { GuessedFactor } from './guessing-defence.entity.js';
+import { LoginRepository } from './login.repository.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
 
@@ -44,7 +43,7 @@ export class GuessingDefence {
   verifications = 0;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: LoginRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -69,7 +68,7 @@ export class GuessingDefence {
     this.verifications++;
     const ok = await verify();
     if (ok) {
-      await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1 AND factor = $2', [userId, factor]);
+      await this.repo.clearAttempts(userId, factor);
       return 'ok';
     }
     await this.audited(userId, origin, 'signin.failure', { factor, reason: 'wrong', failures });
@@ -91,7 +90,7 @@ export class GuessingDefence {
 
   /** An administrator's unlock: every factor's count and lock go. */
   async unlock(userId: string): Promise<void> {
-    await this.ds.query('DELETE FROM login_attempts WHERE user_id = $1', [userId]);
+    await this.repo.clearAttempts(userId);
   }
 
   /**
@@ -100,16 +99,12 @@ export class GuessingDefence {
    * other factors keep theirs: the mailbox is not the authenticator app).
    */
   async clearFactor(em: EntityManager, userId: string, factor: GuessedFactor): Promise<void> {
-    await em.query('DELETE FROM login_attempts WHERE user_id = $1 AND factor = $2', [userId, factor]);
+    await this.repo.clearAttempts(userId, factor, em);
   }
 
   /** The account's lock for `factor`, if one is in force (for callers that want to tell the owner). */
   async lockedUntil(userId: string, factor: GuessedFactor): Promise<Date | null> {
-    const [row] = await this.ds.query<{ locked_until: Date | null }[]>(
-      'SELECT locked_until FROM login_attempts WHERE user_id = $1 AND factor = $2 AND locked_until > $3',
-      [userId, factor, this.clock.now()],
-    );
-    return row?.locked_until ? new Date(row.locked_until) : null;
+    return this.repo.lockedUntil(userId, factor, this.clock.now());
   }
 
   /** The audit record of a refused attempt (never what was tried), in the user's home domain. */
@@ -119,10 +114,7 @@ export class GuessingDefence {
     action: 'signin.failure' | 'signin.locked',
     details: Record<string, unknown>,
   ): Promise<void> {
-    const [user] = await this.ds.query<{ system_domain_id: string | null }[]>(
-      'SELECT system_domain_id FROM users WHERE id = $1',
-      [userId],
-    );
+    const user = await this.repo.account(userId);
     await this.audit.recordAlone(origin, {
       systemDomainId: user?.system_domain_id ?? null,
       action,
@@ -136,12 +128,10 @@ export class GuessingDefence {
   /** A plain mail to the account's owner; a failure to queue it is logged, never the attempt's answer. */
   private async tellOwner(userId: string, factor: GuessedFactor, failures: number): Promise<void> {
     try {
-      const [user] = await this.ds.query<{ email: string }[]>('SELECT email FROM users WHERE id = $1', [
-        userId,
-      ]);
+      const user = await this.repo.account(userId);
       if (!user) return;
       const until = new Date(this.clock.now().getTime() + this.lockSeconds(failures) * 1000);
-      await this.mail.queue(this.ds.manager, {
+      await this.mail.queue(this.repo.manager, {
         kind: 'sign-in paused',
         to: user.email,
         subject: 'Sign-in to your account was paused after failed attempts',
@@ -171,24 +161,12 @@ export class GuessingDefence {
    */
   private async reserve(userId: string, factor: GuessedFactor): Promise<number | null> {
     const { threshold, baseSeconds, maxSeconds, resetSeconds } = this.config.lockout;
-    // $3 now, $4 threshold, $5 base, $6 max, $7 reset window (seconds)
-    const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
-                   THEN 1 ELSE a.failures + 1 END)`;
-    const lockFor = (n: string) =>
-      `(CASE WHEN ${n} >= $4::int
-             THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
-        END)`;
-    const rows = returningRows<{ failures: number }>(
-      await this.ds.query(
-        `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
-         VALUES ($1, $2, 1, ${lockFor('1')}, $3::timestamptz)
-         ON CONFLICT (user_id, factor) DO UPDATE
-           SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
-           WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz
-         RETURNING a.failures`,
-        [userId, factor, this.clock.now(), threshold, baseSeconds, maxSeconds, resetSeconds],
-      ),
-    );
-    return rows.length > 0 ? Number(rows[0].failures) : null;
+    return this.repo.reserveAttempt(userId, factor, {
+      now: this.clock.now(),
+      threshold,
+      baseSeconds,
+      maxSeconds,
+      resetSeconds,
+    });
   }
 }

@@ -7,6 +7,7 @@ import { EmailLoginService } from './email-login.service.js';
 import { LoginController } from './login.controller.js';
 import { CredentialsService } from './credentials.service.js';
 import { GuessingDefence } from './guessing-defence.js';
+import { LoginRepository } from './login.repository.js';
 import { LoginService } from './login.service.js';
 import { SignInService } from './sign-in.service.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
@@ -14,7 +15,14 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
 @Module({
   imports: [SystemDomainsModule, MailModule, MarketplaceModule, WebhooksModule],
   controllers: [LoginController, EmailLoginController, EmailLoginPageController],
-  providers: [LoginService, EmailLoginService, CredentialsService, SignInService, GuessingDefence],
+  providers: [
+    LoginService,
+    EmailLoginService,
+    CredentialsService,
+    SignInService,
+    GuessingDefence,
+    LoginRepository,
+  ],
   exports: [CredentialsService, SignInService, GuessingDefence],
 })
 export class LoginModule {}

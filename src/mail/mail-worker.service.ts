@@ -6,29 +6,17 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { backoffMs, PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig, type MailConfig } from '../config/config.js';
-import { leaseClaimSql } from '../database/lease-claim.js';
-import type { MailOutboxEntity } from './mail-outbox.entity.js';
 import { EmlFileTransport, type MailTransport, SmtpTransport } from './mail-transport.js';
 import { MailService } from './mail.service.js';
+import { type ClaimedMail as Claimed, MailRepository } from './mail.repository.js';
 
 /** Mails claimed per round; a full round starts the next one at once. */
 const BATCH = 10;
 /** A claim outlives the attempt's timeout by this much; after it, another instance may take the mail. */
 const LEASE_MARGIN_MS = 5_000;
-
-/** Claims due mail, as the webhook worker claims deliveries (leaseClaimSql: SKIP LOCKED plus a lease). */
-const CLAIM_SQL = leaseClaimSql({
-  table: 'mail_outbox',
-  alias: 'm',
-  returning: 'm.id, m.to_address, m.subject, m.body, m.html_body, m.attempts',
-});
-
-type Claimed = Pick<MailOutboxEntity, 'id' | 'to_address' | 'subject' | 'body' | 'html_body' | 'attempts'>;
 
 /**
  * The mail delivery worker of this instance: drains `mail_outbox` every MAIL_POLL_INTERVAL_MS through SMTP
@@ -46,7 +34,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly loop: PollingLoop;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MailRepository,
     @Inject(APP_CONFIG) appConfig: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -87,8 +75,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     if (!this.transport || this.loop.isStopped) return [];
     const now = this.clock.now();
     const lease = new Date(now.getTime() + this.config.timeoutMs * 3 + LEASE_MARGIN_MS);
-    const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, BATCH])) as [Claimed[], number];
-    return rows;
+    return this.repo.claimDue(now, lease, BATCH);
   }
 
   private async attempt(c: Claimed): Promise<void> {
@@ -100,7 +87,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       html = this.mail.readHtml(c);
     } catch {
       await this.mail.markFailed(
-        this.ds.manager,
+        this.repo.manager,
         c.id,
         'the sealed body does not open (KEY_ENCRYPTION_SECRET changed?)',
       );
@@ -108,12 +95,12 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       return;
     }
     if (text === null) {
-      await this.mail.markFailed(this.ds.manager, c.id, 'no body');
+      await this.mail.markFailed(this.repo.manager, c.id, 'no body');
       return;
     }
     const outcome = await transport.send({ id: c.id, to: c.to_address, subject: c.subject, text, html });
     if (outcome.ok) {
-      await this.mail.markSent(this.ds.manager, c.id, this.clock.now());
+      await this.mail.markSent(this.repo.manager, c.id, this.clock.now());
       this.logger.log(
         outcome.where
           ? `mail ${c.id} to ${c.to_address} written to ${outcome.where}`
@@ -122,18 +109,14 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       return;
     }
     if (outcome.permanent || c.attempts >= this.config.maxAttempts) {
-      await this.mail.markFailed(this.ds.manager, c.id, outcome.error);
+      await this.mail.markFailed(this.repo.manager, c.id, outcome.error);
       this.logger.warn(
         `mail ${c.id} to ${c.to_address} FAILED after ${c.attempts} attempt(s): ${outcome.error}`,
       );
       return;
     }
     const next = new Date(this.clock.now().getTime() + backoffMs(c.attempts, this.config));
-    await this.ds.query(
-      `UPDATE mail_outbox SET next_attempt_at = $2, locked_until = NULL, last_error = $3
-        WHERE id = $1 AND status = 'PENDING'`,
-      [c.id, next, outcome.error],
-    );
+    await this.repo.scheduleRetry(c.id, next, outcome.error);
     this.logger.warn(
       `mail ${c.id} to ${c.to_address} not sent (attempt ${c.attempts}), retrying: ${outcome.error}`,
     );

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { KeyEncryption } from '../keys/key-encryption.js';
 import { MailOutboxEntity } from './mail-outbox.entity.js';
+import { MailRepository } from './mail.repository.js';
 
 export interface OutgoingMail {
   /** What the mail is about, for the log line ("invitation mail queued for …"). */
@@ -31,7 +31,7 @@ export class MailService implements OnModuleInit {
   private readonly sealer: KeyEncryption;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MailRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sealer = KeyEncryption.fromConfig(config, 'mail-outbox-encryption');
@@ -39,15 +39,8 @@ export class MailService implements OnModuleInit {
 
   /** Seals bodies queued before bodies were sealed (once, at start; a no-op afterwards). */
   async onModuleInit(): Promise<void> {
-    const rows: { id: string; body: string }[] = await this.ds.query(
-      `SELECT id, body FROM mail_outbox WHERE body IS NOT NULL AND body NOT LIKE 'sealed:%'`,
-    );
-    for (const r of rows) {
-      await this.ds.query('UPDATE mail_outbox SET body = $2 WHERE id = $1 AND body = $3', [
-        r.id,
-        this.seal(r.body),
-        r.body,
-      ]);
+    for (const r of await this.repo.unsealedBodies()) {
+      await this.repo.replaceBody(r.id, this.seal(r.body), r.body);
     }
   }
 
@@ -60,13 +53,9 @@ export class MailService implements OnModuleInit {
    */
   async recipientAllows(em: EntityManager, kind: string, to: string): Promise<boolean> {
     const { recipientLimit, recipientWindowSeconds } = this.config.mail;
-    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mail-recipient:${kind}:${to}`]);
+    await this.repo.lockRecipient(em, `mail-recipient:${kind}:${to}`);
     // the database's clock, which stamps date_created
-    const [{ n }]: { n: number }[] = await em.query(
-      `SELECT count(*)::int AS n FROM mail_outbox
-        WHERE to_address = $1 AND kind = $2 AND date_created > now() - make_interval(secs => $3)`,
-      [to, kind, recipientWindowSeconds],
-    );
+    const n = await this.repo.recentCount(em, to, kind, recipientWindowSeconds);
     if (n < recipientLimit) return true;
     this.logger.warn(`${kind} mail for ${to} not queued: ${n} in the last ${recipientWindowSeconds} s`);
     return false;

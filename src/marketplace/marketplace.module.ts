@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { MarketplaceController } from './marketplace.controller.js';
+import { MarketplaceRepository } from './marketplace.repository.js';
 import { MarketplaceService } from './marketplace.service.js';
 import { MarketplaceSignupFlow } from './marketplace-signup.flow.js';
 import { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
@@ -13,7 +14,7 @@ import { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [MarketplaceController],
-  providers: [MarketplaceService, MarketplaceTokenVerifier, MarketplaceSignupFlow],
+  providers: [MarketplaceService, MarketplaceRepository, MarketplaceTokenVerifier, MarketplaceSignupFlow],
   exports: [MarketplaceService],
 })
 export class MarketplaceModule {}

@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { returningRows } from '../database/returning-rows.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { MarketplaceLinkResultDto, MarketplaceSignupResultDto } from './dto/marketplace.dto.js';
 import { MarketplaceErrors } from './marketplace.errors.js';
+import { MarketplaceRepository } from './marketplace.repository.js';
 import { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
 
 /** A nonce is 256 random bits in base64url: anything else is refused before any query. */
@@ -33,7 +32,7 @@ export interface ConsumeOptions {
 @Injectable()
 export class MarketplaceService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MarketplaceRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly verifier: MarketplaceTokenVerifier,
@@ -47,30 +46,22 @@ export class MarketplaceService {
     const nonce = generateSecret();
     const expires = new Date(now.getTime() + this.config.marketplace.nonceTtlSeconds * 1000);
     try {
-      await this.ds.query(
-        `INSERT INTO marketplace_nonces
-           (cloud, jti, nonce_sha256, customer_id, entitlement_id, token_expires, expires, date_created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          cloud,
-          claims.jti,
-          sha256Hex(nonce),
-          claims.customerId,
-          claims.entitlementId,
-          claims.expires,
-          expires,
-          now,
-        ],
-      );
+      await this.repo.insertNonce({
+        cloud,
+        jti: claims.jti,
+        nonceSha256: sha256Hex(nonce),
+        customerId: claims.customerId,
+        entitlementId: claims.entitlementId,
+        tokenExpires: claims.expires,
+        expires,
+        at: now,
+      });
     } catch (e) {
       if (isUniqueViolation(e)) throw MarketplaceErrors.TOKEN_REPLAYED();
       throw e;
     }
     const old = new Date(now.getTime() - CLEANUP_AFTER_MS);
-    await this.ds.query(
-      'DELETE FROM marketplace_nonces WHERE used_at IS NULL AND expires < $1 AND token_expires < $1',
-      [old],
-    );
+    await this.repo.deleteEnded(old);
     return {
       marketplace_signup_nonce: nonce,
       cloud,
@@ -89,11 +80,8 @@ export class MarketplaceService {
   /** 400 unless the nonce exists, is unused and has not expired (registration checks before it starts). */
   async assertUsable(nonce: string): Promise<void> {
     if (typeof nonce !== 'string' || !NONCE_SHAPE.test(nonce)) throw MarketplaceErrors.NONCE_INVALID();
-    const rows: unknown[] = await this.ds.query(
-      'SELECT 1 FROM marketplace_nonces WHERE nonce_sha256 = $1 AND used_at IS NULL AND expires > $2',
-      [sha256Hex(nonce), this.clock.now()],
-    );
-    if (rows.length === 0) throw MarketplaceErrors.NONCE_INVALID();
+    if (!(await this.repo.isUsable(sha256Hex(nonce), this.clock.now())))
+      throw MarketplaceErrors.NONCE_INVALID();
   }
 
   /**
@@ -123,31 +111,16 @@ export class MarketplaceService {
     options: ConsumeOptions = {},
   ): Promise<MarketplaceLinkResultDto> {
     const now = this.clock.now();
-    const [claimed] = returningRows<{ cloud: string; customer_id: string; entitlement_id: string }>(
-      await em.query(
-        `UPDATE marketplace_nonces SET used_at = $2, system_domain_id = $3
-          WHERE nonce_sha256 = $1 AND used_at IS NULL AND expires > $2
-          RETURNING cloud, customer_id, entitlement_id`,
-        [nonceSha256, now, systemDomainId],
-      ),
-    );
+    const claimed = await this.repo.claim(em, nonceSha256, now, systemDomainId);
     if (!claimed) throw MarketplaceErrors.NONCE_INVALID();
     if (options.cloud !== undefined && options.cloud !== claimed.cloud)
       throw MarketplaceErrors.CLOUD_MISMATCH();
-    const [domain] = (await em.query(
-      'SELECT marketplace_customer_id FROM system_domains WHERE id = $1 FOR UPDATE',
-      [systemDomainId],
-    )) as { marketplace_customer_id: string | null }[];
+    const domain = await this.repo.lockDomainCustomer(em, systemDomainId);
     if (!domain) throw MarketplaceErrors.NONCE_INVALID();
     if (domain.marketplace_customer_id !== null && domain.marketplace_customer_id !== claimed.customer_id) {
       throw MarketplaceErrors.ALREADY_LINKED();
     }
-    await em.query(
-      `UPDATE system_domains
-          SET marketplace_customer_id = $2, marketplace_entitlement_id = $3, date_modified = $4
-        WHERE id = $1`,
-      [systemDomainId, claimed.customer_id, claimed.entitlement_id, now],
-    );
+    await this.repo.linkDomain(em, systemDomainId, claimed, now);
     const result: MarketplaceLinkResultDto = {
       system_domain_id: systemDomainId,
       cloud: claimed.cloud,
@@ -180,20 +153,9 @@ export class MarketplaceService {
     domainId: string,
     requestId: string | null,
   ): Promise<boolean> {
-    const [row] = (await em.query(
-      `SELECT (u.is_super_admin OR COALESCE(m.is_admin, false)) AS admin FROM users u
-         LEFT JOIN user_system_domains m ON m.user_id = u.id AND m.system_domain_id = $2 WHERE u.id = $1`,
-      [userId, domainId],
-    )) as { admin: boolean }[];
-    if (!row?.admin) return false;
+    if (!(await this.repo.administers(em, userId, domainId))) return false;
     // a domain linked to another customer keeps its link and the nonce stays usable (the link route says 409)
-    const [conflict] = (await em.query(
-      `SELECT 1 FROM marketplace_nonces n JOIN system_domains d ON d.id = $2
-        WHERE n.nonce_sha256 = $1 AND d.marketplace_customer_id IS NOT NULL
-          AND d.marketplace_customer_id <> n.customer_id`,
-      [sha256Hex(nonce), domainId],
-    )) as unknown[];
-    if (conflict) return false;
+    if (await this.repo.linkedElsewhere(em, sha256Hex(nonce), domainId)) return false;
     await this.consume(em, nonce, domainId, { requestId });
     return true;
   }
@@ -208,6 +170,6 @@ export class MarketplaceService {
     if (cloud !== undefined && !this.verifier.isConfigured(cloud)) {
       throw MarketplaceErrors.UNKNOWN_CLOUD(cloud.slice(0, 64));
     }
-    return this.ds.transaction((em) => this.consume(em, nonce, systemDomainId, { cloud, requestId }));
+    return this.repo.transaction((em) => this.consume(em, nonce, systemDomainId, { cloud, requestId }));
   }
 }

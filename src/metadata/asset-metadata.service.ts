@@ -12,6 +12,7 @@ import type { AssetMetadataDto } from './dto/values.dto.js';
 import { MetadataValueEntity, type MetadataViewEntity, type ViewField } from './metadata.entity.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { ViewsService } from './views.service.js';
+import { MetadataRepository } from './metadata.repository.js';
 
 export const MAX_VALUES_PER_FIELD = 100;
 export const MAX_VALUE_LENGTH = 10_000;
@@ -32,6 +33,7 @@ export class AssetMetadataService {
     private readonly views: ViewsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
+    private readonly repo: MetadataRepository,
   ) {}
 
   async get(auth: AuthContext, assetId: string, viewId: string): Promise<AssetMetadataDto> {
@@ -59,13 +61,7 @@ export class AssetMetadataService {
           await em.delete(MetadataValueEntity, { version_id: versionId, field_name: field });
           continue;
         }
-        await em.query(
-          `INSERT INTO metadata_values (version_id, field_name, asset_id, field_values, date_created, date_modified)
-           VALUES ($1, $2, $3, $4::jsonb, $5, $5)
-           ON CONFLICT (version_id, field_name)
-           DO UPDATE SET field_values = EXCLUDED.field_values, date_created = $5, date_modified = $5`,
-          [versionId, field, assetId, JSON.stringify(values), now],
-        );
+        await this.repo.upsertValues(em, { versionId, field, assetId, values, at: now });
       }
       const missing = await this.missingRequired(em, view.view_fields, versionId);
       if (missing.length > 0) {

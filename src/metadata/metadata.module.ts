@@ -6,6 +6,7 @@ import { AssetMetadataController } from './asset-metadata.controller.js';
 import { AssetMetadataService } from './asset-metadata.service.js';
 import { ViewsController } from './views.controller.js';
 import { ViewsService } from './views.service.js';
+import { MetadataRepository } from './metadata.repository.js';
 
 /**
  * Metadata (issue 24, `/API/metadata/v1/`): views, asset categories, and the values of an asset's fields
@@ -14,7 +15,7 @@ import { ViewsService } from './views.service.js';
 @Module({
   imports: [AssetsModule, WebhooksModule],
   controllers: [ViewsController, AssetMetadataController],
-  providers: [ViewsService, AssetMetadataService],
+  providers: [ViewsService, AssetMetadataService, MetadataRepository],
 })
 export class MetadataModule {
   constructor(access: AccessService) {

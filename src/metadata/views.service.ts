@@ -18,6 +18,7 @@ import type {
 import type { PageQueryDto } from '../common/http/pagination.dto.js';
 import { MetadataCategoryEntity, MetadataViewEntity, type ViewField } from './metadata.entity.js';
 import { MetadataErrors } from './metadata.errors.js';
+import { MetadataRepository } from './metadata.repository.js';
 
 /** Field names: keys of metadata_values (and of a search filter), so plain identifiers. */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
@@ -49,7 +50,10 @@ function categoryView(c: MetadataCategoryEntity): CategoryDto {
 /** Metadata views and asset categories of a domain: domain-wide definitions, no entity ACL of their own. */
 @Injectable()
 export class ViewsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MetadataRepository,
+  ) {}
 
   async list(auth: AuthContext, q: ViewListQueryDto, path: string): Promise<ViewListDto> {
     const qb = this.ds
@@ -104,10 +108,7 @@ export class ViewsService {
     await this.ds.transaction(async (em) => {
       await this.get(auth, id, em);
       await em.delete(MetadataViewEntity, { id, system_domain_id: auth.systemDomainId });
-      await em.query(
-        'UPDATE metadata_categories SET view_ids = array_remove(view_ids, $1::uuid) WHERE system_domain_id = $2 AND $1::uuid = ANY(view_ids)',
-        [id, auth.systemDomainId],
-      );
+      await this.repo.dropViewFromCategories(em, id, auth.systemDomainId);
     });
   }
 

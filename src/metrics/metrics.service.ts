@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { MetricsRepository } from './metrics.repository.js';
 
 /**
  * Sign-in outcomes as the trail names them → the metric's outcome label (a fixed set). `signin.locked` (a
@@ -62,7 +63,7 @@ export class Metrics {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     collectDefaultMetrics({ register: this.registry, prefix: 'portcullis_' });
-    const ds_ = this.ds;
+    const repo = new MetricsRepository(ds);
     new Gauge({
       name: 'portcullis_outbox_items',
       help: 'Mail and webhook outbox items by status (pending: the backlog; failed: given up)',
@@ -70,8 +71,8 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        const rows: { outbox: string; status: string; n: number }[] = await ds_.query(OUTBOX_SQL);
-        for (const r of rows) this.set({ outbox: r.outbox, status: r.status.toLowerCase() }, Number(r.n));
+        for (const r of await repo.outboxCounts())
+          this.set({ outbox: r.outbox, status: r.status.toLowerCase() }, Number(r.n));
       },
     });
     new Gauge({
@@ -80,7 +81,7 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect() {
-        const pool = (ds_.driver as unknown as { master?: Partial<PoolLike> }).master;
+        const pool = (ds.driver as unknown as { master?: Partial<PoolLike> }).master;
         if (pool && typeof pool.totalCount === 'number') {
           this.set({ state: 'total' }, pool.totalCount);
           this.set({ state: 'idle' }, pool.idleCount ?? 0);
@@ -122,8 +123,3 @@ function failureOutcome(details: Record<string, unknown>): string {
   if (details.reason === 'unknown_account') return 'unknown_account';
   return details.factor === 'password' ? 'wrong_password' : 'wrong_code';
 }
-
-const OUTBOX_SQL = `
-  SELECT 'mail' AS outbox, status, count(*)::int AS n FROM mail_outbox WHERE status IN ('PENDING', 'FAILED') GROUP BY status
-  UNION ALL
-  SELECT 'webhook', status, count(*)::int FROM webhook_deliveries WHERE status IN ('PENDING', 'FAILED') GROUP BY status`;

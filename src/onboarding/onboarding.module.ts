@@ -9,6 +9,7 @@ import { NewDomainService } from './new-domain.service.js';
 import { DomainFromReferralCodeController, ReferralCodesController } from './referral-codes.controller.js';
 import { ReferralCodesService } from './referral-codes.service.js';
 import { RegistrationsController } from './registrations.controller.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 import { RegistrationsService } from './registrations.service.js';
 import { WebflowContentService } from './webflow-content.service.js';
 
@@ -27,6 +28,12 @@ import { WebflowContentService } from './webflow-content.service.js';
     MarketplaceModule,
   ],
   controllers: [ReferralCodesController, DomainFromReferralCodeController, RegistrationsController],
-  providers: [ReferralCodesService, RegistrationsService, NewDomainService, WebflowContentService],
+  providers: [
+    ReferralCodesService,
+    RegistrationsService,
+    NewDomainService,
+    WebflowContentService,
+    OnboardingRepository,
+  ],
 })
 export class OnboardingModule {}

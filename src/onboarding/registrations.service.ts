@@ -21,6 +21,7 @@ import type { VerificationResponseDto } from './dto/domain-from-template.dto.js'
 import type { CountriesQueryDto, RegistrationBodyDto, RegistrationDto } from './dto/registration.dto.js';
 import { NewDomainService } from './new-domain.service.js';
 import { OnboardingErrors } from './onboarding.errors.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
 import { RegistrationEntity } from './registration.entity.js';
 
@@ -48,6 +49,7 @@ export class RegistrationsService {
     private readonly newDomains: NewDomainService,
     private readonly signIns: SignInService,
     private readonly marketplace: MarketplaceService,
+    private readonly repo: OnboardingRepository,
   ) {}
 
   async register(body: RegistrationBodyDto): Promise<RegistrationDto> {
@@ -73,24 +75,11 @@ export class RegistrationsService {
     const now = this.clock.now();
     const expires = new Date(now.getTime() + this.config.registration.ttlSeconds * 1000);
     const id = await this.ds.transaction(async (em) => {
-      const [account] = (await em.query('SELECT id FROM users WHERE email = $1 FOR UPDATE', [
-        body.email,
-      ])) as {
-        id: string;
-      }[];
-      if (account) {
+      if ((await this.repo.lockAccountId(em, body.email)) !== undefined) {
         await this.mailExisting(em, body.email);
         return randomUUID();
       }
-      await em.query('DELETE FROM registrations WHERE email = $1 AND verified_at IS NULL AND expires < $2', [
-        body.email,
-        new Date(now.getTime() - KEEP_ENDED_MS),
-      ]);
-      await em.query(
-        `UPDATE registrations SET superseded_at = $2
-         WHERE email = $1 AND verified_at IS NULL AND superseded_at IS NULL`,
-        [body.email, now],
-      );
+      await this.repo.retirePending(em, body.email, now, new Date(now.getTime() - KEEP_ENDED_MS));
       const row = em.create(RegistrationEntity, {
         email: body.email,
         first_name: body.first_name,

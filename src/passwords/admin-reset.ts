@@ -7,6 +7,7 @@ import { hashPassword } from '../common/crypto/passwords.js';
 import { emailProblem, normalizeEmail } from '../common/validation/email-rules.js';
 import type { TokensService } from '../tokens/tokens.service.js';
 import type { PasswordPolicyService } from './password-policy.service.js';
+import { PasswordsRepository } from './passwords.repository.js';
 
 export interface AdminResetDeps {
   ds: DataSource;
@@ -41,9 +42,8 @@ export async function adminResetPassword(
   if (given !== null && (/\p{Cc}/u.test(given) || given.length > 1024)) {
     throw new AdminResetError('the password has control characters or is over 1024 characters');
   }
-  const [user] = (await deps.ds.query('SELECT id, email, first_name, last_name FROM users WHERE email = $1', [
-    normalized,
-  ])) as { id: string; email: string; first_name: string | null; last_name: string | null }[];
+  const repo = new PasswordsRepository(deps.ds);
+  const user = await repo.accountByEmail(normalized);
   if (!user) throw new AdminResetError('no account with this email');
   const password = given ?? generatePassword();
   const failed = deps.policy.judge(await deps.policy.checksForUser(user.id), password, [
@@ -53,17 +53,11 @@ export async function adminResetPassword(
   ]);
   if (failed.length > 0) throw new AdminResetError(`password refused: ${failed.join('; ')}`);
   const hash = await hashPassword(password);
-  const revoked = await deps.ds.transaction(async (em) => {
-    await em.query('UPDATE users SET password_hash = $2, date_modified = now() WHERE id = $1', [
-      user.id,
-      hash,
-    ]);
+  const revoked = await repo.transaction(async (em) => {
+    await repo.setPasswordHash(em, user.id, hash);
     const n = await deps.tokens.revokeWhere({ user_id: user.id }, { em, requestId: null, origin: ADMIN_CLI });
-    await em.query(
-      'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-      [user.id],
-    );
-    await em.query("DELETE FROM login_attempts WHERE user_id = $1 AND factor = 'password'", [user.id]);
+    await repo.revokeRefreshTokens(em, user.id);
+    await repo.clearPasswordAttempts(em, user.id);
     const entry = await passwordReset(em, user.id);
     await deps.audit.record(em, ADMIN_CLI, { ...entry, details: { operator, revoked_credentials: n } });
     return n;

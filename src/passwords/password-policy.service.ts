@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { PasswordsErrors } from './passwords.errors.js';
+import { PasswordsRepository } from './passwords.repository.js';
 import { failedRules, normalizeChecks, type PasswordChecks, strictestOf } from './password-checks.js';
 
 /** zxcvbn's scores run 0 (top of the common-password lists) to 4; below this a password is refused. */
@@ -24,28 +24,18 @@ export class PasswordPolicyService {
     useLevenshteinDistance: true,
   });
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repo: PasswordsRepository) {}
 
   /** The strictest union of these domains' stored checks (all null when none sets any). */
-  async checksFor(domainIds: string[], em: EntityManager = this.ds.manager): Promise<PasswordChecks> {
+  async checksFor(domainIds: string[], em?: EntityManager): Promise<PasswordChecks> {
     if (domainIds.length === 0) return strictestOf([]);
-    const rows: { password_checks: unknown }[] = await em.query(
-      'SELECT password_checks FROM system_domains WHERE id = ANY($1::uuid[])',
-      [domainIds],
-    );
-    return strictestOf(rows.map((r) => normalizeChecks(r.password_checks)));
+    const stored = await this.repo.storedChecks(domainIds, em);
+    return strictestOf(stored.map((c) => normalizeChecks(c)));
   }
 
   /** The checks for an account: those of every domain it belongs to. */
-  async checksForUser(userId: string, em: EntityManager = this.ds.manager): Promise<PasswordChecks> {
-    const rows: { system_domain_id: string }[] = await em.query(
-      'SELECT system_domain_id FROM user_system_domains WHERE user_id = $1',
-      [userId],
-    );
-    return this.checksFor(
-      rows.map((r) => r.system_domain_id),
-      em,
-    );
+  async checksForUser(userId: string, em?: EntityManager): Promise<PasswordChecks> {
+    return this.checksFor(await this.repo.domainsOf(userId, em), em);
   }
 
   /**

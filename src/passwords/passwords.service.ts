@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Clock } from '../common/clock.js';
 import { hashPassword } from '../common/crypto/passwords.js';
@@ -15,6 +14,7 @@ import type { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './d
 import { inconsistencies, normalizeChecks, type PasswordChecks } from './password-checks.js';
 import { PasswordPolicyService } from './password-policy.service.js';
 import { PasswordsErrors } from './passwords.errors.js';
+import { type LinkRow, PasswordsRepository } from './passwords.repository.js';
 import { passwordReset } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -30,18 +30,6 @@ const KEEP_ENDED_MS = 24 * 3600 * 1000;
 /** What a link's secret looks like (generateSecret: 32 bytes, base64url): anything else is not looked up. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-interface LinkRow {
-  id: string;
-  user_id: string;
-  expires: Date | string;
-  used_at: Date | string | null;
-  superseded_at: Date | string | null;
-  status: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-}
-
 /**
  * Self-service password reset through a mailed single-use link, and the domains' PasswordChecks. A reset
  * revokes every credential of the account (see docs/security.md, Passwords).
@@ -49,7 +37,7 @@ interface LinkRow {
 @Injectable()
 export class PasswordsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: PasswordsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -68,32 +56,17 @@ export class PasswordsService {
   }
 
   private async mailLink(email: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       // the row lock orders two requests of the same account: exactly one link stays live
-      const [user]: { id: string; email: string; status: string }[] = await em.query(
-        'SELECT id, email, status FROM users WHERE email = $1 FOR UPDATE',
-        [email],
-      );
+      const user = await this.repo.lockAccountByEmail(em, email);
       if (!user || user.status !== 'ACTIVE') return;
       // past the recipient's limit nothing changes: the links already mailed keep working
       if (!(await this.mail.recipientAllows(em, RESET_MAIL_KIND, user.email))) return;
       const now = this.clock.now();
-      await em.query('DELETE FROM password_resets WHERE user_id = $1 AND expires < $2', [
-        user.id,
-        new Date(now.getTime() - KEEP_ENDED_MS),
-      ]);
-      await em.query(
-        `UPDATE password_resets SET superseded_at = $2
-         WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`,
-        [user.id, now],
-      );
       const secret = generateSecret();
       const expires = new Date(now.getTime() + this.config.passwords.resetTtlSeconds * 1000);
-      await em.query('INSERT INTO password_resets (user_id, secret_sha256, expires) VALUES ($1, $2, $3)', [
-        user.id,
-        sha256Hex(secret),
-        expires,
-      ]);
+      const dropBefore = new Date(now.getTime() - KEEP_ENDED_MS);
+      await this.repo.replaceLink(em, user.id, sha256Hex(secret), now, expires, dropBefore);
       await this.mail.queue(em, {
         kind: RESET_MAIL_KIND,
         to: user.email,
@@ -121,21 +94,18 @@ export class PasswordsService {
       throw PasswordsErrors.INVALID({ repeat_password: 'must be the same as password' });
     }
     // judged and hashed before the transaction: argon2 is slow, and a refused password must not use the link
-    const link = await this.live(this.ds.manager, secret, PasswordsErrors.RESET_EXPIRED);
+    const link = await this.live(this.repo.manager, secret, PasswordsErrors.RESET_EXPIRED);
     const checks = await this.policy.checksForUser(link.user_id);
     PasswordPolicyService.throwIfFailed(
       this.policy.judge(checks, body.password, [link.email, link.first_name, link.last_name]),
     );
     const passwordHash = await hashPassword(body.password);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       // again under the row lock: of two requests with the same link, the second finds it used
       const locked = await this.live(em, secret, PasswordsErrors.RESET_EXPIRED, true);
       const now = this.clock.now();
-      await em.query('UPDATE users SET password_hash = $2, date_modified = now() WHERE id = $1', [
-        locked.user_id,
-        passwordHash,
-      ]);
-      await em.query('UPDATE password_resets SET used_at = $2 WHERE id = $1', [locked.id, now]);
+      await this.repo.setPasswordHash(em, locked.user_id, passwordHash);
+      await this.repo.markLinkUsed(em, locked.id, now);
       await this.tokens.revokeWhere({ user_id: locked.user_id }, { em, requestId });
       await this.audit.record(
         em,
@@ -143,20 +113,14 @@ export class PasswordsService {
         await passwordReset(em, locked.user_id),
       );
       await this.guessing.clearFactor(em, locked.user_id, 'password');
-      await em.query(
-        'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-        [locked.user_id],
-      );
+      await this.repo.revokeRefreshTokens(em, locked.user_id);
     });
   }
 
   /** The PasswordChecks of the caller's domain, as its administrators set them. */
   async checks(auth: AuthContext): Promise<PasswordChecks> {
-    const [row]: { password_checks: unknown }[] = await this.ds.query(
-      'SELECT password_checks FROM system_domains WHERE id = $1',
-      [auth.systemDomainId],
-    );
-    return normalizeChecks(row?.password_checks);
+    const [stored] = await this.repo.storedChecks([auth.systemDomainId]);
+    return normalizeChecks(stored);
   }
 
   /** Replaces the caller's domain's PasswordChecks (omitted fields become null: no rule). */
@@ -165,16 +129,13 @@ export class PasswordsService {
     const problems = inconsistencies(checks);
     if (Object.keys(problems).length > 0) throw PasswordsErrors.INVALID(problems);
     const stored = Object.values(checks).every((v) => v === null) ? null : JSON.stringify(checks);
-    await this.ds.query('UPDATE system_domains SET password_checks = $2::jsonb WHERE id = $1', [
-      auth.systemDomainId,
-      stored,
-    ]);
+    await this.repo.setChecks(auth.systemDomainId, stored);
     return checks;
   }
 
   /** The checks a new password set through this link must pass: those of every domain of its account. */
   async linkChecks(secret: string): Promise<PasswordChecks> {
-    const link = await this.live(this.ds.manager, secret, PasswordsErrors.CHECKS_EXPIRED);
+    const link = await this.live(this.repo.manager, secret, PasswordsErrors.CHECKS_EXPIRED);
     return this.policy.checksForUser(link.user_id);
   }
 
@@ -189,12 +150,7 @@ export class PasswordsService {
     lock = false,
   ): Promise<LinkRow> {
     if (!SECRET_SHAPE.test(secret)) throw PasswordsErrors.LINK_NOT_FOUND();
-    const [link]: LinkRow[] = await em.query(
-      `SELECT r.id, r.user_id, r.expires, r.used_at, r.superseded_at, u.status, u.email, u.first_name, u.last_name
-       FROM password_resets r JOIN users u ON u.id = r.user_id
-       WHERE r.secret_sha256 = $1${lock ? ' FOR UPDATE OF r, u' : ''}`,
-      [sha256Hex(secret)],
-    );
+    const link = await this.repo.link(em, sha256Hex(secret), lock);
     if (!link) throw PasswordsErrors.LINK_NOT_FOUND();
     const ended =
       link.used_at !== null ||

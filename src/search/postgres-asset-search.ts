@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { readableSql, seesAllAssets } from '../assets/asset-permissions.js';
 import { SEARCH_CONFIG } from '../assets/search-document.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -14,6 +12,7 @@ import {
 } from './asset-search.js';
 import { highlightHtml, START, STOP } from './highlight.js';
 import { SearchErrors } from './search.errors.js';
+import { SearchRepository } from './search.repository.js';
 
 const UUID_COLUMNS = new Set(['id', 'created_by_user']);
 const METADATA_FIELD = /^metadata\.([A-Za-z_][A-Za-z0-9_.-]{0,99})$/;
@@ -37,7 +36,7 @@ class Params {
  */
 @Injectable()
 export class PostgresAssetSearch extends AssetSearch {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly repo: SearchRepository) {
     super();
   }
 
@@ -71,15 +70,7 @@ export class PostgresAssetSearch extends AssetSearch {
     const order = this.orderSql(r, tsq, 'm');
     // one statement, the match set evaluated once: the facets (whose type buckets sum to the total) and the
     // page with its highlights, told apart by rn (null on facet rows)
-    const rows: {
-      id: string | null;
-      title_hl: string | null;
-      values_hl: [string, string][] | null;
-      rn: string | null;
-      type: string | null;
-      status: string | null;
-      n: number | null;
-    }[] = await this.ds.query(
+    const rows = await this.repo.run(
       `WITH matching AS MATERIALIZED (
          SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified, a.current_version_id,
                 ${score} AS _score

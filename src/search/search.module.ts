@@ -3,6 +3,7 @@ import { AssetSearch } from './asset-search.js';
 import { PostgresAssetSearch } from './postgres-asset-search.js';
 import { SearchController } from './search.controller.js';
 import { SearchService } from './search.service.js';
+import { SearchRepository } from './search.repository.js';
 
 /**
  * Search (issue 24, POST /API/search/v1/search/). The engine is bound here, behind the AssetSearch seam:
@@ -10,6 +11,6 @@ import { SearchService } from './search.service.js';
  */
 @Module({
   controllers: [SearchController],
-  providers: [SearchService, { provide: AssetSearch, useClass: PostgresAssetSearch }],
+  providers: [SearchService, SearchRepository, { provide: AssetSearch, useClass: PostgresAssetSearch }],
 })
 export class SearchModule {}

@@ -5,13 +5,11 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { returningRows } from '../database/returning-rows.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { SystemDomainsRepository } from './system-domains.repository.js';
 
 const BATCH = 100;
 
@@ -23,29 +21,16 @@ const BATCH = 100;
  * the domain's record and announces it as a `system_domain` webhook event.
  *
  * Safe with several instances: each round is one UPDATE over rows claimed with FOR UPDATE SKIP LOCKED, and a
- * row that was carried out no longer matches, so every transition happens (and is announced) exactly once.
+ * row that was carried out no longer matches, so every transition happens (and is announced) exactly once
+ * (SystemDomainsRepository.applyPassedDates).
  */
-const APPLY_SQL = `
-WITH due AS (
-  SELECT id, status AS previous_status FROM system_domains
-  WHERE status <> 'DEACTIVATED' AND (deactivate_date <= $1 OR freeze_date <= $1)
-  ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
-)
-UPDATE system_domains d SET
-  status = CASE WHEN d.deactivate_date <= $1 THEN 'DEACTIVATED' ELSE 'FROZEN' END,
-  deactivate_date = CASE WHEN d.deactivate_date <= $1 THEN NULL ELSE d.deactivate_date END,
-  freeze_date = CASE WHEN d.freeze_date <= $1 THEN NULL ELSE d.freeze_date END,
-  date_modified = $1
-FROM due WHERE d.id = due.id
-RETURNING d.id, d.status, due.previous_status`;
-
 @Injectable()
 export class DomainScheduleWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DomainSchedule');
   private readonly loop: PollingLoop;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: SystemDomainsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
@@ -70,10 +55,8 @@ export class DomainScheduleWorker implements OnApplicationBootstrap, BeforeAppli
   async runOnce(): Promise<string[]> {
     if (this.loop.isStopped) return [];
     const now = this.clock.now();
-    return this.ds.transaction(async (em) => {
-      const changed = returningRows<{ id: string; status: string; previous_status: string }>(
-        await em.query(APPLY_SQL, [now, BATCH]),
-      );
+    return this.repo.transaction(async (em) => {
+      const changed = await this.repo.applyPassedDates(em, now, BATCH);
       for (const d of changed) {
         this.logger.log(`system domain ${d.id}: ${d.previous_status} → ${d.status} (scheduled date passed)`);
         await this.events.record(em, {

@@ -27,6 +27,7 @@ import { LOGO_FIELDS, logoUrl, logoUrls, sha256Hex, sniffImage } from './logo.js
 import { systemDomainBasicView, systemDomainView } from './system-domain-view.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
+import { SystemDomainsRepository } from './system-domains.repository.js';
 import { SystemDomainsService } from './system-domains.service.js';
 import { AuditService } from '../audit/audit.service.js';
 
@@ -65,6 +66,7 @@ export class SystemDomainAdminService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly bus: InvalidationBus,
+    private readonly repo: SystemDomainsRepository,
   ) {}
 
   async list(q: SystemDomainListQueryDto, path: string): Promise<SystemDomainListDto> {
@@ -256,34 +258,11 @@ export class SystemDomainAdminService {
     await this.ds.transaction(async (em) => {
       const d = await this.find(em, id, true);
       // a super administrator is not deleted as a side effect (the service could lose its last one)
-      const [superAdmin] = (await em.query(
-        `SELECT 1 AS x FROM users u
-          WHERE u.is_super_admin
-            AND (u.system_domain_id = $1
-                 OR EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id = $1))
-            AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id <> $1)
-          LIMIT 1`,
-        [id],
-      )) as unknown[];
-      if (superAdmin) throw SystemDomainsErrors.LAST_DOMAIN_OF_SUPER_ADMIN();
+      if (await this.repo.strandsSuperAdmin(em, id)) throw SystemDomainsErrors.LAST_DOMAIN_OF_SUPER_ADMIN();
       // members elsewhere too: their home moves to the earliest other membership
-      await em.query(
-        `UPDATE users u SET system_domain_id = (
-           SELECT m.system_domain_id FROM user_system_domains m
-            WHERE m.user_id = u.id AND m.system_domain_id <> $1
-            ORDER BY m.date_created ASC, m.system_domain_id ASC LIMIT 1)
-          WHERE u.system_domain_id = $1
-            AND EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id <> $1)`,
-        [id],
-      );
+      await this.repo.rehomeMembers(em, id);
       // members of this domain only (and any account whose home it was without another membership)
-      await em.query(
-        `DELETE FROM users u
-          WHERE (u.system_domain_id = $1
-                 OR EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id = $1))
-            AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id <> $1)`,
-        [id],
-      );
+      await this.repo.deleteOnlyMembers(em, id);
       // every other row naming the domain goes with it: each such table's foreign key is ON DELETE CASCADE
       // (migration DomainCascade1795700500000; test/e2e/domain-cascade.e2e-spec.ts holds new tables to it)
       await em.delete(SystemDomainEntity, { id });

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccessService } from '../common/auth/access.service.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { BootstrapService } from './bootstrap.service.js';
 import { SystemDomainAdminService } from './system-domain-admin.service.js';
 import { SystemDomainsController } from './system-domains.controller.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
+import { SystemDomainsRepository } from './system-domains.repository.js';
 import { SystemDomainsService } from './system-domains.service.js';
 
 /** The core of tenancy: creating a domain (with its built-in app) and the first start. Imported widely. */
-@Module({ providers: [SystemDomainsService, BootstrapService], exports: [SystemDomainsService] })
+@Module({
+  providers: [SystemDomainsService, SystemDomainsRepository, BootstrapService],
+  exports: [SystemDomainsService, SystemDomainsRepository],
+})
 export class SystemDomainsModule {}
 
 /**
@@ -25,7 +27,7 @@ export class SystemDomainsModule {}
   providers: [SystemDomainAdminService],
 })
 export class SystemDomainAdminModule {
-  constructor(access: AccessService, @InjectDataSource() ds: DataSource) {
+  constructor(access: AccessService, repo: SystemDomainsRepository) {
     access.register('system_domain', {
       label: 'System domain',
       notFound: () => SystemDomainsErrors.NOT_FOUND(),
@@ -33,10 +35,7 @@ export class SystemDomainAdminModule {
         if (!auth.isSuperAdmin && ids.some((id) => id !== auth.systemDomainId)) {
           throw SystemDomainsErrors.NOT_FOUND();
         }
-        const rows: { id: string }[] = await ds.query(
-          'SELECT id FROM system_domains WHERE id = ANY($1::uuid[])',
-          [ids],
-        );
+        const rows = await repo.existing(ids);
         if (rows.length !== ids.length) throw SystemDomainsErrors.NOT_FOUND();
         return rows;
       },

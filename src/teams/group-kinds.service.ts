@@ -8,7 +8,6 @@ import { pageList } from '../common/http/page-list.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
-import { returningRows } from '../database/returning-rows.js';
 import type { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { UsersService } from '../users/users.service.js';
@@ -22,6 +21,7 @@ import type {
   UserWithMembershipsDto,
 } from './dto/team.dto.js';
 import type { KindSpec } from './group-kind.js';
+import { GroupsRepository } from '../groups/groups.repository.js';
 import { TeamsErrors } from './teams.errors.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
@@ -42,6 +42,7 @@ export class GroupKindsService {
     private readonly users: UsersService,
     private readonly events: WebhookEventsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: GroupsRepository,
   ) {}
 
   async list(
@@ -141,13 +142,7 @@ export class GroupKindsService {
     await this.access.require(auth, 'user', [userId]);
     await this.ds.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
-      const added = returningRows<{ user_id: string }>(
-        await em.query(
-          'INSERT INTO group_members (group_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id',
-          [id, userId],
-        ),
-      );
-      if (added.length > 0)
+      if (await this.repo.addMember(em, id, userId))
         await this.emit(em, auth, spec.memberRealm, id, 'create', {
           [`${spec.entity}_id`]: id,
           user_id: userId,
@@ -160,11 +155,7 @@ export class GroupKindsService {
     await this.access.require(auth, 'user', [userId]);
     await this.ds.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
-      const res = await em.query(
-        'DELETE FROM group_members WHERE group_id = $1 AND user_id = $2 RETURNING user_id',
-        [id, userId],
-      );
-      if (returningRows(res).length === 0) throw TeamsErrors.MEMBER_NOT_FOUND();
+      if (!(await this.repo.removeMember(em, id, userId))) throw TeamsErrors.MEMBER_NOT_FOUND();
       await this.emit(em, auth, spec.memberRealm, id, 'delete', {
         [`${spec.entity}_id`]: id,
         user_id: userId,
@@ -175,11 +166,7 @@ export class GroupKindsService {
   /** A user of the caller's domain with the ids of their groups, teams and role groups there. */
   async userWithMemberships(auth: AuthContext, userId: string): Promise<UserWithMembershipsDto> {
     const user = await this.users.get(auth, userId);
-    const rows: { id: string; kind: string }[] = await this.ds.query(
-      `SELECT g.id, g.kind FROM group_members gm JOIN groups g ON g.id = gm.group_id
-        WHERE gm.user_id = $1 AND g.system_domain_id = $2 ORDER BY g.name, g.id`,
-      [userId, auth.systemDomainId],
-    );
+    const rows = await this.repo.membershipsOf(userId, auth.systemDomainId);
     const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => r.id);
     return { ...user, groups: of('GROUP'), teams: of('TEAM'), role_groups: of('ROLE_GROUP') };
   }
@@ -279,20 +266,8 @@ export class GroupKindsService {
   private async views(em: EntityManager, spec: KindSpec, rows: GroupEntity[]): Promise<View[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((g) => g.id);
-    const members: { group_id: string; ids: string[] }[] = await em.query(
-      `SELECT gm.group_id, array_agg(gm.user_id::text ORDER BY gm.date_created, gm.user_id) AS ids
-         FROM group_members gm
-         JOIN groups g ON g.id = gm.group_id
-         JOIN user_system_domains m ON m.user_id = gm.user_id AND m.system_domain_id = g.system_domain_id
-        WHERE gm.group_id = ANY($1::uuid[])
-        GROUP BY gm.group_id`,
-      [ids],
-    );
-    const byGroup = new Map(members.map((r) => [r.group_id, r.ids]));
-    const logos: { group_id: string; sha256: string }[] = spec.carriesRoles
-      ? []
-      : await em.query('SELECT group_id, sha256 FROM group_logos WHERE group_id = ANY($1::uuid[])', [ids]);
-    const logoOf = new Map(logos.map((l) => [l.group_id, l.sha256]));
+    const byGroup = await this.repo.currentMemberIds(em, ids);
+    const logoOf = spec.carriesRoles ? new Map<string, string>() : await this.repo.logoHashes(em, ids);
     return rows.map((g) => {
       const common = {
         id: g.id,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessService } from '../common/auth/access.service.js';
+import { GroupsRepository } from '../groups/groups.repository.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { GroupExtrasController } from './group-extras.controller.js';
@@ -18,7 +19,13 @@ import { TeamsController } from './teams.controller.js';
 @Module({
   imports: [UsersModule, WebhooksModule],
   controllers: [GroupExtrasController, TeamsController, RoleGroupsController],
-  providers: [GroupKindsService, GroupLogosService, GroupMappingsService, ImageBodyInterceptor],
+  providers: [
+    GroupKindsService,
+    GroupLogosService,
+    GroupMappingsService,
+    GroupsRepository,
+    ImageBodyInterceptor,
+  ],
 })
 export class TeamsModule {
   constructor(access: AccessService) {

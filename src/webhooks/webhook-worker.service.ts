@@ -6,16 +6,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { backoffMs, PollingLoop } from '../common/polling-loop.js';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../config/config.js';
-import { leaseClaimSql } from '../database/lease-claim.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { type SendResult, truncate, WebhookSender } from './webhook-sender.js';
+import { type ClaimedDelivery as Claimed, WebhooksRepository } from './webhooks.repository.js';
 
 /** Consecutive failed attempts after which an ENABLED webhook becomes FAILING. */
 export const FAILING_AFTER = 3;
@@ -27,40 +25,6 @@ const CLEANUP_EVERY_MS = 10 * 60 * 1000;
 /** A claim outlives the attempt's timeout by this much; after it, another instance may take the delivery. */
 const LEASE_MARGIN_MS = 5_000;
 const USER_AGENT = 'Portcullis-Webhooks/1.0';
-
-/**
- * Claims due deliveries and takes them out of the queue (at most BATCH at a time, each in a statement of its
- * own; leaseClaimSql: `FOR UPDATE SKIP LOCKED` plus the `locked_until` lease), only of webhooks that still
- * deliver, while the HTTP request runs outside any transaction.
- */
-const CLAIM_SQL = leaseClaimSql({
-  table: 'webhook_deliveries',
-  alias: 'd',
-  set: 'last_attempt_at = $1',
-  candidateJoin: 'JOIN webhooks w2 ON w2.id = q.webhook_id',
-  candidateWhere: "w2.status IN ('ENABLED', 'FAILING')",
-  from: 'webhooks w, webhook_events e',
-  where: 'w.id = d.webhook_id AND e.id = d.event_id',
-  returning: `d.id, d.attempts, d.queued_at, d.webhook_id, w.url, w.headers_sealed, w.secret_sealed,
-            e.system_domain_id, e.object_id, e.realm, e.operation, e.event_type, e.request_id, e.data`,
-});
-
-interface Claimed {
-  id: string;
-  attempts: number;
-  queued_at: Date | string;
-  webhook_id: string;
-  url: string;
-  headers_sealed: string | null;
-  secret_sealed: string;
-  system_domain_id: string;
-  object_id: string | null;
-  realm: string | null;
-  operation: string;
-  event_type: string;
-  request_id: string | null;
-  data: Record<string, unknown>;
-}
 
 /**
  * The delivery worker of this instance: polls every WEBHOOK_POLL_INTERVAL_MS (and at once when a commit
@@ -83,7 +47,7 @@ export class WebhookWorker
   private lastCleanup = 0;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: WebhooksRepository,
     @Inject(APP_CONFIG) appConfig: AppConfig,
     private readonly clock: Clock,
     private readonly secrets: WebhookSecrets,
@@ -139,8 +103,7 @@ export class WebhookWorker
   private async claim(): Promise<Claimed[]> {
     const now = this.clock.now();
     const lease = new Date(now.getTime() + this.config.timeoutMs + LEASE_MARGIN_MS);
-    const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, BATCH])) as [Claimed[], number];
-    return rows;
+    return this.repo.claimDue(now, lease, BATCH);
   }
 
   private async attempt(c: Claimed): Promise<void> {
@@ -182,13 +145,7 @@ export class WebhookWorker
     }
     if (this.abort.signal.aborted && !result.ok) {
       // shutting down: not the receiver's failure; hand the delivery back for the next worker
-      await this.ds
-        .query(
-          `UPDATE webhook_deliveries SET locked_until = NULL, attempts = attempts - 1
-            WHERE id = $1 AND status = 'PENDING'`,
-          [c.id],
-        )
-        .catch(() => undefined);
+      await this.repo.handBack(c.id).catch(() => undefined);
       return;
     }
     if (result.ok) await this.succeeded(c, result);
@@ -197,23 +154,10 @@ export class WebhookWorker
 
   private async succeeded(c: Claimed, r: SendResult): Promise<void> {
     const now = this.clock.now();
-    await this.ds.query(
-      `UPDATE webhook_deliveries
-          SET status = 'DELIVERED', delivered_at = $2, locked_until = NULL, response_code = $3,
-              duration_ms = $4, error = NULL
-        WHERE id = $1`,
-      [c.id, now, r.status, r.durationMs],
-    );
+    await this.repo.markDelivered(c.id, now, r.status, r.durationMs);
     // only when there is something to reset: the common case writes nothing here
-    const [rows] = (await this.ds.query(
-      `UPDATE webhooks
-          SET status = CASE WHEN status = 'FAILING' THEN 'ENABLED' ELSE status END,
-              consecutive_failures = 0, first_failed_at = NULL
-        WHERE id = $1 AND (consecutive_failures > 0 OR status = 'FAILING')
-        RETURNING status`,
-      [c.webhook_id],
-    )) as [{ status: string }[], number];
-    if (rows.length > 0) this.logger.log(`webhook ${c.webhook_id} delivered again: ${rows[0].status}`);
+    const status = await this.repo.clearFailures(c.webhook_id);
+    if (status !== undefined) this.logger.log(`webhook ${c.webhook_id} delivered again: ${status}`);
   }
 
   private async failed(c: Claimed, r: SendResult, message: object): Promise<void> {
@@ -222,42 +166,22 @@ export class WebhookWorker
     const giveUp = now.getTime() - new Date(c.queued_at).getTime() >= horizonMs;
     const next = new Date(now.getTime() + backoffMs(c.attempts, this.config));
     const error = r.error ?? `HTTP ${r.status}`;
-    await this.ds.transaction(async (em) => {
-      await em.query(
-        `UPDATE webhook_deliveries
-            SET status = $2, next_attempt_at = $3, locked_until = NULL, response_code = $4,
-                duration_ms = $5, error = $6
-          WHERE id = $1 AND status = 'PENDING'`,
-        [c.id, giveUp ? 'FAILED' : 'PENDING', next, r.status, r.durationMs, error],
-      );
-      const [rows] = (await em.query(
-        `UPDATE webhooks
-            SET consecutive_failures = consecutive_failures + 1,
-                first_failed_at = COALESCE(first_failed_at, $2),
-                last_error = $3, last_payload = $4::jsonb,
-                status = CASE
-                  WHEN consecutive_failures + 1 >= $5 AND COALESCE(first_failed_at, $2) <= $6 THEN 'DISABLED'
-                  WHEN consecutive_failures + 1 >= $5 THEN 'FAILING'
-                  ELSE status END
-          WHERE id = $1 AND status IN ('ENABLED', 'FAILING')
-          RETURNING status, consecutive_failures`,
-        [
-          c.webhook_id,
-          now,
-          error,
-          JSON.stringify(message),
-          FAILING_AFTER,
-          new Date(now.getTime() - horizonMs),
-        ],
-      )) as [{ status: string; consecutive_failures: number }[], number];
-      const state = rows[0];
+    await this.repo.transaction(async (em) => {
+      await this.repo.recordAttemptFailed(em, c.id, giveUp ? 'FAILED' : 'PENDING', next, {
+        status: r.status,
+        durationMs: r.durationMs,
+        error,
+      });
+      const state = await this.repo.countFailure(em, {
+        webhookId: c.webhook_id,
+        now,
+        error,
+        payload: message,
+        failingAfter: FAILING_AFTER,
+        disableBefore: new Date(now.getTime() - horizonMs),
+      });
       if (state?.status === 'DISABLED') {
-        await em.query(
-          `UPDATE webhook_deliveries SET status = 'FAILED', locked_until = NULL,
-                  error = COALESCE(error, 'not sent') || ' (given up: the webhook was disabled)'
-            WHERE webhook_id = $1 AND status = 'PENDING'`,
-          [c.webhook_id],
-        );
+        await this.repo.giveUpPending(em, c.webhook_id, 'disabled');
         this.logger.warn(
           `webhook ${c.webhook_id} DISABLED after failing for ${this.config.disableAfterSeconds} s`,
         );
@@ -271,20 +195,6 @@ export class WebhookWorker
   private async cleanup(): Promise<void> {
     this.lastCleanup = Date.now();
     const cut = new Date(this.clock.now().getTime() - RETENTION_MS);
-    await this.ds.query(
-      `DELETE FROM webhook_deliveries WHERE id IN (
-         SELECT id FROM webhook_deliveries
-          WHERE status IN ('DELIVERED', 'FAILED') AND COALESCE(last_attempt_at, date_created) < $1
-          LIMIT 1000)`,
-      [cut],
-    );
-    await this.ds.query(
-      `DELETE FROM webhook_events WHERE id IN (
-         SELECT e.id FROM webhook_events e
-          WHERE e.date_created < $1
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
-          LIMIT 1000)`,
-      [cut],
-    );
+    await this.repo.purgeFinished(cut);
   }
 }

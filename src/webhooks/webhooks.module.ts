@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AccessService } from '../common/auth/access.service.js';
+import { AuditRepository } from '../audit/audit.repository.js';
 import { AuditService } from '../audit/audit.service.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { WebhookWorker } from './webhook-worker.service.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
  * Webhooks (issue 12): registration, the transactional outbox (`WebhookEventsService.record(em, event)`,
@@ -14,7 +16,15 @@ import { WebhooksService } from './webhooks.service.js';
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookEventsService, WebhookSecrets, WebhookWorker, AuditService],
+  providers: [
+    WebhooksService,
+    WebhookEventsService,
+    WebhookSecrets,
+    WebhookWorker,
+    WebhooksRepository,
+    AuditService,
+    AuditRepository,
+  ],
   exports: [WebhookEventsService, AuditService],
 })
 export class WebhooksModule {

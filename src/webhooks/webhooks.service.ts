@@ -23,6 +23,7 @@ import { deliveryView, webhookView } from './webhook-view.js';
 import { WebhookWorker } from './webhook-worker.service.js';
 import { WebhookEntity, type WebhookStatus } from './webhook.entity.js';
 import { WebhooksErrors } from './webhooks.errors.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 import { urlProblem } from './target-address.js';
 import { AuditService } from '../audit/audit.service.js';
 
@@ -47,6 +48,7 @@ export class WebhooksService {
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
     private readonly worker: WebhookWorker,
+    private readonly repo: WebhooksRepository,
   ) {}
 
   async list(auth: AuthContext, q: WebhookListQueryDto, path: string): Promise<ListEnvelope<WebhookDto>> {
@@ -126,7 +128,7 @@ export class WebhooksService {
             Object.assign(changes, { consecutive_failures: 0, first_failed_at: null });
         }
         if (status === 'DISABLED' && current.status !== 'DISABLED')
-          await this.giveUpPending(em, id, 'disabled');
+          await this.repo.giveUpPending(em, id, 'disabled');
       }
       if (Object.keys(changes).length > 0) await em.update(WebhookEntity, { id }, changes);
       const view = this.view(await this.find(em, auth, id));
@@ -140,7 +142,7 @@ export class WebhooksService {
     await this.ds.transaction(async (em) => {
       const current = await this.find(em, auth, id);
       await em.update(WebhookEntity, { id }, { status: 'DELETED', deleted_at: this.clock.now() });
-      await this.giveUpPending(em, id, 'deleted');
+      await this.repo.giveUpPending(em, id, 'deleted');
       await this.emit(em, auth, { ...this.view(current), status: 'DELETED' }, 'delete');
     });
   }
@@ -244,15 +246,6 @@ export class WebhooksService {
       out[name] = kept;
     }
     return out;
-  }
-
-  private async giveUpPending(em: EntityManager, id: string, why: 'disabled' | 'deleted'): Promise<void> {
-    await em.query(
-      `UPDATE webhook_deliveries SET status = 'FAILED', locked_until = NULL,
-              error = COALESCE(error, 'not sent') || $2
-        WHERE webhook_id = $1 AND status = 'PENDING'`,
-      [id, ` (given up: the webhook was ${why})`],
-    );
   }
 
   private async emit(

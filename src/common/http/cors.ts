@@ -2,6 +2,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { DataSource } from 'typeorm';
+import { CorsRepository } from './cors.repository.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, App-ID, Auth-Token, X-Request-Id';
 const EXPOSED_HEADERS = 'RateLimit-Remaining, Retry-After, X-Request-Id, WWW-Authenticate';
@@ -31,7 +32,12 @@ export function allowOrigin(
 export class CorsPreflightMiddleware implements NestMiddleware {
   private cache: { origins: Set<string>; at: number } | null = null;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  // provided by OAuthModule, which builds it with the data source: the repository is made over that
+  private readonly repo: CorsRepository;
+
+  constructor(@InjectDataSource() ds: DataSource) {
+    this.repo = new CorsRepository(ds);
+  }
 
   use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
     const origin = req.headers.origin;
@@ -60,21 +66,14 @@ export class CorsPreflightMiddleware implements NestMiddleware {
   private async isKnown(origin: string): Promise<boolean> {
     const known = await this.knownOrigins();
     if (known.has(origin)) return true;
-    const rows: unknown[] = await this.ds.query(
-      "SELECT 1 FROM apps WHERE type = 'OAUTH' AND oauth_client_type = 'public' AND $1 = ANY(allowed_origins) LIMIT 1",
-      [origin],
-    );
-    if (rows.length === 0) return false;
+    if (!(await this.repo.isAllowedOrigin(origin))) return false;
     known.add(origin);
     return true;
   }
 
   private async knownOrigins(): Promise<Set<string>> {
     if (this.cache && Date.now() - this.cache.at < 30_000) return this.cache.origins;
-    const rows: { origin: string }[] = await this.ds.query(
-      "SELECT DISTINCT unnest(allowed_origins) AS origin FROM apps WHERE type = 'OAUTH' AND oauth_client_type = 'public'",
-    );
-    this.cache = { origins: new Set(rows.map((r) => r.origin)), at: Date.now() };
+    this.cache = { origins: new Set(await this.repo.allowedOrigins()), at: Date.now() };
     return this.cache.origins;
   }
 }

@@ -1,4 +1,5 @@
 // Maintained by scripts/migration-generate.ts: every migration, oldest first.
+// Migrations are raw SQL by nature (DDL and data steps, the schema's own history): exempt from the one-raw-query-per-repository rule.
 import { Initial1795262043991 } from './1795262043991-initial.js';
 import { UsersInvitations1795262401223 } from './1795262401223-users-invitations.js';
 import { OAuthGrants1795263487518 } from './1795263487518-oauth-grants.js';

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { returningRows } from '../database/returning-rows.js';
+import {
+  IdentityProviderDomainEntity,
+  IdentityProviderEntity,
+  SamlRequestEntity,
+} from './identity-provider.entity.js';
+
+/** A single-use SAML login code, taken. */
+export interface TakenLoginCode {
+  user_id: string;
+  system_domain_id: string;
+  identity_provider_id: string;
+  expires: Date;
+}
+
+/**
+ * The statements of single sign-on: the replay cache, the pending AuthnRequests, the single-use login codes,
+ * the email-domain routing. Single-use rows are taken with DELETE/INSERT … RETURNING so two requests cannot
+ * both use one; expiry compares with the database's now().
+ */
+@Injectable()
+export class IdentityProvidersRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Which of these IdPs belong to the domain. */
+  idsInDomain(ids: string[], systemDomainId: string): Promise<{ id: string }[]> {
+    return this.ds.getRepository(IdentityProviderEntity).find({
+      select: { id: true },
+      where: { id: In(ids), system_domain_id: systemDomainId },
+    });
+  }
+
+  /** Records an assertion id as seen: false when it was seen before (a replay). */
+  async recordAssertion(idpId: string, assertionId: string, expires: Date): Promise<boolean> {
+    // raw: INSERT … ON CONFLICT DO NOTHING RETURNING: the replay test and the record in one statement
+    const fresh = returningRows(
+      await this.ds.query(
+        `INSERT INTO saml_assertion_ids (identity_provider_id, assertion_id, expires) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING assertion_id`,
+        [idpId, assertionId, expires],
+      ),
+    );
+    return fresh.length > 0;
+  }
+
+  async saveRequest(id: string, idpId: string, returnTo: string | null, expires: Date): Promise<void> {
+    await this.ds
+      .getRepository(SamlRequestEntity)
+      .insert({ id, identity_provider_id: idpId, return_to: returnTo, expires });
+  }
+
+  /** When a live pending AuthnRequest expires, or undefined. */
+  async pendingRequestExpiry(id: string, idpId: string): Promise<Date | undefined> {
+    // raw: expiry against the database's now(), as the request's consumption checks it
+    const rows = (await this.ds.query(
+      'SELECT expires FROM saml_requests WHERE id = $1 AND identity_provider_id = $2 AND expires > now()',
+      [id, idpId],
+    )) as { expires: Date }[];
+    return rows.length ? new Date(rows[0].expires) : undefined;
+  }
+
+  /** Takes a live pending AuthnRequest (once): whether there was one, and where it returns to. */
+  async takeRequest(id: string, idpId: string): Promise<{ return_to: string | null } | undefined> {
+    // raw: DELETE … RETURNING takes the row once; expiry against the database's now()
+    const [consumed] = returningRows<{ return_to: string | null }>(
+      await this.ds.query(
+        `DELETE FROM saml_requests WHERE id = $1 AND identity_provider_id = $2 AND expires > now() RETURNING return_to`,
+        [id, idpId],
+      ),
+    );
+    return consumed;
+  }
+
+  /** Deletes expired pending requests, seen assertion ids and login codes. */
+  async sweepExpired(): Promise<void> {
+    // raw: expiry against the database's now(), one DELETE per table
+    await this.ds.query('DELETE FROM saml_requests WHERE expires <= now()');
+    // raw: as above
+    await this.ds.query('DELETE FROM saml_assertion_ids WHERE expires <= now()');
+    // raw: as above
+    await this.ds.query('DELETE FROM saml_login_codes WHERE expires <= now()');
+  }
+
+  /** The enabled IdP an email domain is routed to, in a live system domain, or undefined. */
+  async routedIdpId(emailDomain: string): Promise<string | undefined> {
+    // raw: a three-table join with the deactivation date compared to the database's now()
+    const rows = (await this.ds.query(
+      `SELECT i.id FROM identity_provider_domains b JOIN identity_providers i ON i.id = b.identity_provider_id
+         JOIN system_domains d ON d.id = i.system_domain_id
+        WHERE b.domain = $1 AND i.enabled AND d.status <> 'DEACTIVATED'
+          AND (d.deactivate_date IS NULL OR d.deactivate_date > now())`,
+      [emailDomain],
+    )) as { id: string }[];
+    return rows[0]?.id;
+  }
+
+  isDomainBound(emailDomain: string, idpId: string): Promise<boolean> {
+    return this.ds
+      .getRepository(IdentityProviderDomainEntity)
+      .existsBy({ domain: emailDomain, identity_provider_id: idpId });
+  }
+
+  /** Takes a login code by its hash (once), live or not: the caller checks its expiry. */
+  async takeLoginCode(codeSha256: string): Promise<TakenLoginCode | undefined> {
+    // raw: DELETE … RETURNING takes the row once, whichever request comes first
+    const [row] = returningRows<TakenLoginCode>(
+      await this.ds.query(
+        'DELETE FROM saml_login_codes WHERE code_sha256 = $1 RETURNING user_id, system_domain_id, identity_provider_id, expires',
+        [codeSha256],
+      ),
+    );
+    return row;
+  }
+
+  /** People with this email domain who belong to no membership of the system domain. */
+  async foreignUsersWithEmailDomain(
+    em: EntityManager,
+    emailDomain: string,
+    systemDomainId: string,
+  ): Promise<number> {
+    // raw: lower(split_part(email, '@', 2)) with a NOT EXISTS over memberships, counted in the database
+    const [{ n }] = (await em.query(
+      `SELECT count(*)::int AS n FROM users u WHERE lower(split_part(u.email, '@', 2)) = $1
+         AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id = $2)`,
+      [emailDomain, systemDomainId],
+    )) as { n: number }[];
+    return n;
+  }
+}

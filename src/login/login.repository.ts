@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
+import { returningRows } from '../database/returning-rows.js';
+import { UserEntity } from '../users/user.entity.js';
+import { EmailLoginLinkEntity } from './email-login-link.entity.js';
+import { type GuessedFactor, LoginAttemptEntity } from './guessing-defence.entity.js';
+
+/** The lockout schedule `reserveAttempt` applies, in seconds. */
+export interface LockoutValues {
+  now: Date;
+  threshold: number;
+  baseSeconds: number;
+  maxSeconds: number;
+  resetSeconds: number;
+}
+
+/**
+ * The statements of sign-in (login_attempts for GuessingDefence, email_login_links for the mailed sign-in
+ * link), so the services hold the rules. Methods that belong to a larger change take the transaction's
+ * EntityManager.
+ */
+@Injectable()
+export class LoginRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  get manager(): EntityManager {
+    return this.ds.manager;
+  }
+
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.transaction(work);
+  }
+
+  /**
+   * Counts one attempt against (user, factor) unless a lock is in force: the failures counted so far
+   * (including this one), or null when locked. The lock is written with the count that reaches the threshold.
+   */
+  async reserveAttempt(userId: string, factor: GuessedFactor, l: LockoutValues): Promise<number | null> {
+    // $3 now, $4 threshold, $5 base, $6 max, $7 reset window (seconds)
+    const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
+                   THEN 1 ELSE a.failures + 1 END)`;
+    const lockFor = (n: string) =>
+      `(CASE WHEN ${n} >= $4::int
+             THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
+        END)`;
+    // raw: INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: count and lock in one statement, serialised per row
+    const rows = returningRows<{ failures: number }>(
+      await this.ds.query(
+        `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
+         VALUES ($1, $2, 1, ${lockFor('1')}, $3::timestamptz)
+         ON CONFLICT (user_id, factor) DO UPDATE
+           SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
+           WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz
+         RETURNING a.failures`,
+        [userId, factor, l.now, l.threshold, l.baseSeconds, l.maxSeconds, l.resetSeconds],
+      ),
+    );
+    return rows.length > 0 ? Number(rows[0].failures) : null;
+  }
+
+  /** Forgets the failures of one factor (every factor when none is named). */
+  async clearAttempts(
+    userId: string,
+    factor?: GuessedFactor,
+    em: EntityManager = this.ds.manager,
+  ): Promise<void> {
+    await em
+      .getRepository(LoginAttemptEntity)
+      .delete(factor ? { user_id: userId, factor } : { user_id: userId });
+  }
+
+  async lockedUntil(userId: string, factor: GuessedFactor, now: Date): Promise<Date | null> {
+    const row = await this.ds.getRepository(LoginAttemptEntity).findOne({
+      select: { user_id: true, factor: true, locked_until: true },
+      where: { user_id: userId, factor, locked_until: MoreThan(now) },
+    });
+    return row?.locked_until ? new Date(row.locked_until) : null;
+  }
+
+  /** The account's home domain and email, or null. */
+  async account(userId: string): Promise<Pick<UserEntity, 'system_domain_id' | 'email'> | null> {
+    return this.ds.getRepository(UserEntity).findOne({
+      select: { id: true, system_domain_id: true, email: true },
+      where: { id: userId },
+    });
+  }
+
+  /** A new sign-in link: the user's live ones are retired (used_at), ended ones before `dropBefore` deleted. */
+  async replaceEmailLink(
+    em: EntityManager,
+    userId: string,
+    secretSha256: string,
+    now: Date,
+    expires: Date,
+    dropBefore: Date,
+  ): Promise<void> {
+    const links = em.getRepository(EmailLoginLinkEntity);
+    await links.update({ user_id: userId, used_at: IsNull() }, { used_at: now });
+    await links.delete({ user_id: userId, expires: LessThan(dropBefore) });
+    await links.insert({ user_id: userId, secret_sha256: secretSha256, expires, used_at: null });
+  }
+
+  /** Uses up a live sign-in link: its user, or undefined when none is live. */
+  async consumeEmailLink(secretSha256: string, now: Date): Promise<string | undefined> {
+    // raw: a compare-and-set UPDATE … RETURNING (a link works once, whichever request comes first)
+    const [used] = (await this.ds.query(
+      `UPDATE email_login_links SET used_at = $2
+        WHERE secret_sha256 = $1 AND used_at IS NULL AND expires > $2
+        RETURNING user_id`,
+      [secretSha256, now],
+    )) as [{ user_id: string }[], number];
+    return used[0]?.user_id;
+  }
+}

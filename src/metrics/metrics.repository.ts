@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+const OUTBOX_SQL = `
+  SELECT 'mail' AS outbox, status, count(*)::int AS n FROM mail_outbox WHERE status IN ('PENDING', 'FAILED') GROUP BY status
+  UNION ALL
+  SELECT 'webhook', status, count(*)::int FROM webhook_deliveries WHERE status IN ('PENDING', 'FAILED') GROUP BY status`;
+
+/** What the metrics read from the database when scraped. */
+@Injectable()
+export class MetricsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Mail and webhook outbox items by status (PENDING, FAILED). */
+  async outboxCounts(): Promise<{ outbox: string; status: string; n: number }[]> {
+    // raw: UNION ALL of two GROUP BY counts over two tables in one round trip per scrape
+    return (await this.ds.query(OUTBOX_SQL)) as { outbox: string; status: string; n: number }[];
+  }
+}
