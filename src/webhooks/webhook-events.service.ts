@@ -78,7 +78,15 @@ export class WebhookEventsService {
       JSON.stringify(event.data),
       this.clock.now(),
     ]);
-    if (rows.length === 0) return;
+    this.deliveriesRecorded(em, rows.length);
+  }
+
+  /**
+   * For writers that fan events out in their own statement (the audit trail): `count` deliveries were just
+   * recorded through `em`, so the worker is nudged after its commit (or now, outside a transaction).
+   */
+  deliveriesRecorded(em: EntityManager, count: number): void {
+    if (count === 0) return;
     const runner = em.queryRunner;
     if (runner?.isTransactionActive) this.recorded.add(runner);
     else this.listener(); // already committed (no transaction around it)
