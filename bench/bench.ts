@@ -12,7 +12,8 @@
 // framework floor (bench/floor-app.ts), PAT validation against the durable peer's introspection,
 // client_credentials against the in-memory and the durable oidc-provider peers, the refresh rotation against
 // the durable peer; bench/peers.ts), BENCH_PHASES (comma-separated subset of
-// livez,token_validate,client_credentials,refresh_token,search,upload; default all; BENCH_ONLY=search runs the search
+// livez,token_validate,client_credentials,refresh_token,login,scale,search,upload; default all; login:
+// bench/login-bench.ts, scale: bench/scale-bench.ts; BENCH_ONLY=search runs the search
 // section alone: bench/search-bench.ts; BENCH_ONLY=upload the 1 GiB resumable upload: bench/upload-bench.ts).
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,9 @@ import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
 import { startFloor } from './floor-app.js';
 import { startPeer } from './peers.js';
-import { CONNECTIONS, DURATION, measure, positiveInt, profiled, WARMUP } from './measure.js';
+import { CONNECTIONS, DURATION, maxRssMb, measure, positiveInt, profiled, WARMUP } from './measure.js';
+import { loginPhase } from './login-bench.js';
+import { scalePhase } from './scale-bench.js';
 import { searchPhase } from './search-bench.js';
 import { uploadPhase } from './upload-bench.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +36,16 @@ import { join } from 'node:path';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const ALL_PHASES = ['livez', 'token_validate', 'client_credentials', 'refresh_token', 'search', 'upload'];
+const ALL_PHASES = [
+  'livez',
+  'token_validate',
+  'client_credentials',
+  'refresh_token',
+  'login',
+  'scale',
+  'search',
+  'upload',
+];
 // BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
 const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
   .split(',')
@@ -42,7 +54,11 @@ for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHAS
 // Hard bound: setup, every warm-up and measured run, and teardown.
 // The search section adds its seeding (minutes on a loaded machine) and up to four more runs.
 const DEADLINE_MS =
-  (90 + 9 * ROUNDS * (WARMUP + DURATION + 15) + (PHASES.includes('search') ? 600 : 0)) * 1000;
+  (90 +
+    13 * ROUNDS * (WARMUP + DURATION + 15) +
+    (PHASES.includes('search') ? 600 : 0) +
+    (PHASES.includes('scale') ? 900 : 0)) *
+  1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -344,6 +360,34 @@ try {
           `refresh_vs_durable_peer=${median(rotations.map((r, i) => r / peerRotations[i])).toFixed(3)}`,
         );
       }
+      const profiledMeasure = (name: string, load: Parameters<typeof measure>[1]) =>
+        profiled(name, () => measure(name, load));
+      if (run('login')) {
+        results.push(
+          ...(await loginPhase({
+            app,
+            base,
+            domainId: login.system_domain_id as string,
+            rounds: ROUNDS,
+            measure: profiledMeasure,
+          })),
+        );
+      }
+      if (run('scale')) {
+        results.push(
+          ...(await scalePhase({
+            app,
+            databaseUrl: databaseUrl(dbName),
+            base,
+            domainId: login.system_domain_id as string,
+            pat,
+            patId: (JSON.parse(Buffer.from(pat.split('.')[1], 'base64url').toString()) as { id: string }).id,
+            clientAuth,
+            rounds: ROUNDS,
+            measure: profiledMeasure,
+          })),
+        );
+      }
       if (run('search')) {
         results.push(
           ...(await searchPhase({
@@ -361,6 +405,8 @@ try {
       durable?.stop();
     }
     if (run('upload')) results.push(...(await uploadPhase({ base, adminToken, storageDir })));
+    // the service's resident set, sampled during its measured runs (the peers and the load are other processes)
+    console.log(`rss_mb_under_load=${maxRssMb().toFixed(0)}`);
     if (!results.every((r) => r.ok)) {
       console.error('bench: some responses were not 2xx (see *_non2xx / *_errors)');
       exitCode = 1;

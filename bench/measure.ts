@@ -137,6 +137,10 @@ function postgresCpuSince(before: Map<string, number> | null): number {
   return total;
 }
 
+let maxRss = 0;
+/** The largest resident set of this process (the service under test) sampled during measured runs, in MB. */
+export const maxRssMb = () => maxRss / 2 ** 20;
+
 /** Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run). */
 export async function measure(
   name: string,
@@ -146,7 +150,15 @@ export async function measure(
   await cannon(await load(WARMUP));
   const cpuBefore = cpuMicros(serverPid);
   const pgBefore = postgresCpu();
-  const r = await cannon(await load(DURATION));
+  // the service runs in this process: its RSS is sampled under load (peers are other processes)
+  let rss = 0;
+  const sampler =
+    serverPid === undefined
+      ? setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 250)
+      : undefined;
+  const r = await cannon(await load(DURATION)).finally(() => clearInterval(sampler));
+  maxRss = Math.max(maxRss, rss);
+  if (rss) console.log(`${name}_rss_mb=${(rss / 2 ** 20).toFixed(0)}`);
   const cpu = cpuMicros(serverPid) - cpuBefore;
   const pgCpu = postgresCpuSince(pgBefore);
   const rps = r.requests.average;

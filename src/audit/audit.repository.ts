@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
-
-const INSERT_SQL = `
-  INSERT INTO audit_events (system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type,
-                            target_id, outcome, request_id, client_address, details, date_created)
-  VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
-          $11::jsonb, $12::timestamptz)
-  RETURNING id, date_created`;
+import type { AuditOrigin } from './audit-origin.js';
+import type { AuditEntry } from './audit.service.js';
 
 /**
  * Deletes the oldest records past the cut-off, a bounded batch at a time; SKIP LOCKED so two instances purging
@@ -19,23 +15,85 @@ DELETE FROM audit_events WHERE id IN (
   SELECT id FROM audit_events WHERE date_created < $1 ORDER BY date_created LIMIT $2 FOR UPDATE SKIP LOCKED
 ) RETURNING id`;
 
-/** The columns of one audit record, in the order INSERT_SQL takes them. */
-export interface AuditRow {
-  systemDomainId: string | null;
-  actorUserId: string | null;
-  actorAppId: string | null;
-  actorKind: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  outcome: string;
-  requestId: string | null;
-  clientAddress: string | null;
+/**
+ * Any number of records in one statement of fixed text (column arrays through unnest; a prepared statement
+ * outside transactions), together with their webhook events: an event row for each record of a domain with
+ * at least one matching webhook (ENABLED or FAILING, event_type `audit`, realm `audit` or none, operation
+ * the action or none, no object id), and one delivery per matching webhook — the same fan-out as
+ * WebhookEventsService.record, for every record at once. Ids are made by the caller, so each event carries
+ * its record's id without a second round trip. Returns one row per delivery.
+ */
+const RECORD_SQL = `
+  WITH v AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[],
+                         $8::text[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[],
+                         $14::jsonb[])
+      AS v(id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type, target_id,
+           outcome, request_id, client_address, details, date_created, event_data)
+  ), audited AS (
+    INSERT INTO audit_events (id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action,
+                              target_type, target_id, outcome, request_id, client_address, details, date_created)
+    SELECT id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type, target_id,
+           outcome, request_id, client_address, details, date_created FROM v
+  ), targets AS (
+    SELECT v.id AS audit_id, w.id AS webhook_id FROM v JOIN webhooks w
+        ON w.system_domain_id = v.system_domain_id AND w.event_type = 'audit'
+       AND w.status IN ('ENABLED', 'FAILING') AND (w.realm IS NULL OR w.realm = 'audit')
+       AND (w.operation IS NULL OR w.operation = v.action) AND w.object_id IS NULL
+  ), event AS (
+    INSERT INTO webhook_events (system_domain_id, object_id, realm, operation, event_type, request_id, data,
+                                date_created)
+    SELECT v.system_domain_id, NULL, 'audit', v.action, 'audit', v.request_id, v.event_data, v.date_created
+      FROM v WHERE v.id IN (SELECT audit_id FROM targets)
+    RETURNING id, (data->>'id')::uuid AS audit_id, date_created
+  )
+  INSERT INTO webhook_deliveries (webhook_id, event_id, next_attempt_at, queued_at)
+  SELECT t.webhook_id, event.id, event.date_created, event.date_created
+    FROM event JOIN targets t ON t.audit_id = event.audit_id
+  RETURNING id`;
+
+export interface AuditRecord {
+  id: string;
+  entry: AuditEntry;
+  origin: AuditOrigin;
   details: Record<string, unknown>;
   at: Date;
 }
 
-/** The audit trail's writes (the record, the retention purge); the read API uses the query builder. */
+/** The statement's parameters for these rows (see RECORD_SQL). */
+function recordParams(rows: AuditRecord[]): unknown[] {
+  const col = <T>(f: (r: AuditRecord) => T) => rows.map(f);
+  return [
+    col((r) => r.id),
+    col((r) => r.entry.systemDomainId),
+    col((r) => r.origin.actorUserId),
+    col((r) => r.origin.actorAppId),
+    col((r) => r.origin.actorKind),
+    col((r) => r.entry.action),
+    col((r) => r.entry.targetType),
+    col((r) => r.entry.targetId),
+    col((r) => r.entry.outcome),
+    col((r) => r.origin.requestId),
+    col((r) => r.origin.clientAddress),
+    col((r) => JSON.stringify(r.details)),
+    col((r) => r.at.toISOString()),
+    // the webhook message's data, as WebhookEventsService would have recorded it
+    col(({ id, entry, origin, details }) =>
+      JSON.stringify({
+        id,
+        action: entry.action,
+        outcome: entry.outcome,
+        target_type: entry.targetType,
+        target_id: entry.targetId,
+        actor: { user_id: origin.actorUserId, app_id: origin.actorAppId, kind: origin.actorKind },
+        client_address: origin.clientAddress,
+        details,
+      }),
+    ),
+  ];
+}
+
+/** The audit trail's writes (records with their webhook fan-out, the retention purge); reads use the query builder. */
 @Injectable()
 export class AuditRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -44,26 +102,17 @@ export class AuditRepository {
     return this.ds.transaction(work);
   }
 
-  /** Writes one record in the caller's transaction: its id. */
-  async insert(em: EntityManager, r: AuditRow): Promise<string | null> {
-    // raw: explicit casts of every parameter ($n::uuid, ::jsonb) and RETURNING, one statement on a hot path
-    const rows = returningRows<{ id: string }>(
-      await em.query(INSERT_SQL, [
-        r.systemDomainId,
-        r.actorUserId,
-        r.actorAppId,
-        r.actorKind,
-        r.action,
-        r.targetType,
-        r.targetId,
-        r.outcome,
-        r.requestId,
-        r.clientAddress,
-        JSON.stringify(r.details),
-        r.at,
-      ]),
-    );
-    return rows[0]?.id ?? null;
+  /** Writes records and their webhook fan-out through `em` (a transaction's): the deliveries queued. */
+  async record(em: EntityManager, rows: AuditRecord[]): Promise<number> {
+    // raw: one statement of column arrays (unnest) writing records, events and deliveries (CTEs), RETURNING
+    return returningRows(await em.query(RECORD_SQL, recordParams(rows))).length;
+  }
+
+  /** The same outside any transaction, as a prepared statement (a group commit of the batcher). */
+  async recordCommitted(rows: AuditRecord[]): Promise<number> {
+    return returningRows(
+      await preparedQuery(this.ds, 'portcullis_audit_record', RECORD_SQL, recordParams(rows)),
+    ).length;
   }
 
   /** Deletes up to `limit` records older than `cutoff`: how many went. */

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { Batcher } from '../common/batcher.js';
 import { Clock } from '../common/clock.js';
-import { AuditRepository } from './audit.repository.js';
+import { AuditRepository, type AuditRecord } from './audit.repository.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { fromAuth, type AuditOrigin } from './audit-origin.js';
@@ -28,6 +31,7 @@ export interface AuditEntry {
 @Injectable()
 export class AuditService {
   constructor(
+    @InjectDataSource() private readonly ds: DataSource,
     private readonly repo: AuditRepository,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
@@ -39,7 +43,7 @@ export class AuditService {
    * whose change another component has already committed (a PAT, issued by the token issuer's group insert).
    */
   recordAlone(origin: AuditOrigin, entry: AuditEntry): Promise<void> {
-    return this.repo.transaction((em) => this.record(em, origin, entry));
+    return this.ds.transaction((em) => this.record(em, origin, entry));
   }
 
   /** An authenticated caller's change in their own domain (the common case: one line at the call site). */
@@ -60,41 +64,30 @@ export class AuditService {
     });
   }
 
+  /**
+   * One statement (record and webhook fan-out, AuditRepository). Outside a transaction (`em` is the data
+   * source's manager: a grant's token, already committed by the issuer's group insert) records written in
+   * the same event-loop turn share that statement and its commit (group commit, common/batcher.ts); each
+   * caller still waits for its own record to be durable.
+   */
   async record(em: EntityManager, origin: AuditOrigin, entry: AuditEntry): Promise<void> {
-    const details = auditDetails(entry.details ?? {});
-    const id = await this.repo.insert(em, {
-      systemDomainId: entry.systemDomainId,
-      actorUserId: origin.actorUserId,
-      actorAppId: origin.actorAppId,
-      actorKind: origin.actorKind,
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      outcome: entry.outcome,
-      requestId: origin.requestId,
-      clientAddress: origin.clientAddress,
-      details,
+    const row: AuditRecord = {
+      id: randomUUID(),
+      entry,
+      origin,
+      details: auditDetails(entry.details ?? {}),
       at: this.clock.now(),
-    });
-    this.metrics.audited(entry.action, entry.outcome, details);
-    if (!entry.systemDomainId) return; // webhooks belong to a domain: nobody to tell
-    await this.events.record(em, {
-      systemDomainId: entry.systemDomainId,
-      objectId: null,
-      realm: 'audit',
-      operation: entry.action,
-      eventType: 'audit',
-      requestId: origin.requestId,
-      data: {
-        id,
-        action: entry.action,
-        outcome: entry.outcome,
-        target_type: entry.targetType,
-        target_id: entry.targetId,
-        actor: { user_id: origin.actorUserId, app_id: origin.actorAppId, kind: origin.actorKind },
-        client_address: origin.clientAddress,
-        details,
-      },
-    });
+    };
+    if (em === this.ds.manager) {
+      await this.batch.add(row);
+    } else {
+      this.events.deliveriesRecorded(em, await this.repo.record(em, [row]));
+    }
+    this.metrics.audited(entry.action, entry.outcome, row.details);
   }
+
+  private readonly batch = new Batcher<AuditRecord, void>(async (rows) => {
+    this.events.deliveriesRecorded(this.ds.manager, await this.repo.recordCommitted(rows));
+    return rows.map(() => undefined);
+  });
 }

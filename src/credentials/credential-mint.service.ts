@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { capOf, excess, intersectCaps, rightsOfCap, type RightsCap } from '../common/auth/rights.js';
 import { Clock } from '../common/clock.js';
@@ -13,6 +14,7 @@ import type { TokenEntity } from '../tokens/token.entity.js';
 import { CredentialsErrors } from './credentials.errors.js';
 import { newSecret } from './secret-generator.js';
 import { TokenIssuer } from './token-issuer.js';
+import { rotateRefreshToken, type RefreshFacts } from './refresh-rotation.js';
 import { tokenMinted } from '../audit/audit-entries.js';
 import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -70,6 +72,7 @@ export interface OAuthSubject {
 @Injectable()
 export class CredentialMintService {
   constructor(
+    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly issuer: TokenIssuer,
     private readonly rights: ActingRightsService,
@@ -222,6 +225,48 @@ export class CredentialMintService {
       access_token_id: access.record.id,
       is_mfa_authenticated: s.mfa ?? false,
     });
+    return { access, refresh };
+  }
+
+  /**
+   * The refresh grant's rotation: a new access token (the grant's scopes, narrowed to `scopes`) and a new
+   * refresh token, stored by the one statement that claims the presented refresh token
+   * (refresh-rotation.ts), so either all of it happens or none. `facts` are the presented token's, as
+   * stored; the statement checks them again. Null when the presented token could not be claimed (the
+   * caller finds out why). The mint's audit record follows the commit, as for client_credentials.
+   */
+  async rotation(
+    presentedHash: string,
+    facts: RefreshFacts,
+    scopes: string[],
+    origin?: AuditOrigin,
+  ): Promise<{ access: Minted; refresh: string } | null> {
+    const signed = await this.issuer.sign({
+      userId: facts.userId,
+      appId: facts.appId,
+      systemDomainId: facts.systemDomainId,
+      kind: 'OAUTH',
+      scopes,
+      grantId: facts.grantId,
+      mfa: facts.mfa,
+      expires: this.after(this.config.auth.accessTokenTtlSeconds),
+    });
+    const refresh = newSecret();
+    const stamps = await rotateRefreshToken(this.ds, {
+      now: this.clock.now(),
+      presentedHash,
+      facts,
+      access: signed.row,
+      refreshHash: sha256Hex(refresh),
+      refreshExpires: this.after(REFRESH_TOKEN_TTL_SECONDS),
+    });
+    if (!stamps) return null;
+    const access = { token: signed.token, record: signed.record(stamps) };
+    await this.audit.record(
+      this.ds.manager,
+      mintedBy(facts.userId, facts.appId, 'oauth_client', origin),
+      tokenMinted(access.record),
+    );
     return { access, refresh };
   }
 

@@ -64,6 +64,20 @@ export class TokenIssuer {
     input: IssueTokenInput,
     em: EntityManager = this.ds.manager,
   ): Promise<{ token: string; record: TokenEntity }> {
+    const signed = await this.sign(input);
+    const { row } = signed;
+    // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
+    const stamps =
+      em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(this.ds, [row], em))[0];
+    if (!stamps) throw new InactiveMemberError();
+    return { token: signed.token, record: signed.record(stamps) };
+  }
+
+  /**
+   * The JWT and the row that will record it (hash only), not yet stored: for a statement that stores the
+   * row together with other changes (the refresh rotation). `record` builds the entity once stored.
+   */
+  async sign(input: IssueTokenInput): Promise<SignedToken> {
     const id = randomUUID();
     // the contract's claims, plus the standard ones other services check (RFC 9068 for OAuth tokens)
     const claims: Record<string, unknown> = {
@@ -92,25 +106,31 @@ export class TokenIssuer {
       rights_cap: input.rightsCap ?? null,
       auth_time: input.authTime ?? null,
     };
-    const row = { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false };
-    // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
-    const stamps =
-      em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(this.ds, [row], em))[0];
-    if (!stamps) throw new InactiveMemberError();
-    const record = Object.assign(new TokenEntity(), values, {
-      revoked_at: null,
-      last_used_at: null,
-      date_created: new Date(stamps.date_created),
-      date_modified: new Date(stamps.date_modified),
-    });
-    return { token: jwt, record };
+    return {
+      token: jwt,
+      row: { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false },
+      record: (stamps) =>
+        Object.assign(new TokenEntity(), values, {
+          revoked_at: null,
+          last_used_at: null,
+          date_created: new Date(stamps.date_created),
+          date_modified: new Date(stamps.date_modified),
+        }),
+    };
   }
 }
 
-type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
+/** A signed token and its row, not yet stored (TokenIssuer.sign). */
+export interface SignedToken {
+  token: string;
+  row: TokenRow;
+  record: (stamps: Stamps) => TokenEntity;
+}
+
+export type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
   require_member: boolean;
 };
-type Stamps = { date_created: Date; date_modified: Date };
+export type Stamps = { date_created: Date | string; date_modified: Date | string };
 
 /**
  * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL

@@ -13,6 +13,7 @@ import {
   type OAuthSubject,
 } from '../credentials/credential-mint.service.js';
 import type { AppEntity } from '../apps/app.entity.js';
+import type { RefreshFacts } from '../credentials/refresh-rotation.js';
 import { invalidClient, invalidGrant } from './oauth.errors.js';
 
 export interface TokenResponse {
@@ -67,6 +68,28 @@ export class OAuthTokensService {
       this.mint.clientCredentials(em, app, scopes, origin),
       'The acting user of this client is not active',
     );
+  }
+
+  /**
+   * The refresh grant's rotation in one statement (CredentialMintService.rotation): the response, or null
+   * when the presented refresh token could not be claimed.
+   */
+  async rotate(
+    presentedHash: string,
+    facts: RefreshFacts,
+    scopes: string[],
+    origin?: AuditOrigin,
+  ): Promise<TokenResponse | null> {
+    const rotated = await this.mint.rotation(presentedHash, facts, scopes, origin);
+    if (!rotated) return null;
+    return {
+      access_token: rotated.access.token,
+      token: rotated.access.token,
+      token_type: 'Bearer',
+      expires_in: this.config.auth.accessTokenTtlSeconds,
+      scope: scopes.join(' '),
+      refresh_token: rotated.refresh,
+    };
   }
 
   private async respond(

@@ -23,7 +23,9 @@ export class TokensRepository {
   /** The per-request lookup of one token with its user, domain, membership, group roles and app. */
   async lookup(tokenId: string): Promise<LookupRow | undefined> {
     // raw: one flat prepared statement on the hot path (planned once per pooled connection)
-    return (await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup', LOOKUP_SQL, [tokenId]))[0];
+    return (
+      await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup', TOKEN_LOOKUP_SQL, [tokenId])
+    )[0];
   }
 
   /** Marks the token used now; fire-and-forget, errors ignored (a hint, not a record). */
@@ -185,9 +187,9 @@ export interface LookupRow {
 
 /**
  * The per-request lookup, as flat columns (no JSON building). Run as a named prepared statement on
- * PostgreSQL, so each pooled connection plans it once.
+ * PostgreSQL, so each pooled connection plans it once. Exported for the benchmark's EXPLAIN (bench/scale-bench.ts).
  */
-const LOOKUP_SQL = `
+export const TOKEN_LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
        t.date_created,

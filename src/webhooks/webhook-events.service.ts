@@ -50,7 +50,15 @@ export class WebhookEventsService {
 
   async record(em: EntityManager, event: WebhookEvent): Promise<void> {
     const queued = await this.repo.recordEvent(em, { ...event, at: this.clock.now() });
-    if (queued === 0) return;
+    this.deliveriesRecorded(em, queued);
+  }
+
+  /**
+   * For writers that fan events out in their own statement (the audit trail): `count` deliveries were just
+   * recorded through `em`, so the worker is nudged after its commit (or now, outside a transaction).
+   */
+  deliveriesRecorded(em: EntityManager, count: number): void {
+    if (count === 0) return;
     const runner = em.queryRunner;
     if (runner?.isTransactionActive) this.recorded.add(runner);
     else this.listener(); // already committed (no transaction around it)

@@ -295,6 +295,45 @@ describe('audit trail (every security-relevant change recorded in its transactio
         }),
       ]);
     });
+
+    it('records written together outside a transaction share one statement: each its event, with its id', async () => {
+      // a grant's record (client_credentials) is written outside a transaction: concurrent ones are batched
+      const audit = t.app.get(AuditService);
+      const targets = Array.from({ length: 8 }, () => randomUUID());
+      const entry = (targetId: string) => ({
+        systemDomainId: domainId,
+        action: 'token.minted' as const,
+        targetType: 'token',
+        targetId,
+        outcome: 'success' as const,
+        details: { kind: 'OAUTH', password: 'never-stored' },
+      });
+      // one malformed entry in the same turn: it alone fails, its neighbours are written
+      const bad = audit.record(t.ds.manager, OUTSIDE_REQUEST, {
+        ...entry('x'),
+        systemDomainId: 'not-a-uuid',
+      });
+      await Promise.all(targets.map((id) => audit.record(t.ds.manager, OUTSIDE_REQUEST, entry(id))));
+      await expect(bad).rejects.toThrow();
+      const records: { id: string; target_id: string; details: Record<string, unknown> }[] = await t.ds.query(
+        'SELECT id, target_id, details FROM audit_events WHERE target_id = ANY($1::text[])',
+        [targets],
+      );
+      expect(records.map((r) => r.target_id).sort()).toEqual([...targets].sort());
+      for (const r of records) expect(r.details).toEqual({ kind: 'OAUTH' });
+      const events: { id: string; data: { id: string; target_id: string } }[] = await t.ds.query(
+        "SELECT id, data FROM webhook_events WHERE event_type = 'audit' AND data->>'target_id' = ANY($1::text[])",
+        [targets],
+      );
+      expect(events.map((e) => [e.data.target_id, e.data.id]).sort()).toEqual(
+        records.map((r) => [r.target_id, r.id]).sort(),
+      );
+      const [{ n }]: { n: number }[] = await t.ds.query(
+        'SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])',
+        [events.map((e) => e.id)],
+      );
+      expect(n).toBe(targets.length); // one webhook on audit: one delivery each
+    });
   });
 
   describe('no secret in any record or event', () => {

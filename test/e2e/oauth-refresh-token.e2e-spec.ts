@@ -130,6 +130,75 @@ describe('OAuth refresh_token grant', () => {
       );
       expect(n).toBe(2);
     }, 60_000);
+
+    it('race on a rotated token (its facts remembered by the instance) → exactly one 200; a replay revokes', async () => {
+      const first = await obtainTokens(t, browser, user);
+      const second = (await refreshGrant(t, browser, first.refresh_token).expect(200)).body;
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => refreshGrant(t, browser, second.refresh_token)),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 200)) expectOAuthError(r, 400, 'invalid_grant');
+      const { grant_id } = await refreshRecord(t, first.refresh_token);
+      const [{ n }] = await t.ds.query(
+        'SELECT count(*)::int AS n FROM oauth_refresh_tokens WHERE grant_id = $1',
+        [grant_id],
+      );
+      expect(n).toBe(3);
+      // the losers were replays: the whole chain is revoked, the winner's tokens included
+      const winner = results.find((r) => r.status === 200)!.body;
+      await t.http.get(OAUTH.validate).set(bearer(winner.access_token)).expect(401);
+      expectOAuthError(await refreshGrant(t, browser, winner.refresh_token), 400, 'invalid_grant', INVALID);
+    }, 60_000);
+
+    it('concurrent rotations of different chains: each succeeds once and stores exactly its successor', async () => {
+      const chains = await Promise.all(Array.from({ length: 10 }, () => obtainTokens(t, browser, user)));
+      const rotated = await Promise.all(chains.map((c) => refreshGrant(t, browser, c.refresh_token)));
+      chains.forEach((c, i) => expectTokenResponse(rotated[i], { scope: c.scope, refresh: true }));
+      const again = await Promise.all(rotated.map((r) => refreshGrant(t, browser, r.body.refresh_token)));
+      for (const r of again) expect(r.status).toBe(200);
+      for (const c of chains) {
+        const { grant_id } = await refreshRecord(t, c.refresh_token);
+        const rows: { used: boolean }[] = await t.ds.query(
+          'SELECT used_at IS NOT NULL AS used FROM oauth_refresh_tokens WHERE grant_id = $1',
+          [grant_id],
+        );
+        expect(rows.map((r) => r.used).sort()).toEqual([false, true, true]);
+      }
+    }, 60_000);
+  });
+
+  describe('a rotated token whose facts the instance remembers is still judged by its row', () => {
+    it('revoked → invalid_grant', async () => {
+      const first = await obtainTokens(t, browser, user);
+      const second = (await refreshGrant(t, browser, first.refresh_token).expect(200)).body;
+      await t.http.delete(OAUTH.refreshRevoke).send({ refresh_token: second.refresh_token }).expect(200);
+      expectOAuthError(await refreshGrant(t, browser, second.refresh_token), 400, 'invalid_grant', INVALID);
+    });
+
+    it('user set INACTIVE → invalid_grant and not spent; expired → invalid_grant', async () => {
+      const u = await createUser(t);
+      const first = await obtainTokens(t, browser, u);
+      const second = (await refreshGrant(t, browser, first.refresh_token).expect(200)).body;
+      await t.ds.query("UPDATE users SET status = 'INACTIVE' WHERE id = $1", [u.id]);
+      expectOAuthError(
+        await refreshGrant(t, browser, second.refresh_token),
+        400,
+        'invalid_grant',
+        'The user of this grant is no longer active in the application’s domain',
+      );
+      await t.ds.query("UPDATE users SET status = 'ACTIVE' WHERE id = $1", [u.id]);
+      const third = (await refreshGrant(t, browser, second.refresh_token).expect(200)).body;
+      t.get(Clock).advance(REFRESH_TTL_SECONDS * 1000 + DAY);
+      expectOAuthError(await refreshGrant(t, browser, third.refresh_token), 400, 'invalid_grant', INVALID);
+    });
+
+    it('another client presenting it → invalid_grant, and its owner can still use it', async () => {
+      const first = await obtainTokens(t, browser, user);
+      const second = (await refreshGrant(t, browser, first.refresh_token).expect(200)).body;
+      expectOAuthError(await refreshGrant(t, server, second.refresh_token), 400, 'invalid_grant', INVALID);
+      await refreshGrant(t, browser, second.refresh_token).expect(200);
+    });
   });
 
   describe('scope', () => {

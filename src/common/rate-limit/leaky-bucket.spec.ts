@@ -67,6 +67,22 @@ describe('LeakyBucketStorage without Redis', () => {
     expect(storage.shared).toBe(false);
   });
 
+  it('several buckets at once: charged in order, and a full one ends it (the ones after are not charged)', async () => {
+    const storage = new LeakyBucketStorage(null, () => 0);
+    const charge = () =>
+      storage.incrementAll([
+        { key: 'u:t', ttl: 1000, limit: 1, name: 'token' },
+        { key: 'u', ttl: 1000, limit: 3, name: 'user' },
+      ]);
+    expect((await charge()).map((r) => [r.isBlocked, r.totalHits])).toEqual([
+      [false, 1],
+      [false, 1],
+    ]);
+    // the token's bucket is full: refused there, the user's bucket untouched
+    expect((await charge()).map((r) => [r.isBlocked, r.totalHits])).toEqual([[true, 1]]);
+    expect((await storage.increment('u', 1000, 3, 0, 'user')).totalHits).toBe(2);
+  });
+
   it('a refusal always reads as a full bucket (no "1 remaining" from a level a hair above burst − 1)', async () => {
     let now = 0;
     const storage = new LeakyBucketStorage(null, () => now);

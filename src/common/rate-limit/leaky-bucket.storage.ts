@@ -1,7 +1,14 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
-import { type BucketState, type Budget, drainMs, drip, LUA_LEAKY_BUCKET } from './leaky-bucket.js';
+import {
+  type BucketState,
+  type Budget,
+  drainMs,
+  drip,
+  LUA_LEAKY_BUCKET,
+  LUA_LEAKY_BUCKETS,
+} from './leaky-bucket.js';
 
 /** @nestjs/throttler's record: hits = the bucket's level rounded up, times in whole seconds. */
 export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -11,7 +18,16 @@ const MAX_LOCAL_BUCKETS = 100_000;
 
 type RedisWithBucket = Redis & {
   leakyBucket(key: string, burst: number, perSecond: number): Promise<[number, string]>;
+  leakyBuckets(n: number, ...keysThenArgs: (string | number)[]): Promise<(number | string)[]>;
 };
+
+/** One bucket of a multi-bucket charge: as `increment`'s arguments. */
+export interface BucketCharge {
+  key: string;
+  ttl: number;
+  limit: number;
+  name: string;
+}
 
 /**
  * The throttler storage of Portcullis: a leaky bucket (`increment` reads `limit` as the burst and
@@ -33,7 +49,11 @@ export class LeakyBucketStorage implements ThrottlerStorage {
     namespace = 'portcullis',
   ) {
     this.prefix = `${namespace}:rl:`;
-    if (redis) redis.defineCommand('leakyBucket', { numberOfKeys: 1, lua: LUA_LEAKY_BUCKET });
+    if (redis) {
+      redis.defineCommand('leakyBucket', { numberOfKeys: 1, lua: LUA_LEAKY_BUCKET });
+      // numberOfKeys given per call (the first argument)
+      redis.defineCommand('leakyBuckets', { lua: LUA_LEAKY_BUCKETS });
+    }
     this.redis = redis as RedisWithBucket | null;
   }
 
@@ -66,6 +86,42 @@ export class LeakyBucketStorage implements ThrottlerStorage {
       this.degrade(`connection ${this.redis.status}`);
     }
     return this.incrementLocal(fullKey, budget);
+  }
+
+  /**
+   * Several buckets for one request, in order, in one Redis round trip (LUA_LEAKY_BUCKETS): the records of
+   * the buckets charged; a refusal ends the list (the buckets after it are not charged). From memory, the
+   * same, bucket by bucket, while Redis is away.
+   */
+  async incrementAll(charges: readonly BucketCharge[]): Promise<BucketRecord[]> {
+    const budgets = charges.map((c) => ({ burst: c.limit, perSecond: (c.limit * 1000) / c.ttl }));
+    const keys = charges.map((c) => `${this.prefix}${c.name}:${c.key}`);
+    if (this.redis && this.redis.status === 'ready') {
+      try {
+        const args = budgets.flatMap((b) => [b.burst, b.perSecond]);
+        const out = await this.redis.leakyBuckets(keys.length, ...keys, ...args);
+        if (this.degraded) {
+          this.degraded = false;
+          this.logger.warn('Redis answers again: rate limits are shared by every instance');
+        }
+        const records: BucketRecord[] = [];
+        for (let i = 0; i < out.length; i += 2) {
+          records.push(record(Number(out[i]) === 1, Number(out[i + 1]), budgets[i / 2]));
+        }
+        return records;
+      } catch (e) {
+        this.degrade((e as Error).message);
+      }
+    } else if (this.redis) {
+      this.degrade(`connection ${this.redis.status}`);
+    }
+    const records: BucketRecord[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const r = this.incrementLocal(keys[i], budgets[i]);
+      records.push(r);
+      if (r.isBlocked) break;
+    }
+    return records;
   }
 
   async close(): Promise<void> {

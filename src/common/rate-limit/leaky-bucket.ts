@@ -79,3 +79,36 @@ redis.call('HSET', KEYS[1], 'l', string.format('%.6f', level), 't', tostring(now
 redis.call('PEXPIRE', KEYS[1], math.ceil(level / perMs) + 1000)
 return {allowed, string.format('%.6f', level)}
 `;
+
+/**
+ * Several buckets charged for one request in one round trip, in order (KEYS[i]; ARGV burst_i, perSecond_i),
+ * each exactly as LUA_LEAKY_BUCKET; a refusal ends it, so the buckets after a full one are not charged.
+ * Returns {allowed_1, level_1, allowed_2, level_2, …} for the buckets charged.
+ */
+export const LUA_LEAKY_BUCKETS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+for i = 1, #KEYS do
+  local burst = tonumber(ARGV[2 * i - 1])
+  local perMs = tonumber(ARGV[2 * i]) / 1000
+  local v = redis.call('HMGET', KEYS[i], 'l', 't')
+  local level = tonumber(v[1]) or 0
+  local at = tonumber(v[2]) or now
+  local elapsed = now - at
+  if elapsed < 0 then elapsed = 0 end
+  level = level - elapsed * perMs
+  if level < 0 then level = 0 end
+  local allowed = 0
+  if level + 1 <= burst then
+    level = level + 1
+    allowed = 1
+  end
+  redis.call('HSET', KEYS[i], 'l', string.format('%.6f', level), 't', tostring(now))
+  redis.call('PEXPIRE', KEYS[i], math.ceil(level / perMs) + 1000)
+  out[#out + 1] = allowed
+  out[#out + 1] = string.format('%.6f', level)
+  if allowed == 0 then break end
+end
+return out
+`;

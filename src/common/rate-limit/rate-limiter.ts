@@ -78,23 +78,30 @@ export class RateLimiter implements OnApplicationShutdown {
   }
 
   /**
-   * One request against several buckets, in order: refused (429) when any is full, and a refusal charges
-   * none of the buckets after it. The remaining count on the response is the smallest.
+   * One request against several buckets, in order, in one round trip to Redis: refused (429) when any is
+   * full, and a refusal charges none of the buckets after it. The remaining count on the response is the
+   * smallest.
    */
   async enforceAll(charges: readonly (readonly [BudgetName, string])[], res: Response): Promise<void> {
     if (!this.enabled) return;
+    const records = await this.storage.incrementAll(
+      charges.map(([budget, key]) => {
+        const t = this.budgets.get(budget)!;
+        return { key, ttl: t.ttl as number, limit: t.limit as number, name: budget };
+      }),
+    );
     let remaining = Number.POSITIVE_INFINITY;
     let refused: Decision | null = null;
-    for (const [budget, key] of charges) {
-      const d = await this.charge(budget, key);
-      remaining = Math.min(remaining, d.remaining);
-      if (!d.allowed) {
-        refused = d;
-        break;
+    records.forEach((r, i) => {
+      const limit = this.budgets.get(charges[i][0])!.limit as number;
+      remaining = Math.min(remaining, Math.max(0, limit - r.totalHits));
+      if (r.isBlocked) {
+        this.metrics?.rateLimitRefusal(charges[i][0]);
+        refused = { allowed: false, remaining: 0, retryAfter: r.timeToBlockExpire };
       }
-    }
+    });
     if (!res.headersSent) res.setHeader(REMAINING_HEADER, String(remaining));
-    if (refused) throw rateLimited(refused.retryAfter);
+    if (refused) throw rateLimited((refused as Decision).retryAfter);
   }
 
   private async charge(budget: BudgetName, key: string): Promise<Decision> {

@@ -4,22 +4,33 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { sha256Hex } from '../../common/crypto/secrets.js';
+import type { RefreshFacts } from '../../credentials/refresh-rotation.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest, invalidScope } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
 import { RefreshTokenEntity } from '../refresh-token.entity.js';
-import { returningRows } from '../../database/returning-rows.js';
 import type { GrantHandler } from './grant.js';
 
+/** Refresh tokens this instance issued whose facts it remembers (a bound on memory, not on correctness). */
+const MAX_KNOWN = 10_000;
+
 /**
- * Rotation: the presented refresh token is claimed by one compare-and-set UPDATE (of 100 concurrent
- * presentations exactly one wins) and a new one is issued in the same transaction. Presenting a used token
- * again revokes the whole grant: every refresh and access token descended from the same authorization.
+ * Rotation: the presented refresh token is claimed by a compare-and-set and the new access and refresh
+ * tokens are stored by the same statement (one round trip: credentials/refresh-rotation.ts); of 100
+ * concurrent presentations exactly one wins. Presenting a used token again revokes the whole grant: every
+ * refresh and access token descended from the same authorization.
+ *
+ * The new access token is signed before that statement, so the presented token's facts (user, domain,
+ * grant, scopes: never changed once stored) must be known first: a token this instance issued is
+ * remembered by the hash of its value from its own rotation, any other is read once. Remembered facts are
+ * no verdict: the statement matches them against the row, and only an unused, unrevoked, unexpired row of
+ * an active member is claimed.
  */
 @Injectable()
 export class RefreshTokenGrant implements GrantHandler {
   readonly grantType = 'refresh_token';
   readonly parameters = ['refresh_token', 'scope'] as const;
+  private readonly known = new Map<string, RefreshFacts>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -34,49 +45,57 @@ export class RefreshTokenGrant implements GrantHandler {
   ): Promise<TokenResponse> {
     if (!p.refresh_token) throw invalidRequest('refresh_token is required');
     const hash = sha256Hex(p.refresh_token);
-    const now = this.clock.now();
-    const outcome = await this.ds.transaction(async (em) => {
-      const [row] = returningRows<RefreshTokenEntity>(
-        await em.query(
-          `UPDATE oauth_refresh_tokens SET used_at = $2
-           WHERE token_hash = $1 AND app_id = $3 AND used_at IS NULL AND revoked_at IS NULL AND expires > $2
-           RETURNING *`,
-          [hash, now, client.app.id],
-        ),
-      );
-      if (!row)
-        return {
-          failed: await em
-            .getRepository(RefreshTokenEntity)
-            .findOneBy({ token_hash: hash, app_id: client.app.id }),
-        };
-      // narrowing only; scopes the app has lost since are dropped
-      const scopes = resolveNarrowing(p.scope, row.scopes).filter((s) =>
-        client.app.allowed_scopes.includes(s),
-      );
-      const response = await this.tokens.issue(
-        em,
-        {
-          appId: row.app_id,
-          userId: row.user_id,
-          systemDomainId: row.system_domain_id,
-          scopes,
-          grantId: row.grant_id,
-          mfa: row.is_mfa_authenticated,
-          origin,
-        },
-        true,
-      );
-      return { response };
-    });
-    if ('response' in outcome && outcome.response) return outcome.response;
-    const failed = 'failed' in outcome ? outcome.failed : null;
+    let facts = this.known.get(hash);
+    this.known.delete(hash); // single-use either way
+    if (!facts || facts.appId !== client.app.id) {
+      const row = await this.find(hash, client);
+      if (!row || row.used_at || row.revoked_at || row.expires <= this.clock.now()) {
+        return this.refuse(row, origin);
+      }
+      facts = {
+        grantId: row.grant_id,
+        appId: row.app_id,
+        userId: row.user_id,
+        systemDomainId: row.system_domain_id,
+        scopes: row.scopes,
+        mfa: row.is_mfa_authenticated,
+      };
+    }
+    // narrowing only; scopes the app has lost since are dropped
+    const scopes = resolveNarrowing(p.scope, facts.scopes).filter((s) =>
+      client.app.allowed_scopes.includes(s),
+    );
+    const response = await this.tokens.rotate(hash, facts, scopes, origin);
+    if (response) {
+      // the new token's facts: the same grant, with the scopes it was stored with (narrowed)
+      this.remember(sha256Hex(response.refresh_token as string), { ...facts, scopes });
+      return response;
+    }
+    // not claimed: find out why (a concurrent presentation won, revoked, expired, the user gone)
+    const failed = await this.find(hash, client);
+    if (failed && !failed.used_at && !failed.revoked_at && failed.expires > this.clock.now()) {
+      throw invalidGrant('The user of this grant is no longer active in the application’s domain');
+    }
+    return this.refuse(failed, origin);
+  }
+
+  private find(hash: string, client: AuthenticatedClient): Promise<RefreshTokenEntity | null> {
+    return this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: hash, app_id: client.app.id });
+  }
+
+  /** A token that cannot be rotated: a used one is a replay, which revokes its whole grant. */
+  private async refuse(failed: RefreshTokenEntity | null, origin: AuditOrigin): Promise<never> {
     if (failed?.used_at && !failed.revoked_at) {
       // replay: whoever holds the chain now (possibly an attacker) is signed out, the legitimate holder too
       await this.tokens.revokeGrant(failed.grant_id, { requestId: origin.requestId, origin });
       throw invalidGrant('The refresh token was already used; the authorization has been revoked');
     }
     throw invalidGrant('The refresh token is invalid, expired or revoked');
+  }
+
+  private remember(hash: string, facts: RefreshFacts): void {
+    if (this.known.size >= MAX_KNOWN) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(hash, facts);
   }
 }
 
