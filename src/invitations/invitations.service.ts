@@ -18,6 +18,7 @@ import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { UserEntity } from '../users/user.entity.js';
+import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import type {
   CompleteInvitationDto,
   InvitationResponseDto,
@@ -249,10 +250,24 @@ export class InvitationsService {
         user_id: user.id,
       });
       if (joined.length > 0) {
+        // what an invitation link granted: its groups (those still in the domain) and administration
+        await em.query(
+          `INSERT INTO group_members (group_id, user_id)
+           SELECT g.id, $2 FROM groups g WHERE g.system_domain_id = $1 AND g.id = ANY($3::uuid[])
+           ON CONFLICT DO NOTHING`,
+          [invitation.system_domain_id, user.id, invitation.group_ids ?? []],
+        );
+        if (invitation.is_admin) {
+          await em.update(
+            UserSystemDomainEntity,
+            { user_id: user.id, system_domain_id: invitation.system_domain_id },
+            { is_admin: true },
+          );
+        }
         // the person is now a user of the domain, as if an administrator had created them there
         const member = await em.findOneByOrFail(UserEntity, { id: user.id });
         await this.emit(em, at, 'user', user.id, 'create', {
-          ...userView(member, invitation.system_domain_id, false),
+          ...userView(member, invitation.system_domain_id, invitation.is_admin),
         });
       }
       const domain = await em

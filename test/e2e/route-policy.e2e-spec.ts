@@ -188,6 +188,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'HealthController.getLiveness',
       'HealthController.getReadiness',
       // the mailed link's secret is the credential
+      'InvitationLinksController.registerInvitation',
+      'InvitationLinksController.validateInvitation',
       'InvitationsController.completeInvitation',
       'InvitationsController.verifyInvitation',
       'JwksController.getJwks',
