@@ -12,6 +12,7 @@ import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { InvitationLinkEntity } from '../invitations/invitation-link.entity.js';
+import { UserSamlIdentityEntity } from '../identity-providers/user-saml-identity.entity.js';
 import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
 import { PasswordResetEntity } from '../passwords/password-reset.entity.js';
 import { EmailLoginLinkEntity } from '../login/email-login-link.entity.js';
@@ -66,6 +67,7 @@ export const ENTITIES = [
   AppInstanceEntity,
   InvitationEntity,
   InvitationLinkEntity,
+  UserSamlIdentityEntity,
   MailOutboxEntity,
   PasswordResetEntity,
   EmailLoginLinkEntity,
