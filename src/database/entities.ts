@@ -13,6 +13,7 @@ import { TokenEntity } from '../tokens/token.entity.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { InvitationLinkEntity } from '../invitations/invitation-link.entity.js';
 import { UserSamlIdentityEntity } from '../identity-providers/user-saml-identity.entity.js';
+import { PartnerDomainAccessEntity } from '../users/partner-domain-access.entity.js';
 import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
 import { PasswordResetEntity } from '../passwords/password-reset.entity.js';
 import { EmailLoginLinkEntity } from '../login/email-login-link.entity.js';
@@ -68,6 +69,7 @@ export const ENTITIES = [
   InvitationEntity,
   InvitationLinkEntity,
   UserSamlIdentityEntity,
+  PartnerDomainAccessEntity,
   MailOutboxEntity,
   PasswordResetEntity,
   EmailLoginLinkEntity,

@@ -25,5 +25,13 @@ export class UserSystemDomainEntity {
   system_domain?: Relation<SystemDomainEntity>;
   /** Administrator of this domain (admin rights are per domain: joining another domain grants none there). */
   @Column({ type: 'boolean', default: false }) is_admin!: boolean;
+  /** Set on a membership made by a partner domain access grant: the partner domain (revoking removes it). */
+  @Column({ type: 'uuid', nullable: true }) via_partner_domain_id!: string | null;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({
+    name: 'via_partner_domain_id',
+    foreignKeyConstraintName: 'FK_user_system_domains_via_partner',
+  })
+  via_partner_domain?: Relation<SystemDomainEntity>;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }
