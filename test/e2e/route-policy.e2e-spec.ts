@@ -229,6 +229,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'SamlController.startSamlSsoDeprecated',
       // GET /API/auth/: the service's name, version and links (constants only)
       'ServiceIndexController.getServiceIndex',
+      'StaticAssetsController.getStaticAsset',
       // a domain's logo, shown on sign-in pages (image bytes only, nosniff, CSP default-src 'none')
       'SystemDomainsController.getSystemDomainLogo',
       'TokenEndpointController.createOAuthToken',
