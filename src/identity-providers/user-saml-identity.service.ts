@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../database/sql-helpers.js';
 import type { UserDto } from '../users/dto/user.dto.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { userView } from '../users/user-view.js';
+import { withMemberships } from '../users/user-memberships.js';
 import { UserEntity } from '../users/user.entity.js';
 import { UsersErrors } from '../users/users.errors.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
@@ -92,7 +93,9 @@ export class UserSamlIdentityService {
     what: 'set' | 'removed',
     idpId: string | null,
   ): Promise<UserDto> {
-    const view = userView(m.user, auth.systemDomainId, m.isAdmin);
+    const [view] = await withMemberships(em, auth.systemDomainId, [
+      userView(m.user, auth.systemDomainId, m.isAdmin),
+    ]);
     await this.events.record(em, {
       systemDomainId: auth.systemDomainId,
       objectId: m.user.id,

@@ -18,7 +18,6 @@ import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { UserEntity } from '../users/user.entity.js';
-import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import type {
   CompleteInvitationDto,
   InvitationResponseDto,
@@ -257,11 +256,14 @@ export class InvitationsService {
            ON CONFLICT DO NOTHING`,
           [invitation.system_domain_id, user.id, invitation.group_ids ?? []],
         );
-        if (invitation.is_admin) {
-          await em.update(
-            UserSystemDomainEntity,
-            { user_id: user.id, system_domain_id: invitation.system_domain_id },
-            { is_admin: true },
+        // the link's primary group comes first (InvitationLinksService.register)
+        const primary = invitation.group_ids?.[0] ?? null;
+        if (invitation.is_admin || primary) {
+          await em.query(
+            `UPDATE user_system_domains SET is_admin = is_admin OR $3,
+               primary_group_id = (SELECT id FROM groups WHERE id = $4::uuid AND system_domain_id = $2)
+             WHERE user_id = $1 AND system_domain_id = $2`,
+            [user.id, invitation.system_domain_id, invitation.is_admin, primary],
           );
         }
         // the person is now a user of the domain, as if an administrator had created them there

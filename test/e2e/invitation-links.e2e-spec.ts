@@ -92,6 +92,12 @@ describe('invitation links', () => {
     );
     expect(m.is_admin).toBe(false);
     expect((await t.ds.getRepository(UserEntity).findOneByOrFail({ id: userId })).type).toBe('POWER');
+    // the published User carries the memberships, the link's primary group among them
+    const seen = await t.http.get(`/API/users/v1/users/${userId}/`).set(h).expect(200);
+    expect(seen.body).toMatchObject({ primary_group: group.id, teams: [], role_groups: [] });
+    expect([...seen.body.groups].sort()).toEqual([group.id, extra.id].sort());
+    const listed = await t.http.get('/API/users/v1/users/').set(h).query({ query: address }).expect(200);
+    expect(listed.body.objects[0]).toMatchObject({ id: userId, primary_group: group.id });
 
     // the link is reusable; the single-use invitation is not (replay)
     await accept(secret).expect(419);

@@ -25,6 +25,7 @@ import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
 import { InvitationLinks1795700600000 } from './1795700600000-invitation-links.js';
 import { UserSamlIdentities1795700610000 } from './1795700610000-user-saml-identities.js';
 import { PartnerDomainAccess1795700620000 } from './1795700620000-partner-domain-access.js';
+import { PrimaryGroup1795700630000 } from './1795700630000-primary-group.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
 import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   InvitationLinks1795700600000,
   UserSamlIdentities1795700610000,
   PartnerDomainAccess1795700620000,
+  PrimaryGroup1795700630000,
 ];
