@@ -18,6 +18,7 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { dataSourceOptions, runMigrations } from './database/data-source.js';
 import { HealthController } from './health/health.controller.js';
 import { ServiceIndexController } from './health/service-index.controller.js';
+import { StaticAssetsController } from './health/static-assets.controller.js';
 import { KeysModule } from './keys/keys.module.js';
 import { LoginModule } from './login/login.module.js';
 import { SystemDomainsModule } from './system-domains/system-domains.module.js';
@@ -89,7 +90,7 @@ export class AppModule {
         LoginModule,
         ...FEATURE_MODULES,
       ],
-      controllers: [HealthController, ServiceIndexController],
+      controllers: [HealthController, ServiceIndexController, StaticAssetsController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -26,9 +26,10 @@ export const FEATURE_MODULES = [
   AppsModule,
   // before UsersModule and GroupsModule: its fixed paths under /v1/groups/ come before their {id} routes
   TeamsModule,
+  // before the users modules: users/invite/register/ and the like must not reach their {user_id} routes
+  InvitationsModule,
   UserExtrasModule,
   UsersModule,
-  InvitationsModule,
   GroupsModule,
   OAuthModule,
   WebhooksModule,

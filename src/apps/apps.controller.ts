@@ -109,6 +109,22 @@ export class AppsController {
     return this.apps.rotateSecret(caller, id);
   }
 
+  @Post(':app_id/current_user_token')
+  @HttpCode(200)
+  @Authenticated({ kinds: ['LOGIN'], access: appAccess })
+  @ApiOperation({
+    summary:
+      'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
+  })
+  @ApiOkResponse({ type: TokenDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  createCurrentUserToken(
+    @Param('app_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<TokenDto> {
+    return this.apps.issueCurrentUserToken(caller, id);
+  }
+
   @Post(':app_id/token')
   @HttpCode(200)
   @Authenticated({ roles: ['can_read_apps'], access: appAccess })

@@ -207,6 +207,13 @@ export class AppsService {
     return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
   }
 
+  /** A token of this app for the caller themself, within their own rights (CredentialMintService.currentUser). */
+  async issueCurrentUserToken(auth: AuthContext, appId: string): Promise<TokenDto> {
+    const app = await this.get(auth, appId);
+    const issued = await this.mint.currentUser(auth, app);
+    return { ...(await this.tokenQueries.view(issued.record)), token: issued.token };
+  }
+
   private shape(body: UpdateAppDto, current: Partial<AppShape> & { type: AppShape['type'] }): AppShape {
     const redirect = normalizeRedirectUris(body.redirect_uris ?? current.redirect_uris ?? []);
     const origins = normalizeOrigins(body.allowed_origins ?? current.allowed_origins ?? []);

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'user.changed',
   'user.deleted',
   'user.unlocked',
+  'invitation.link_created',
+  'invitation.purged',
   'group.changed',
   'domain.changed',
   'identity_provider.changed',

@@ -283,6 +283,27 @@ export class CredentialMintService {
     return app.default_user_id ? (intersectCaps(own, app.acting_rights_cap) as RightsCap) : own;
   }
 
+  /**
+   * A token of another app of the caller's domain for the signed-in person themself
+   * (/v1/apps/{app_id}/current_user_token/): their own current rights as its ceiling (cut to the app's
+   * ceiling when it has one), never outliving the sign-in it came from, a login token's lifetime at most.
+   */
+  async currentUser(auth: AuthContext, app: AppEntity): Promise<Minted> {
+    const expires = new Date(
+      Math.min(this.after(this.config.auth.loginTokenTtlSeconds).getTime(), auth.expires.getTime()),
+    );
+    const minted = await this.issuer.issue({
+      userId: auth.userId,
+      appId: app.id,
+      systemDomainId: auth.systemDomainId,
+      kind: 'PAT',
+      rightsCap: intersectCaps(capOf(auth), app.acting_rights_cap),
+      expires,
+    });
+    await this.audit.recordAlone(fromAuth(auth), tokenMinted(minted.record));
+    return minted;
+  }
+
   /** The token an external-auth approval hands over, under the ceiling recorded at approval. */
   async externalAuth(
     em: EntityManager,

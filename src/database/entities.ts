@@ -11,6 +11,9 @@ import { SigningKeyEntity } from '../keys/signing-key.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
+import { InvitationLinkEntity } from '../invitations/invitation-link.entity.js';
+import { UserSamlIdentityEntity } from '../identity-providers/user-saml-identity.entity.js';
+import { PartnerDomainAccessEntity } from '../users/partner-domain-access.entity.js';
 import { MailOutboxEntity } from '../mail/mail-outbox.entity.js';
 import { PasswordResetEntity } from '../passwords/password-reset.entity.js';
 import { EmailLoginLinkEntity } from '../login/email-login-link.entity.js';
@@ -64,6 +67,9 @@ export const ENTITIES = [
   ExternalAuthEntity,
   AppInstanceEntity,
   InvitationEntity,
+  InvitationLinkEntity,
+  UserSamlIdentityEntity,
+  PartnerDomainAccessEntity,
   MailOutboxEntity,
   PasswordResetEntity,
   EmailLoginLinkEntity,

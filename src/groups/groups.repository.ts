@@ -59,16 +59,6 @@ export class GroupsRepository {
     return new Map(logos.map((l) => [l.group_id, l.sha256]));
   }
 
-  /** The groups of every kind the user belongs to in a domain, by name. */
-  async membershipsOf(userId: string, systemDomainId: string): Promise<{ id: string; kind: string }[]> {
-    // raw: a join selecting two columns of the other table, ordered, no entity materialised
-    return (await this.ds.query(
-      `SELECT g.id, g.kind FROM group_members gm JOIN groups g ON g.id = gm.group_id
-        WHERE gm.user_id = $1 AND g.system_domain_id = $2 ORDER BY g.name, g.id`,
-      [userId, systemDomainId],
-    )) as { id: string; kind: string }[];
-  }
-
   /** The domain's mapped groups, each with whether one of its mapped names is among `names`. */
   async mappedGroups(
     em: EntityManager,

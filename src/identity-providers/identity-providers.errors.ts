@@ -3,6 +3,12 @@ import { defineErrors, fields, message } from '../common/errors/error-codes.js';
 export const IdpErrors = defineErrors('identity_providers', {
   NOT_FOUND: message(404, 'Identity provider does not exist'),
   DOMAIN_NOT_FOUND: message(404, 'Does not exist'),
+  NO_SAML_IDENTITY: message(404, 'The user has no single-sign-on identity in this domain'),
+  SAML_IDENTITY_TAKEN: message(409, 'This identity provider already signs another user in with this email'),
+  SAML_SHARED_ACCOUNT: message(
+    403,
+    'This user also belongs to other domains: only a super administrator may set their single-sign-on identity',
+  ),
   /** A settings field, or the body as a whole, that the DTO cannot judge alone. */
   INVALID: fields(),
   INVALID_XML: (() => ({ status: 400, body: (why: string) => ({ xml: why }) }))(),

@@ -9,16 +9,25 @@ import { IdentityProvidersService } from './identity-providers.service.js';
 import { SamlController } from './saml.controller.js';
 import { SamlService } from './saml.service.js';
 import { SsoLoginService } from './sso-login.service.js';
+import { UserSamlController } from './user-saml.controller.js';
+import { UserSamlIdentityService } from './user-saml-identity.service.js';
 
 /**
  * SAML single sign-on (issue 19): identity providers per domain and the email domains routed to them
  * (administrators), and the public SAML endpoints (sso, acs, metadata, slo, logout, login routing, and the
- * exchange of the ACS's single-use code for a Token through SignInService).
+ * exchange of the ACS's single-use code for a Token through SignInService), and users' SSO identities
+ * (users/{id}/saml/).
  */
 @Module({
   imports: [LoginModule, WebhooksModule],
-  controllers: [IdentityProvidersController, SamlController],
-  providers: [IdentityProvidersService, IdentityProvidersRepository, SamlService, SsoLoginService],
+  controllers: [IdentityProvidersController, SamlController, UserSamlController],
+  providers: [
+    IdentityProvidersService,
+    IdentityProvidersRepository,
+    SamlService,
+    SsoLoginService,
+    UserSamlIdentityService,
+  ],
   exports: [SsoLoginService],
 })
 export class IdentityProvidersModule {

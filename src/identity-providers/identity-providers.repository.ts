@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
+import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 import { returningRows } from '../database/returning-rows.js';
 import {
   IdentityProviderDomainEntity,
@@ -95,6 +96,30 @@ export class IdentityProvidersRepository {
       [emailDomain],
     )) as { id: string }[];
     return rows[0]?.id;
+  }
+
+  /** The user an administrator linked to this IdP's identity `email` (users/{id}/saml/), if any. */
+  async linkedUserId(idpId: string, email: string): Promise<string | undefined> {
+    const row = await this.ds
+      .getRepository(UserSamlIdentityEntity)
+      .findOneBy({ identity_provider_id: idpId, email });
+    return row?.user_id;
+  }
+
+  /** Sets (or replaces) a user's SSO identity in a domain; a unique violation if another user has it. */
+  async setUserIdentity(
+    em: EntityManager,
+    r: { userId: string; systemDomainId: string; idpId: string; email: string },
+  ): Promise<void> {
+    // raw: ON CONFLICT on the (user, domain) key updates in place, while the (IdP, email) unique index still
+    // refuses an identity another user holds (TypeORM's upsert cannot tell the two conflicts apart)
+    await em.query(
+      `INSERT INTO user_saml_identities (user_id, system_domain_id, identity_provider_id, email)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id, system_domain_id)
+       DO UPDATE SET identity_provider_id = EXCLUDED.identity_provider_id, email = EXCLUDED.email`,
+      [r.userId, r.systemDomainId, r.idpId, r.email],
+    );
   }
 
   isDomainBound(emailDomain: string, idpId: string): Promise<boolean> {

@@ -95,14 +95,17 @@ export class SsoLoginService {
     a: AcceptedAssertion,
     requestId: string | null,
   ): Promise<string> {
+    // an identity the domain's administrator gave a user (users/{id}/saml/) names that user outright;
+    // otherwise the asserted email's domain must be bound to this IdP
+    const linked = await this.repo.linkedUserId(idp.id, a.email.toLowerCase());
     const domainPart = a.email.slice(a.email.lastIndexOf('@') + 1);
-    if (!(await this.repo.isDomainBound(domainPart, idp.id)))
+    if (!linked && !(await this.repo.isDomainBound(domainPart, idp.id)))
       throw new SamlRefusal(`email domain ${domainPart} is not bound to this identity provider`);
     const domain = await this.ds.getRepository(SystemDomainEntity).findOneBy({ id: idp.system_domain_id });
     if (!domain || effectiveStatus(domain, this.clock.now()) === 'DEACTIVATED') {
       throw new SamlRefusal('the system domain is deactivated');
     }
-    const userId = await this.person(idp, a, requestId);
+    const userId = await this.person(idp, a, requestId, linked ?? null);
     await this.ds.transaction((em) =>
       applyGroupMappings(em, this.events, {
         systemDomainId: idp.system_domain_id,
@@ -135,15 +138,21 @@ export class SsoLoginService {
     return this.signIn.signInToDomain(user, row.system_domain_id, () => IdpErrors.CODE_INVALID());
   }
 
-  /** An existing ACTIVE member of the IdP's domain, or a new user when the IdP provisions just in time. */
+  /**
+   * The user the assertion names (`linkedUserId`: by the identity set on them), an existing ACTIVE member of
+   * the IdP's domain, or a new user when the IdP provisions just in time.
+   */
   private async person(
     idp: IdentityProviderEntity,
     a: AcceptedAssertion,
     requestId: string | null,
+    linkedUserId: string | null,
   ): Promise<string> {
     return this.ds.transaction(async (em) => {
       await lockDomain(em, idp.system_domain_id);
-      const user = await em.getRepository(UserEntity).findOneBy({ email: a.email });
+      const user = await em
+        .getRepository(UserEntity)
+        .findOneBy(linkedUserId ? { id: linkedUserId } : { email: a.email });
       if (user) {
         const member = await em.existsBy(UserSystemDomainEntity, {
           user_id: user.id,

@@ -49,6 +49,9 @@ export class InvitationEntity {
   @Index('uq_invitations_reset_hash', { unique: true })
   @Column({ type: 'text', select: false })
   reset_hash_sha256!: string;
+  /** Made from an invitation link: the groups the person joins and whether as an administrator. */
+  @Column({ type: 'uuid', array: true, default: () => "'{}'" }) group_ids!: string[];
+  @Column({ type: 'boolean', default: false }) is_admin!: boolean;
   @Column({ type: 'timestamptz' }) expires!: Date;
   @Column({ type: 'timestamptz', nullable: true }) accepted_at!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;

@@ -7,5 +7,11 @@ export const InvitationsErrors = defineErrors('invitations', {
   ALREADY_MEMBER: message(409, 'This user is already a member of this domain'),
   INVITED_CONCURRENTLY: message(409, 'This email was invited concurrently; try again'),
   ACCOUNT_DEACTIVATED: message(400, 'This account is deactivated'),
+  GROUP_NOT_FOUND: message(404, 'Group not found'),
+  LINK_ADMIN_ONLY: message(403, 'Only an administrator may make a link that grants administration'),
+  LINK_EXCEEDS_ROLES: {
+    status: 403,
+    body: (roles: string[]) => [`A link cannot grant roles you do not hold: ${roles.join(', ')}`],
+  },
   INVALID: fields(),
 });

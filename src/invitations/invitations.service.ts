@@ -249,10 +249,27 @@ export class InvitationsService {
         user_id: user.id,
       });
       if (joined.length > 0) {
+        // what an invitation link granted: its groups (those still in the domain) and administration
+        await em.query(
+          `INSERT INTO group_members (group_id, user_id)
+           SELECT g.id, $2 FROM groups g WHERE g.system_domain_id = $1 AND g.id = ANY($3::uuid[])
+           ON CONFLICT DO NOTHING`,
+          [invitation.system_domain_id, user.id, invitation.group_ids ?? []],
+        );
+        // the link's primary group comes first (InvitationLinksService.register)
+        const primary = invitation.group_ids?.[0] ?? null;
+        if (invitation.is_admin || primary) {
+          await em.query(
+            `UPDATE user_system_domains SET is_admin = is_admin OR $3,
+               primary_group_id = (SELECT id FROM groups WHERE id = $4::uuid AND system_domain_id = $2)
+             WHERE user_id = $1 AND system_domain_id = $2`,
+            [user.id, invitation.system_domain_id, invitation.is_admin, primary],
+          );
+        }
         // the person is now a user of the domain, as if an administrator had created them there
         const member = await em.findOneByOrFail(UserEntity, { id: user.id });
         await this.emit(em, at, 'user', user.id, 'create', {
-          ...userView(member, invitation.system_domain_id, false),
+          ...userView(member, invitation.system_domain_id, invitation.is_admin),
         });
       }
       const domain = await em

@@ -1,3 +1,4 @@
+import type { UserDto } from '../users/dto/user.dto.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -18,7 +19,6 @@ import type {
   RoleGroupDto,
   TeamDto,
   UpdateRoleGroupDto,
-  UserWithMembershipsDto,
 } from './dto/team.dto.js';
 import type { KindSpec } from './group-kind.js';
 import { GroupsRepository } from '../groups/groups.repository.js';
@@ -133,12 +133,7 @@ export class GroupKindsService {
   }
 
   /** Idempotent; the user must belong to the domain. Answers the user with their memberships apart. */
-  async addUser(
-    spec: KindSpec,
-    auth: AuthContext,
-    id: string,
-    userId: string,
-  ): Promise<UserWithMembershipsDto> {
+  async addUser(spec: KindSpec, auth: AuthContext, id: string, userId: string): Promise<UserDto> {
     await this.access.require(auth, 'user', [userId]);
     await this.ds.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
@@ -163,12 +158,9 @@ export class GroupKindsService {
     });
   }
 
-  /** A user of the caller's domain with the ids of their groups, teams and role groups there. */
-  async userWithMemberships(auth: AuthContext, userId: string): Promise<UserWithMembershipsDto> {
-    const user = await this.users.get(auth, userId);
-    const rows = await this.repo.membershipsOf(userId, auth.systemDomainId);
-    const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => r.id);
-    return { ...user, groups: of('GROUP'), teams: of('TEAM'), role_groups: of('ROLE_GROUP') };
+  /** A user of the caller's domain: the published User carries their groups, teams and role groups there. */
+  userWithMemberships(auth: AuthContext, userId: string): Promise<UserDto> {
+    return this.users.get(auth, userId);
   }
 
   /** A row of this kind in the caller's domain whose roles the caller holds, locked against concurrent changes. */

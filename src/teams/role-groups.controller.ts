@@ -1,3 +1,4 @@
+import { UserDto } from '../users/dto/user.dto.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -22,7 +23,6 @@ import {
   RoleGroupDto,
   RoleGroupListDto,
   UpdateRoleGroupDto,
-  UserWithMembershipsDto,
 } from './dto/team.dto.js';
 import { ROLE_GROUP } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
@@ -123,13 +123,13 @@ export class RoleGroupsController {
     summary:
       'Add a user of the domain to a role group (idempotent): they hold its roles from their next request',
   })
-  @ApiCreatedResponse({ type: UserWithMembershipsDto })
+  @ApiCreatedResponse({ type: UserDto })
   @ApiNotFoundResponse({ description: 'No such role group or user in this domain', type: ErrorsDto })
   addRoleGroupUser(
     @Param('role_group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
     @Caller() caller: AuthContext,
-  ): Promise<UserWithMembershipsDto> {
+  ): Promise<UserDto> {
     return this.kinds.addUser(ROLE_GROUP, caller, id, userId);
   }
 

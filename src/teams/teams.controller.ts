@@ -1,3 +1,4 @@
+import { UserDto } from '../users/dto/user.dto.js';
 import {
   Body,
   Controller,
@@ -35,14 +36,7 @@ import { Caller } from '../common/auth/caller.decorator.js';
 import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
-import {
-  CreateTeamDto,
-  GroupLikeBasicListDto,
-  TeamDto,
-  TeamListDto,
-  UpdateTeamDto,
-  UserWithMembershipsDto,
-} from './dto/team.dto.js';
+import { CreateTeamDto, GroupLikeBasicListDto, TeamDto, TeamListDto, UpdateTeamDto } from './dto/team.dto.js';
 import { TEAM } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
 
@@ -138,13 +132,13 @@ export class TeamsController {
   @Post(':team_id/users/:user_id')
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Add a user of the domain to a team (idempotent); the user comes back' })
-  @ApiCreatedResponse({ type: UserWithMembershipsDto })
+  @ApiCreatedResponse({ type: UserDto })
   @ApiNotFoundResponse({ description: 'No such team or user in this domain', type: ErrorsDto })
   addTeamUser(
     @Param('team_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
     @Caller() caller: AuthContext,
-  ): Promise<UserWithMembershipsDto> {
+  ): Promise<UserDto> {
     return this.kinds.addUser(TEAM, caller, id, userId);
   }
 

@@ -24,7 +24,8 @@ export interface SeatOptions {
 
 /**
  * The domain's BillingLimits cap its users by type: one more `type` seat must fit under the limit, or a 400
- * naming it. Seats are held by the domain's ACTIVE members of that type and, with `countPending`, by its
+ * naming it. Seats are held by the domain's ACTIVE members of that type (not a partner domain's
+ * administrators let in by a partner access grant) and, with `countPending`, by its
  * pending (unexpired) invitations of that type — an invitation reserves its seat, so accepting it never fails
  * on the limit. `exclude`: a user (being changed) or an invitation (being accepted) not to count.
  *
@@ -53,7 +54,8 @@ export async function assertSeat(
   const [{ n }] = (await em.query(
     `SELECT (
        (SELECT count(*) FROM user_system_domains m JOIN users u ON u.id = m.user_id
-         WHERE m.system_domain_id = $1 AND u.status = 'ACTIVE' AND u.type = ANY($2::text[])
+         WHERE m.system_domain_id = $1 AND m.via_partner_domain_id IS NULL
+           AND u.status = 'ACTIVE' AND u.type = ANY($2::text[])
            AND u.id IS DISTINCT FROM $3::uuid)
      + (CASE WHEN $4::boolean THEN
        (SELECT count(*) FROM invitations i

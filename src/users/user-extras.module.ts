@@ -1,13 +1,18 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { PartnerAccessController } from './partner-access.controller.js';
+import { PartnerAccessService } from './partner-access.service.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
 import { UserExtrasController } from './user-extras.controller.js';
 import { UserExtrasService } from './user-extras.service.js';
 
-/** Users routes beyond the CRUD (photos, one role, reindex); mounted before UsersModule (fixed paths first). */
+/**
+ * Users routes beyond the CRUD (photos, one role, reindex, partner domain access); mounted before UsersModule
+ * (fixed paths first: partner_domain_access/ is never a {user_id}).
+ */
 @Module({
   imports: [WebhooksModule],
-  controllers: [UserExtrasController],
-  providers: [UserExtrasService, PhotoUploadInterceptor],
+  controllers: [PartnerAccessController, UserExtrasController],
+  providers: [UserExtrasService, PhotoUploadInterceptor, PartnerAccessService],
 })
 export class UserExtrasModule {}

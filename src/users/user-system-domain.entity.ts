@@ -1,3 +1,4 @@
+import { GroupEntity } from '../groups/group.entity.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import {
@@ -25,5 +26,18 @@ export class UserSystemDomainEntity {
   system_domain?: Relation<SystemDomainEntity>;
   /** Administrator of this domain (admin rights are per domain: joining another domain grants none there). */
   @Column({ type: 'boolean', default: false }) is_admin!: boolean;
+  /** Set on a membership made by a partner domain access grant: the partner domain (revoking removes it). */
+  @Column({ type: 'uuid', nullable: true }) via_partner_domain_id!: string | null;
+  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({
+    name: 'via_partner_domain_id',
+    foreignKeyConstraintName: 'FK_user_system_domains_via_partner',
+  })
+  via_partner_domain?: Relation<SystemDomainEntity>;
+  /** The member's primary group here (the published User's primary_group), e.g. an invitation link's. */
+  @Column({ type: 'uuid', nullable: true }) primary_group_id!: string | null;
+  @ManyToOne(() => GroupEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'primary_group_id', foreignKeyConstraintName: 'FK_user_system_domains_primary_group' })
+  primary_group?: Relation<GroupEntity>;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -1,10 +1,14 @@
 import type { UserBasicDto, UserDto, UserRolesDto } from './dto/user.dto.js';
+import type { UserMemberships } from './user-memberships.js';
+
+/** A user's own fields as one domain sees them; the published User adds their memberships (user-memberships.ts). */
+export type UserCore = Omit<UserDto, keyof UserMemberships>;
 import type { UserEntity } from './user.entity.js';
 import { wireDate, wireDateOrNull } from '../common/http/wire-date.js';
 import { ALL_ROLES, type Role } from '../common/auth/roles.js';
 
 /** A user as seen from one domain (where `isAdmin` applies); the password hash is never selected. */
-export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean): UserDto {
+export function userView(u: UserEntity, systemDomainId: string, isAdmin: boolean): UserCore {
   return {
     id: u.id,
     email: u.email,

@@ -11,6 +11,16 @@ export const UsersErrors = defineErrors('users', {
     'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
   ),
   DELETE_SELF: message(400, 'You cannot delete yourself'),
+  PARTNER_CUSTOMER_ONLY: message(
+    403,
+    'Only an administrator of the customer domain may grant or revoke its access',
+  ),
+  PARTNER_NOT_FOUND: message(404, 'Partner domain not found'),
+  PARTNER_NOT_PARTNER: message(
+    400,
+    'The partner domain must be of type PARTNER, and not the customer domain',
+  ),
+  PARTNER_NO_ACCESS: message(404, 'This partner domain has no access to this customer domain'),
   ROLE_NOT_HELD: message(404, 'The user does not hold this role'),
   PHOTO_MISSING: message(
     400,

@@ -1,3 +1,4 @@
+import { type UserMemberships, withMemberships } from './user-memberships.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -21,6 +22,15 @@ export class UsersRepository {
 
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.ds.transaction(work);
+  }
+
+  /** The users' groups, teams, role groups and primary group in the domain, in one statement. */
+  withMemberships<T extends { id: string }>(
+    systemDomainId: string,
+    users: T[],
+    em?: EntityManager,
+  ): Promise<(T & UserMemberships)[]> {
+    return withMemberships(em ?? this.ds.manager, systemDomainId, users);
   }
 
   findAccount(id: string): Promise<UserEntity | null> {

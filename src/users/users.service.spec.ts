@@ -64,6 +64,9 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
     setAdmin: jest.fn(async () => undefined),
     removeMembership: jest.fn(async (): Promise<string | null> => null),
     deleteAccount: jest.fn(async () => undefined),
+    withMemberships: jest.fn(async (_d: string, users: object[]) =>
+      users.map((u) => ({ ...u, groups: [], teams: [], role_groups: [], primary_group: null })),
+    ),
   };
   const tokens = { revokeWhere: jest.fn(async () => 0) };
   const bus = { publish: jest.fn(async () => undefined) };

@@ -67,7 +67,10 @@ export class UsersService {
   async current(auth: AuthContext): Promise<UserDto> {
     const user = await this.repo.findAccount(auth.userId);
     if (!user) throw UsersErrors.NOT_FOUND();
-    return userView(user, auth.systemDomainId, auth.isAdmin);
+    const [view] = await this.repo.withMemberships(auth.systemDomainId, [
+      userView(user, auth.systemDomainId, auth.isAdmin),
+    ]);
+    return view;
   }
 
   /**
@@ -101,7 +104,10 @@ export class UsersService {
           auth.systemDomainId,
           rows.map((u) => u.id),
         );
-        return rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id)));
+        return this.repo.withMemberships(
+          auth.systemDomainId,
+          rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id))),
+        );
       },
     });
   }
@@ -157,7 +163,7 @@ export class UsersService {
         },
         body.is_admin ?? false,
       );
-      const created = this.view(await this.member(auth, userId, em), auth);
+      const created = await this.view(await this.member(auth, userId, em), auth, em);
       await this.emit(em, auth, created.id, 'create', { ...created });
       return created;
     });
@@ -244,7 +250,7 @@ export class UsersService {
       if (patch.status === 'INACTIVE' && target.status !== 'INACTIVE') {
         await this.tokens.revokeWhere({ user_id: id }, { em, requestId: auth.requestId });
       }
-      const updated = this.view(await this.member(auth, id, em), auth);
+      const updated = await this.view(await this.member(auth, id, em), auth, em);
       // a PUT that sends back what is stored changes nothing, and tells nobody
       if (Object.keys(changes).length > 0 || patch.is_admin !== undefined) {
         await this.emit(em, auth, id, 'update', { ...updated });
@@ -337,7 +343,13 @@ export class UsersService {
     return user;
   }
 
-  private view(u: DomainUser, auth: AuthContext): UserDto {
-    return userView(u, auth.systemDomainId, u.is_admin);
+  /** The published User: the user as this domain sees them, with their groups, teams and role groups here. */
+  private async view(u: DomainUser, auth: AuthContext, em?: EntityManager): Promise<UserDto> {
+    const [view] = await this.repo.withMemberships(
+      auth.systemDomainId,
+      [userView(u, auth.systemDomainId, u.is_admin)],
+      em,
+    );
+    return view;
   }
 }

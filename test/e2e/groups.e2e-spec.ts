@@ -509,6 +509,10 @@ describe('groups (API/users/v1/groups)', () => {
           last_login: null,
           date_created: expect.stringMatching(WIRE_DATE_PATTERN),
           date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
+          groups: [group.id],
+          teams: [],
+          role_groups: [],
+          primary_group: null,
         });
       }
       expect(await t.ds.getRepository(GroupMemberEntity).countBy({ group_id: group.id })).toBe(1);

@@ -188,6 +188,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'HealthController.getLiveness',
       'HealthController.getReadiness',
       // the mailed link's secret is the credential
+      'InvitationLinksController.registerInvitation',
+      'InvitationLinksController.validateInvitation',
       'InvitationsController.completeInvitation',
       'InvitationsController.verifyInvitation',
       'JwksController.getJwks',
@@ -227,6 +229,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'SamlController.startSamlSsoDeprecated',
       // GET /API/auth/: the service's name, version and links (constants only)
       'ServiceIndexController.getServiceIndex',
+      'StaticAssetsController.getStaticAsset',
       // a domain's logo, shown on sign-in pages (image bytes only, nosniff, CSP default-src 'none')
       'SystemDomainsController.getSystemDomainLogo',
       'TokenEndpointController.createOAuthToken',

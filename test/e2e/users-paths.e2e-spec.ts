@@ -71,6 +71,10 @@ describe('users service paths of published clients', () => {
           last_login: null,
           date_created: expect.stringMatching(WIRE_DATE_PATTERN),
           date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
+          groups: [],
+          teams: [],
+          role_groups: [],
+          primary_group: null,
         });
       }
       const stored = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: user.id });

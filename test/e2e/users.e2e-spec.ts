@@ -51,6 +51,10 @@ describe('users (API/users/v1/users)', () => {
           last_login: null,
           date_created: expect.any(String),
           date_modified: expect.any(String),
+          groups: [],
+          teams: [],
+          role_groups: [],
+          primary_group: null,
         });
         expect(JSON.stringify(res.body)).not.toMatch(/password/);
       }
@@ -229,6 +233,10 @@ describe('users (API/users/v1/users)', () => {
         last_login: null,
         date_created: expect.any(String),
         date_modified: expect.any(String),
+        groups: [],
+        teams: [],
+        role_groups: [],
+        primary_group: null,
       });
       expect(JSON.stringify(res.body)).not.toMatch(/password|long-enough-pw/);
       const stored = await passwordHash(res.body.id);

@@ -23,6 +23,10 @@ import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 import { FilesJobs1795700100000 } from './1795700100000-files-jobs.js';
 import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
+import { InvitationLinks1795700600000 } from './1795700600000-invitation-links.js';
+import { UserSamlIdentities1795700610000 } from './1795700610000-user-saml-identities.js';
+import { PartnerDomainAccess1795700620000 } from './1795700620000-partner-domain-access.js';
+import { PrimaryGroup1795700630000 } from './1795700630000-primary-group.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
 import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
@@ -56,4 +60,8 @@ export const MIGRATIONS = [
   UserPhotos1795700210000,
   AuditEvents1795700300000,
   DomainCascade1795700500000,
+  InvitationLinks1795700600000,
+  UserSamlIdentities1795700610000,
+  PartnerDomainAccess1795700620000,
+  PrimaryGroup1795700630000,
 ];

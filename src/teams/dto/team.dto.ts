@@ -3,7 +3,6 @@ import { ALL_ROLES } from '../../common/auth/roles.js';
 import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 import { EnumField, StringArrayField, StringField } from '../../common/validation/fields.js';
 import { USER_TYPES } from '../../users/user.entity.js';
-import { UserDto } from '../../users/dto/user.dto.js';
 
 const ROLES_DESCRIPTION =
   'Role names its members hold; a caller may only grant roles they hold (so only super administrators grant the system-domain roles)';
@@ -95,10 +94,3 @@ export class GroupLikeBasicDto {
 }
 
 export class GroupLikeBasicListDto extends ListEnvelopeDto(GroupLikeBasicDto) {}
-
-/** The answer of a team or role-group membership: the user, with their groups, teams and role groups apart. */
-export class UserWithMembershipsDto extends UserDto {
-  @ApiProperty({ type: [String], format: 'uuid', readOnly: true }) groups!: string[];
-  @ApiProperty({ type: [String], format: 'uuid', readOnly: true }) teams!: string[];
-  @ApiProperty({ type: [String], format: 'uuid', readOnly: true }) role_groups!: string[];
-}

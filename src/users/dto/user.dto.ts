@@ -93,6 +93,35 @@ export class UserDto {
   last_login!: string | null;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    readOnly: true,
+    description: 'Groups in the caller’s domain',
+  })
+  groups!: string[];
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    readOnly: true,
+    description: 'Teams in the caller’s domain',
+  })
+  teams!: string[];
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    readOnly: true,
+    description: 'Role groups in the caller’s domain',
+  })
+  role_groups!: string[];
+  @ApiProperty({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    readOnly: true,
+    description: 'The member’s primary group in the caller’s domain (set by an invitation link), or null',
+  })
+  primary_group!: string | null;
 }
 
 export class UserListDto extends ListEnvelopeDto(UserDto) {}

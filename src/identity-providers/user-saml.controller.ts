@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
+import { UserDto } from '../users/dto/user.dto.js';
+import { UserSamlIdentityDto } from './dto/user-saml-identity.dto.js';
+import { UserSamlIdentityService } from './user-saml-identity.service.js';
+
+const uuid = new UuidParamPipe();
+const userAccess = { entity: 'user' as const, param: 'user_id' };
+
+/** A user's single-sign-on identity (the users service's path; SAML sign-in reads it). */
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/users')
+export class UserSamlController {
+  constructor(private readonly identities: UserSamlIdentityService) {}
+
+  @Put(':user_id/saml')
+  @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Set a user’s single-sign-on identity in the caller’s domain: the IdP (of this domain) and the email it asserts for them; administrators only, a shared account super administrators only',
+  })
+  @ApiOkResponse({ type: UserDto })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user or identity provider in this domain' })
+  @ApiConflictResponse({
+    type: ErrorsDto,
+    description: 'The IdP already signs another user in with this email',
+  })
+  setUserSamlIdentity(
+    @Param('user_id', uuid) id: string,
+    @Body() body: UserSamlIdentityDto,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.identities.set(caller, id, body);
+  }
+
+  @Delete(':user_id/saml')
+  @HttpCode(204)
+  @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({ summary: 'Remove a user’s single-sign-on identity in the caller’s domain' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no identity set' })
+  deleteUserSamlIdentity(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.identities.remove(caller, id);
+  }
+}

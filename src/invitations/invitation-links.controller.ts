@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import {
+  InvitationLinkDto,
+  InvitationLinkRequestDto,
+  InvitationRegisterDto,
+  InvitationRegisteredDto,
+  InvitationTokenDto,
+  InvitationTokenStateDto,
+} from './dto/invitation-link.dto.js';
+import { InvitationLinksService } from './invitation-links.service.js';
+
+const EXPIRED = { status: 419, description: 'The token expired, was used or was purged', type: ErrorsDto };
+
+/**
+ * The published users service's invitation paths beyond invite/: reusable links for a group, registration
+ * through one, checking a token, purging. Mounted before UsersModule: `invite/register` must never reach
+ * `{user_id}/…` routes.
+ */
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/users/invite')
+export class InvitationLinksController {
+  constructor(private readonly links: InvitationLinksService) {}
+
+  @Post('token/request')
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
+  })
+  @ApiOkResponse({ type: InvitationLinkDto })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'A group is not one of the caller’s domain' })
+  requestInvitationLink(
+    @Body() body: InvitationLinkRequestDto,
+    @Caller() caller: AuthContext,
+  ): Promise<InvitationLinkDto> {
+    return this.links.request(caller, body);
+  }
+
+  @Post('register')
+  @Public('signin')
+  @ApiOperation({
+    summary:
+      'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
+  })
+  @ApiCreatedResponse({ type: InvitationRegisteredDto })
+  @ApiForbiddenResponse({ type: ErrorsDto, description: 'The domain is frozen (read-only)' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiResponse(EXPIRED)
+  registerInvitation(
+    @Body() body: InvitationRegisterDto,
+    @Req() req: Request,
+  ): Promise<InvitationRegisteredDto> {
+    return this.links.register(body, req.id ?? null);
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @Public('signin')
+  @ApiOperation({
+    summary: 'Check an invitation link’s token or a mailed invitation’s secret without using it',
+  })
+  @ApiOkResponse({ type: InvitationTokenStateDto })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiResponse(EXPIRED)
+  validateInvitation(@Body() body: InvitationTokenDto): Promise<InvitationTokenStateDto> {
+    return this.links.validate(body.token);
+  }
+
+  @Delete('purge')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'Purge the caller’s domain’s outstanding invitations: every invitation not accepted (pending or expired) and every invitation link',
+  })
+  @ApiNoContentResponse({ description: 'Purged' })
+  purgeInvitations(@Caller() caller: AuthContext): Promise<void> {
+    return this.links.purge(caller);
+  }
+}

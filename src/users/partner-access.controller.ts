@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AuthContext } from '../common/auth/auth-context.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Caller } from '../common/auth/caller.decorator.js';
+import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { PartnerAccessDto, PartnerAccessGrantedDto } from './dto/partner-access.dto.js';
+import { PartnerAccessService } from './partner-access.service.js';
+
+/** users/partner_domain_access/: mounted with UserExtrasModule, before users/{user_id}. */
+@ApiTags('users')
+@ApiBadRequestResponse({ type: ErrorsDto })
+@Controller('API/users/v1/users/partner_domain_access')
+export class PartnerAccessController {
+  constructor(private readonly access: PartnerAccessService) {}
+
+  @Post()
+  @HttpCode(202)
+  @Authenticated({ admin: true, roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'Let a partner domain administer the caller’s (customer) domain: its administrators become administrators here (no seat); idempotent, adds partner administrators appointed since',
+  })
+  @ApiAcceptedResponse({ type: PartnerAccessGrantedDto })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such live partner domain' })
+  grantPartnerDomainAccess(
+    @Body() body: PartnerAccessDto,
+    @Caller() caller: AuthContext,
+  ): Promise<PartnerAccessGrantedDto> {
+    return this.access.grant(caller, body);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @Authenticated({ admin: true, roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'Revoke a partner domain’s access: the memberships the grant made are removed (their tokens stop here)',
+  })
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such grant' })
+  revokePartnerDomainAccess(@Body() body: PartnerAccessDto, @Caller() caller: AuthContext): Promise<void> {
+    return this.access.revoke(caller, body);
+  }
+}
