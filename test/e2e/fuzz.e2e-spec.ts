@@ -259,8 +259,8 @@ describe('fuzz: hostile input to every operation', () => {
       }
       expect(failures).toEqual([]);
     },
-    // a guard against a hang, not a speed check: 250 ms a case on average (a quiet 2-core machine needs
-    // about 40; with the machine shared by other suites, 100 ms a case was not always enough)
+    // a guard against a hang, not a speed check: 250 ms a case on average (on the quiet 2-core CI machine a case
+    // took about 20 ms; with the machine shared by other suites, 100 ms a case was not always enough)
     30_000 + RUNS * Math.max(133, DOCUMENT_OPERATIONS) * 250,
   );
 });
