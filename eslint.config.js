@@ -31,10 +31,6 @@ export default tseslint.config(
       'src/database/**',
       'src/**/*.spec.ts',
       // TODO(issue 18 item 4): moved after merge
-      'src/oauth/**',
-      'src/tokens/**',
-      'src/common/auth/**',
-      'src/credentials/**',
       'src/users/**',
       'src/invitations/**',
     ],
