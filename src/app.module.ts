@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AccessRepository } from './common/auth/access.repository.js';
 import { AccessService } from './common/auth/access.service.js';
 import { Clock } from './common/clock.js';
 import { InvalidationBus } from './common/cache/invalidation-bus.js';
@@ -47,6 +48,7 @@ class CoreModule {
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
+        AccessRepository,
         AccessService,
         BearerStrategy,
         AppTokenStrategy,

@@ -1,5 +1,5 @@
+import type { AccessRepository } from '../common/auth/access.repository.js';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { guardContext } from '../../test/utils/guard-context.js';
 import { AccessService } from '../common/auth/access.service.js';
 import { ASSET_ACCESS, registerAssetAccess } from './asset-access.js';
@@ -15,7 +15,7 @@ describe('asset access checkers (one per permission)', () => {
     [writable]: ['read', 'write'],
     [hidden]: ['write'],
   };
-  const access = new AccessService({} as DataSource);
+  const access = new AccessService({} as AccessRepository);
   registerAssetAccess(access, {
     find: async (_auth: unknown, ids: string[]) =>
       ids.filter((id) => perms[id]).map((id) => ({ id, permissions: perms[id] })),

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CredentialMintService } from './credential-mint.service.js';
+import { CredentialsRepository } from './credentials.repository.js';
 import { TokenIssuer } from './token-issuer.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
@@ -11,7 +12,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
 @Global()
 @Module({
   imports: [WebhooksModule],
-  providers: [TokenIssuer, CredentialMintService],
+  providers: [TokenIssuer, CredentialsRepository, CredentialMintService],
   exports: [CredentialMintService],
 })
 export class CredentialsModule {}

@@ -6,11 +6,9 @@ import type { RightsCap } from '../common/auth/rights.js';
 import { Batcher } from '../common/batcher.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { preparedQuery } from '../database/prepared-query.js';
-import { returningRows } from '../database/returning-rows.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import { TokenEntity, type TokenKind } from '../tokens/token.entity.js';
-import { activeMemberSql } from '../tokens/tokens.service.js';
+import { CredentialsRepository } from './credentials.repository.js';
 
 export interface IssueTokenInput {
   userId: string;
@@ -55,9 +53,12 @@ export class TokenIssuer {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly keys: SigningKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: CredentialsRepository,
   ) {}
 
-  private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) => insertTokens(this.ds, rows));
+  private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) =>
+    this.repo.insertTokens(rows),
+  );
 
   /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
   async issue(
@@ -68,7 +69,7 @@ export class TokenIssuer {
     const { row } = signed;
     // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
     const stamps =
-      em === this.ds.manager ? await this.inserts.add(row) : (await insertTokens(this.ds, [row], em))[0];
+      em === this.ds.manager ? await this.inserts.add(row) : (await this.repo.insertTokens([row], em))[0];
     if (!stamps) throw new InactiveMemberError();
     return { token: signed.token, record: signed.record(stamps) };
   }
@@ -131,51 +132,3 @@ export type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_c
   require_member: boolean;
 };
 export type Stamps = { date_created: Date | string; date_modified: Date | string };
-
-/**
- * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
- * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
- * active member are inserted only if their user is one (checked in the same statement, so no request
- * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
- be flattened by unnest): scope and role names have no spaces.
- */
-const INSERT_TOKENS_SQL = `
-INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
-                    grant_id, token_hash, rights_cap, auth_time)
-SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
-       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' '), v.auth_time
-FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
-            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[], $12::text[], $13::timestamptz[])
-     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member,
-          rights_cap, auth_time)
-WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
-RETURNING id, date_created, date_modified`;
-
-/** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
-async function insertTokens(
-  ds: DataSource,
-  rows: TokenRow[],
-  em?: EntityManager,
-): Promise<(Stamps | undefined)[]> {
-  const values = [
-    rows.map((r) => r.id),
-    rows.map((r) => r.user_id),
-    rows.map((r) => r.app_id),
-    rows.map((r) => r.system_domain_id),
-    rows.map((r) => r.kind),
-    rows.map((r) => (r.scopes ? r.scopes.join(' ') : null)),
-    rows.map((r) => r.expires.toISOString()),
-    rows.map((r) => r.is_mfa_authenticated),
-    rows.map((r) => r.grant_id),
-    rows.map((r) => r.token_hash),
-    rows.map((r) => r.require_member),
-    rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
-    rows.map((r) => (r.auth_time ? r.auth_time.toISOString() : null)),
-  ];
-  // inside a caller's transaction the statement must run on that transaction's connection
-  const res: (Stamps & { id: string })[] = em
-    ? returningRows(await em.query(INSERT_TOKENS_SQL, values))
-    : await preparedQuery(ds, 'portcullis_insert_tokens', INSERT_TOKENS_SQL, values);
-  const byId = new Map(res.map((r) => [r.id, r]));
-  return rows.map((r) => byId.get(r.id));
-}

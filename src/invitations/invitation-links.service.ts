@@ -9,10 +9,9 @@ import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { wireDate } from '../common/http/wire-date.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { returningRows } from '../database/returning-rows.js';
 import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
-import { effectiveStatus, liveDomainSql } from '../system-domains/domain-status.js';
+import { effectiveStatus } from '../system-domains/domain-status.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { assertSeat, lockDomain } from '../users/seat-limits.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
@@ -27,6 +26,7 @@ import { InvitationLinkEntity } from './invitation-link.entity.js';
 import { InvitationEntity } from './invitation.entity.js';
 import { INVITATION_TTL_MS } from './invitations.service.js';
 import { InvitationsErrors } from './invitations.errors.js';
+import { InvitationsRepository } from './invitations.repository.js';
 
 const REGISTERED =
   'If this address may join, an invitation was mailed to it: open the link in that mail to finish';
@@ -49,6 +49,7 @@ export class InvitationLinksService {
     private readonly mail: MailService,
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
+    private readonly repo: InvitationsRepository,
   ) {}
 
   /**
@@ -60,10 +61,7 @@ export class InvitationLinksService {
     const isAdmin = body.is_admin ?? false;
     if (isAdmin && !auth.isAdmin && !auth.isSuperAdmin) throw InvitationsErrors.LINK_ADMIN_ONLY();
     return this.ds.transaction(async (em) => {
-      const groups = (await em.query(
-        'SELECT id, roles FROM groups WHERE system_domain_id = $1 AND id = ANY($2::uuid[])',
-        [auth.systemDomainId, groupIds],
-      )) as { id: string; roles: string[] }[];
+      const groups = await this.repo.linkGroups(em, auth.systemDomainId, groupIds);
       if (groups.length !== groupIds.length) throw InvitationsErrors.GROUP_NOT_FOUND();
       if (!auth.isAdmin && !auth.isSuperAdmin) {
         const granted = new Set(groups.flatMap((g) => g.roles));
@@ -137,14 +135,7 @@ export class InvitationLinksService {
       if (effectiveStatus(domain, this.clock.now()) === 'FROZEN') throw AuthErrors.DOMAIN_FROZEN();
       const link = await this.link(em, sha256Hex(body.token)); // again, under the domain's lock (purge)
       if (!link) throw InvitationsErrors.LINK_EXPIRED();
-      const [taken] = await em.query(
-        `SELECT 1 FROM user_system_domains m JOIN users u ON u.id = m.user_id
-          WHERE m.system_domain_id = $1 AND u.email = $2
-         UNION ALL
-         SELECT 1 FROM invitations WHERE system_domain_id = $1 AND email = $2 AND accepted_at IS NULL`,
-        [domainId, body.email],
-      );
-      if (taken) return;
+      if (await this.repo.emailTaken(em, domainId, body.email)) return;
       await assertSeat(em, domainId, link.type, { now: this.clock.now(), countPending: true });
       const expires = new Date(this.clock.now().getTime() + INVITATION_TTL_MS);
       const invitation = em.create(InvitationEntity, {
@@ -195,21 +186,11 @@ export class InvitationLinksService {
   async purge(auth: AuthContext): Promise<void> {
     await this.ds.transaction(async (em) => {
       await lockDomain(em, auth.systemDomainId);
-      const invitations = returningRows<{ id: string }>(
-        await em.query(
-          'DELETE FROM invitations WHERE system_domain_id = $1 AND accepted_at IS NULL RETURNING id',
-          [auth.systemDomainId],
-        ),
-      );
-      const links = returningRows<{ id: string }>(
-        await em.query('DELETE FROM invitation_links WHERE system_domain_id = $1 RETURNING id', [
-          auth.systemDomainId,
-        ]),
-      );
-      for (const { id } of invitations) {
+      const { invitations, links } = await this.repo.purge(em, auth.systemDomainId);
+      for (const id of invitations) {
         await this.event(em, auth.systemDomainId, auth.requestId, id, 'delete', { id }, 'invitation');
       }
-      for (const { id } of links) {
+      for (const id of links) {
         await this.event(em, auth.systemDomainId, auth.requestId, id, 'delete', { id });
       }
       await this.audit.change(
@@ -227,13 +208,9 @@ export class InvitationLinksService {
 
   /** The link behind a digest, if it is unexpired and its domain is live. */
   private async link(em: EntityManager, hash: string): Promise<InvitationLinkEntity | null> {
-    const [row] = (await em.query(
-      `SELECT l.id FROM invitation_links l JOIN system_domains d ON d.id = l.system_domain_id
-        WHERE l.secret_sha256 = $1 AND ${liveDomainSql('d')}`,
-      [hash],
-    )) as { id: string }[];
-    if (!row) return null;
-    const link = await em.getRepository(InvitationLinkEntity).findOneByOrFail({ id: row.id });
+    const id = await this.repo.liveLinkId(em, hash);
+    if (!id) return null;
+    const link = await em.getRepository(InvitationLinkEntity).findOneByOrFail({ id });
     if (new Date(link.expires).getTime() <= this.clock.now().getTime())
       throw InvitationsErrors.LINK_EXPIRED();
     return link;
@@ -246,16 +223,13 @@ export class InvitationLinksService {
     expires: Date,
   ): Promise<InvitationTokenStateDto> {
     if (new Date(expires).getTime() <= this.clock.now().getTime()) throw InvitationsErrors.LINK_EXPIRED();
-    const [domain] = (await this.ds.query(
-      `SELECT d.name FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
-      [systemDomainId],
-    )) as { name: string }[];
-    if (!domain) throw InvitationsErrors.LINK_EXPIRED();
+    const name = await this.repo.liveDomainName(systemDomainId);
+    if (name === undefined) throw InvitationsErrors.LINK_EXPIRED();
     return {
       valid: true,
       kind,
       system_domain_id: systemDomainId,
-      system_domain_name: domain.name,
+      system_domain_name: name,
       type,
       expires: wireDate(expires),
     };

@@ -6,6 +6,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { InvitationLinksController } from './invitation-links.controller.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 import { InvitationsController } from './invitations.controller.js';
+import { InvitationsRepository } from './invitations.repository.js';
 import { InvitationsService } from './invitations.service.js';
 
 /**
@@ -15,7 +16,7 @@ import { InvitationsService } from './invitations.service.js';
 @Module({
   imports: [MailModule, LoginModule, PasswordPolicyModule, WebhooksModule],
   controllers: [InvitationLinksController, InvitationsController],
-  providers: [InvitationsService, InvitationLinksService],
+  providers: [InvitationsService, InvitationLinksService, InvitationsRepository],
   exports: [InvitationsService],
 })
 export class InvitationsModule {}

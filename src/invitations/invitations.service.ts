@@ -26,13 +26,13 @@ import type {
   VerifyInviteByLinkDto,
 } from './dto/invitation.dto.js';
 import { InvitationEntity } from './invitation.entity.js';
+import { InvitationsRepository } from './invitations.repository.js';
 import { configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
 import { wireDate } from '../common/http/wire-date.js';
-import { returningRows } from '../database/returning-rows.js';
 import { userView } from '../users/user-view.js';
 import { assertSeat, lockDomain } from '../users/seat-limits.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
-import { effectiveStatus, liveDomainSql } from '../system-domains/domain-status.js';
+import { effectiveStatus } from '../system-domains/domain-status.js';
 import { AuthErrors } from '../common/auth/auth.errors.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -54,6 +54,7 @@ export class InvitationsService {
     private readonly credentials: CredentialsService,
     private readonly events: WebhookEventsService,
     private readonly passwords: PasswordPolicyService,
+    private readonly repo: InvitationsRepository,
   ) {}
 
   /** A new invitation replaces the email's pending one in this domain (its link stops working). */
@@ -64,18 +65,8 @@ export class InvitationsService {
     return this.ds.transaction(async (em) => {
       // the domain first (seat limits lock it): an invitation replaced below is locked after it, as everywhere
       await lockDomain(em, domainId);
-      const [member] = await em.query(
-        `SELECT 1 FROM users u JOIN user_system_domains m ON m.user_id = u.id
-         WHERE u.email = $1 AND m.system_domain_id = $2`,
-        [body.email, domainId],
-      );
-      if (member) throw InvitationsErrors.ALREADY_MEMBER();
-      const replaced = returningRows<{ id: string }>(
-        await em.query(
-          'DELETE FROM invitations WHERE system_domain_id = $1 AND email = $2 AND accepted_at IS NULL RETURNING id',
-          [domainId, body.email],
-        ),
-      );
+      if (await this.repo.isMemberByEmail(em, domainId, body.email)) throw InvitationsErrors.ALREADY_MEMBER();
+      const replaced = await this.repo.deletePending(em, domainId, body.email);
       for (const old of replaced) await this.emit(em, auth, 'invitation', old.id, 'delete', { id: old.id });
       const type = body.type ?? 'STANDARD';
       await assertSeat(em, domainId, type, { now: this.clock.now(), countPending: true });
@@ -233,13 +224,7 @@ export class InvitationsService {
         });
         await em.insert(UserEntity, user);
       }
-      const joined = returningRows<{ user_id: string }>(
-        await em.query(
-          `INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)
-           ON CONFLICT DO NOTHING RETURNING user_id`,
-          [user.id, invitation.system_domain_id],
-        ),
-      );
+      const joined = await this.repo.join(em, user.id, invitation.system_domain_id);
       const acceptedAt = this.clock.now();
       const at = { systemDomainId: invitation.system_domain_id, requestId };
       await em.update(InvitationEntity, { id: invitation.id }, { accepted_at: acceptedAt, user_id: user.id });
@@ -248,24 +233,17 @@ export class InvitationsService {
         accepted_at: wireDate(acceptedAt),
         user_id: user.id,
       });
-      if (joined.length > 0) {
+      if (joined) {
         // what an invitation link granted: its groups (those still in the domain) and administration
-        await em.query(
-          `INSERT INTO group_members (group_id, user_id)
-           SELECT g.id, $2 FROM groups g WHERE g.system_domain_id = $1 AND g.id = ANY($3::uuid[])
-           ON CONFLICT DO NOTHING`,
-          [invitation.system_domain_id, user.id, invitation.group_ids ?? []],
-        );
         // the link's primary group comes first (InvitationLinksService.register)
-        const primary = invitation.group_ids?.[0] ?? null;
-        if (invitation.is_admin || primary) {
-          await em.query(
-            `UPDATE user_system_domains SET is_admin = is_admin OR $3,
-               primary_group_id = (SELECT id FROM groups WHERE id = $4::uuid AND system_domain_id = $2)
-             WHERE user_id = $1 AND system_domain_id = $2`,
-            [user.id, invitation.system_domain_id, invitation.is_admin, primary],
-          );
-        }
+        await this.repo.grantLink(
+          em,
+          user.id,
+          invitation.system_domain_id,
+          invitation.group_ids ?? [],
+          invitation.is_admin,
+          invitation.group_ids?.[0] ?? null,
+        );
         // the person is now a user of the domain, as if an administrator had created them there
         const member = await em.findOneByOrFail(UserEntity, { id: user.id });
         await this.emit(em, at, 'user', user.id, 'create', {
@@ -325,11 +303,9 @@ export class InvitationsService {
     if (invitation.accepted_at || new Date(invitation.expires).getTime() <= this.clock.now().getTime()) {
       throw InvitationsErrors.LINK_EXPIRED();
     }
-    const [domain] = await em.query(
-      `SELECT 1 FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
-      [invitation.system_domain_id],
-    );
-    if (!domain) throw InvitationsErrors.LINK_EXPIRED();
+    if ((await this.repo.liveDomainName(invitation.system_domain_id, em)) === undefined) {
+      throw InvitationsErrors.LINK_EXPIRED();
+    }
     return invitation;
   }
 

@@ -5,7 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ClientRegistry } from '../apps/client-registry.js';
 import { isForeignKeyViolation } from '../database/sql-helpers.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { activeMemberSql, type RevokeOptions, TokensService } from '../tokens/tokens.service.js';
+import { type RevokeOptions, TokensService } from '../tokens/tokens.service.js';
 import {
   CredentialMintService,
   InactiveMemberError,
@@ -15,6 +15,7 @@ import {
 import type { AppEntity } from '../apps/app.entity.js';
 import type { RefreshFacts } from '../credentials/refresh-rotation.js';
 import { invalidClient, invalidGrant } from './oauth.errors.js';
+import { OAuthRepository } from './oauth.repository.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -35,6 +36,7 @@ export class OAuthTokensService {
     private readonly tokens: TokensService,
     private readonly clients: ClientRegistry,
     private readonly mint: CredentialMintService,
+    private readonly repo: OAuthRepository,
   ) {}
 
   /**
@@ -104,8 +106,7 @@ export class OAuthTokensService {
       // the client was deleted since its registration was cached (on another instance, or behind the
       // service's back). In a caller's transaction (which the violation aborted), its rows went with it.
       if (em !== this.ds.manager) throw invalidGrant('The authorization no longer exists');
-      const [app] = await this.ds.query<unknown[]>('SELECT 1 FROM apps WHERE id = $1', [s.appId]);
-      if (app) throw e;
+      if (await this.repo.appExists(s.appId)) throw e;
       await this.clients.changed(s.appId); // drop the stale registration everywhere
       throw invalidClient('Unknown client');
     });
@@ -123,20 +124,13 @@ export class OAuthTokensService {
   async revokeGrant(grantId: string, opts: RevokeOptions): Promise<void> {
     const em = opts.em;
     if (!em) return this.ds.transaction((tx) => this.revokeGrant(grantId, { ...opts, em: tx }));
-    await em.query(
-      'UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL',
-      [grantId],
-    );
+    await this.repo.revokeGrantRefreshTokens(em, grantId);
     // each access token revoked emits its webhook event, in this transaction
     await this.tokens.revokeGrantTokens(grantId, { em, requestId: opts.requestId, origin: opts.origin });
   }
 
   /** Whether the user may still act in the domain (introspection of a refresh token). */
-  async isActiveMember(userId: string, systemDomainId: string): Promise<boolean> {
-    const [row] = await this.ds.query<{ ok: boolean }[]>(`SELECT ${activeMemberSql('$1', '$2')} AS ok`, [
-      userId,
-      systemDomainId,
-    ]);
-    return row.ok;
+  isActiveMember(userId: string, systemDomainId: string): Promise<boolean> {
+    return this.repo.isActiveMember(userId, systemDomainId);
   }
 }

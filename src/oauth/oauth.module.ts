@@ -15,6 +15,7 @@ import { GrantRegistry } from './grants/grant-registry.js';
 import { RefreshTokenGrant } from './grants/refresh-token.grant.js';
 import { MetadataController } from './metadata.controller.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
+import { OAuthRepository } from './oauth.repository.js';
 import { RefreshTokenController } from './refresh-token.controller.js';
 import { TokenEndpointController } from './token-endpoint.controller.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
@@ -35,6 +36,7 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     AuthorizationCodeGrant,
     RefreshTokenGrant,
     OAuthTokensService,
+    OAuthRepository,
     TokenEndpointService,
     AuthorizationRequestService,
     ConsentSessionService,

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { BillingLimits } from '../system-domains/system-domain.entity.js';
+import { MembershipsRepository } from './memberships.repository.js';
 import type { UserType } from './user.entity.js';
 import { UsersErrors } from './users.errors.js';
 
@@ -41,29 +41,13 @@ export async function assertSeat(
   type: UserType,
   o: SeatOptions,
 ): Promise<void> {
-  // raw: the domain row's FOR NO KEY UPDATE lock serialises seat checks (see above)
-  const [domain] = (await em.query(
-    'SELECT billing_limits FROM system_domains WHERE id = $1 FOR NO KEY UPDATE',
-    [systemDomainId],
-  )) as { billing_limits: BillingLimits | null }[];
+  // functions of the caller's transaction: the repository over that transaction's data source
+  const repo = new MembershipsRepository(em.connection);
+  const limits = await repo.lockedLimits(em, systemDomainId);
   const field = SEAT_LIMIT[type];
-  const limit = domain?.billing_limits?.[field];
+  const limit = limits?.[field];
   if (limit === null || limit === undefined) return;
-  const types = TYPES_OF(field);
-  // raw: two conditional counts (members and pending invitations) summed in one round trip
-  const [{ n }] = (await em.query(
-    `SELECT (
-       (SELECT count(*) FROM user_system_domains m JOIN users u ON u.id = m.user_id
-         WHERE m.system_domain_id = $1 AND m.via_partner_domain_id IS NULL
-           AND u.status = 'ACTIVE' AND u.type = ANY($2::text[])
-           AND u.id IS DISTINCT FROM $3::uuid)
-     + (CASE WHEN $4::boolean THEN
-       (SELECT count(*) FROM invitations i
-         WHERE i.system_domain_id = $1 AND i.accepted_at IS NULL AND i.expires > $5
-           AND i.type = ANY($2::text[]) AND i.id IS DISTINCT FROM $6::uuid)
-       ELSE 0 END))::int AS n`,
-    [systemDomainId, types, o.excludeUserId ?? null, o.countPending, o.now, o.excludeInvitationId ?? null],
-  )) as { n: number }[];
+  const n = await repo.seatsHeld(em, systemDomainId, TYPES_OF(field), o);
   if (n + 1 > limit) throw UsersErrors.SEAT_LIMIT(field, limit);
 }
 
@@ -72,6 +56,5 @@ export async function assertSeat(
  * invitations or memberships, so every such transaction locks in the same order (see assertSeat).
  */
 export async function lockDomain(em: EntityManager, systemDomainId: string): Promise<void> {
-  // raw: a row lock without reading the row (TypeORM's lock modes have no FOR NO KEY UPDATE)
-  await em.query('SELECT 1 FROM system_domains WHERE id = $1 FOR NO KEY UPDATE', [systemDomainId]);
+  await new MembershipsRepository(em.connection).lockDomain(em, systemDomainId);
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { MembershipsRepository } from './memberships.repository.js';
 import { PartnerAccessController } from './partner-access.controller.js';
 import { PartnerAccessService } from './partner-access.service.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
@@ -13,6 +14,6 @@ import { UserExtrasService } from './user-extras.service.js';
 @Module({
   imports: [WebhooksModule],
   controllers: [PartnerAccessController, UserExtrasController],
-  providers: [UserExtrasService, PhotoUploadInterceptor, PartnerAccessService],
+  providers: [UserExtrasService, PhotoUploadInterceptor, PartnerAccessService, MembershipsRepository],
 })
 export class UserExtrasModule {}

@@ -9,6 +9,7 @@ import type { UploadedImage } from '../common/http/image-upload.js';
 import { sha256Hex, sniffImage } from '../system-domains/logo.js';
 import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
+import { MembershipsRepository } from './memberships.repository.js';
 import { UserPhotoEntity } from './user-photo.entity.js';
 import { UsersErrors } from './users.errors.js';
 
@@ -27,6 +28,7 @@ export class UserExtrasService {
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
+    private readonly memberships: MembershipsRepository,
   ) {}
 
   /** 404 unless the member holds `role` in the caller's domain (an unknown role name is held by nobody). */
@@ -53,19 +55,17 @@ export class UserExtrasService {
     await this.requireRank(auth, userId);
     await this.ds.transaction(async (em) => {
       await this.requireMember(em, auth, userId);
-      await em
-        .getRepository(UserPhotoEntity)
-        .upsert(
-          {
-            user_id: userId,
-            system_domain_id: auth.systemDomainId,
-            content_type: contentType,
-            bytes,
-            sha256,
-            date_modified: this.clock.now(),
-          },
-          ['user_id', 'system_domain_id'],
-        );
+      await em.getRepository(UserPhotoEntity).upsert(
+        {
+          user_id: userId,
+          system_domain_id: auth.systemDomainId,
+          content_type: contentType,
+          bytes,
+          sha256,
+          date_modified: this.clock.now(),
+        },
+        ['user_id', 'system_domain_id'],
+      );
       await this.emit(em, auth, userId, 'update', { id: userId, photo });
     });
     return { photo };
@@ -110,11 +110,8 @@ export class UserExtrasService {
   }
 
   private async requireMember(em: EntityManager, auth: AuthContext, userId: string): Promise<void> {
-    const rows: unknown[] = await em.query(
-      'SELECT 1 FROM user_system_domains WHERE user_id = $1 AND system_domain_id = $2 FOR UPDATE',
-      [userId, auth.systemDomainId],
-    );
-    if (rows.length === 0) throw UsersErrors.NOT_FOUND();
+    if (!(await this.memberships.lockMembership(em, userId, auth.systemDomainId)))
+      throw UsersErrors.NOT_FOUND();
   }
 
   private emit(

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { MembershipsRepository } from './memberships.repository.js';
 
 /** What the published User carries of a member's place in a domain, besides its own fields. */
 export interface UserMemberships {
@@ -21,16 +22,12 @@ export async function withMemberships<T extends { id: string }>(
   users: T[],
 ): Promise<(T & UserMemberships)[]> {
   if (users.length === 0) return [];
-  // raw: one LEFT JOIN over memberships and groups for every user of the page
-  const rows = (await em.query(
-    `SELECT m.user_id, m.primary_group_id, g.id AS group_id, g.kind
-       FROM user_system_domains m
-       LEFT JOIN group_members gm ON gm.user_id = m.user_id
-       LEFT JOIN groups g ON g.id = gm.group_id AND g.system_domain_id = m.system_domain_id
-      WHERE m.system_domain_id = $1 AND m.user_id = ANY($2::uuid[])
-      ORDER BY g.name, g.id`,
-    [systemDomainId, users.map((u) => u.id)],
-  )) as { user_id: string; primary_group_id: string | null; group_id: string | null; kind: string | null }[];
+  // a function of the caller's transaction: the repository over that transaction's data source
+  const rows = await new MembershipsRepository(em.connection).membershipRows(
+    em,
+    systemDomainId,
+    users.map((u) => u.id),
+  );
   const of = new Map<string, UserMemberships>();
   for (const r of rows) {
     let m = of.get(r.user_id);

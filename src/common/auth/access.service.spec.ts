@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { AccessRepository } from './access.repository.js';
 import { randomUUID } from 'node:crypto';
 import { guardContext } from '../../../test/utils/guard-context.js';
 import { AccessService } from './access.service.js';
@@ -7,7 +7,7 @@ describe('AccessService (the access-checker registry)', () => {
   const mine = randomUUID();
   const theirs = randomUUID();
   const service = () => {
-    const s = new AccessService({} as DataSource);
+    const s = new AccessService({} as AccessRepository);
     s.register('thing', {
       label: 'Thing',
       ownerOnly: true,

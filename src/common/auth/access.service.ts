@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { AccessRepository } from './access.repository.js';
 import { AuthErrors } from './auth.errors.js';
 import { isUuid } from '../http/uuid-param.pipe.js';
 import type { AuthContext } from './auth-context.js';
@@ -29,7 +28,7 @@ export interface AccessChecker {
 export class AccessService {
   private readonly checkers = new Map<string, AccessChecker>();
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repo: AccessRepository) {}
 
   register(entity: string, checker: AccessChecker): void {
     if (this.checkers.has(entity)) throw new Error(`An access checker for "${entity}" is already registered`);
@@ -44,7 +43,7 @@ export class AccessService {
     this.register(entity, {
       label,
       ownerOnly,
-      find: (auth, ids) => this.ds.query(sql, [ids, auth.systemDomainId]),
+      find: (auth, ids) => this.repo.find(sql, ids, auth.systemDomainId),
     });
   }
 

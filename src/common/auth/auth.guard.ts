@@ -1,4 +1,11 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import { AuthErrors } from './auth.errors.js';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';

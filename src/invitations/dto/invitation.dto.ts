@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DOMAIN_STATUSES } from '../../system-domains/system-domain.entity.js';
-import { BoolField, EmailField, EnumField, PasswordField, StringField } from '../../common/validation/fields.js';
+import {
+  BoolField,
+  EmailField,
+  EnumField,
+  PasswordField,
+  StringField,
+} from '../../common/validation/fields.js';
 import { USER_TYPES, type UserType } from '../../users/user.entity.js';
 import { ListEnvelopeDto } from '../../common/http/list-envelope.dto.js';
 

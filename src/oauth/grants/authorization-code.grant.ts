@@ -4,12 +4,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { sha256Hex } from '../../common/crypto/secrets.js';
-import { AuthorizationCodeEntity } from '../authorization-code.entity.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
+import { OAuthRepository } from '../oauth.repository.js';
 import { VERIFIER_PATTERN, verifierMatches } from '../pkce.js';
-import { returningRows } from '../../database/returning-rows.js';
 import type { GrantHandler } from './grant.js';
 
 /**
@@ -25,6 +24,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: OAuthTokensService,
     private readonly clock: Clock,
+    private readonly repo: OAuthRepository,
   ) {}
 
   async handle(
@@ -41,19 +41,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
     const hash = sha256Hex(p.code);
     const now = this.clock.now();
     const outcome = await this.ds.transaction(async (em) => {
-      const [code] = returningRows<AuthorizationCodeEntity>(
-        await em.query(
-          `UPDATE oauth_authorization_codes SET used_at = $2
-           WHERE code_hash = $1 AND used_at IS NULL AND app_id = $3 RETURNING *`,
-          [hash, now, client.app.id],
-        ),
-      );
-      if (!code)
-        return {
-          replayOf: await em
-            .getRepository(AuthorizationCodeEntity)
-            .findOneBy({ code_hash: hash, app_id: client.app.id }),
-        };
+      const code = await this.repo.claimCode(em, hash, client.app.id, now);
+      if (!code) return { replayOf: await this.repo.findCode(em, hash, client.app.id) };
       if (new Date(code.expires).getTime() <= now.getTime())
         return { error: 'The authorization code has expired' };
       if (code.redirect_uri !== p.redirect_uri)

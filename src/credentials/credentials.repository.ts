@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query.js';
+import { returningRows } from '../database/returning-rows.js';
+import { activeMemberSql } from '../tokens/tokens.service.js';
+import type { Stamps, TokenRow } from './token-issuer.js';
+
+/**
+ * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
+ * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
+ * active member are inserted only if their user is one (checked in the same statement, so no request
+ * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
+ be flattened by unnest): scope and role names have no spaces.
+ */
+const INSERT_TOKENS_SQL = `
+INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
+                    grant_id, token_hash, rights_cap, auth_time)
+SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
+       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' '), v.auth_time
+FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
+            $8::boolean[], $9::uuid[], $10::text[], $11::boolean[], $12::text[], $13::timestamptz[])
+     AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member,
+          rights_cap, auth_time)
+WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
+RETURNING id, date_created, date_modified`;
+
+/** The token rows' statement for TokenIssuer (private to the credentials module, like it). */
+@Injectable()
+export class CredentialsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
+  async insertTokens(rows: TokenRow[], em?: EntityManager): Promise<(Stamps | undefined)[]> {
+    const values = [
+      rows.map((r) => r.id),
+      rows.map((r) => r.user_id),
+      rows.map((r) => r.app_id),
+      rows.map((r) => r.system_domain_id),
+      rows.map((r) => r.kind),
+      rows.map((r) => (r.scopes ? r.scopes.join(' ') : null)),
+      rows.map((r) => r.expires.toISOString()),
+      rows.map((r) => r.is_mfa_authenticated),
+      rows.map((r) => r.grant_id),
+      rows.map((r) => r.token_hash),
+      rows.map((r) => r.require_member),
+      rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
+      rows.map((r) => (r.auth_time ? r.auth_time.toISOString() : null)),
+    ];
+    // inside a caller's transaction the statement must run on that transaction's connection
+    // raw: INSERT … SELECT FROM unnest(…) with the member check and RETURNING, one fixed text for any batch
+    const res: (Stamps & { id: string })[] = em
+      ? returningRows(await em.query(INSERT_TOKENS_SQL, values))
+      : await preparedQuery(this.ds, 'portcullis_insert_tokens', INSERT_TOKENS_SQL, values);
+    const byId = new Map(res.map((r) => [r.id, r]));
+    return rows.map((r) => byId.get(r.id));
+  }
+}
