@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
 import type { AuditOrigin } from './audit-origin.js';
@@ -95,13 +95,7 @@ function recordParams(rows: AuditRecord[]): unknown[] {
 
 /** The audit trail's writes (records with their webhook fan-out, the retention purge); reads use the query builder. */
 @Injectable()
-export class AuditRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class AuditRepository extends FeatureRepository {
   /** Writes records and their webhook fan-out through `em` (a transaction's): the deliveries queued. */
   async record(em: EntityManager, rows: AuditRecord[]): Promise<number> {
     // raw: one statement of column arrays (unnest) writing records, events and deliveries (CTEs), RETURNING

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager } from 'typeorm';
 import { leaseClaimSql } from '../database/lease-claim.js';
 import type { FileTaskEntity } from './file.entity.js';
 import { StorageEntity } from './storage.entity.js';
@@ -53,13 +53,7 @@ export type ClaimedTask = Pick<
  * builder for the rest.
  */
 @Injectable()
-export class FilesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  get manager(): EntityManager {
-    return this.ds.manager;
-  }
-
+export class FilesRepository extends FeatureRepository {
   /** Files and keyframes of deleted assets: marked and queued for byte removal. Whether files were swept. */
   async sweepDeletedAssets(now: Date): Promise<number> {
     // raw: UPDATE … FROM a SKIP LOCKED batch inside a CTE feeding an INSERT, one statement

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
 import { returningRows } from '../database/returning-rows.js';
 import { UserEntity } from '../users/user.entity.js';
 import { EmailLoginLinkEntity } from './email-login-link.entity.js';
@@ -21,17 +21,7 @@ export interface LockoutValues {
  * EntityManager.
  */
 @Injectable()
-export class LoginRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  get manager(): EntityManager {
-    return this.ds.manager;
-  }
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class LoginRepository extends FeatureRepository {
   /**
    * Counts one attempt against (user, factor) unless a lock is in force: the failures counted so far
    * (including this one), or null when locked. The lock is written with the count that reaches the threshold.

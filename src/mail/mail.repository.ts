@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager } from 'typeorm';
 import { leaseClaimSql } from '../database/lease-claim.js';
 import { MailOutboxEntity } from './mail-outbox.entity.js';
 
@@ -22,13 +22,7 @@ export type ClaimedMail = Pick<
  * the delivery worker. Methods that belong to a larger change take the transaction's EntityManager.
  */
 @Injectable()
-export class MailRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  get manager(): EntityManager {
-    return this.ds.manager;
-  }
-
+export class MailRepository extends FeatureRepository {
   /** Bodies stored before bodies were sealed. */
   async unsealedBodies(): Promise<{ id: string; body: string }[]> {
     // raw: NOT LIKE on the stored prefix, two columns, no entity materialised (runs once at start)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager } from 'typeorm';
 import { returningRows } from '../database/returning-rows.js';
 
 /** A new signup nonce (its SHA-256 only) for a verified marketplace token. */
@@ -28,13 +28,7 @@ export interface ClaimedNonce {
  * with a fake of this class. Writes that belong to a larger change take the transaction's EntityManager.
  */
 @Injectable()
-export class MarketplaceRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class MarketplaceRepository extends FeatureRepository {
   /** Stores a nonce; throws the unique violation when the token (cloud, jti) was exchanged before. */
   async insertNonce(v: NonceValues): Promise<void> {
     // raw: the caller tells a replayed token by the unique violation this INSERT raises (isUniqueViolation)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { IsNull, type EntityManager } from 'typeorm';
 import { returningRows } from '../database/returning-rows.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
@@ -19,13 +19,7 @@ export type MfaRow = Pick<UserMfaEntity, 'totp_confirmed_at' | 'mail_2sv_enabled
  * larger change take the transaction's EntityManager (`transaction()`).
  */
 @Injectable()
-export class MfaRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class MfaRepository extends FeatureRepository {
   configuredMethods(userId: string): Promise<MfaMethod[]> {
     return configuredMethods(this.ds.manager, userId);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, LessThan } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -34,17 +34,7 @@ export interface AccountRow {
  * Methods that belong to a larger change take the transaction's EntityManager.
  */
 @Injectable()
-export class PasswordsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  get manager(): EntityManager {
-    return this.ds.manager;
-  }
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class PasswordsRepository extends FeatureRepository {
   /** The account with this email, locked for the transaction (orders two requests of one account). */
   async lockAccountByEmail(em: EntityManager, email: string): Promise<AccountRow | undefined> {
     // raw: SELECT … FOR UPDATE of one row by a unique column, the columns as they are stored

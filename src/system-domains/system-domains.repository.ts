@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager, In } from 'typeorm';
 import { returningRows } from '../database/returning-rows.js';
 import { liveDomainSql } from './domain-status.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
@@ -37,13 +37,7 @@ export interface ScheduledChange {
  * with a fake of this class. Methods that belong to a larger change take the transaction's EntityManager.
  */
 @Injectable()
-export class SystemDomainsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class SystemDomainsRepository extends FeatureRepository {
   /** Which of these domains exist. */
   async existing(ids: string[]): Promise<{ id: string }[]> {
     return this.ds.getRepository(SystemDomainEntity).find({ select: { id: true }, where: { id: In(ids) } });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
@@ -13,13 +13,7 @@ import { TokenEntity, type TokenKind } from './token.entity.js';
  * must match, what a revocation tells webhooks) and can be unit-tested with a fake of this class.
  */
 @Injectable()
-export class TokensRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class TokensRepository extends FeatureRepository {
   /** The per-request lookup of one token with its user, domain, membership, group roles and app. */
   async lookup(tokenId: string): Promise<LookupRow | undefined> {
     // raw: one flat prepared statement on the hot path (planned once per pooled connection)

@@ -1,7 +1,7 @@
 import { type UserMemberships, withMemberships } from './user-memberships.js';
+import { FeatureRepository } from '../database/feature-repository.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { escapeLike, isUniqueViolation } from '../database/sql-helpers.js';
 import { InvitationEntity } from '../invitations/invitation.entity.js';
 import { TokenEntity } from '../tokens/token.entity.js';
@@ -17,13 +17,7 @@ import { UsersErrors } from './users.errors.js';
  * EntityManager run in the caller's transaction (`transaction()`); `em` defaults to the data source's.
  */
 @Injectable()
-export class UsersRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class UsersRepository extends FeatureRepository {
   /** The users' groups, teams, role groups and primary group in the domain, in one statement. */
   withMemberships<T extends { id: string }>(
     systemDomainId: string,

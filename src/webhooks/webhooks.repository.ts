@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { type EntityManager } from 'typeorm';
 import { leaseClaimSql } from '../database/lease-claim.js';
 
 /**
@@ -88,13 +88,7 @@ export interface FailureValues {
  * method that belongs to a larger change takes the transaction's EntityManager.
  */
 @Injectable()
-export class WebhooksRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
-  }
-
+export class WebhooksRepository extends FeatureRepository {
   /** The event and one delivery per matching webhook: how many deliveries were queued. */
   async recordEvent(em: EntityManager, e: EventValues): Promise<number> {
     // raw: a CTE that matches, inserts the event only when something matches, and fans out, in one round trip

@@ -1,14 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
-import {
-  type BucketState,
-  type Budget,
-  drainMs,
-  drip,
-  LUA_LEAKY_BUCKET,
-  LUA_LEAKY_BUCKETS,
-} from './leaky-bucket.js';
+import { type BucketState, type Budget, drainMs, drip, LUA_LEAKY_BUCKETS } from './leaky-bucket.js';
 
 /** @nestjs/throttler's record: hits = the bucket's level rounded up, times in whole seconds. */
 export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -17,7 +10,6 @@ export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 const MAX_LOCAL_BUCKETS = 100_000;
 
 type RedisWithBucket = Redis & {
-  leakyBucket(key: string, burst: number, perSecond: number): Promise<[number, string]>;
   leakyBuckets(n: number, ...keysThenArgs: (string | number)[]): Promise<(number | string)[]>;
 };
 
@@ -50,7 +42,6 @@ export class LeakyBucketStorage implements ThrottlerStorage {
   ) {
     this.prefix = `${namespace}:rl:`;
     if (redis) {
-      redis.defineCommand('leakyBucket', { numberOfKeys: 1, lua: LUA_LEAKY_BUCKET });
       // numberOfKeys given per call (the first argument)
       redis.defineCommand('leakyBuckets', { lua: LUA_LEAKY_BUCKETS });
     }
@@ -69,23 +60,8 @@ export class LeakyBucketStorage implements ThrottlerStorage {
     _block: number,
     name: string,
   ): Promise<BucketRecord> {
-    const budget: Budget = { burst: limit, perSecond: (limit * 1000) / ttl };
-    const fullKey = `${this.prefix}${name}:${key}`;
-    if (this.redis && this.redis.status === 'ready') {
-      try {
-        const [allowed, level] = await this.redis.leakyBucket(fullKey, budget.burst, budget.perSecond);
-        if (this.degraded) {
-          this.degraded = false;
-          this.logger.warn('Redis answers again: rate limits are shared by every instance');
-        }
-        return record(allowed === 1, Number(level), budget);
-      } catch (e) {
-        this.degrade((e as Error).message);
-      }
-    } else if (this.redis) {
-      this.degrade(`connection ${this.redis.status}`);
-    }
-    return this.incrementLocal(fullKey, budget);
+    const [charged] = await this.incrementAll([{ key, ttl, limit, name }]);
+    return charged;
   }
 
   /**

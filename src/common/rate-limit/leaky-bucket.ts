@@ -2,7 +2,7 @@
  * The leaky bucket of the spec's rate limit ("50 requests per second sustained, or 1000 requests in any
  * 20-second period"): each admitted request adds one to the bucket's level, the level drains at `perSecond`,
  * and a request that would take the level above `burst` is refused (and adds nothing, so a client that backs
- * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKET) when instances share
+ * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKETS) when instances share
  * their buckets, and in memory otherwise.
  */
 export interface Budget {
@@ -54,36 +54,11 @@ export function drainMs(level: number, b: Budget): number {
 }
 
 /**
- * The same step, atomic in Redis. Time is Redis's own (TIME), so instances with skewed clocks share one
- * bucket exactly. KEYS[1] the bucket; ARGV burst, perSecond. Returns {allowed, level as a string} (Lua
- * numbers would be truncated to integers on the way out).
- */
-export const LUA_LEAKY_BUCKET = `
-local burst = tonumber(ARGV[1])
-local perMs = tonumber(ARGV[2]) / 1000
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local v = redis.call('HMGET', KEYS[1], 'l', 't')
-local level = tonumber(v[1]) or 0
-local at = tonumber(v[2]) or now
-local elapsed = now - at
-if elapsed < 0 then elapsed = 0 end
-level = level - elapsed * perMs
-if level < 0 then level = 0 end
-local allowed = 0
-if level + 1 <= burst then
-  level = level + 1
-  allowed = 1
-end
-redis.call('HSET', KEYS[1], 'l', string.format('%.6f', level), 't', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(level / perMs) + 1000)
-return {allowed, string.format('%.6f', level)}
-`;
-
-/**
- * Several buckets charged for one request in one round trip, in order (KEYS[i]; ARGV burst_i, perSecond_i),
- * each exactly as LUA_LEAKY_BUCKET; a refusal ends it, so the buckets after a full one are not charged.
- * Returns {allowed_1, level_1, allowed_2, level_2, …} for the buckets charged.
+ * The same step, atomic in Redis, for one or several buckets charged for one request in one round trip, in
+ * order (KEYS[i]; ARGV burst_i, perSecond_i); a refusal ends it, so the buckets after a full one are not
+ * charged. Time is Redis's own (TIME), so instances with skewed clocks share one bucket exactly. Returns
+ * {allowed_1, level_1, allowed_2, level_2, …} for the buckets charged, levels as strings (Lua numbers would
+ * be truncated to integers on the way out).
  */
 export const LUA_LEAKY_BUCKETS = `
 local t = redis.call('TIME')
