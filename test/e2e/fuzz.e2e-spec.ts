@@ -6,7 +6,7 @@ import { AUTHORIZATION_PARAMS } from '../../src/oauth/consent/consent-pages.js';
 import { createApp, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { changedTables, fingerprint, fingerprintQuery } from '../utils/fuzz/fingerprint.js';
+import { changedSince, changeMark, installChangeLog } from '../utils/fuzz/change-log.js';
 import {
   bodyFor,
   encode,
@@ -87,7 +87,6 @@ interface Fuzzed {
 describe('fuzz: hostile input to every operation', () => {
   let t: TestApp;
   let operations: Operation[];
-  let fpQuery: string;
   let mintAdmin: () => Promise<string>;
   const ids: Record<string, string> = {};
 
@@ -98,7 +97,7 @@ describe('fuzz: hostile input to every operation', () => {
     t = await createTestApp();
     const doc = (await t.http.get('/API/auth/spec').expect(200)).body;
     operations = [...operationsOf(doc), ...EXTRA].filter((op) => !ONLY || ONLY.test(op.path));
-    fpQuery = await fingerprintQuery(t.ds);
+    await installChangeLog(t.ds);
     const admin = await createUser(t, { isSuperAdmin: true, isAdmin: true });
     mintAdmin = async () => (await tokenFor(t, admin)).token;
     const other = await createUser(t, { roles: ['can_read_apps'] });
@@ -217,13 +216,29 @@ describe('fuzz: hostile input to every operation', () => {
     expect(Object.keys(EXCLUDED)).toEqual([]);
   });
 
-  it('the fingerprint sees a change anywhere, and not a token being used (negative control)', async () => {
-    const before = await fingerprint(t.ds, fpQuery);
-    await t.ds.query(`UPDATE users SET first_name = 'fingerprint-probe' WHERE id = $1`, [ids.user_id]);
-    expect(changedTables(before, await fingerprint(t.ds, fpQuery))).toEqual(['users']);
-    const again = await fingerprint(t.ds, fpQuery);
+  it('the change log sees a change anywhere, and not a token being used (negative control)', async () => {
+    const before = await changeMark(t.ds);
+    await t.ds.query(`UPDATE users SET first_name = 'change-probe' WHERE id = $1`, [ids.user_id]);
+    expect(await changedSince(t.ds, before)).toEqual(['users']);
+    const again = await changeMark(t.ds);
     await t.ds.query('UPDATE tokens SET last_used_at = now()');
-    expect(changedTables(again, await fingerprint(t.ds, fpQuery))).toEqual([]);
+    await t.ds.query(`UPDATE users SET first_name = 'change-probe' WHERE id = $1`, [ids.user_id]);
+    // a write rolled back is no change
+    await expect(
+      t.ds.transaction(async (m) => {
+        await m.query(`DELETE FROM groups WHERE id = $1`, [ids.group_id]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await changedSince(t.ds, again)).toEqual([]);
+    const third = await changeMark(t.ds);
+    await t.ds.query(`UPDATE tokens SET last_used_at = now(), revoked_at = revoked_at WHERE id = $1`, [
+      ids.token_id,
+    ]);
+    await t.ds.query(`UPDATE tokens SET expires = expires + interval '1 second' WHERE id = $1`, [
+      ids.token_id,
+    ]);
+    expect(await changedSince(t.ds, third)).toEqual(['tokens']);
   });
 
   const identities = ['anonymous', 'administrator'] as const;
@@ -236,12 +251,12 @@ describe('fuzz: hostile input to every operation', () => {
         const run = await fc.check(
           fc.asyncProperty(requestArb(op), async (f) => {
             const headers = who === 'administrator' ? bearer(await mintAdmin()) : {};
-            const before = await fingerprint(t.ds, fpQuery);
+            const before = await changeMark(t.ds);
             const res = await send(op, f, headers);
             const text = res.text ?? '';
             if (res.status >= 500) throw new Error(`5xx — ${describeCase(op, who, f, res.status, text)}`);
             if (res.status >= 400) {
-              const changed = changedTables(before, await fingerprint(t.ds, fpQuery));
+              const changed = await changedSince(t.ds, before);
               if (changed.length) {
                 throw new Error(
                   `${changed.join(', ')} changed on a 4xx — ${describeCase(op, who, f, res.status, text)}`,
