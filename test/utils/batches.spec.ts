@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ALONE, BATCH_COUNT, planBatches } from './batches.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const suites = readdirSync(join(ROOT, 'test/e2e')).filter((f) => f.endsWith('.e2e-spec.ts'));
+
+describe('the e2e batches (test/utils/batches.ts)', () => {
+  it('run every suite exactly once: in one batch, or alone', () => {
+    const plan = planBatches();
+    const batched = plan.flat();
+    expect(new Set(batched).size).toBe(batched.length);
+    expect([...batched, ...ALONE].sort()).toEqual([...suites].sort());
+    for (const batch of plan) expect(batch.length).toBeGreaterThan(0);
+  });
+
+  it('have one file per batch in test/batches/, and jest.config.js names the same lone suites', () => {
+    const files = readdirSync(join(ROOT, 'test/batches')).filter((f) => f.endsWith('.e2e-batch.ts'));
+    expect(files.sort()).toEqual(
+      Array.from({ length: BATCH_COUNT }, (_, i) => `${i + 1}.e2e-batch.ts`).sort(),
+    );
+    const config = readFileSync(join(ROOT, 'jest.config.js'), 'utf8');
+    const glob = /test\/e2e\/\{([^}]+)\}\.e2e-spec\.ts/.exec(config)?.[1].split(',').sort();
+    expect(glob).toEqual(ALONE.map((f) => f.replace('.e2e-spec.ts', '')).sort());
+  });
+
+  it('hold only suites whose hooks and timeouts stay inside their describe blocks', () => {
+    // a hook or jest.setTimeout at a file's top level would apply to every suite of its batch
+    const offending = suites
+      .filter((f) => !ALONE.includes(f))
+      .filter((f) =>
+        /^(beforeAll|afterAll|beforeEach|afterEach|jest\.setTimeout|jest\.retryTimes)\(/m.test(
+          readFileSync(join(ROOT, 'test/e2e', f), 'utf8'),
+        ),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('balance the suites by weight, heaviest first, deterministically', () => {
+    const plan = planBatches(['a', 'b', 'c', 'd', 'e'], { a: 10, b: 6, c: 5, d: 1 }, 2);
+    // e is not weighed: it counts as the median of [1, 5, 6, 10], 6. Heaviest first, ties by name:
+    // a(10) → 1; b(6) → 2; e(6) → 2 (6 < 10); c(5) → 1 (10 < 12); d(1) → 2 (12 < 15)
+    expect(plan).toEqual([
+      ['a', 'c'],
+      ['b', 'd', 'e'],
+    ]);
+    expect(planBatches(['a', 'b', 'c', 'd', 'e'], { a: 10, b: 6, c: 5, d: 1 }, 2)).toEqual(plan);
+  });
+});
