@@ -185,7 +185,7 @@ export class SamlController {
   @ApiNotFoundResponse({ type: ErrorsDto })
   @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
   async samlMetadata(@Param('public_id') publicId: string, @Res() res: Response): Promise<void> {
-    const xml = this.saml.metadata(await this.saml.byPublicId(publicId));
+    const xml = await this.saml.metadata(await this.saml.byPublicId(publicId));
     res.status(200).type('application/xml').send(xml);
   }
 
@@ -203,7 +203,7 @@ export class SamlController {
     @Param('identity_provider_id') id: string,
     @Res() res: Response,
   ): Promise<void> {
-    const xml = this.saml.metadata(await this.saml.byDomainAndId(domainId, id));
+    const xml = await this.saml.metadata(await this.saml.byDomainAndId(domainId, id));
     res.status(200).type('application/xml').send(xml);
   }
 

@@ -10,6 +10,18 @@ import { failedRules, normalizeChecks, type PasswordChecks, strictestOf } from '
 export const MIN_STRENGTH_SCORE = 3;
 export const TOO_COMMON = 'is too common or too easy to guess';
 
+let estimator: ZxcvbnFactory | undefined;
+
+/**
+ * zxcvbn's matchers, built on the first password judged and shared by the process: building its ranked
+ * dictionaries takes about 150 ms of CPU and tens of MB, which every start (and every test app) paid before,
+ * though a service that only verifies tokens never judges a password. It holds no per-request state.
+ */
+function strengthEstimator(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs, useLevenshteinDistance: true });
+  return estimator;
+}
+
 /**
  * The one place a new password is judged, wherever it is set (reset, invitation, users create/update): the
  * strictest union of the checks of the domains that apply, the service's floor of 8 characters, and an
@@ -18,12 +30,6 @@ export const TOO_COMMON = 'is too common or too easy to guess';
  */
 @Injectable()
 export class PasswordPolicyService {
-  private readonly zxcvbn = new ZxcvbnFactory({
-    dictionary,
-    graphs: adjacencyGraphs,
-    useLevenshteinDistance: true,
-  });
-
   constructor(private readonly repo: PasswordsRepository) {}
 
   /** The strictest union of these domains' stored checks (all null when none sets any). */
@@ -56,7 +62,7 @@ export class PasswordPolicyService {
     const inputs = personal.flatMap((p) =>
       p ? [p, ...p.split(/[@.\s_+-]+/).filter((s) => s.length >= 3)] : [],
     );
-    if (this.zxcvbn.check(password, inputs).score < MIN_STRENGTH_SCORE) failed.push(TOO_COMMON);
+    if (strengthEstimator().check(password, inputs).score < MIN_STRENGTH_SCORE) failed.push(TOO_COMMON);
     return failed;
   }
 
