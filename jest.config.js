@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 // Nest 12 ships ES modules only, so jest runs in native ESM mode (node --experimental-vm-modules).
 const shared = {
   testEnvironment: 'node',
@@ -70,8 +72,10 @@ export default {
       testMatch: batched()
         ? [
             '<rootDir>/test/batches/*.e2e-batch.ts',
-            // the suites that keep a file of their own (ALONE in test/utils/batches.ts)
-            '<rootDir>/test/e2e/{route-policy,fuzz,graceful-stop,terminal}.e2e-spec.ts',
+            // the suites that keep a file of their own, with the reasons (test/utils/batches.ts)
+            ...Object.keys(
+              JSON.parse(readFileSync(new URL('test/batches/alone.json', import.meta.url), 'utf8')),
+            ).map((suite) => `<rootDir>/test/e2e/${suite}`),
           ]
         : ['<rootDir>/test/**/*.e2e-spec.ts'],
       // every response the suites receive is checked against openapi/openapi.json (test/utils/contract/)

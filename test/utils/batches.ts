@@ -13,27 +13,27 @@ import { fileURLToPath } from 'node:url';
  * `beforeAll` and closed in its own `afterAll` (no suite has hooks outside a `describe`; the batch checks).
  *
  * Which suite goes where: the suites sorted by name, each given to the batch with the least weight so far,
- * heaviest first, by the seconds in `test/batches/weights.json` (`npm run test:weights` refreshes it from
- * a run; a suite not listed counts as the median). The suites of `ALONE` keep a test file of their own.
+ * heaviest first, by the seconds in `test/batches/weights.json` (`scripts/test-batch-weights.mjs` refreshes it
+ * from the report of an unbatched run; a suite not listed counts as the median). The suites of `ALONE` keep a test file of their own.
  *
  * A run given test paths or a pattern (`npm test -- test/e2e/login.e2e-spec.ts`) runs the suite files
  * themselves (jest.config.js); `TEST_BATCHES=0` does that for a whole run too.
  */
 
-/** Suites that keep their own test file: they match a snapshot named after their file, or run long alone. */
-export const ALONE = [
-  'route-policy.e2e-spec.ts', // toMatchSnapshot: the snapshot file is named after the test file
-  'fuzz.e2e-spec.ts', // the longest suite; alone, it balances the two workers
-  'graceful-stop.e2e-spec.ts', // child processes and signals, raises its file's timeout
-  'terminal.e2e-spec.ts', // child processes, raises its file's timeout
-];
-
-/** How many batch files test/batches/ holds (batches.e2e-spec.ts of the unit project checks it). */
-export const BATCH_COUNT = 8;
-
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const E2E_DIR = join(ROOT, 'test/e2e');
 const WEIGHTS_FILE = join(ROOT, 'test/batches/weights.json');
+
+/**
+ * Suites that keep their own test file (they match a snapshot named after their file, or run long alone),
+ * each with the reason: `test/batches/alone.json`, which jest.config.js reads too.
+ */
+export const ALONE = Object.keys(
+  JSON.parse(readFileSync(join(ROOT, 'test/batches/alone.json'), 'utf8')) as Record<string, string>,
+);
+
+/** How many batch files test/batches/ holds (test/utils/batches.spec.ts checks it). */
+export const BATCH_COUNT = 8;
 
 /** The batched suites' file names, batch by batch (index 0 is batch 1). */
 export function planBatches(
