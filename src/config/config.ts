@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PgliteSource } from '../database/pglite-serial-driver.js';
 import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
 import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
@@ -18,10 +19,11 @@ export interface AppConfig {
     url: string | null;
     dataDir: string;
     /**
-     * In-memory PGlite only (`DATA_DIR=memory://`): a data directory tarball the database starts from instead
-     * of an empty one. Never from the environment: the tests hand their migrated template here.
+     * In-memory PGlite only (`DATA_DIR=memory://`): where the database comes from instead of a new empty one.
+     * Never from the environment: the tests hand out databases reset to their migrated template here
+     * (test/utils/pglite-pool.ts).
      */
-    pgliteTemplate?: Blob;
+    pglite?: PgliteSource;
     /** PostgreSQL only: the pool's bounds (docs/outages.md). A wait past one of them is a 503, not a hang. */
     pool: DatabasePoolConfig;
   };

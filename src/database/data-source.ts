@@ -22,7 +22,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     return { ...common, url: config.database.url, extra: poolOptions(config.database.pool) };
   }
   const dir = config.database.dataDir === 'memory://' ? undefined : `${config.database.dataDir}/pglite`;
-  const driver = createSerialPgliteDriver(dir, dir ? undefined : config.database.pgliteTemplate);
+  const driver = createSerialPgliteDriver(dir, dir ? undefined : config.database.pglite);
   return { ...common, driver } as DataSourceOptions;
 }
 

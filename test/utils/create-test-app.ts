@@ -64,8 +64,8 @@ export async function createTestApp(
     RATE_LIMIT_NAMESPACE: `test-${randomUUID()}`,
     ...env,
   });
-  if (db.pgliteTemplate && !config.database.url && config.database.dataDir === 'memory://') {
-    config.database.pgliteTemplate = db.pgliteTemplate;
+  if (db.pglite && !config.database.url && config.database.dataDir === 'memory://') {
+    config.database.pglite = db.pglite;
   }
   const app = await createApp(config);
   // every response is held against the committed OpenAPI document; a suite fails on any it does not declare

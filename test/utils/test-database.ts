@@ -4,6 +4,8 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { PgliteSource } from '../../src/database/pglite-serial-driver.js';
+import { PglitePool } from './pglite-pool.js';
 
 /**
  * A database per test app. With DATABASE_URL set (CI's PostgreSQL pass), a database of its own on that
@@ -12,7 +14,8 @@ import pg from 'pg';
  * `migrated: true` (createTestApp): the database starts with every migration applied, copied from a template
  * migrated once, instead of migrating from zero in every app (that was most of the suites' time):
  * - PGlite: the template is a data directory tarball (`dumpDataDir`) cached in
- *   `node_modules/.cache/portcullis-tests/pglite-<hash>.tar`, loaded by the driver (`loadDataDir`).
+ *   `node_modules/.cache/portcullis-tests/pglite-<hash>.tar`, loaded by the driver (`loadDataDir`); a
+ *   database an app hands back is reset to it and reused by the next app of the test file (pglite-pool.ts).
  * - PostgreSQL: a database `portcullis_tmpl_<hash>` on the server, cloned with `CREATE DATABASE … TEMPLATE`.
  * `<hash>` covers the migration files' contents and the PGlite version, so a changed migration builds a new
  * template. The app still runs its migrations at start, and finds none pending.
@@ -22,8 +25,8 @@ import pg from 'pg';
 export interface TestDatabase {
   /** The PostgreSQL database's URL; null on PGlite. */
   url: string | null;
-  /** PGlite: the migrated template to start the in-memory database from (`config.database.pgliteTemplate`). */
-  pgliteTemplate?: Blob;
+  /** PGlite: where the in-memory database comes from (`config.database.pglite`): reset to the migrated template. */
+  pglite?: PgliteSource;
   drop: () => Promise<void>;
 }
 
@@ -32,7 +35,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   if (!serverUrl) {
     return {
       url: null,
-      ...(options.migrated ? { pgliteTemplate: await pgliteTemplate() } : {}),
+      ...(options.migrated ? { pglite: pglitePool } : {}),
       drop: async () => undefined,
     };
   }
@@ -87,7 +90,27 @@ async function pgliteTemplateFile(): Promise<string> {
   return join(CACHE_DIR, `pglite-${await templateHash()}.tar`);
 }
 
-async function pgliteTemplate(): Promise<Blob> {
+/** The migrated in-memory databases of this test file's apps (pglite-pool.ts). */
+const pglitePool = new PglitePool(() => pgliteTemplate());
+
+/** Closes the databases the pool keeps for reuse: the e2e setup file calls it after each test file. */
+export function drainPglitePool(): Promise<void> {
+  return pglitePool.drain();
+}
+
+/**
+ * The template, read once per process (a jest worker starts dozens of apps): re-reading its 43 MB for each
+ * app was a third of a second per start on a loaded machine. A Blob is immutable, so every app can load from
+ * the same one.
+ */
+let template: Promise<Blob> | null = null;
+export function pgliteTemplate(): Promise<Blob> {
+  template ??= readOrBuildPgliteTemplate();
+  template.catch(() => (template = null));
+  return template;
+}
+
+async function readOrBuildPgliteTemplate(): Promise<Blob> {
   const file = await pgliteTemplateFile();
   const cached = await readFile(file).catch(() => null);
   if (cached) return new Blob([cached]);

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { prepareTemplate } from '../test-database.js';
+import { drainPglitePool, prepareTemplate } from '../test-database.js';
 import { coveredResponses, formatViolations, takeViolations } from './recorder.js';
 
 // setupFilesAfterEnv of the e2e project.
@@ -7,6 +7,8 @@ import { coveredResponses, formatViolations, takeViolations } from './recorder.j
 // suite of a run that finds none, here rather than in that suite's own hook, with room for initdb and every
 // migration on a loaded machine.
 beforeAll(() => prepareTemplate(), 10 * 60_000);
+// the in-memory databases kept for the next app of this test file (pglite-pool.ts)
+afterAll(() => drainPglitePool());
 
 // A suite fails when its app answered anything the committed OpenAPI document does not declare
 // (recorder.ts). With CONTRACT_COVERAGE=<file>, each suite appends the declared

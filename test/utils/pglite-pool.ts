@@ -1,0 +1,175 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-driver.js';
+
+/**
+ * The in-memory databases of the test apps on PGlite, reused: a database an app hands back when it closes
+ * is reset to the migrated template and handed to the next app of the same test file.
+ *
+ * Why: opening one means unpacking the template's 43 MB data directory into PGlite's in-memory file
+ * system and starting PostgreSQL in WebAssembly, half of a test app's start and the largest piece of the
+ * suites' time once they ran in batches. Resetting one costs a few statements.
+ *
+ * A database is reused only when nothing but rows changed, and comes back exactly as the template left it:
+ * - its catalog (tables, columns, defaults, constraints, triggers, functions, types, roles, databases and
+ *   their settings…) must match the template's, by a digest taken on a fresh database; a suite that adds a
+ *   trigger (the fuzz suite's change log) or alters a table leaves its database to be closed instead;
+ * - the session is reset (`ROLLBACK`, `DISCARD ALL`: settings, prepared statements, temporary tables,
+ *   advisory locks, listeners);
+ * - every table with a row is emptied (`TRUNCATE … CASCADE`), the template's own rows (the migrations
+ *   table) are written back as they were, and every sequence is set back to its template value.
+ * test/e2e/pglite-pool.e2e-spec.ts checks each of these against a database that a previous app changed.
+ */
+export class PglitePool implements PgliteSource {
+  private readonly idle: PGlite[] = [];
+  private template: Promise<TemplateState> | null = null;
+
+  constructor(
+    private readonly tarball: () => Promise<Blob>,
+    /** Databases kept for reuse (each holds about 60 MB); one more handed back is closed. */
+    private readonly maxIdle = 2,
+  ) {}
+
+  async open(): Promise<PGlite> {
+    const reused = this.idle.pop();
+    if (reused) return reused;
+    const db = await openPglite({ template: await this.tarball() });
+    // described on the first database opened, before any app has used it
+    this.template ??= describeTemplate(db);
+    try {
+      await this.template;
+    } catch (err) {
+      this.template = null;
+      await db.close();
+      throw err;
+    }
+    return db;
+  }
+
+  async close(db: PGlite): Promise<void> {
+    const template = this.template && (await this.template.catch(() => null));
+    if (
+      template &&
+      this.idle.length < this.maxIdle &&
+      (await resetToTemplate(db, template).catch(() => false))
+    ) {
+      this.idle.push(db);
+      return;
+    }
+    await db.close();
+  }
+
+  /** Closes the databases kept for reuse (at the end of a test file). */
+  async drain(): Promise<void> {
+    const all = this.idle.splice(0);
+    await Promise.all(all.map((db) => db.close()));
+  }
+
+  /** How many databases wait for reuse (the pool's own tests). */
+  get idleCount(): number {
+    return this.idle.length;
+  }
+}
+
+interface TemplateState {
+  /** Every table of the user schemas, qualified and quoted. */
+  tables: string[];
+  /** The rows of the tables that have any, as JSON. */
+  rows: { table: string; json: string }[];
+  sequences: { name: string; value: string | null; start: string }[];
+  catalog: string;
+}
+
+const USER_SCHEMA = `nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_toast%'
+  AND nspname NOT LIKE 'pg\\_temp%'`;
+
+/** A digest of everything in the catalog a test could change besides rows. */
+const CATALOG_DIGEST = `
+SELECT md5(string_agg(x, E'\\n' ORDER BY x)) AS digest FROM (
+  SELECT format('class %s.%s %s %s %s %s', n.nspname, c.relname, c.relkind, c.relpersistence,
+    c.relrowsecurity, c.reloptions) AS x
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${USER_SCHEMA}
+  UNION ALL SELECT format('column %s %s %s %s %s %s', a.attrelid::regclass, a.attname, a.atttypid, a.atttypmod,
+    a.attnotnull, a.attisdropped)
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE a.attnum > 0 AND ${USER_SCHEMA}
+  UNION ALL SELECT format('default %s %s %s', d.adrelid::regclass, d.adnum, pg_get_expr(d.adbin, d.adrelid))
+    FROM pg_attrdef d
+  UNION ALL SELECT format('constraint %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+    FROM pg_constraint WHERE connamespace IN (SELECT oid FROM pg_namespace WHERE ${USER_SCHEMA})
+  UNION ALL SELECT format('trigger %s %s %s %s', tgrelid::regclass, tgname, tgenabled, tgfoid)
+    FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL SELECT format('function %s %s %s', pronamespace::regnamespace, proname, md5(prosrc))
+    FROM pg_proc WHERE pronamespace IN (SELECT oid FROM pg_namespace WHERE ${USER_SCHEMA})
+  UNION ALL SELECT format('type %s %s', typnamespace::regnamespace, typname)
+    FROM pg_type WHERE typnamespace IN (SELECT oid FROM pg_namespace WHERE ${USER_SCHEMA})
+  UNION ALL SELECT format('rule %s %s %s', ev_class::regclass, rulename, ev_enabled) FROM pg_rewrite
+    WHERE ev_class IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE ${USER_SCHEMA})
+  UNION ALL SELECT format('policy %s %s', polrelid::regclass, polname) FROM pg_policy
+  UNION ALL SELECT format('schema %s %s', nspname, nspowner) FROM pg_namespace
+  UNION ALL SELECT format('role %s %s %s %s', rolname, rolsuper, rolcanlogin, rolconfig) FROM pg_roles
+  UNION ALL SELECT format('setting %s %s %s', setdatabase, setrole, setconfig) FROM pg_db_role_setting
+  UNION ALL SELECT format('database %s %s %s', datname, datallowconn, datconnlimit) FROM pg_database
+  UNION ALL SELECT format('extension %s %s', extname, extversion) FROM pg_extension
+) q`;
+
+async function catalogDigest(db: PGlite): Promise<string> {
+  return (await db.query<{ digest: string }>(CATALOG_DIGEST)).rows[0].digest;
+}
+
+async function describeTemplate(db: PGlite): Promise<TemplateState> {
+  const tables = (
+    await db.query<{ name: string }>(
+      `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'p') AND ${USER_SCHEMA} ORDER BY 1`,
+    )
+  ).rows.map((r) => r.name);
+  const rows: TemplateState['rows'] = [];
+  for (const table of tables) {
+    const { json } = (
+      await db.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`)
+    ).rows[0];
+    if (json) rows.push({ table, json });
+  }
+  const sequences = (
+    await db.query<{ name: string; value: string | null; start: string }>(
+      `SELECT format('%I.%I', schemaname, sequencename) AS name, last_value::text AS value,
+        start_value::text AS start FROM pg_sequences`,
+    )
+  ).rows;
+  return { tables, rows, sequences, catalog: await catalogDigest(db) };
+}
+
+/** Resets `db` to the template; false when it cannot be (its catalog changed), and it must be closed. */
+async function resetToTemplate(db: PGlite, template: TemplateState): Promise<boolean> {
+  // outside any transaction an app left open, with the session's state gone
+  await db.exec('ROLLBACK');
+  await db.exec('DISCARD ALL');
+  if ((await catalogDigest(db)) !== template.catalog) return false;
+  const nonEmpty = (
+    await db.query<{ name: string }>(
+      template.tables
+        .map((t, i) => `SELECT $${i + 1}::text AS name WHERE EXISTS (SELECT 1 FROM ${t})`)
+        .join(' UNION ALL '),
+      template.tables,
+    )
+  ).rows.map((r) => r.name);
+  await db.transaction(async (tx) => {
+    if (nonEmpty.length) await tx.exec(`TRUNCATE ${nonEmpty.join(', ')} CASCADE`);
+    // the template's rows as they were, foreign keys aside while they are written (they held in the template)
+    await tx.exec('SET LOCAL session_replication_role = replica');
+    for (const { table, json } of template.rows) {
+      await tx.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [
+        json,
+      ]);
+    }
+    for (const s of template.sequences) {
+      await tx.query('SELECT setval($1::regclass, $2::bigint, $3)', [
+        s.name,
+        s.value ?? s.start,
+        s.value !== null,
+      ]);
+    }
+  });
+  return true;
+}
