@@ -13,6 +13,21 @@ import type { TestApp } from '../utils/create-test-app.js';
 
 export const DEFAULT_PASSWORD = 'correct-horse-battery';
 
+/**
+ * One real argon2id hash per password, shared by the users a suite creates with it: hashing costs about 15 ms
+ * of CPU, and the suites create users by the hundred. Sign-ins still verify against it with argon2id; the
+ * service's own hashing (registration, password changes) is untouched.
+ */
+const hashes = new Map<string, Promise<string>>();
+function hashOf(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+  }
+  return hash;
+}
+
 export async function createDomain(
   t: TestApp,
   fields: Partial<SystemDomainEntity> = {},
@@ -46,7 +61,7 @@ export async function createUser(t: TestApp, o: UserOptions = {}): Promise<UserE
       email: o.email ?? `user-${randomUUID().slice(0, 8)}@example.com`,
       first_name: 'Test',
       last_name: 'User',
-      password_hash: password ? await hashPassword(password) : null,
+      password_hash: password ? await hashOf(password) : null,
       status: o.status ?? 'ACTIVE',
       is_super_admin: o.isSuperAdmin ?? false,
       system_domain_id: domainId,
