@@ -44,8 +44,8 @@ function pgliteArtifacts(): Promise<{ wasmModule: WebAssembly.Module; fsBundle: 
 const IN_MEMORY_SETTINGS = ['shared_buffers=16MB'];
 
 /**
- * Opens a PGlite database: on disk under `dataDir`, or in memory (from the data directory tarball
- * `template`, `dumpDataDir()`, or empty).
+ * Opens a PGlite database: on disk under `dataDir`, or in memory; a new one starts from the data directory
+ * tarball `template` (`dumpDataDir()`) when given, else empty.
  */
 export async function openPglite(options: { dataDir?: string; template?: Blob } = {}): Promise<PGlite> {
   const shared = await pgliteArtifacts();
@@ -53,10 +53,8 @@ export async function openPglite(options: { dataDir?: string; template?: Blob } 
     ...shared,
     ...(options.dataDir
       ? { dataDir: options.dataDir }
-      : {
-          startParams: [...PGlite.defaultStartParams, ...IN_MEMORY_SETTINGS.flatMap((s) => ['-c', s])],
-          ...(options.template ? { loadDataDir: options.template } : {}),
-        }),
+      : { startParams: [...PGlite.defaultStartParams, ...IN_MEMORY_SETTINGS.flatMap((s) => ['-c', s])] }),
+    ...(options.template ? { loadDataDir: options.template } : {}),
     serializers: { [types.BOOL]: boolSerializer },
   });
 }

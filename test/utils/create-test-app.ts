@@ -7,7 +7,7 @@ import { createApp } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
 import { UserEntity } from '../../src/users/user.entity.js';
 import { recordContract } from './contract/recorder.js';
-import { createTestDatabase } from './test-database.js';
+import { createTestDatabase, seedPgliteDataDir } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@portcullis.test';
 export const ADMIN_PASSWORD = 'bootstrap-password-1';
@@ -66,6 +66,8 @@ export async function createTestApp(
   });
   if (db.pglite && !config.database.url && config.database.dataDir === 'memory://') {
     config.database.pglite = db.pglite;
+  } else if (!config.database.url && config.database.dataDir !== 'memory://') {
+    await seedPgliteDataDir(config.database.dataDir);
   }
   const app = await createApp(config);
   // every response is held against the committed OpenAPI document; a suite fails on any it does not declare

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { PgliteSource } from '../../src/database/pglite-serial-driver.js';
+import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-driver.js';
 import { PglitePool } from './pglite-pool.js';
 
 /**
@@ -96,6 +96,18 @@ const pglitePool = new PglitePool(() => pgliteTemplate());
 /** Closes the databases the pool keeps for reuse: the e2e setup file calls it after each test file. */
 export function drainPglitePool(): Promise<void> {
   return pglitePool.drain();
+}
+
+/**
+ * An app given a data directory on disk (`DATA_DIR`) starts from the migrated template too, written there
+ * before it starts, unless the directory holds a database already.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const dir = join(dataDir, 'pglite');
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  await mkdir(dir, { recursive: true });
+  const db = await openPglite({ dataDir: dir, template: await pgliteTemplate() });
+  await db.close();
 }
 
 /**
