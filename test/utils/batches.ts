@@ -33,7 +33,7 @@ export const ALONE = Object.keys(
 );
 
 /** How many batch files test/batches/ holds (test/utils/batches.spec.ts checks it). */
-export const BATCH_COUNT = 8;
+export const BATCH_COUNT = 5;
 
 /** The batched suites' file names, batch by batch (index 0 is batch 1). */
 export function planBatches(

@@ -15,8 +15,8 @@ import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-
  *   trigger (the fuzz suite's change log) or alters a table leaves its database to be closed instead;
  * - the session is reset (`ROLLBACK`, `DISCARD ALL`: settings, prepared statements, temporary tables,
  *   advisory locks, listeners);
- * - every table with a row is emptied (`TRUNCATE … CASCADE`), the template's own rows (the migrations
- *   table) are written back as they were, and every sequence is set back to its template value.
+ * - every table with a row is emptied, the template's own rows (the migrations table) are written back as
+ *   they were where they changed, and every sequence is set back to its template value.
  * test/e2e/pglite-pool.e2e-spec.ts checks each of these against a database that a previous app changed.
  */
 export class PglitePool implements PgliteSource {
@@ -154,11 +154,22 @@ async function resetToTemplate(db: PGlite, template: TemplateState): Promise<boo
       template.tables,
     )
   ).rows.map((r) => r.name);
+  // the template's own rows, where they are no longer as they were
+  const changedSeeds: TemplateState['rows'] = [];
+  for (const seed of template.rows) {
+    const { json } = (
+      await db.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${seed.table} t`)
+    ).rows[0];
+    if (json !== seed.json) changedSeeds.push(seed);
+  }
+  const unchanged = new Set(template.rows.filter((r) => !changedSeeds.includes(r)).map((r) => r.table));
   await db.transaction(async (tx) => {
-    if (nonEmpty.length) await tx.exec(`TRUNCATE ${nonEmpty.join(', ')} CASCADE`);
-    // the template's rows as they were, foreign keys aside while they are written (they held in the template)
+    // DELETE rather than TRUNCATE: a few rows in a few tables, where TRUNCATE (with CASCADE through every
+    // table that references one of them) creates new files for each; foreign keys and triggers aside while the
+    // rows go and the template's come back (they held in the template)
     await tx.exec('SET LOCAL session_replication_role = replica');
-    for (const { table, json } of template.rows) {
+    for (const table of nonEmpty) if (!unchanged.has(table)) await tx.exec(`DELETE FROM ${table}`);
+    for (const { table, json } of changedSeeds) {
       await tx.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [
         json,
       ]);
