@@ -95,7 +95,10 @@ describe('PGlite pool of the test apps', () => {
     ['a column', 'ALTER TABLE users ADD COLUMN extra text'],
     ['a constraint', `ALTER TABLE users ADD CONSTRAINT extra CHECK (email <> '')`],
     ['a table', 'CREATE TABLE extra (id int)'],
-    ['a database setting', `ALTER DATABASE template1 SET work_mem = '8MB'`],
+    [
+      'a database setting',
+      `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET work_mem = ''8MB''', current_database()); END $$`,
+    ],
   ])('closes a database whose catalog changed (%s) instead of handing it out again', async (_what, ddl) => {
     const pool = newPool();
     const db = await pool.open();

@@ -70,7 +70,7 @@ export class PglitePool implements PgliteSource {
   }
 }
 
-interface TemplateState {
+export interface TemplateState {
   /** Every table of the user schemas, qualified and quoted. */
   tables: string[];
   /** The rows of the tables that have any, as JSON. */
@@ -108,16 +108,23 @@ SELECT md5(string_agg(x, E'\\n' ORDER BY x)) AS digest FROM (
   UNION ALL SELECT format('policy %s %s', polrelid::regclass, polname) FROM pg_policy
   UNION ALL SELECT format('schema %s %s', nspname, nspowner) FROM pg_namespace
   UNION ALL SELECT format('role %s %s %s %s', rolname, rolsuper, rolcanlogin, rolconfig) FROM pg_roles
-  UNION ALL SELECT format('setting %s %s %s', setdatabase, setrole, setconfig) FROM pg_db_role_setting
-  UNION ALL SELECT format('database %s %s %s', datname, datallowconn, datconnlimit) FROM pg_database
+  UNION ALL SELECT format('setting %s %s', setrole, setconfig) FROM pg_db_role_setting
+    WHERE setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))
+  UNION ALL SELECT format('database %s %s', datallowconn, datconnlimit) FROM pg_database
+    WHERE datname = current_database()
   UNION ALL SELECT format('extension %s %s', extname, extversion) FROM pg_extension
 ) q`;
 
-async function catalogDigest(db: PGlite): Promise<string> {
+/** What the reset needs of a connection: PGlite itself, or a node-postgres client (the PostgreSQL pass). */
+export interface SqlSession {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+async function catalogDigest(db: SqlSession): Promise<string> {
   return (await db.query<{ digest: string }>(CATALOG_DIGEST)).rows[0].digest;
 }
 
-async function describeTemplate(db: PGlite): Promise<TemplateState> {
+export async function describeTemplate(db: SqlSession): Promise<TemplateState> {
   const tables = (
     await db.query<{ name: string }>(
       `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -127,7 +134,9 @@ async function describeTemplate(db: PGlite): Promise<TemplateState> {
   const rows: TemplateState['rows'] = [];
   for (const table of tables) {
     const { json } = (
-      await db.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`)
+      await db.query<{ json: string | null }>(
+        `SELECT json_agg(t ORDER BY t::text)::text AS json FROM ${table} t`,
+      )
     ).rows[0];
     if (json) rows.push({ table, json });
   }
@@ -141,10 +150,10 @@ async function describeTemplate(db: PGlite): Promise<TemplateState> {
 }
 
 /** Resets `db` to the template; false when it cannot be (its catalog changed), and it must be closed. */
-async function resetToTemplate(db: PGlite, template: TemplateState): Promise<boolean> {
+export async function resetToTemplate(db: SqlSession, template: TemplateState): Promise<boolean> {
   // outside any transaction an app left open, with the session's state gone
-  await db.exec('ROLLBACK');
-  await db.exec('DISCARD ALL');
+  await db.query('ROLLBACK');
+  await db.query('DISCARD ALL');
   if ((await catalogDigest(db)) !== template.catalog) return false;
   const nonEmpty = (
     await db.query<{ name: string }>(
@@ -158,29 +167,36 @@ async function resetToTemplate(db: PGlite, template: TemplateState): Promise<boo
   const changedSeeds: TemplateState['rows'] = [];
   for (const seed of template.rows) {
     const { json } = (
-      await db.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${seed.table} t`)
+      await db.query<{ json: string | null }>(
+        `SELECT json_agg(t ORDER BY t::text)::text AS json FROM ${seed.table} t`,
+      )
     ).rows[0];
     if (json !== seed.json) changedSeeds.push(seed);
   }
   const unchanged = new Set(template.rows.filter((r) => !changedSeeds.includes(r)).map((r) => r.table));
-  await db.transaction(async (tx) => {
+  await db.query('BEGIN');
+  try {
     // DELETE rather than TRUNCATE: a few rows in a few tables, where TRUNCATE (with CASCADE through every
     // table that references one of them) creates new files for each; foreign keys and triggers aside while the
     // rows go and the template's come back (they held in the template)
-    await tx.exec('SET LOCAL session_replication_role = replica');
-    for (const table of nonEmpty) if (!unchanged.has(table)) await tx.exec(`DELETE FROM ${table}`);
+    await db.query('SET LOCAL session_replication_role = replica');
+    for (const table of nonEmpty) if (!unchanged.has(table)) await db.query(`DELETE FROM ${table}`);
     for (const { table, json } of changedSeeds) {
-      await tx.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [
+      await db.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [
         json,
       ]);
     }
     for (const s of template.sequences) {
-      await tx.query('SELECT setval($1::regclass, $2::bigint, $3)', [
+      await db.query('SELECT setval($1::regclass, $2::bigint, $3)', [
         s.name,
         s.value ?? s.start,
         s.value !== null,
       ]);
     }
-  });
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
   return true;
 }
