@@ -85,4 +85,6 @@ export default {
   // an app start (PGlite, every migration) takes a few seconds alone and several times that on a loaded
   // 2-core machine: hooks that build apps need the room; tests that wait on purpose set their own limits
   testTimeout: 60000,
+  // longest first, also on a fresh clone with no recorded durations (test/utils/test-sequencer.mjs)
+  testSequencer: '<rootDir>/test/utils/test-sequencer.mjs',
 };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -61,7 +61,35 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
 export async function prepareTemplate(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) await postgresTemplate(serverUrl);
-  else if (!existsSync(await pgliteTemplateFile())) await pgliteTemplate();
+  else if (!existsSync(await pgliteTemplateFile())) await buildPgliteTemplateOnce();
+}
+
+/**
+ * The PGlite template is built by one jest worker at a time (a lock directory beside it, created atomically);
+ * the others wait for its file instead of building it too, on a fresh clone where both workers start at
+ * once. A lock older than the setup's 10 minutes is a crashed build's, and is taken over.
+ */
+async function buildPgliteTemplateOnce(): Promise<void> {
+  const file = await pgliteTemplateFile();
+  const lock = `${file}.lock`;
+  await mkdir(CACHE_DIR, { recursive: true });
+  for (;;) {
+    if (existsSync(file)) return;
+    try {
+      await mkdir(lock);
+    } catch {
+      const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) await rm(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (!existsSync(file)) await pgliteTemplate();
+      return;
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
