@@ -40,7 +40,7 @@ npm run build >/dev/null
 mkdir -p "$PROD"
 cp package.json package-lock.json "$PROD/"
 cp -r dist "$PROD/dist"
-(cd "$PROD" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund >/dev/null)
+(cd "$PROD" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund >/dev/null)
 
 # Boots the tree with the given environment, waits for readyz, signs the bootstrap administrator in.
 boot_and_check() {
