@@ -19,49 +19,60 @@ import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-
  *   they were where they changed, and every sequence is set back to its template value.
  * test/e2e/pglite-pool.e2e-spec.ts checks each of these against a database that a previous app changed.
  */
-export class PglitePool implements PgliteSource {
-  private readonly idle: PGlite[] = [];
+/**
+ * What a pool of reused databases needs to know of one kind of database: how to make a new one from the
+ * template, how to get a SQL session on one to describe or reset it, and how to get rid of one.
+ */
+export interface DatabaseKind<D> {
+  create(): Promise<D>;
+  session<R>(db: D, work: (session: SqlSession) => Promise<R>): Promise<R>;
+  destroy(db: D): Promise<void>;
+}
+
+/** Databases of one kind, handed out and taken back; reset to the template between users (see above). */
+export class ReusePool<D> {
+  private readonly idle: D[] = [];
   private template: Promise<TemplateState> | null = null;
 
   constructor(
-    private readonly tarball: () => Promise<Blob>,
-    /** Databases kept for reuse (each holds about 60 MB); one more handed back is closed. */
+    private readonly kind: DatabaseKind<D>,
+    /** Databases kept for reuse; one more handed back is destroyed. */
     private readonly maxIdle = 2,
   ) {}
 
-  async open(): Promise<PGlite> {
+  async open(): Promise<D> {
     const reused = this.idle.pop();
-    if (reused) return reused;
-    const db = await openPglite({ template: await this.tarball() });
-    // described on the first database opened, before any app has used it
-    this.template ??= describeTemplate(db);
+    if (reused !== undefined) return reused;
+    const db = await this.kind.create();
+    // described on the first database made, before anyone has used it
+    this.template ??= this.kind.session(db, (s) => describeTemplate(s));
     try {
       await this.template;
     } catch (err) {
       this.template = null;
-      await db.close();
+      await this.kind.destroy(db);
       throw err;
     }
     return db;
   }
 
-  async close(db: PGlite): Promise<void> {
+  async close(db: D): Promise<void> {
     const template = this.template && (await this.template.catch(() => null));
     if (
       template &&
       this.idle.length < this.maxIdle &&
-      (await resetToTemplate(db, template).catch(() => false))
+      (await this.kind.session(db, (s) => resetToTemplate(s, template)).catch(() => false))
     ) {
       this.idle.push(db);
       return;
     }
-    await db.close();
+    await this.kind.destroy(db);
   }
 
-  /** Closes the databases kept for reuse (at the end of a test file). */
+  /** Destroys the databases kept for reuse (at the end of a test file). */
   async drain(): Promise<void> {
     const all = this.idle.splice(0);
-    await Promise.all(all.map((db) => db.close()));
+    await Promise.all(all.map((db) => this.kind.destroy(db)));
   }
 
   /** How many databases wait for reuse (the pool's own tests). */
@@ -70,7 +81,21 @@ export class PglitePool implements PgliteSource {
   }
 }
 
-export interface TemplateState {
+/** In-memory PGlite databases opened from the template tarball (each holds about 60 MB). */
+export class PglitePool extends ReusePool<PGlite> implements PgliteSource {
+  constructor(tarball: () => Promise<Blob>, maxIdle?: number) {
+    super(
+      {
+        create: async () => openPglite({ template: await tarball() }),
+        session: (db, work) => work(db),
+        destroy: (db) => db.close(),
+      },
+      maxIdle,
+    );
+  }
+}
+
+interface TemplateState {
   /** Every table of the user schemas, qualified and quoted. */
   tables: string[];
   /** The rows of the tables that have any, as JSON. */
@@ -124,7 +149,7 @@ async function catalogDigest(db: SqlSession): Promise<string> {
   return (await db.query<{ digest: string }>(CATALOG_DIGEST)).rows[0].digest;
 }
 
-export async function describeTemplate(db: SqlSession): Promise<TemplateState> {
+async function describeTemplate(db: SqlSession): Promise<TemplateState> {
   const tables = (
     await db.query<{ name: string }>(
       `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -150,7 +175,7 @@ export async function describeTemplate(db: SqlSession): Promise<TemplateState> {
 }
 
 /** Resets `db` to the template; false when it cannot be (its catalog changed), and it must be closed. */
-export async function resetToTemplate(db: SqlSession, template: TemplateState): Promise<boolean> {
+async function resetToTemplate(db: SqlSession, template: TemplateState): Promise<boolean> {
   // outside any transaction an app left open, with the session's state gone
   await db.query('ROLLBACK');
   await db.query('DISCARD ALL');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-driver.js';
-import { describeTemplate, PglitePool, resetToTemplate, type TemplateState } from './pglite-pool.js';
+import { type DatabaseKind, PglitePool, ReusePool } from './pglite-pool.js';
 
 /**
  * A database per test app. With DATABASE_URL set (CI's PostgreSQL pass), a database of its own on that
@@ -129,67 +129,36 @@ const pglitePool = new PglitePool(() => pgliteTemplate());
  * one whose catalog changed (the outage tests' `ALLOW_CONNECTIONS false`) is dropped. Cloning one with
  * `CREATE DATABASE … TEMPLATE` takes about half a second here.
  */
-class PostgresPool {
-  private readonly idle: string[] = [];
-  private template: Promise<TemplateState> | null = null;
-
-  constructor(
-    private readonly serverUrl: string,
-    private readonly maxIdle = 2,
-  ) {}
-
-  async open(): Promise<string> {
-    const reused = this.idle.pop();
-    if (reused) return reused;
-    const template = await postgresTemplate(this.serverUrl);
-    const name = `portcullis_t_${randomBytes(6).toString('hex')}`;
-    await onServer(this.serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-    // described on the first database cloned, before any app has used it
-    this.template ??= onServer(databaseUrl(this.serverUrl, name), (c) => describeTemplate(c));
-    try {
-      await this.template;
-    } catch (err) {
-      this.template = null;
-      await this.dropDatabase(name);
-      throw err;
-    }
-    return name;
-  }
-
-  async close(name: string): Promise<void> {
-    const template = this.template && (await this.template.catch(() => null));
-    const reset =
-      template &&
-      this.idle.length < this.maxIdle &&
-      (await onServer(databaseUrl(this.serverUrl, name), async (c) => {
+function postgresDatabases(serverUrl: string): DatabaseKind<string> {
+  return {
+    create: async () => {
+      const template = await postgresTemplate(serverUrl);
+      const name = `portcullis_t_${randomBytes(6).toString('hex')}`;
+      await onServer(serverUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+      return name;
+    },
+    session: (name, work) =>
+      onServer(databaseUrl(serverUrl, name), async (c) => {
         // nothing of the app's may write after the reset
         await c.query(
           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
         );
-        return resetToTemplate(c, template);
-      }).catch(() => false));
-    if (reset) this.idle.push(name);
-    else await this.dropDatabase(name);
-  }
-
-  async drain(): Promise<void> {
-    const all = this.idle.splice(0);
-    await Promise.all(all.map((name) => this.dropDatabase(name)));
-  }
-
-  private async dropDatabase(name: string): Promise<void> {
-    await onServer(this.serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  }
+        return work(c);
+      }),
+    destroy: async (name) => {
+      await onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
 }
 
-let pgPool: PostgresPool | null = null;
-function postgresPool(serverUrl: string): PostgresPool {
-  pgPool ??= new PostgresPool(serverUrl);
+let pgPool: ReusePool<string> | null = null;
+function postgresPool(serverUrl: string): ReusePool<string> {
+  pgPool ??= new ReusePool(postgresDatabases(serverUrl));
   return pgPool;
 }
 
 /** Closes or drops the databases the pools keep for reuse: the e2e setup file calls it after each test file. */
-export async function drainPglitePool(): Promise<void> {
+export async function drainDatabasePools(): Promise<void> {
   await Promise.all([pglitePool.drain(), pgPool?.drain()]);
 }
 

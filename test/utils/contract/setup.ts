@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { drainPglitePool, prepareTemplate } from '../test-database.js';
+import { drainDatabasePools, prepareTemplate } from '../test-database.js';
 import { coveredResponses, formatViolations, takeViolations } from './recorder.js';
 
 // setupFilesAfterEnv of the e2e project.
@@ -8,7 +8,7 @@ import { coveredResponses, formatViolations, takeViolations } from './recorder.j
 // migration on a loaded machine.
 beforeAll(() => prepareTemplate(), 10 * 60_000);
 // the in-memory databases kept for the next app of this test file (pglite-pool.ts)
-afterAll(() => drainPglitePool());
+afterAll(() => drainDatabasePools());
 
 // A suite fails when its app answered anything the committed OpenAPI document does not declare
 // (recorder.ts). With CONTRACT_COVERAGE=<file>, each suite appends the declared
