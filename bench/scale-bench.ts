@@ -101,7 +101,7 @@ async function seedTokens(ds: pg.Client, domainId: string, from: number, to: num
 async function lookupPlan(ds: pg.Client, tokenId: string): Promise<string> {
   const {
     rows: [row],
-  } = await ds.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${TOKEN_LOOKUP_SQL}`, [tokenId]);
+  } = await ds.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${TOKEN_LOOKUP_SQL}`, [[tokenId]]);
   const found: string[] = [];
   const walk = (node: Record<string, unknown>) => {
     if (node['Relation Name'] === 'tokens') {

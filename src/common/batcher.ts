@@ -1,7 +1,8 @@
 /**
  * Group commit: items added during one turn of the event loop are written together by `write` (one
  * statement, one commit, one WAL flush instead of one each). Every caller's promise settles only after
- * the write that carries its item has committed, so nothing is acknowledged before it is durable.
+ * the write that carries its item has committed, so nothing is acknowledged before it is durable. The same
+ * serves reads that may share a round trip (the per-request token lookup: one statement for a turn's ids).
  * If a batch fails, its items are retried one by one so that one bad item cannot fail its neighbours.
  */
 export class Batcher<T, R> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../database/feature-repository.js';
 import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
+import { Batcher } from '../common/batcher.js';
 import { returningRows } from '../database/returning-rows.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
@@ -14,12 +15,46 @@ import { TokenEntity, type TokenKind } from './token.entity.js';
  */
 @Injectable()
 export class TokensRepository extends FeatureRepository {
+  /**
+   * The lookups of the requests that reach this point in one turn of the event loop, read by one statement
+   * (the same per-request read, `WHERE t.id = ANY(…)`): under load that is one database round trip for many
+   * requests instead of one each. Each request's row is still read after it arrived, so a revocation that
+   * committed before is seen: batching shares the trip, never a result across turns.
+   */
+  private readonly lookups = new Batcher<string, LookupRow | undefined>((ids) => this.lookupMany(ids));
+
   /** The per-request lookup of one token with its user, domain, membership, group roles and app. */
-  async lookup(tokenId: string): Promise<LookupRow | undefined> {
+  lookup(tokenId: string): Promise<LookupRow | undefined> {
+    // a token id is a UUID we made (the signature was checked); anything else cannot have a record
+    if (!UUID.test(tokenId)) return Promise.resolve(undefined);
+    return this.lookups.add(tokenId.toLowerCase());
+  }
+
+  /** One statement for several token ids (repeats read once); a row per id, each caller its own copy. */
+  private async lookupMany(ids: string[]): Promise<(LookupRow | undefined)[]> {
+    const unique = [...new Set(ids)];
     // raw: one flat prepared statement on the hot path (planned once per pooled connection)
-    return (
-      await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup', TOKEN_LOOKUP_SQL, [tokenId])
-    )[0];
+    const rows = await preparedQuery<LookupRow>(this.ds, 'portcullis_token_lookup_many', TOKEN_LOOKUP_SQL, [
+      unique,
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const handedOut = new Set<string>();
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) return undefined;
+      if (!handedOut.has(id)) {
+        handedOut.add(id);
+        return row;
+      }
+      // the same token in two requests of one batch: neither may see the other's changes to its arrays
+      return {
+        ...row,
+        scopes: row.scopes && [...row.scopes],
+        system_domains: row.system_domains && [...row.system_domains],
+        group_roles: row.group_roles && [...row.group_roles],
+        a_allowed_origins: row.a_allowed_origins && [...row.a_allowed_origins],
+      };
+    });
   }
 
   /** Marks the token used now; fire-and-forget, errors ignored (a hint, not a record). */
@@ -180,9 +215,12 @@ export interface LookupRow {
 }
 
 /**
- * The per-request lookup, as flat columns (no JSON building). Run as a named prepared statement on
- * PostgreSQL, so each pooled connection plans it once. Exported for the benchmark's EXPLAIN (bench/scale-bench.ts).
+ * The per-request lookup, as flat columns (no JSON building), for the token ids of one batch (`$1`, a
+ * uuid[]: one primary-key index scan per id). Run as a named prepared statement on PostgreSQL, so each
+ * pooled connection plans it once. Exported for the benchmark's EXPLAIN (bench/scale-bench.ts).
  */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const TOKEN_LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
@@ -206,7 +244,7 @@ JOIN apps a ON a.id = t.app_id
 JOIN users u ON u.id = t.user_id
 JOIN system_domains d ON d.id = t.system_domain_id
 LEFT JOIN user_system_domains m ON m.user_id = t.user_id AND m.system_domain_id = t.system_domain_id
-WHERE t.id = $1`;
+WHERE t.id = ANY($1::uuid[])`;
 
 export interface MembershipRow {
   user_id: string;
