@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../database/feature-repository.js';
 import { type EntityManager, IsNull, LessThan, MoreThan } from 'typeorm';
 import { returningRows } from '../database/returning-rows.js';
+import { Batcher } from '../common/batcher.js';
 import { UserEntity } from '../users/user.entity.js';
 import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { type GuessedFactor, LoginAttemptEntity } from './guessing-defence.entity.js';
@@ -49,12 +50,41 @@ export class LoginRepository extends FeatureRepository {
     return rows.length > 0 ? Number(rows[0].failures) : null;
   }
 
-  /** Forgets the failures of one factor (every factor when none is named). */
+  /** The successes of one turn of the event loop forget their failures in one statement (see clearAttempts). */
+  private readonly clears = new Batcher<{ userId: string; factor: GuessedFactor }, void>(async (items) => {
+    // raw: one DELETE for the (user, factor) pairs of a batch
+    await this.ds.query(
+      `DELETE FROM login_attempts a USING unnest($1::uuid[], $2::text[]) AS v(user_id, factor)
+       WHERE a.user_id = v.user_id AND a.factor = v.factor`,
+      [items.map((i) => i.userId), items.map((i) => i.factor)],
+    );
+    return items.map(() => undefined);
+  });
+
+  /** The sign-ins of one turn of the event loop set `last_login` in one statement (SignInService). */
+  private readonly lastLogins = new Batcher<string, void>(async (userIds) => {
+    // raw: one UPDATE for a batch's users, bumping date_modified as a repository update() does
+    await this.ds.query(
+      'UPDATE users SET last_login = now(), date_modified = CURRENT_TIMESTAMP WHERE id = ANY($1::uuid[])',
+      [userIds],
+    );
+    return userIds.map(() => undefined);
+  });
+
+  touchLastLogin(userId: string): Promise<void> {
+    return this.lastLogins.add(userId);
+  }
+
+  /**
+   * Forgets the failures of one factor (every factor when none is named). Outside a transaction, one
+   * factor's clear is group-committed with the others of the same turn; it settles once committed.
+   */
   async clearAttempts(
     userId: string,
     factor?: GuessedFactor,
     em: EntityManager = this.ds.manager,
   ): Promise<void> {
+    if (factor && em === this.ds.manager) return this.clears.add({ userId, factor });
     await em
       .getRepository(LoginAttemptEntity)
       .delete(factor ? { user_id: userId, factor } : { user_id: userId });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { acceptedOtpTypes, configuredMethods, factorOwed } from '../mfa/mfa-policy.js';
+import { acceptedOtpTypes, configuredMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
@@ -13,7 +13,8 @@ import { TokensService } from '../tokens/tokens.service.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
-import { logoUrls } from '../system-domains/logo.js';
+import { logoUrl, logoUrls } from '../system-domains/logo.js';
+import { LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -39,6 +40,7 @@ export class SignInService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly audit: AuditService,
+    private readonly users: LoginRepository,
   ) {}
 
   /**
@@ -52,51 +54,52 @@ export class SignInService {
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<LoginTokenDto> {
-    const memberships: SystemDomainEntity[] = await this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', {
-        userId: user.id,
-      })
-      .where(liveDomainSql('d'))
-      .orderBy('m.date_created', 'ASC')
-      .getMany();
-    if (memberships.length === 0) throw unauthorized();
-    const configured = await configuredMethods(this.ds.manager, user.id);
-    const home = memberships.find((d) => d.id === user.system_domain_id) ?? memberships[0];
-    const issued = await this.ds.transaction(async (em) => {
-      const out = [];
-      for (const domain of memberships) {
-        // where a factor is owed, no domain token: the temporary token below completes the sign-in
-        if (factorOwed(domain, configured)) out.push({ domain, token: null, record: null });
-        else out.push({ domain, ...(await this.domainToken(em, user.id, domain.id, false, origin)) });
-      }
+    // one read for everything the answer needs: the live memberships with their built-in sign-in app, the
+    // user's rank and logo in each, and the user's confirmed factors
+    const rows = await this.membershipsOf(user.id);
+    if (rows.length === 0) throw unauthorized();
+    const memberships = rows.map((r) => r.domain);
+    const configured = rows[0].configured;
+    const home = rows.find((r) => r.domain.id === user.system_domain_id) ?? rows[0];
+    const write = async (em: EntityManager) => {
+      // outside a transaction (no hook), the tokens, their audit records and `last_login` are each written
+      // by a group commit shared with the sign-ins of the same turn (TokenIssuer, AuditService): the answer
+      // waits for all of them. A crash between two of them leaves at most a token nobody received, without
+      // its record; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
+      const out = await Promise.all(
+        rows.map(async (r) =>
+          // where a factor is owed, no domain token: the temporary token below completes the sign-in
+          factorOwed(r.domain, configured)
+            ? { domain: r.domain, token: null, record: null }
+            : {
+                domain: r.domain,
+                ...(await this.domainToken(em, user.id, r.domain.id, false, origin, r.builtinAppId)),
+              },
+        ),
+      );
       const owed = out.some((i) => i.token === null);
+      const lastLogin = owed ? null : this.lastLogin(em, user.id);
       const temp = owed
         ? await this.mint.signIn(em, {
             userId: user.id,
-            appId: await this.domains.builtinAppId(em, home.id),
-            systemDomainId: home.id,
+            appId: home.builtinAppId ?? (await this.domains.builtinAppId(em, home.domain.id)),
+            systemDomainId: home.domain.id,
             kind: 'TEMP',
           })
         : null;
       if (temp) await this.audit.record(em, origin, signInEntry(temp.record, 'signin.second_factor_owed'));
-      if (!owed) await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
+      await lastLogin;
       if (within)
         await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
       return { out, temp };
-    });
-    const logos = await logoUrls(
-      this.ds.manager,
-      this.config.http.publicBaseUrl,
-      memberships.map((d) => d.id),
-    );
-    const items: MultiDomainTokenItemDto[] = issued.out.map(({ domain, token }) => {
+    };
+    const issued = within ? await this.ds.transaction(write) : await write(this.ds.manager);
+    const items: MultiDomainTokenItemDto[] = issued.out.map(({ domain, token }, i) => {
       const accepted = acceptedOtpTypes(domain, configured);
       return {
         system_domain_id: domain.id,
         system_domain_name: domain.name,
-        logo_url: logos.get(domain.id) ?? null,
+        logo_url: logoUrl(this.config.http.publicBaseUrl, domain.id, rows[i].logoSha256),
         platform_url: domain.base_url,
         url: domain.base_url,
         mfa_required: factorOwed(domain, configured),
@@ -109,16 +112,13 @@ export class SignInService {
       };
     });
     // the top level describes the home domain's token, or the temporary token while the home domain owes a factor
-    const top = issued.out.find((i) => i.domain.id === home.id && i.record) ?? null;
+    const top = issued.out.find((i) => i.domain.id === home.domain.id && i.record) ?? null;
     const record = top?.record ?? issued.temp!.record;
     return {
       ...tokenView(
         record,
-        {
-          is_admin: await this.tokens.isDomainAdmin(user.id, home.id),
-          is_super_admin: user.is_super_admin,
-        },
-        home,
+        { is_admin: user.is_super_admin || home.isAdmin, is_super_admin: user.is_super_admin },
+        home.domain,
         memberships.map((d) => d.id),
         this.clock.now(),
       ),
@@ -126,6 +126,67 @@ export class SignInService {
       auth_system_domains: items,
       ...(issued.temp ? { temp_token: issued.temp.token } : {}),
     };
+  }
+
+  /**
+   * The user's live domains, oldest membership first, each with its built-in sign-in app, the user's
+   * administrator flag there and its logo's digest, and the user's confirmed second factors (the same on
+   * every row): one query.
+   */
+  private async membershipsOf(userId: string): Promise<
+    {
+      domain: SystemDomainEntity;
+      builtinAppId: string | null;
+      isAdmin: boolean;
+      logoSha256: string | null;
+      configured: MfaMethod[];
+    }[]
+  > {
+    const { entities, raw } = await this.ds
+      .getRepository(SystemDomainEntity)
+      .createQueryBuilder('d')
+      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', { userId })
+      .leftJoin('apps', 'a', 'a.system_domain_id = d.id AND a.is_builtin')
+      .leftJoin('system_domain_logos', 'l', 'l.system_domain_id = d.id')
+      .leftJoin('user_mfa', 'f', 'f.user_id = m.user_id')
+      .addSelect('a.id', 'builtin_app_id')
+      .addSelect('m.is_admin', 'is_admin')
+      .addSelect('l.sha256', 'logo_sha256')
+      .addSelect('f.totp_confirmed_at IS NOT NULL', 'totp')
+      .addSelect('COALESCE(f.mail_2sv_enabled, false)', 'mail_2sv')
+      .where(liveDomainSql('d'))
+      .orderBy('m.date_created', 'ASC')
+      .getRawAndEntities<{
+        d_id: string;
+        builtin_app_id: string | null;
+        is_admin: boolean;
+        logo_sha256: string | null;
+        totp: boolean;
+        mail_2sv: boolean;
+      }>();
+    const extra = new Map(raw.map((r) => [r.d_id, r]));
+    return entities.map((domain) => {
+      const r = extra.get(domain.id)!;
+      const configured: MfaMethod[] = [];
+      if (r.totp) configured.push('TOTP');
+      if (r.mail_2sv) configured.push('MAIL_2SV');
+      return {
+        domain,
+        builtinAppId: r.builtin_app_id,
+        isAdmin: r.is_admin,
+        logoSha256: r.logo_sha256,
+        configured,
+      };
+    });
+  }
+
+  /** `last_login` now: in the caller's transaction, else group-committed with the other sign-ins' (LoginRepository). */
+  private lastLogin(em: EntityManager, userId: string): Promise<void> {
+    if (em === this.ds.manager) return this.users.touchLastLogin(userId);
+    return em
+      .getRepository(UserEntity)
+      .update({ id: userId }, { last_login: new Date() })
+      .then(() => undefined);
   }
 
   /**
@@ -195,8 +256,10 @@ export class SignInService {
     domainId: string,
     mfa = false,
     origin: AuditOrigin = OUTSIDE_REQUEST,
+    builtinAppId: string | null = null,
   ) {
-    const appId = await this.domains.builtinAppId(em, domainId);
+    // the built-in app read with the memberships (signIn), else now; a deactivated domain is refused here
+    const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
     const issued = await this.mint.signIn(em, {
       userId,
       appId,
