@@ -1,11 +1,12 @@
 // Throughput of the token validation path against the cheapest route: npm run bench.
 //
-// The service runs in this process on a fresh PostgreSQL database (created from DATABASE_URL, default
-// postgresql://postgres@127.0.0.1:5432/postgres, and dropped at the end); autocannon runs in a child process
-// (its CLI, --json). Why a child: autocannon in-process would share this process's single JavaScript thread
-// with the server, so the server would get about half of it and every figure would be understated. In a
-// child, the server owns its event loop and the load generator gets the other core, like a real client.
-// Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
+// The service runs in its own process (bench/server-process.ts) on a fresh PostgreSQL database (created from
+// DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres, and dropped at the end), and so does
+// the framework floor; autocannon runs in a child process too (its CLI, --json). Why children: in one process
+// the load generator, the seeding and the server would share one JavaScript thread and one heap, so every
+// figure would be understated and the resident set would not be the service's. This process keeps an
+// instance of the application that never listens (`app`), for seeding and for minting the refresh tokens
+// the rotation runs start from, between runs. Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
 // BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS
 // (default 3: each comparison is measured alternately this many times and its ratio is the median of the
 // rounds' ratios, because this VM's throughput drifts by ±20% from one minute to the next: livez against the
@@ -16,16 +17,24 @@
 // bench/login-bench.ts, scale: bench/scale-bench.ts; BENCH_ONLY=search runs the search
 // section alone: bench/search-bench.ts; BENCH_ONLY=upload the 1 GiB resumable upload: bench/upload-bench.ts).
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
 import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
-import { startFloor } from './floor-app.js';
+import { startServer } from './servers.js';
 import { startPeer } from './peers.js';
-import { CONNECTIONS, DURATION, maxRssMb, measure, positiveInt, profiled, WARMUP } from './measure.js';
+import {
+  CONNECTIONS,
+  DURATION,
+  maxRssMb,
+  measure,
+  positiveInt,
+  profiled,
+  setService,
+  WARMUP,
+} from './measure.js';
 import { loginPhase } from './login-bench.js';
 import { scalePhase } from './scale-bench.js';
 import { searchPhase } from './search-bench.js';
@@ -109,7 +118,7 @@ let exitCode = 0;
 try {
   const email = 'bench-admin@portcullis.test';
   const password = randomSecret();
-  const config = loadConfig({
+  const serviceEnv: Record<string, string> = {
     DATABASE_URL: databaseUrl(dbName),
     KEY_ENCRYPTION_SECRET: process.env.KEY_ENCRYPTION_SECRET ?? randomSecret(),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -134,12 +143,15 @@ try {
         [`${p}_PER_SECOND`, '1000000000'],
       ]),
     ),
-  });
+  };
+  const config = loadConfig(serviceEnv);
+  // the service under test: its own process, started first (it runs the migrations)
+  const server = await startServer('service', serviceEnv);
+  setService(server);
+  // the same application here, never listening: seeding and minting between runs (same keys, same database)
   const app = await createApp(config);
   try {
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
+    const base = server.base;
 
     const login = await call(base, 'POST', '/API/auth/v1/auth/simple/login/', undefined, { email, password });
     const adminToken = login.token as string;
@@ -166,7 +178,7 @@ try {
     try {
       if (run('livez') || run('token_validate')) {
         // livez and the framework floor (a bare Nest/Express route, bench/floor-app.ts), alternately
-        const floor = await startFloor();
+        const floor = await startServer('floor');
         const livezRounds: number[] = [];
         const floorRounds: number[] = [];
         try {
@@ -175,8 +187,15 @@ try {
             const livez = await profiled(`livez${suffix}`, () =>
               measure(`livez${suffix}`, (seconds) => ({ url: `${base}/API/auth/livez/`, seconds })),
             );
-            const bare = await profiled(`floor${suffix}`, () =>
-              measure(`floor${suffix}`, (seconds) => ({ url: floor.url, seconds })),
+            const bare = await profiled(
+              `floor${suffix}`,
+              () =>
+                measure(
+                  `floor${suffix}`,
+                  (seconds) => ({ url: `${floor.base}/API/auth/livez/`, seconds }),
+                  floor.pid,
+                ),
+              floor,
             );
             results.push(livez, bare);
             livezRounds.push(livez.rps);
@@ -413,6 +432,8 @@ try {
     }
   } finally {
     await app.close();
+    setService(null);
+    await server.close();
   }
 } finally {
   await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

@@ -1,7 +1,7 @@
 // The password sign-in section of the benchmark (phase `login`; issue 23 item 3): password sign-ins per
 // second against raw argon2id verifications per second with the service's own parameters
-// (src/common/crypto/passwords.ts), both in this process (the service's), at the same concurrency, in
-// alternating rounds; `login_vs_argon2` is the median of the rounds' ratios. The sign-ins cycle through
+// (src/common/crypto/passwords.ts) and the same library, run in the benchmark's process while the service's
+// is idle (each has the machine to itself in turn), at the same concurrency, in alternating rounds; `login_vs_argon2` is the median of the rounds' ratios. The sign-ins cycle through
 // BENCH_LOGIN_USERS (default 100) seeded accounts, each with the right password, so at 20 connections no
 // account has two attempts in flight: the guessing defence runs as in production (its reservation and
 // release are part of every sign-in's cost) and never locks anyone; the rate-limit budgets of the bench's

@@ -1,9 +1,9 @@
 // How the benchmark measures one run: autocannon in a child process (bench/load.mjs), the server's and
 // PostgreSQL's CPU per request from /proc, optional V8 CPU profiles (BENCH_PROFILE).
-import inspector from 'node:inspector';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ServerProcess } from './servers.js';
 interface CannonResult {
   requests: { average: number; total: number };
   latency: { p99: number; average: number };
@@ -23,25 +23,25 @@ export const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 export const DURATION = positiveInt('BENCH_DURATION', 10);
 export const WARMUP = positiveInt('BENCH_WARMUP', 5);
 
-/** BENCH_PROFILE=dir: a V8 CPU profile of the server per phase (<dir>/<phase>.cpuprofile). */
-export async function profiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
+let service: ServerProcess | null = null;
+/** The service under test (its own process): the default server of `profiled` and `measure`. */
+export function setService(s: ServerProcess | null): void {
+  service = s;
+}
+
+/** BENCH_PROFILE=dir: a V8 CPU profile of the server (default: the service) per run (<dir>/<phase>.cpuprofile). */
+export async function profiled<T>(
+  phase: string,
+  run: () => Promise<T>,
+  server: ServerProcess | null = service,
+): Promise<T> {
   const dir = process.env.BENCH_PROFILE;
-  if (!dir) return run();
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, (err, res) => (err ? reject(err) : resolve(res))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.start');
+  if (!dir || !server) return run();
+  await server.profileStart();
   try {
     return await run();
   } finally {
-    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}/${phase}.cpuprofile`, JSON.stringify(profile));
-    session.disconnect();
+    await server.profileStop(`${dir}/${phase}.cpuprofile`);
   }
 }
 
@@ -101,7 +101,8 @@ function procStat(pid: number | string): { command: string; cpu: number } | null
 }
 
 /**
- * CPU time a server process has used so far, in microseconds: this process's, or a child's from /proc.
+ * CPU time a server process has used so far, in microseconds: a child's from /proc (this process's when no
+ * pid is known).
  * Per request it is steadier than requests/s, which also depends on how much of the two cores the load
  * generator and PostgreSQL take at that moment.
  */
@@ -138,24 +139,25 @@ function postgresCpuSince(before: Map<string, number> | null): number {
 }
 
 let maxRss = 0;
-/** The largest resident set of this process (the service under test) sampled during measured runs, in MB. */
+/** The largest resident set of the service's process sampled during its measured runs, in MB. */
 export const maxRssMb = () => maxRss / 2 ** 20;
 
-/** Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run). */
+/**
+ * Warm-up then measured run; `load` builds each run's config (refresh chains need fresh tokens per run).
+ * `serverPid`: the process serving the run (default: the service's).
+ */
 export async function measure(
   name: string,
   load: (seconds: number) => LoadConfig | Promise<LoadConfig>,
-  serverPid?: number,
+  serverPid: number | undefined = service?.pid,
 ) {
   await cannon(await load(WARMUP));
   const cpuBefore = cpuMicros(serverPid);
   const pgBefore = postgresCpu();
-  // the service runs in this process: its RSS is sampled under load (peers are other processes)
+  // the service's resident set, sampled under load from /proc (the floor and the peers are not sampled)
   let rss = 0;
-  const sampler =
-    serverPid === undefined
-      ? setInterval(() => (rss = Math.max(rss, process.memoryUsage.rss())), 250)
-      : undefined;
+  const sampled = service && serverPid === service.pid ? service : null;
+  const sampler = sampled ? setInterval(() => (rss = Math.max(rss, sampled.rss())), 250) : undefined;
   const r = await cannon(await load(DURATION)).finally(() => clearInterval(sampler));
   maxRss = Math.max(maxRss, rss);
   if (rss) console.log(`${name}_rss_mb=${(rss / 2 ** 20).toFixed(0)}`);
