@@ -172,7 +172,7 @@ try {
     // the like-for-like peer: durable opaque tokens in this PostgreSQL (bench/oidc-durable-peer.mjs)
     const durableSecret = randomSecret();
     const durableAuth = basic('bench-durable-client', durableSecret);
-    const durable = ['token_validate', 'client_credentials', 'refresh_token'].some(run)
+    const durable = ['token_validate', 'client_credentials', 'refresh_token'].some((p) => run(p))
       ? await startPeer('oidc-durable-peer.mjs', ['bench-durable-client', durableSecret, databaseUrl(dbName)])
       : null;
     try {
