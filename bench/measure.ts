@@ -87,9 +87,9 @@ function cannon(cfg: LoadConfig): Promise<CannonResult> {
 }
 
 /** A process's command name and CPU time (user + system, all threads, microseconds) from /proc (Linux). */
-function procStat(pid: number | string): { command: string; cpu: number } | null {
+function procStat(pid: number | string, path = `/proc/${pid}/stat`): { command: string; cpu: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const close = stat.lastIndexOf(')');
     // after the parenthesised command name: field 3 onwards; utime and stime (14, 15) are in clock ticks
     const fields = stat.slice(close + 2).split(' ');
@@ -153,6 +153,12 @@ export async function measure(
 ) {
   await cannon(await load(WARMUP));
   const cpuBefore = cpuMicros(serverPid);
+  // the main (JavaScript) thread alone: the rest is the thread pool (argon2id), V8's GC helpers and I/O
+  const mainThread = () =>
+    serverPid === undefined
+      ? NaN
+      : (procStat(serverPid, `/proc/${serverPid}/task/${serverPid}/stat`)?.cpu ?? NaN);
+  const mainBefore = mainThread();
   const pgBefore = postgresCpu();
   // the service's resident set, sampled under load from /proc (the floor and the peers are not sampled)
   let rss = 0;
@@ -167,6 +173,9 @@ export async function measure(
   console.log(`${name}_rps=${rps.toFixed(0)}`);
   if (Number.isFinite(cpu))
     console.log(`${name}_server_cpu_us_per_request=${(cpu / r.requests.total).toFixed(0)}`);
+  const main = mainThread() - mainBefore;
+  if (Number.isFinite(main))
+    console.log(`${name}_server_main_thread_cpu_us_per_request=${(main / r.requests.total).toFixed(0)}`);
   // the database's share (all its processes, whatever else they were doing), when there is a database
   // (the in-memory peer and the floor touch no database; the durable peer does)
   if (Number.isFinite(pgCpu) && !/^(livez|floor|peer_)/.test(name))
