@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import passport from 'passport';
+import type passport from 'passport';
 import type { AuthContext } from './auth-context.js';
 import { AuthErrors } from './auth.errors.js';
 import { ConsentPendingStrategy, ConsentSessionStrategy } from './cookie.strategy.js';
@@ -19,6 +19,16 @@ import { AppTokenStrategy, BearerStrategy, headerSource, TempTokenStrategy } fro
  *   that code as the credential) is a new source in this list, run through `authenticate()` like the others.
  */
 export type CredentialSource = 'bearer' | 'app-token' | 'temp-token' | 'consent-session' | 'consent-pending';
+
+/** A strategy run as passport runs it: its own authenticate, and the verdict callbacks passport sets. */
+interface StrategyRun {
+  authenticate(req: Request, options: { session: false }): void;
+  success: (user: AuthContext, info?: Outcome['info']) => void;
+  fail: (challenge?: string | Outcome['info'], status?: number) => void;
+  error: (err: unknown) => void;
+  pass: () => void;
+  redirect: (url: string, status?: number) => void;
+}
 
 interface Outcome {
   user: AuthContext | false;
@@ -72,19 +82,26 @@ export class Authenticator {
     return (await this.authenticate(source, req, res)).user || null;
   }
 
-  /** Runs one source's strategy the way passport's middleware does (no session): its verdict, or its error. */
+  /**
+   * Runs one source's passport strategy for one request (no session): its verdict, or its error. What
+   * passport.authenticate() does for a single strategy with a callback, without building its middleware
+   * (a dozen closures and the req.login helpers) on every request: the strategy's own `authenticate` is
+   * called on an object of this request's, whose success/fail/error/pass/redirect settle the answer.
+   */
   authenticate(source: CredentialSource, req: Request, res: Response): Promise<Outcome> {
-    // passport augments the strategy object it is given with this request's success/fail/error: handed an
-    // instance, it would augment the shared one, and concurrent requests would answer each other. Each run
-    // gets an object of its own (what passport does itself for a strategy given by name).
-    const strategy = Object.create(this.strategies[source]) as passport.Strategy;
+    void res;
     return new Promise((resolve, reject) => {
-      passport.authenticate(
-        strategy,
-        { session: false, failWithError: false },
-        (err: unknown, user: AuthContext | false, info: Outcome['info']) =>
-          err ? reject(err as Error) : resolve({ user, info }),
-      )(req, res, (err?: unknown) => reject((err as Error) ?? new Error('passport: no verdict')));
+      // the strategy is shared: handed it, concurrent requests would answer each other; each run gets an
+      // object of its own whose prototype is the strategy (what passport does for a strategy given by name)
+      const run = Object.create(this.strategies[source]) as StrategyRun;
+      run.success = (user, info) => resolve({ user, info });
+      // as passport's callback: the first (only) strategy's challenge is the info
+      run.fail = (challenge) =>
+        resolve({ user: false, info: typeof challenge === 'string' ? { message: challenge } : challenge });
+      run.error = (err) => reject(err as Error);
+      run.pass = () => reject(new Error('passport: no verdict'));
+      run.redirect = () => reject(new Error('passport: a credential source may not redirect'));
+      run.authenticate(req, { session: false });
     });
   }
 }
