@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import { generate } from 'selfsigned';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { AccessService } from '../common/auth/access.service.js';
 import { cursorPage } from '../common/http/cursor-page.js';
@@ -254,6 +253,8 @@ export class IdentityProvidersService {
     const needs = idp.settings.authn_requests_signed === true || idp.settings.name_id_encrypted === true;
     if (!needs || idp.sp_private_key_sealed) return;
     const host = new URL(this.config.http.publicBaseUrl).hostname;
+    // loaded on first use: node-forge behind it is a few MB that most deployments never need
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: host }], {
       keySize: 2048,
       algorithm: 'sha256',
