@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { dummyPasswordHash, verifyPassword } from '../common/crypto/passwords.js';
 import { normalizeEmail } from '../common/validation/email-rules.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -27,7 +25,6 @@ const UNKNOWN_ACCOUNT: AuditEntry = {
 @Injectable()
 export class CredentialsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly defence: GuessingDefence,
     private readonly audit: AuditService,
   ) {}
@@ -44,25 +41,23 @@ export class CredentialsService {
       origin = OUTSIDE_REQUEST,
     }: { includeInactive?: boolean; origin?: AuditOrigin } = {},
   ): Promise<UserEntity | null> {
-    const user = await this.ds
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .addSelect('u.password_hash')
-      .where('u.email = :email', { email: normalizeEmail(email) })
-      .getOne();
+    // the account and the guessing defence's reservation in one statement (GuessingDefence.attemptAccount)
+    const attempt = await this.defence.attemptAccount(
+      normalizeEmail(email),
+      'password',
+      (account) => {
+        const hash = account.password_hash;
+        return hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false);
+      },
+      origin,
+    );
     // unknown email: no row is created for it (nothing to protect, and no growth an attacker controls)
-    if (!user) {
+    if (!attempt) {
       // no account to name: the record says only that a password sign-in was refused, and from where
       await this.audit.recordAlone(origin, UNKNOWN_ACCOUNT);
       return this.dummy(password);
     }
-    const hash = user.password_hash;
-    const outcome = await this.defence.attempt(
-      user.id,
-      'password',
-      () => (hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false)),
-      origin,
-    );
+    const { user, outcome } = attempt;
     if (outcome === 'locked') return this.dummy(password);
     if (outcome !== 'ok') return null;
     if (user.status !== 'ACTIVE' && !includeInactive) {

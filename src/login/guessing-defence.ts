@@ -4,7 +4,8 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MailService } from '../mail/mail.service.js';
 import type { GuessedFactor } from './guessing-defence.entity.js';
-import { LoginRepository } from './login.repository.js';
+import { LoginRepository, type LockoutValues } from './login.repository.js';
+import type { UserEntity } from '../users/user.entity.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
 
@@ -60,7 +61,40 @@ export class GuessingDefence {
     verify: () => Promise<boolean>,
     origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<AttemptOutcome> {
-    const failures = await this.reserve(userId, factor);
+    return this.settle(userId, factor, await this.reserve(userId, factor), verify, origin);
+  }
+
+  /**
+   * The same for a factor checked against an account found by its (normalised) email: the account is read
+   * and the attempt reserved in one statement (LoginRepository.accountWithAttempt). null for an unknown
+   * email: nothing is counted for it (no row an attacker could make grow).
+   */
+  async attemptAccount(
+    email: string,
+    factor: GuessedFactor,
+    verify: (user: UserEntity) => Promise<boolean>,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
+  ): Promise<{ user: UserEntity; outcome: AttemptOutcome } | null> {
+    const found = await this.repo.accountWithAttempt(email, factor, this.lockoutValues());
+    if (!found) return null;
+    const outcome = await this.settle(
+      found.user.id,
+      factor,
+      found.failures,
+      () => verify(found.user),
+      origin,
+    );
+    return { user: found.user, outcome };
+  }
+
+  /** An attempt already reserved (`failures` counted so far, null when locked): verify and record. */
+  private async settle(
+    userId: string,
+    factor: GuessedFactor,
+    failures: number | null,
+    verify: () => Promise<boolean>,
+    origin: AuditOrigin,
+  ): Promise<AttemptOutcome> {
     if (failures === null) {
       await this.audited(userId, origin, 'signin.failure', { factor, reason: 'locked' });
       return 'locked';
@@ -159,14 +193,12 @@ export class GuessingDefence {
    * lock is in force, in which case nothing changes and null comes back. Row-level locking of the upsert
    * serialises concurrent attempts on one account, so each sees the count the previous one left.
    */
-  private async reserve(userId: string, factor: GuessedFactor): Promise<number | null> {
+  private reserve(userId: string, factor: GuessedFactor): Promise<number | null> {
+    return this.repo.reserveAttempt(userId, factor, this.lockoutValues());
+  }
+
+  private lockoutValues(): LockoutValues {
     const { threshold, baseSeconds, maxSeconds, resetSeconds } = this.config.lockout;
-    return this.repo.reserveAttempt(userId, factor, {
-      now: this.clock.now(),
-      threshold,
-      baseSeconds,
-      maxSeconds,
-      resetSeconds,
-    });
+    return { now: this.clock.now(), threshold, baseSeconds, maxSeconds, resetSeconds };
   }
 }

@@ -16,6 +16,29 @@ export interface LockoutValues {
   resetSeconds: number;
 }
 
+/** reserveAttempt's parameters after the first two: $3 now, $4 threshold, $5 base, $6 max, $7 reset window (s). */
+const lockoutParams = (l: LockoutValues) => [l.now, l.threshold, l.baseSeconds, l.maxSeconds, l.resetSeconds];
+
+/**
+ * The attempt's upsert on login_attempts, from `source` (a VALUES or SELECT of user_id, factor, failures,
+ * locked_until, last_failure_at, where %LOCK1% is the lock a first failure sets): a failure counted, the lock
+ * set when the count reaches the threshold, nothing changed while a lock is in force. $2 is the factor and
+ * $3–$7 as lockoutParams.
+ */
+function reservationSql(source: string): string {
+  const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
+                 THEN 1 ELSE a.failures + 1 END)`;
+  const lockFor = (n: string) =>
+    `(CASE WHEN ${n} >= $4::int
+           THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
+      END)`;
+  return `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
+       ${source.replace('%LOCK1%', lockFor('1'))}
+       ON CONFLICT (user_id, factor) DO UPDATE
+         SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
+         WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz`;
+}
+
 /**
  * The statements of sign-in (login_attempts for GuessingDefence, email_login_links for the mailed sign-in
  * link), so the services hold the rules. Methods that belong to a larger change take the transaction's
@@ -28,26 +51,38 @@ export class LoginRepository extends FeatureRepository {
    * (including this one), or null when locked. The lock is written with the count that reaches the threshold.
    */
   async reserveAttempt(userId: string, factor: GuessedFactor, l: LockoutValues): Promise<number | null> {
-    // $3 now, $4 threshold, $5 base, $6 max, $7 reset window (seconds)
-    const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
-                   THEN 1 ELSE a.failures + 1 END)`;
-    const lockFor = (n: string) =>
-      `(CASE WHEN ${n} >= $4::int
-             THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
-        END)`;
     // raw: INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING: count and lock in one statement, serialised per row
     const rows = returningRows<{ failures: number }>(
       await this.ds.query(
-        `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
-         VALUES ($1, $2, 1, ${lockFor('1')}, $3::timestamptz)
-         ON CONFLICT (user_id, factor) DO UPDATE
-           SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
-           WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz
-         RETURNING a.failures`,
-        [userId, factor, l.now, l.threshold, l.baseSeconds, l.maxSeconds, l.resetSeconds],
+        `${reservationSql('VALUES ($1::uuid, $2, 1, %LOCK1%, $3::timestamptz)')} RETURNING a.failures`,
+        [userId, factor, ...lockoutParams(l)],
       ),
     );
     return rows.length > 0 ? Number(rows[0].failures) : null;
+  }
+
+  /**
+   * The account with this (normalised) email, with its password hash, and `reserveAttempt` for it in the
+   * same statement: null for an unknown email (nothing is counted for it); `failures` null when locked.
+   */
+  async accountWithAttempt(
+    email: string,
+    factor: GuessedFactor,
+    l: LockoutValues,
+  ): Promise<{ user: UserEntity; failures: number | null } | null> {
+    // raw: a data-modifying CTE: read the account and count the attempt in one round trip
+    const rows = (await this.ds.query(
+      `WITH u AS (SELECT * FROM users WHERE email = $1),
+            r AS (${reservationSql('SELECT u.id, $2::text, 1, %LOCK1%, $3::timestamptz FROM u')} RETURNING a.failures)
+       SELECT u.*, (SELECT failures FROM r) AS attempt_failures FROM u`,
+      [email, factor, ...lockoutParams(l)],
+    )) as (UserEntity & { attempt_failures: number | null })[];
+    if (rows.length === 0) return null;
+    const { attempt_failures, ...columns } = rows[0];
+    return {
+      user: this.ds.getRepository(UserEntity).create(columns),
+      failures: attempt_failures === null ? null : Number(attempt_failures),
+    };
   }
 
   /** The successes of one turn of the event loop forget their failures in one statement (see clearAttempts). */
