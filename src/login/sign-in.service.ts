@@ -66,17 +66,19 @@ export class SignInService {
       // by a group commit shared with the sign-ins of the same turn (TokenIssuer, AuditService): the answer
       // waits for all of them. A crash between two of them leaves at most a token nobody received, without
       // its record; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
-      const out = await Promise.all(
-        rows.map(async (r) =>
-          // where a factor is owed, no domain token: the temporary token below completes the sign-in
-          factorOwed(r.domain, configured)
-            ? { domain: r.domain, token: null, record: null }
-            : {
-                domain: r.domain,
-                ...(await this.domainToken(em, user.id, r.domain.id, false, origin, r.builtinAppId)),
-              },
-        ),
-      );
+      // where a factor is owed, no domain token: the temporary token below completes the sign-in
+      const tokenFor = async (r: (typeof rows)[number]) =>
+        factorOwed(r.domain, configured)
+          ? { domain: r.domain, token: null, record: null }
+          : {
+              domain: r.domain,
+              ...(await this.domainToken(em, user.id, r.domain.id, false, origin, r.builtinAppId)),
+            };
+      // outside a transaction the domains' tokens go out together (one group commit); inside one, one
+      // statement after another on the transaction's connection
+      const out = [];
+      if (em === this.ds.manager) out.push(...(await Promise.all(rows.map(tokenFor))));
+      else for (const r of rows) out.push(await tokenFor(r));
       const owed = out.some((i) => i.token === null);
       const lastLogin = owed ? null : this.lastLogin(em, user.id);
       const temp = owed
