@@ -42,6 +42,11 @@ cp package.json package-lock.json "$PROD/"
 cp -r dist "$PROD/dist"
 (cd "$PROD" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund >/dev/null)
 
+# The Node flags the image runs the service with (package.json start:prod = the Dockerfile's CMD,
+# test/utils/node-flags.spec.ts): the tree boots here exactly as it does there.
+NODE_FLAGS="$(node -e 'const w = require("./package.json").scripts["start:prod"].trim().split(/\s+/); process.stdout.write(w.slice(w.indexOf("node") + 1, w.indexOf("dist/src/main.js")).join(" "))')"
+echo "node flags: $NODE_FLAGS"
+
 # Boots the tree with the given environment, waits for readyz, signs the bootstrap administrator in.
 boot_and_check() {
   local label="$1"
@@ -49,9 +54,11 @@ boot_and_check() {
   local port
   port="$(node -e 'const s=require("net").createServer().listen(0,()=>{process.stdout.write(String(s.address().port));s.close()})')"
   echo "boot ($label) on port $port"
-  (cd "$PROD" && env NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_BASE_URL="http://127.0.0.1:$port" \
+  # exec: the subshell becomes the service, so $! is the service's pid and `kill` stops it (without exec
+  # the kill ended the subshell and left the service running after CI)
+  (cd "$PROD" && exec env NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_BASE_URL="http://127.0.0.1:$port" \
     BOOTSTRAP_ADMIN_EMAIL=admin@ci.example BOOTSTRAP_ADMIN_PASSWORD="$PASSWORD" LOG_LEVEL=warn "$@" \
-    node dist/src/main.js >"$WORK/$label.log" 2>&1) &
+    node $NODE_FLAGS dist/src/main.js >"$WORK/$label.log" 2>&1) &
   PID=$!
   PORT="$port" PASSWORD="$PASSWORD" SERVICE_PID="$PID" node --input-type=module -e '
     const base = `http://127.0.0.1:${process.env.PORT}`;
