@@ -3,6 +3,7 @@ import { FeatureRepository } from '../database/feature-repository.js';
 import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
 import { Batcher } from '../common/batcher.js';
+import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { returningRows } from '../database/returning-rows.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
@@ -26,7 +27,7 @@ export class TokensRepository extends FeatureRepository {
   /** The per-request lookup of one token with its user, domain, membership, group roles and app. */
   lookup(tokenId: string): Promise<LookupRow | undefined> {
     // a token id is a UUID we made (the signature was checked); anything else cannot have a record
-    if (!UUID.test(tokenId)) return Promise.resolve(undefined);
+    if (!isUuid(tokenId)) return Promise.resolve(undefined);
     return this.lookups.add(tokenId.toLowerCase());
   }
 
@@ -46,14 +47,14 @@ export class TokensRepository extends FeatureRepository {
         handedOut.add(id);
         return row;
       }
-      // the same token in two requests of one batch: neither may see the other's changes to its arrays
-      return {
-        ...row,
-        scopes: row.scopes && [...row.scopes],
-        system_domains: row.system_domains && [...row.system_domains],
-        group_roles: row.group_roles && [...row.group_roles],
-        a_allowed_origins: row.a_allowed_origins && [...row.a_allowed_origins],
-      };
+      // the same token in two requests of one batch: neither may see the other's changes to an array or a
+      // date of the row (every such column, whichever the lookup selects)
+      return Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [
+          k,
+          Array.isArray(v) ? [...(v as unknown[])] : v instanceof Date ? new Date(v) : (v as unknown),
+        ]),
+      ) as unknown as LookupRow;
     });
   }
 
@@ -219,8 +220,6 @@ export interface LookupRow {
  * uuid[]: one primary-key index scan per id). Run as a named prepared statement on PostgreSQL, so each
  * pooled connection plans it once. Exported for the benchmark's EXPLAIN (bench/scale-bench.ts).
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const TOKEN_LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
