@@ -3,21 +3,32 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { acceptedOtpTypes, configuredMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
+import { acceptedOtpTypes, confirmedMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
-import { TokensService } from '../tokens/tokens.service.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { liveDomainSql } from '../system-domains/domain-status.js';
-import { logoUrl, logoUrls } from '../system-domains/logo.js';
+import { logoUrl } from '../system-domains/logo.js';
 import { LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
+
+/**
+ * A live domain of the user's, oldest membership first (SignInService.membershipsOf): its built-in sign-in
+ * app, the user's administrator flag there, its logo's digest, and the user's confirmed second factors.
+ */
+interface Membership {
+  domain: SystemDomainEntity;
+  builtinAppId: string | null;
+  isAdmin: boolean;
+  logoSha256: string | null;
+  configured: MfaMethod[];
+}
 
 /**
  * Runs inside the sign-in's transaction once the tokens are issued (e.g. consuming a marketplace signup
@@ -34,7 +45,6 @@ export type SignInHook = (em: EntityManager, issued: { domainIds: string[]; owed
 export class SignInService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokensService,
     private readonly mint: CredentialMintService,
     private readonly domains: SystemDomainsService,
     private readonly clock: Clock,
@@ -58,7 +68,6 @@ export class SignInService {
     // user's rank and logo in each, and the user's confirmed factors
     const rows = await this.membershipsOf(user.id);
     if (rows.length === 0) throw unauthorized();
-    const memberships = rows.map((r) => r.domain);
     const configured = rows[0].configured;
     const home = rows.find((r) => r.domain.id === user.system_domain_id) ?? rows[0];
     const write = async (em: EntityManager) => {
@@ -66,8 +75,9 @@ export class SignInService {
       // by a group commit shared with the sign-ins of the same turn (TokenIssuer, AuditService): the answer
       // waits for all of them. A crash between two of them leaves at most a token nobody received, without
       // its record; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
+      //
       // where a factor is owed, no domain token: the temporary token below completes the sign-in
-      const tokenFor = async (r: (typeof rows)[number]) =>
+      const tokenFor = async (r: Membership) =>
         factorOwed(r.domain, configured)
           ? { domain: r.domain, token: null, record: null }
           : {
@@ -96,23 +106,9 @@ export class SignInService {
       return { out, temp };
     };
     const issued = within ? await this.ds.transaction(write) : await write(this.ds.manager);
-    const items: MultiDomainTokenItemDto[] = issued.out.map(({ domain, token }, i) => {
-      const accepted = acceptedOtpTypes(domain, configured);
-      return {
-        system_domain_id: domain.id,
-        system_domain_name: domain.name,
-        logo_url: logoUrl(this.config.http.publicBaseUrl, domain.id, rows[i].logoSha256),
-        platform_url: domain.base_url,
-        url: domain.base_url,
-        mfa_required: factorOwed(domain, configured),
-        // the factor can be passed here with what the user has (false: they must enrol an allowed method)
-        mfa_required_configured: accepted.length > 0,
-        // the methods that count here: the domain's policy, else the user's own factors (none owed: none)
-        mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
-        mfa_methods_configured: configured,
-        token,
-      };
-    });
+    const items = issued.out.map(({ domain, token }, i) =>
+      this.domainItem(rows[i], token, factorOwed(domain, configured)),
+    );
     // the top level describes the home domain's token, or the temporary token while the home domain owes a factor
     const top = issued.out.find((i) => i.domain.id === home.domain.id && i.record) ?? null;
     const record = top?.record ?? issued.temp!.record;
@@ -121,7 +117,7 @@ export class SignInService {
         record,
         { is_admin: user.is_super_admin || home.isAdmin, is_super_admin: user.is_super_admin },
         home.domain,
-        memberships.map((d) => d.id),
+        rows.map((r) => r.domain.id),
         this.clock.now(),
       ),
       token: top?.token ?? null,
@@ -135,15 +131,7 @@ export class SignInService {
    * administrator flag there and its logo's digest, and the user's confirmed second factors (the same on
    * every row): one query.
    */
-  private async membershipsOf(userId: string): Promise<
-    {
-      domain: SystemDomainEntity;
-      builtinAppId: string | null;
-      isAdmin: boolean;
-      logoSha256: string | null;
-      configured: MfaMethod[];
-    }[]
-  > {
+  private async membershipsOf(userId: string): Promise<Membership[]> {
     const { entities, raw } = await this.ds
       .getRepository(SystemDomainEntity)
       .createQueryBuilder('d')
@@ -154,8 +142,8 @@ export class SignInService {
       .addSelect('a.id', 'builtin_app_id')
       .addSelect('m.is_admin', 'is_admin')
       .addSelect('l.sha256', 'logo_sha256')
-      .addSelect('f.totp_confirmed_at IS NOT NULL', 'totp')
-      .addSelect('COALESCE(f.mail_2sv_enabled, false)', 'mail_2sv')
+      .addSelect('f.totp_confirmed_at', 'totp_confirmed_at')
+      .addSelect('f.mail_2sv_enabled', 'mail_2sv_enabled')
       .where(liveDomainSql('d'))
       .orderBy('m.date_created', 'ASC')
       .getRawAndEntities<{
@@ -163,21 +151,18 @@ export class SignInService {
         builtin_app_id: string | null;
         is_admin: boolean;
         logo_sha256: string | null;
-        totp: boolean;
-        mail_2sv: boolean;
+        totp_confirmed_at: Date | null;
+        mail_2sv_enabled: boolean | null;
       }>();
     const extra = new Map(raw.map((r) => [r.d_id, r]));
     return entities.map((domain) => {
       const r = extra.get(domain.id)!;
-      const configured: MfaMethod[] = [];
-      if (r.totp) configured.push('TOTP');
-      if (r.mail_2sv) configured.push('MAIL_2SV');
       return {
         domain,
         builtinAppId: r.builtin_app_id,
         isAdmin: r.is_admin,
         logoSha256: r.logo_sha256,
-        configured,
+        configured: confirmedMethods(r),
       };
     });
   }
@@ -201,49 +186,43 @@ export class SignInService {
     domainId: string,
     unauthorized: () => ApiError,
   ): Promise<LoginTokenDto> {
-    const domain = await this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', {
-        userId: user.id,
-      })
-      .where('d.id = :domainId', { domainId })
-      .andWhere(liveDomainSql('d'))
-      .getOne();
-    if (!domain || user.status !== 'ACTIVE') throw unauthorized();
-    const configured = await configuredMethods(this.ds.manager, user.id);
+    const row = (await this.membershipsOf(user.id)).find((r) => r.domain.id === domainId);
+    if (!row || user.status !== 'ACTIVE') throw unauthorized();
+    const { domain } = row;
     const issued = await this.ds.transaction(async (em) => {
       const out = await this.domainToken(em, user.id, domain.id, true);
-      await em.getRepository(UserEntity).update({ id: user.id }, { last_login: new Date() });
+      await this.lastLogin(em, user.id);
       return out;
     });
-    const logos = await logoUrls(this.ds.manager, this.config.http.publicBaseUrl, [domain.id]);
     return {
       ...tokenView(
         issued.record,
-        {
-          is_admin: await this.tokens.isDomainAdmin(user.id, domain.id),
-          is_super_admin: user.is_super_admin,
-        },
+        { is_admin: user.is_super_admin || row.isAdmin, is_super_admin: user.is_super_admin },
         domain,
         [domain.id],
         this.clock.now(),
       ),
       token: issued.token,
-      auth_system_domains: [
-        {
-          system_domain_id: domain.id,
-          system_domain_name: domain.name,
-          logo_url: logos.get(domain.id) ?? null,
-          platform_url: domain.base_url,
-          url: domain.base_url,
-          mfa_required: false,
-          mfa_required_configured: acceptedOtpTypes(domain, configured).length > 0,
-          mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
-          mfa_methods_configured: configured,
-          token: issued.token,
-        },
-      ],
+      auth_system_domains: [this.domainItem(row, issued.token, false)],
+    };
+  }
+
+  /** One entry of the Token form's `auth_system_domains`: a domain, its token, and what its factor asks. */
+  private domainItem(m: Membership, token: string | null, mfaRequired: boolean): MultiDomainTokenItemDto {
+    const { domain, configured } = m;
+    return {
+      system_domain_id: domain.id,
+      system_domain_name: domain.name,
+      logo_url: logoUrl(this.config.http.publicBaseUrl, domain.id, m.logoSha256),
+      platform_url: domain.base_url,
+      url: domain.base_url,
+      mfa_required: mfaRequired,
+      // the factor can be passed here with what the user has (false: they must enrol an allowed method)
+      mfa_required_configured: acceptedOtpTypes(domain, configured).length > 0,
+      // the methods that count here: the domain's policy, else the user's own factors (none owed: none)
+      mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
+      mfa_methods_configured: configured,
+      token,
     };
   }
 

@@ -14,7 +14,13 @@ export type OtpType = (typeof OTP_TYPES)[number];
 
 /** The factors a user has confirmed (TOTP once validated; MAIL_2SV once enabled). */
 export async function configuredMethods(em: EntityManager, userId: string): Promise<MfaMethod[]> {
-  const row = await em.getRepository(UserMfaEntity).findOneBy({ user_id: userId });
+  return confirmedMethods(await em.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
+}
+
+/** The same, from the user's user_mfa columns already read (null or absent: no row, nothing confirmed). */
+export function confirmedMethods(
+  row: { totp_confirmed_at: Date | null; mail_2sv_enabled: boolean | null } | null,
+): MfaMethod[] {
   const out: MfaMethod[] = [];
   if (row?.totp_confirmed_at) out.push('TOTP');
   if (row?.mail_2sv_enabled) out.push('MAIL_2SV');
