@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Authenticator } from '../../src/common/auth/authenticator.js';
 import { SsoLoginService } from '../../src/identity-providers/sso-login.service.js';
 import { TokensService } from '../../src/tokens/tokens.service.js';
@@ -52,19 +52,18 @@ describe('the Authenticator and its credential sources', () => {
       method: 'GET',
       url: '/',
     }) as unknown as Request;
-  const fakeRes = {} as Response;
 
   it('each header source runs its own strategy; the Authorization header wins over the others', async () => {
     const authenticator = t.get(Authenticator);
-    const viaBearer = await authenticator.fromHeaders(fakeReq(bearer(login)), fakeRes);
+    const viaBearer = await authenticator.fromHeaders(fakeReq(bearer(login)));
     expect(viaBearer.userId).toBe(user.id);
     const pair = { 'app-id': viaBearer.appId, 'auth-token': login };
-    expect((await authenticator.fromHeaders(fakeReq(pair), fakeRes)).tokenId).toBe(viaBearer.tokenId);
+    expect((await authenticator.fromHeaders(fakeReq(pair))).tokenId).toBe(viaBearer.tokenId);
     // a broken Authorization next to a valid Auth-Token: the Authorization source decides (no fallback)
     await expect(
-      authenticator.fromHeaders(fakeReq({ ...pair, authorization: 'Bearer x.y.z' }), fakeRes),
+      authenticator.fromHeaders(fakeReq({ ...pair, authorization: 'Bearer x.y.z' })),
     ).rejects.toMatchObject({ status: 401, code: 'auth.INVALID_TOKEN' });
-    await expect(authenticator.fromHeaders(fakeReq({}), fakeRes)).rejects.toMatchObject({
+    await expect(authenticator.fromHeaders(fakeReq({}))).rejects.toMatchObject({
       code: 'auth.NO_CREDENTIALS',
     });
   });
@@ -73,39 +72,24 @@ describe('the Authenticator and its credential sources', () => {
     const temp = (await tokenFor(t, user, { kind: 'TEMP', domainId: app.domainId })).token;
     const authenticator = t.get(Authenticator);
     for (const headers of [bearer(temp), { 'auth-token': temp }]) {
-      await expect(authenticator.fromHeaders(fakeReq(headers), fakeRes)).rejects.toMatchObject({
+      await expect(authenticator.fromHeaders(fakeReq(headers))).rejects.toMatchObject({
         code: 'auth.KIND_NOT_ACCEPTED',
       });
     }
-    await expect(
-      authenticator.fromHeaders(fakeReq({ 'temp-auth-token': login }), fakeRes),
-    ).rejects.toMatchObject({ code: 'auth.KIND_NOT_ACCEPTED' });
-    expect((await authenticator.fromHeaders(fakeReq({ 'temp-auth-token': temp }), fakeRes)).kind).toBe(
-      'TEMP',
-    );
+    await expect(authenticator.fromHeaders(fakeReq({ 'temp-auth-token': login }))).rejects.toMatchObject({
+      code: 'auth.KIND_NOT_ACCEPTED',
+    });
+    expect((await authenticator.fromHeaders(fakeReq({ 'temp-auth-token': temp }))).kind).toBe('TEMP');
     // and in the consent cookies: a TEMP token is no session, a login token no pending sign-in
     expect(
-      await authenticator.fromCookie(
-        'consent-session',
-        fakeReq({ cookie: `${SESSION_COOKIE}=${temp}` }),
-        fakeRes,
-      ),
+      await authenticator.fromCookie('consent-session', fakeReq({ cookie: `${SESSION_COOKIE}=${temp}` })),
     ).toBeNull();
     expect(
-      await authenticator.fromCookie(
-        'consent-pending',
-        fakeReq({ cookie: `portcullis_pending=${login}` }),
-        fakeRes,
-      ),
+      await authenticator.fromCookie('consent-pending', fakeReq({ cookie: `portcullis_pending=${login}` })),
     ).toBeNull();
     expect(
-      (
-        await authenticator.fromCookie(
-          'consent-pending',
-          fakeReq({ cookie: `portcullis_pending=${temp}` }),
-          fakeRes,
-        )
-      )?.kind,
+      (await authenticator.fromCookie('consent-pending', fakeReq({ cookie: `portcullis_pending=${temp}` })))
+        ?.kind,
     ).toBe('TEMP');
   });
 
@@ -117,13 +101,13 @@ describe('the Authenticator and its credential sources', () => {
     const outcomes = await Promise.all(
       tokens
         .flatMap(({ token }) => [
-          authenticator.fromHeaders(fakeReq(bearer(token)), fakeRes).then((a) => a.userId),
-          authenticator.fromHeaders(fakeReq(bearer(`${token}x`)), fakeRes).then(
+          authenticator.fromHeaders(fakeReq(bearer(token))).then((a) => a.userId),
+          authenticator.fromHeaders(fakeReq(bearer(`${token}x`))).then(
             () => 'accepted',
             () => 'refused',
           ),
           authenticator
-            .fromCookie('consent-session', fakeReq({ cookie: `${SESSION_COOKIE}=${token}` }), fakeRes)
+            .fromCookie('consent-session', fakeReq({ cookie: `${SESSION_COOKIE}=${token}` }))
             .then((a) => a?.userId),
         ])
         .map((p, j) => p.then((v) => [j, v] as const)),

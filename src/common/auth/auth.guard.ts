@@ -82,7 +82,7 @@ export class AuthGuard implements CanActivate {
     try {
       // a failure that is no verdict on the credential (the database down, a bug) is thrown on as it is: the
       // filter answers 503 (or a logged 500), never a 401, which would tell clients to sign their users out
-      auth = req.auth = await this.authenticator.fromHeaders(req, res);
+      auth = req.auth = await this.authenticator.fromHeaders(req);
       this.metrics?.tokenValidation(true);
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.metrics?.tokenValidation(false);

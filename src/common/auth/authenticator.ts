@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type passport from 'passport';
 import type { AuthContext } from './auth-context.js';
 import { AuthErrors } from './auth.errors.js';
@@ -65,8 +65,8 @@ export class Authenticator {
    * The API caller, from the header source the request presents (Authorization, else Auth-Token, else
    * Temp-Auth-Token): its context, or the AuthError of a 401.
    */
-  async fromHeaders(req: Request, res: Response): Promise<AuthContext> {
-    const { user, info } = await this.authenticate(headerSource(req), req, res);
+  async fromHeaders(req: Request): Promise<AuthContext> {
+    const { user, info } = await this.authenticate(headerSource(req), req);
     if (user) return user;
     if (info?.name === 'TokenExpiredError') throw AuthErrors.TOKEN_EXPIRED();
     if (info?.message === 'No auth token') throw AuthErrors.NO_CREDENTIALS();
@@ -74,12 +74,8 @@ export class Authenticator {
   }
 
   /** A consent page's cookie: its context, or null (absent, invalid, revoked, another kind). */
-  async fromCookie(
-    source: 'consent-session' | 'consent-pending',
-    req: Request,
-    res: Response,
-  ): Promise<AuthContext | null> {
-    return (await this.authenticate(source, req, res)).user || null;
+  async fromCookie(source: 'consent-session' | 'consent-pending', req: Request): Promise<AuthContext | null> {
+    return (await this.authenticate(source, req)).user || null;
   }
 
   /**
@@ -88,8 +84,7 @@ export class Authenticator {
    * (a dozen closures and the req.login helpers) on every request: the strategy's own `authenticate` is
    * called on an object of this request's, whose success/fail/error/pass/redirect settle the answer.
    */
-  authenticate(source: CredentialSource, req: Request, res: Response): Promise<Outcome> {
-    void res;
+  authenticate(source: CredentialSource, req: Request): Promise<Outcome> {
     return new Promise((resolve, reject) => {
       // the strategy is shared: handed it, concurrent requests would answer each other; each run gets an
       // object of its own whose prototype is the strategy (what passport does for a strategy given by name)

@@ -46,8 +46,8 @@ export class ConsentSessionService {
    * The signed-in session (credential source `consent-session`, through the one Authenticator), or null
    * (absent, invalid, revoked). The database down is thrown on: the page filter shows its 503 page.
    */
-  async current(req: Request, res: Response): Promise<AuthContext | null> {
-    return this.authenticator.fromCookie('consent-session', req, res);
+  async current(req: Request): Promise<AuthContext | null> {
+    return this.authenticator.fromCookie('consent-session', req);
   }
 
   /** The domain a consent-page sign-in is for: the app's domain when the user belongs to it, else their home. */
@@ -89,8 +89,8 @@ export class ConsentSessionService {
   }
 
   /** The pending sign-in's temporary token (source `consent-pending`), or null (absent, expired, used). */
-  async pending(req: Request, res: Response): Promise<AuthContext | null> {
-    return this.authenticator.fromCookie('consent-pending', req, res);
+  async pending(req: Request): Promise<AuthContext | null> {
+    return this.authenticator.fromCookie('consent-pending', req);
   }
 
   /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */

@@ -139,7 +139,7 @@ export class ConsentController {
   ): Promise<void> {
     const q = requestFields(body) as AuthorizationParams;
     await this.render(req, res, q, async (v, csrf) => {
-      const pending = await this.sessions.pending(req, res);
+      const pending = await this.sessions.pending(req);
       if (!pending) return this.send(res, 401, loginPage(v.app.name, q, csrf, 'Please sign in again.'), v);
       const domain = await this.ds
         .getRepository(SystemDomainEntity)
@@ -177,7 +177,7 @@ export class ConsentController {
 
   /** The session that may approve `v`, or null where signing in again would give one (see requireApprover). */
   private async approver(req: Request, res: Response, v: ValidAuthorization): Promise<AuthContext | null> {
-    const session = await this.sessions.current(req, res);
+    const session = await this.sessions.current(req);
     if (!session) return null;
     try {
       await this.requests.requireApprover(v, session);
