@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerMessage } from './server-process.js';
-import { serviceNodeFlags } from './node-flags.js';
+import { serviceNodeFlags } from '../scripts/node-flags.js';
 
 export interface ServerProcess {
   /** http://127.0.0.1:<port> */

@@ -44,7 +44,7 @@ cp -r dist "$PROD/dist"
 
 # The Node flags the image runs the service with (package.json start:prod = the Dockerfile's CMD,
 # test/utils/node-flags.spec.ts): the tree boots here exactly as it does there.
-NODE_FLAGS="$(node -e 'const w = require("./package.json").scripts["start:prod"].trim().split(/\s+/); process.stdout.write(w.slice(w.indexOf("node") + 1, w.indexOf("dist/src/main.js")).join(" "))')"
+NODE_FLAGS="$(node --input-type=module -e 'import { readFileSync } from "node:fs"; import { serviceNodeFlags } from "./dist/scripts/node-flags.js"; process.stdout.write(serviceNodeFlags(JSON.parse(readFileSync("package.json", "utf8")).scripts["start:prod"]).join(" "))')"
 echo "node flags: $NODE_FLAGS"
 
 # Boots the tree with the given environment, waits for readyz, signs the bootstrap administrator in.

@@ -3,7 +3,7 @@
 // start:prod's (bench/servers.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { serviceNodeFlags } from '../../bench/node-flags.js';
+import { serviceNodeFlags } from '../../scripts/node-flags.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 

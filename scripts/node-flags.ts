@@ -1,4 +1,8 @@
-/** The flags of the `node … dist/src/main.js` command in a package.json script (e.g. start:prod). */
+/**
+ * The flags of the `node … dist/src/main.js` command in a package.json script (e.g. start:prod): read by the
+ * benchmark (bench/servers.ts), the production boot check (scripts/ci-production-boot.sh) and
+ * test/utils/node-flags.spec.ts, which holds the Dockerfile's CMD to them.
+ */
 export function serviceNodeFlags(script: string): string[] {
   const words = script.trim().split(/\s+/);
   const node = words.indexOf('node');
