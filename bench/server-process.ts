@@ -9,9 +9,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig } from '../src/config/config.js';
-import { createFloorApp } from './floor-app.js';
 
 export type ServerMessage =
   | { cmd: 'profile-start'; id: number }
@@ -23,11 +20,17 @@ const send = (m: unknown) => process.send?.(m);
 // the benchmark went away (ended or crashed): so does this server
 process.on('disconnect', () => process.exit(0));
 
+// each kind imports only its own modules: the floor's process must not hold the service's module graph
+// (its heap would be the service's size, and its garbage collector would pay for it)
 let app: INestApplication;
-if (kind === 'floor') app = await createFloorApp();
-else if (kind === 'service')
+if (kind === 'floor') app = await (await import('./floor-app.js')).createFloorApp();
+else if (kind === 'service') {
+  const [{ createApp }, { loadConfig }] = await Promise.all([
+    import('../src/app.factory.js'),
+    import('../src/config/config.js'),
+  ]);
   app = await createApp(loadConfig(JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as NodeJS.ProcessEnv));
-else throw new Error(`server-process: unknown kind ${kind}`);
+} else throw new Error(`server-process: unknown kind ${kind}`);
 await app.listen(0, '127.0.0.1');
 
 const session = new inspector.Session();
