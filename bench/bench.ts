@@ -1,35 +1,30 @@
-// Throughput of the token validation path against the cheapest route: npm run bench.
+// npm run bench: the service's hot paths against the framework floor and the oidc-provider peers, in
+// alternating rounds (docs/performance.md says what each phase measures, the tunables and the figures).
 //
-// The service runs in its own process (bench/server-process.ts) on a fresh PostgreSQL database (created from
-// DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres, and dropped at the end), and so does
-// the framework floor; autocannon runs in a child process too (its CLI, --json). Why children: in one process
-// the load generator, the seeding and the server would share one JavaScript thread and one heap, so every
-// figure would be understated and the resident set would not be the service's. This process keeps an
-// instance of the application that never listens (`app`), for seeding and for minting the refresh tokens
-// the rotation runs start from, between runs. Everything is on loopback. Tunables: BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds, default 10),
-// BENCH_WARMUP (seconds, default 5: the JIT needs that long to settle on either server), BENCH_ROUNDS
-// (default 3: each comparison is measured alternately this many times and its ratio is the median of the
-// rounds' ratios, because this VM's throughput drifts by ±20% from one minute to the next: livez against the
-// framework floor (bench/floor-app.ts), PAT validation against the durable peer's introspection,
-// client_credentials against the in-memory and the durable oidc-provider peers, the refresh rotation against
-// the durable peer; bench/peers.ts), BENCH_PHASES (comma-separated subset of
-// livez,token_validate,client_credentials,refresh_token,login,scale,search,upload; default all; login:
-// bench/login-bench.ts, scale: bench/scale-bench.ts; BENCH_ONLY=search runs the search
-// section alone: bench/search-bench.ts; BENCH_ONLY=upload the 1 GiB resumable upload: bench/upload-bench.ts).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { randomUUID } from 'node:crypto';
+// The service runs in its own process (bench/server-process.ts) on a fresh PostgreSQL database (created on
+// DATABASE_URL's server and dropped at the end), and so does the framework floor; autocannon runs in a child
+// process too. In one process the load generator, the seeding and the server would share one JavaScript
+// thread and one heap: every figure would be understated and the resident set not the service's. This
+// process keeps an instance of the application that never listens (`app`), for seeding and for minting the
+// refresh tokens the rotation runs start from, between runs. Everything is on loopback. Tunables:
+// BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS (each comparison's ratio is the median of its
+// rounds': this VM drifts by ±20% from one minute to the next), BENCH_PHASES (a subset of ALL_PHASES; with
+// BENCH_ONLY, search or upload runs alone), BENCH_PROFILE.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
 import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
 import { startServer } from './servers.js';
+import { adminQuery, databaseUrl } from './scratch-database.js';
+import { basic, call, FORM } from './http-client.js';
 import { startPeer } from './peers.js';
 import {
   CONNECTIONS,
   DURATION,
   maxRssMb,
   measure,
+  median,
   positiveInt,
   profiled,
   setService,
@@ -43,20 +38,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
-const ALL_PHASES = [
-  'livez',
-  'token_validate',
-  'client_credentials',
-  'refresh_token',
-  'login',
-  'scale',
-  'search',
-  'upload',
-];
+const PHASE_NAMES = 'livez,token_validate,client_credentials,refresh_token,login,scale,search,upload';
+const ALL_PHASES = PHASE_NAMES.split(',');
 // BENCH_ONLY=search: the search section alone (the same as BENCH_PHASES=search)
-const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
+const PHASES = (process.env.BENCH_ONLY ?? process.env.BENCH_PHASES ?? PHASE_NAMES)
   .split(',')
   .map((p) => p.trim());
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) throw new Error(`BENCH_PHASES: unknown phase ${p}`);
@@ -68,41 +54,6 @@ const DEADLINE_MS =
     (PHASES.includes('search') ? 600 : 0) +
     (PHASES.includes('scale') ? 900 : 0)) *
   1000;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 const dbName = `portcullis_bench_${randomBytes(6).toString('hex')}`;
 const deadline = setTimeout(() => {

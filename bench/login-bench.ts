@@ -9,7 +9,7 @@
 import { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
 import { hashPassword, verifyPassword } from '../src/common/crypto/passwords.js';
-import { CONNECTIONS, DURATION, positiveInt, WARMUP, type LoadConfig } from './measure.js';
+import { CONNECTIONS, DURATION, median, positiveInt, WARMUP, type LoadConfig } from './measure.js';
 
 type Result = { rps: number; ok: boolean; p99: number };
 
@@ -23,7 +23,6 @@ export interface LoginBenchContext {
 
 const USERS = positiveInt('BENCH_LOGIN_USERS', 100);
 const PASSWORD = 'login-bench-password-1';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Verifications per second by CONNECTIONS concurrent loops for `seconds`, and CPU per verification. */
 async function argon2Rate(hash: string, seconds: number): Promise<{ rate: number; cpuUs: number }> {

@@ -19,6 +19,9 @@ export function positiveInt(name: string, def: number): number {
   return v;
 }
 
+/** The median of a run's rounds (the upper one of an even count): what every `_vs_` figure reports. */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 20);
 export const DURATION = positiveInt('BENCH_DURATION', 10);
 export const WARMUP = positiveInt('BENCH_WARMUP', 5);

@@ -15,7 +15,7 @@ import type { INestApplication } from '@nestjs/common';
 import { TOKEN_LOOKUP_SQL } from '../src/tokens/tokens.repository.js';
 import { hashPassword } from '../src/common/crypto/passwords.js';
 import type { LoadConfig } from './measure.js';
-import { positiveInt } from './measure.js';
+import { median, positiveInt } from './measure.js';
 
 type Result = { rps: number; ok: boolean; p99: number };
 
@@ -37,7 +37,6 @@ const APPS = positiveInt('BENCH_SCALE_APPS', 100_000);
 const SMALL = positiveInt('BENCH_SCALE_TOKENS_SMALL', 1_000);
 const LARGE = positiveInt('BENCH_SCALE_TOKENS', 1_000_000);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}m` : n >= 1000 ? `${n / 1000}k` : `${n}`);
 
 /** Users (with a real argon2id hash, shared) and their memberships, then apps acting as them. */

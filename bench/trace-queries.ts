@@ -9,19 +9,16 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.factory.js';
 import { loadConfig, randomSecret } from '../src/config/config.js';
+import { adminQuery, databaseUrl } from './scratch-database.js';
+import { basic, FORM } from './http-client.js';
 
-const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const dbName = `portcullis_trace_${randomBytes(6).toString('hex')}`;
-const dbUrl = new URL(SERVER_URL);
-dbUrl.pathname = `/${dbName}`;
-const admin = new pg.Client({ connectionString: SERVER_URL });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
+await adminQuery(`CREATE DATABASE ${dbName}`);
 const email = 'trace-admin@portcullis.test';
 const password = randomSecret();
 const app = await createApp(
   loadConfig({
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: databaseUrl(dbName),
     KEY_ENCRYPTION_SECRET: randomSecret(),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PORT: '0',
@@ -87,18 +84,16 @@ try {
       allowed_scopes: ['assets:read'],
     }),
   );
-  const basic = Buffer.from(`${client.id as string}:${client.client_secret as string}`).toString('base64');
   await trace('client_credentials', () =>
     call(
       'POST',
       '/API/auth/v1/oauth/token/',
-      { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      { Authorization: basic(client.id as string, client.client_secret as string), ...FORM },
       'grant_type=client_credentials&scope=assets%3Aread',
     ),
   );
 } finally {
   await app.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 }
 process.exit(0);
