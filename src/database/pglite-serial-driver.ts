@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 
 type Callback = (err: Error | null, result?: unknown) => void;
 type ConnectCallback = (err: Error | null, client: unknown, done: () => void) => void;
@@ -48,7 +48,8 @@ const IN_MEMORY_SETTINGS = ['shared_buffers=16MB'];
  * tarball `template` (`dumpDataDir()`) when given, else empty.
  */
 export async function openPglite(options: { dataDir?: string; template?: Blob } = {}): Promise<PGlite> {
-  const shared = await pgliteArtifacts();
+  // imported here, not at the top: a service on PostgreSQL (DATABASE_URL) never loads PGlite's module
+  const [{ PGlite, types }, shared] = await Promise.all([import('@electric-sql/pglite'), pgliteArtifacts()]);
   return PGlite.create({
     ...shared,
     ...(options.dataDir

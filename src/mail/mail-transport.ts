@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../config/config.js';
 
 export interface Envelope {
@@ -19,6 +19,12 @@ export interface MailTransport {
   close(): void;
 }
 
+/**
+ * nodemailer, imported on the first mail: it holds about 3 MB of heap, which a process that sends no mail
+ * (most instances, most of the time) need not carry.
+ */
+const loadNodemailer = () => import('nodemailer').then((m) => m.default);
+
 /** At most this much of an SMTP answer or error is recorded (it names the server's reason, never the mail). */
 const ERROR_MAX = 500;
 
@@ -36,22 +42,28 @@ function message(mail: Envelope, from: string, host: string) {
 
 /** Sends through SMTP_URL (nodemailer). A 5xx answer is permanent; 4xx and connection errors are retried. */
 export class SmtpTransport implements MailTransport {
-  private readonly transporter: Transporter;
+  private transporter: Promise<Transporter> | null = null;
   private readonly host: string;
 
   constructor(private readonly config: MailConfig) {
-    this.transporter = nodemailer.createTransport({
-      url: config.smtpUrl as string,
-      connectionTimeout: config.timeoutMs,
-      greetingTimeout: config.timeoutMs,
-      socketTimeout: config.timeoutMs,
-    });
     this.host = new URL(config.smtpUrl as string).hostname || 'portcullis';
+  }
+
+  private connect(): Promise<Transporter> {
+    const { smtpUrl, timeoutMs } = this.config;
+    return (this.transporter ??= loadNodemailer().then((nodemailer) =>
+      nodemailer.createTransport({
+        url: smtpUrl as string,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      }),
+    ));
   }
 
   async send(mail: Envelope): Promise<SendOutcome> {
     try {
-      await this.transporter.sendMail(message(mail, this.config.from, this.host));
+      await (await this.connect()).sendMail(message(mail, this.config.from, this.host));
       return { ok: true };
     } catch (err) {
       const e = err as Error & { responseCode?: number; response?: string; code?: string };
@@ -63,7 +75,7 @@ export class SmtpTransport implements MailTransport {
   }
 
   close(): void {
-    this.transporter.close();
+    void this.transporter?.then((t) => t.close());
   }
 }
 
@@ -72,11 +84,7 @@ export class SmtpTransport implements MailTransport {
  * sent), so a person trying the service can open it in a mail reader and follow the link.
  */
 export class EmlFileTransport implements MailTransport {
-  private readonly composer = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
-  });
+  private composer: Promise<Transporter> | null = null;
 
   constructor(
     private readonly dir: string,
@@ -85,9 +93,12 @@ export class EmlFileTransport implements MailTransport {
 
   async send(mail: Envelope): Promise<SendOutcome> {
     try {
-      const info = (await this.composer.sendMail(
-        message(mail, this.from, 'portcullis.local'),
-      )) as unknown as {
+      this.composer ??= loadNodemailer().then((nodemailer) =>
+        nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+      );
+      const info = (await (
+        await this.composer
+      ).sendMail(message(mail, this.from, 'portcullis.local'))) as unknown as {
         message: Buffer;
       };
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -100,6 +111,6 @@ export class EmlFileTransport implements MailTransport {
   }
 
   close(): void {
-    this.composer.close();
+    void this.composer?.then((t) => t.close());
   }
 }

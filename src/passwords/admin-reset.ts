@@ -46,7 +46,7 @@ export async function adminResetPassword(
   const user = await repo.accountByEmail(normalized);
   if (!user) throw new AdminResetError('no account with this email');
   const password = given ?? generatePassword();
-  const failed = deps.policy.judge(await deps.policy.checksForUser(user.id), password, [
+  const failed = await deps.policy.judge(await deps.policy.checksForUser(user.id), password, [
     user.email,
     user.first_name,
     user.last_name,

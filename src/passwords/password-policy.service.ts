@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import type { EntityManager } from 'typeorm';
 import { PasswordsErrors } from './passwords.errors.js';
 import { PasswordsRepository } from './passwords.repository.js';
@@ -10,15 +9,20 @@ import { failedRules, normalizeChecks, type PasswordChecks, strictestOf } from '
 export const MIN_STRENGTH_SCORE = 3;
 export const TOO_COMMON = 'is too common or too easy to guess';
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Promise<ZxcvbnFactory> | undefined;
 
 /**
- * zxcvbn's matchers, built on the first password judged and shared by the process: building its ranked
- * dictionaries takes about 150 ms of CPU and tens of MB, which every start (and every test app) paid before,
- * though a service that only verifies tokens never judges a password. It holds no per-request state.
+ * zxcvbn's matchers, imported and built on the first password judged and shared by the process: building its
+ * ranked dictionaries takes about 150 ms of CPU and tens of MB, which every start (and every test app) paid
+ * before, and its modules alone hold about 3 MB of heap, though a service that only verifies tokens never
+ * judges a password. It holds no per-request state.
  */
-function strengthEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs, useLevenshteinDistance: true });
+function strengthEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(
+    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) =>
+      new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs, useLevenshteinDistance: true }),
+  );
+  estimator.catch(() => (estimator = undefined));
   return estimator;
 }
 
@@ -57,12 +61,17 @@ export class PasswordPolicyService {
   }
 
   /** The same as `check`, against checks already known. */
-  judge(checks: PasswordChecks, password: string, personal: (string | null | undefined)[] = []): string[] {
+  async judge(
+    checks: PasswordChecks,
+    password: string,
+    personal: (string | null | undefined)[] = [],
+  ): Promise<string[]> {
     const failed = failedRules(checks, password);
     const inputs = personal.flatMap((p) =>
       p ? [p, ...p.split(/[@.\s_+-]+/).filter((s) => s.length >= 3)] : [],
     );
-    if (strengthEstimator().check(password, inputs).score < MIN_STRENGTH_SCORE) failed.push(TOO_COMMON);
+    if ((await strengthEstimator()).check(password, inputs).score < MIN_STRENGTH_SCORE)
+      failed.push(TOO_COMMON);
     return failed;
   }
 

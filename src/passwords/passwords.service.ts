@@ -97,7 +97,7 @@ export class PasswordsService {
     const link = await this.live(this.repo.manager, secret, PasswordsErrors.RESET_EXPIRED);
     const checks = await this.policy.checksForUser(link.user_id);
     PasswordPolicyService.throwIfFailed(
-      this.policy.judge(checks, body.password, [link.email, link.first_name, link.last_name]),
+      await this.policy.judge(checks, body.password, [link.email, link.first_name, link.last_name]),
     );
     const passwordHash = await hashPassword(body.password);
     await this.repo.transaction(async (em) => {
