@@ -5,13 +5,12 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { acceptedOtpTypes, confirmedMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
-import { liveDomainSql } from '../system-domains/domain-status.js';
 import { logoUrl } from '../system-domains/logo.js';
 import { LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
@@ -132,39 +131,13 @@ export class SignInService {
    * every row): one query.
    */
   private async membershipsOf(userId: string): Promise<Membership[]> {
-    const { entities, raw } = await this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', { userId })
-      .leftJoin('apps', 'a', 'a.system_domain_id = d.id AND a.is_builtin')
-      .leftJoin('system_domain_logos', 'l', 'l.system_domain_id = d.id')
-      .leftJoin('user_mfa', 'f', 'f.user_id = m.user_id')
-      .addSelect('a.id', 'builtin_app_id')
-      .addSelect('m.is_admin', 'is_admin')
-      .addSelect('l.sha256', 'logo_sha256')
-      .addSelect('f.totp_confirmed_at', 'totp_confirmed_at')
-      .addSelect('f.mail_2sv_enabled', 'mail_2sv_enabled')
-      .where(liveDomainSql('d'))
-      .orderBy('m.date_created', 'ASC')
-      .getRawAndEntities<{
-        d_id: string;
-        builtin_app_id: string | null;
-        is_admin: boolean;
-        logo_sha256: string | null;
-        totp_confirmed_at: Date | null;
-        mail_2sv_enabled: boolean | null;
-      }>();
-    const extra = new Map(raw.map((r) => [r.d_id, r]));
-    return entities.map((domain) => {
-      const r = extra.get(domain.id)!;
-      return {
-        domain,
-        builtinAppId: r.builtin_app_id,
-        isAdmin: r.is_admin,
-        logoSha256: r.logo_sha256,
-        configured: confirmedMethods(r),
-      };
-    });
+    return (await this.users.liveMemberships(userId)).map((r) => ({
+      domain: r.domain,
+      builtinAppId: r.builtinAppId,
+      isAdmin: r.isAdmin,
+      logoSha256: r.logoSha256,
+      configured: confirmedMethods(r),
+    }));
   }
 
   /** `last_login` now: in the caller's transaction, else group-committed with the other sign-ins' (LoginRepository). */

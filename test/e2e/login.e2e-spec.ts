@@ -125,6 +125,27 @@ describe('password sign-in POST /API/auth/v1/auth/simple/login/', () => {
     await t.http.get(VALIDATE).set(bearer(res.body.token)).expect(200);
   });
 
+  it("one item per domain, oldest membership first, signed for the domain's oldest built-in app", async () => {
+    const third = await createDomain(t, { name: 'Third', base_url: 'https://third.example' });
+    const u = await createUser(t, { domainId: third.id, alsoIn: [d2.id] });
+    // memberships made in this order: Third (home), then Second
+    const [{ id: builtin }] = await t.ds.query(
+      'SELECT id FROM apps WHERE system_domain_id = $1 AND is_builtin',
+      [third.id],
+    );
+    // a second built-in app (no flow makes one) must neither duplicate the domain nor change the app
+    await t.ds.query(
+      `INSERT INTO apps (system_domain_id, name, type, is_builtin, date_created)
+       VALUES ($1, 'second built-in', 'PAT', true, now() + interval '1 minute')`,
+      [third.id],
+    );
+    const res = await t.http.post(LOGIN).send({ email: u.email, password: DEFAULT_PASSWORD }).expect(201);
+    const items = res.body.auth_system_domains as { system_domain_id: string; token: string }[];
+    expect(items.map((i) => i.system_domain_id)).toEqual([third.id, d2.id]);
+    const v = await t.http.get(VALIDATE).set(bearer(items[0].token)).expect(200);
+    expect(v.body).toMatchObject({ system_domain_id: third.id, app_id: builtin });
+  });
+
   it.each([
     ['missing email', { password: 'x' }, ['email']],
     ['missing password', { email: 'a@example.com' }, ['password']],
