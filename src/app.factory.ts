@@ -38,10 +38,9 @@ export async function createApp(
   // no ETag (a hash of every response body): API responses are per-caller and mostly no-store, and no
   // client of this API sends If-None-Match
   app.set('etag', false);
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, httpMetrics(app.get(Metrics))));
   // the resumable upload streams its body to the storage: the JSON and form parsers must not read it
   app.use(UPLOAD_PATH, keepBodyStream);
-  app.use(httpMetrics(app.get(Metrics)));
   app.useBodyParser('urlencoded', { extended: false });
   app.useGlobalPipes(
     // before validation: class-transformer recurses into whatever it is given

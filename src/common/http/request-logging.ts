@@ -63,9 +63,15 @@ type Level = 'debug' | 'info' | 'error';
  * are not logged) that was most of the work, about 10% of the CPU of the cheapest route. Here a request
  * costs an id and a listener until a line is actually written. The id is `req.id` for the rest of the
  * request (the guard puts it on AuthContext; the webhook outbox records it with events).
+ *
+ * `onFinished` (the HTTP metrics) is told of every request whose response was sent, with its duration in
+ * seconds, from the same listener: a second middleware and listener per request cost more than the record.
  */
-export function requestLogger(logger: PinoLogger) {
-  return (req: LoggedRequest, res: ServerResponse, next: () => void): void => {
+export function requestLogger<
+  Req extends LoggedRequest = LoggedRequest,
+  Res extends ServerResponse = ServerResponse,
+>(logger: PinoLogger, onFinished?: (req: Req, res: Res, seconds: number) => void) {
+  return (req: Req, res: Res, next: () => void): void => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     req.id = id;
@@ -76,6 +82,8 @@ export function requestLogger(logger: PinoLogger) {
       res.removeListener('close', done);
       const aborted = !res.writableFinished;
       const status = res.statusCode;
+      const elapsed = performance.now() - start;
+      if (!aborted) onFinished?.(req, res, elapsed / 1000);
       const level: Level = aborted || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
       if (!logger.isLevelEnabled(level)) return;
       const url = req.originalUrl ?? req.url ?? '';
@@ -88,7 +96,7 @@ export function requestLogger(logger: PinoLogger) {
             user_agent: req.headers['user-agent'],
           },
           res: { statusCode: status },
-          responseTime: Math.round(performance.now() - start),
+          responseTime: Math.round(elapsed),
         },
         aborted ? 'request aborted' : 'request completed',
       );
