@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
-import { type BucketState, type Budget, drainMs, drip, LUA_LEAKY_BUCKETS } from './leaky-bucket.js';
+import { Batcher } from '../batcher.js';
+import { type BucketState, type Budget, drainMs, drip, LUA_LEAKY_BUCKET_BATCH } from './leaky-bucket.js';
 
 /** @nestjs/throttler's record: hits = the bucket's level rounded up, times in whole seconds. */
 export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -10,8 +11,14 @@ export type BucketRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 const MAX_LOCAL_BUCKETS = 100_000;
 
 type RedisWithBucket = Redis & {
-  leakyBuckets(n: number, ...keysThenArgs: (string | number)[]): Promise<(number | string)[]>;
+  leakyBucketBatch(n: number, ...keysThenArgs: (string | number)[]): Promise<(number | string)[]>;
 };
+
+/** One request's charges, as the batch carries them. */
+interface RequestCharges {
+  keys: string[];
+  budgets: Budget[];
+}
 
 /** One bucket of a multi-bucket charge: as `increment`'s arguments. */
 export interface BucketCharge {
@@ -34,6 +41,8 @@ export class LeakyBucketStorage implements ThrottlerStorage {
   private degraded = false;
 
   private readonly prefix: string;
+  /** The requests of one turn of the event loop: one script call for all of them (LUA_LEAKY_BUCKET_BATCH). */
+  private readonly turn = new Batcher<RequestCharges, BucketRecord[]>((items) => this.chargeInRedis(items));
 
   constructor(
     redis: Redis | null,
@@ -43,7 +52,7 @@ export class LeakyBucketStorage implements ThrottlerStorage {
     this.prefix = `${namespace}:rl:`;
     if (redis) {
       // numberOfKeys given per call (the first argument)
-      redis.defineCommand('leakyBuckets', { lua: LUA_LEAKY_BUCKETS });
+      redis.defineCommand('leakyBucketBatch', { lua: LUA_LEAKY_BUCKET_BATCH });
     }
     this.redis = redis as RedisWithBucket | null;
   }
@@ -65,32 +74,59 @@ export class LeakyBucketStorage implements ThrottlerStorage {
   }
 
   /**
-   * Several buckets for one request, in order, in one Redis round trip (LUA_LEAKY_BUCKETS): the records of
-   * the buckets charged; a refusal ends the list (the buckets after it are not charged). From memory, the
-   * same, bucket by bucket, while Redis is away.
+   * Several buckets for one request, in order: the records of the buckets charged; a refusal ends the list
+   * (the buckets after it are not charged). With Redis, the requests of one turn of the event loop share one
+   * script call (a bucket many of them charge, such as one client's, is read and written once), each still
+   * charged in arrival order. From memory, the same, bucket by bucket, while Redis is away.
    */
   async incrementAll(charges: readonly BucketCharge[]): Promise<BucketRecord[]> {
     const budgets = charges.map((c) => ({ burst: c.limit, perSecond: (c.limit * 1000) / c.ttl }));
     const keys = charges.map((c) => `${this.prefix}${c.name}:${c.key}`);
-    if (this.redis && this.redis.status === 'ready') {
-      try {
-        const args = budgets.flatMap((b) => [b.burst, b.perSecond]);
-        const out = await this.redis.leakyBuckets(keys.length, ...keys, ...args);
-        if (this.degraded) {
-          this.degraded = false;
-          this.logger.warn('Redis answers again: rate limits are shared by every instance');
-        }
+    if (this.redis && this.redis.status === 'ready') return this.turn.add({ keys, budgets });
+    if (this.redis) this.degrade(`connection ${this.redis.status}`);
+    return this.chargeLocally({ keys, budgets });
+  }
+
+  /** One batch in one script call; never throws: while Redis fails, each request is charged from memory. */
+  private async chargeInRedis(items: RequestCharges[]): Promise<BucketRecord[][]> {
+    try {
+      const index = new Map<string, number>();
+      const keys: string[] = [];
+      const budgetArgs: number[] = [];
+      const requestArgs: number[] = [items.length];
+      for (const item of items) {
+        requestArgs.push(item.keys.length);
+        item.keys.forEach((key, j) => {
+          let i = index.get(key);
+          if (i === undefined) {
+            i = keys.push(key); // 1-based, as Lua indexes
+            index.set(key, i);
+            budgetArgs.push(item.budgets[j].burst, item.budgets[j].perSecond);
+          }
+          requestArgs.push(i);
+        });
+      }
+      const out = await this.redis!.leakyBucketBatch(keys.length, ...keys, ...budgetArgs, ...requestArgs);
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.warn('Redis answers again: rate limits are shared by every instance');
+      }
+      let p = 0;
+      return items.map((item) => {
+        const charged = Number(out[p++]);
         const records: BucketRecord[] = [];
-        for (let i = 0; i < out.length; i += 2) {
-          records.push(record(Number(out[i]) === 1, Number(out[i + 1]), budgets[i / 2]));
+        for (let j = 0; j < charged; j++, p += 2) {
+          records.push(record(Number(out[p]) === 1, Number(out[p + 1]), item.budgets[j]));
         }
         return records;
-      } catch (e) {
-        this.degrade((e as Error).message);
-      }
-    } else if (this.redis) {
-      this.degrade(`connection ${this.redis.status}`);
+      });
+    } catch (e) {
+      this.degrade((e as Error).message);
+      return items.map((item) => this.chargeLocally(item));
     }
+  }
+
+  private chargeLocally({ keys, budgets }: RequestCharges): BucketRecord[] {
     const records: BucketRecord[] = [];
     for (let i = 0; i < keys.length; i++) {
       const r = this.incrementLocal(keys[i], budgets[i]);

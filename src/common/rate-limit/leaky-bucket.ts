@@ -2,7 +2,7 @@
  * The leaky bucket of the spec's rate limit ("50 requests per second sustained, or 1000 requests in any
  * 20-second period"): each admitted request adds one to the bucket's level, the level drains at `perSecond`,
  * and a request that would take the level above `burst` is refused (and adds nothing, so a client that backs
- * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKETS) when instances share
+ * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKET_BATCH) when instances share
  * their buckets, and in memory otherwise.
  */
 export interface Budget {
@@ -54,36 +54,59 @@ export function drainMs(level: number, b: Budget): number {
 }
 
 /**
- * The same step, atomic in Redis, for one or several buckets charged for one request in one round trip, in
- * order (KEYS[i]; ARGV burst_i, perSecond_i); a refusal ends it, so the buckets after a full one are not
- * charged. Time is Redis's own (TIME), so instances with skewed clocks share one bucket exactly. Returns
- * {allowed_1, level_1, allowed_2, level_2, …} for the buckets charged, levels as strings (Lua numbers would
- * be truncated to integers on the way out).
+ * The same step, atomic in Redis, for the requests of one turn of the event loop in one script call, each
+ * charging one or several buckets in order; a refusal ends that request's charges, so its buckets after a
+ * full one are not charged. KEYS are the distinct buckets of the batch; ARGV is burst_i, perSecond_i for
+ * each key, then the number of requests, then for each request its number of charges and their key indices
+ * (1-based). Each bucket is read once, charged request by request in arrival order (what one script call per
+ * request did, in the same order), and written once. Time is Redis's own (TIME), so instances with skewed
+ * clocks share one bucket exactly. Returns, for each request, the number of buckets charged and then
+ * {allowed, level} for each, levels as strings (Lua numbers would be truncated to integers on the way out).
  */
-export const LUA_LEAKY_BUCKETS = `
+export const LUA_LEAKY_BUCKET_BATCH = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local out = {}
-for i = 1, #KEYS do
-  local burst = tonumber(ARGV[2 * i - 1])
-  local perMs = tonumber(ARGV[2 * i]) / 1000
+local nk = #KEYS
+local level, burst, perMs = {}, {}, {}
+for i = 1, nk do
+  burst[i] = tonumber(ARGV[2 * i - 1])
+  perMs[i] = tonumber(ARGV[2 * i]) / 1000
   local v = redis.call('HMGET', KEYS[i], 'l', 't')
-  local level = tonumber(v[1]) or 0
+  local l = tonumber(v[1]) or 0
   local at = tonumber(v[2]) or now
   local elapsed = now - at
   if elapsed < 0 then elapsed = 0 end
-  level = level - elapsed * perMs
-  if level < 0 then level = 0 end
-  local allowed = 0
-  if level + 1 <= burst then
-    level = level + 1
-    allowed = 1
+  l = l - elapsed * perMs[i]
+  if l < 0 then l = 0 end
+  level[i] = l
+end
+local out = {}
+local p = 2 * nk + 1
+local requests = tonumber(ARGV[p])
+p = p + 1
+for r = 1, requests do
+  local n = tonumber(ARGV[p])
+  local head = #out + 1
+  out[head] = 0
+  local charged = 0
+  for j = 1, n do
+    local i = tonumber(ARGV[p + j])
+    local allowed = 0
+    if level[i] + 1 <= burst[i] then
+      level[i] = level[i] + 1
+      allowed = 1
+    end
+    out[#out + 1] = allowed
+    out[#out + 1] = string.format('%.6f', level[i])
+    charged = charged + 1
+    if allowed == 0 then break end
   end
-  redis.call('HSET', KEYS[i], 'l', string.format('%.6f', level), 't', tostring(now))
-  redis.call('PEXPIRE', KEYS[i], math.ceil(level / perMs) + 1000)
-  out[#out + 1] = allowed
-  out[#out + 1] = string.format('%.6f', level)
-  if allowed == 0 then break end
+  out[head] = charged
+  p = p + n + 1
+end
+for i = 1, nk do
+  redis.call('HSET', KEYS[i], 'l', string.format('%.6f', level[i]), 't', tostring(now))
+  redis.call('PEXPIRE', KEYS[i], math.ceil(level[i] / perMs[i]) + 1000)
 end
 return out
 `;

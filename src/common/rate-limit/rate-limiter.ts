@@ -37,11 +37,11 @@ export function throttlerOptions(config: AppConfig): ThrottlerOptions[] {
 /** The Redis connection of the buckets: fails fast (never queues or stalls a request while Redis is away). */
 export function rateLimitRedis(config: AppConfig): Redis | null {
   if (!config.redis.url || !config.rateLimit.enabled) return null;
-  // keeps trying, at most every 2 s: the buckets come back to Redis as soon as it does. Auto-pipelining:
-  // the charges of every request that reaches the limiter in one turn of the event loop go out in one write
-  // and come back in one read (ioredis flushes on setImmediate); each is still its own atomic script call,
-  // charged in arrival order. Under load that is most of a request's Redis cost (docs/performance.md).
-  const redis = failFastRedis(config.redis.url, 'portcullis-ratelimit', { enableAutoPipelining: true });
+  // keeps trying, at most every 2 s: the buckets come back to Redis as soon as it does. The charges of every
+  // request that reaches the limiter in one turn of the event loop are one script call (LeakyBucketStorage),
+  // charged in arrival order: that call is all this client sends, so auto-pipelining would only delay it by
+  // one more turn.
+  const redis = failFastRedis(config.redis.url, 'portcullis-ratelimit');
   redis.on('error', () => undefined); // the storage logs the outage once; ioredis reconnects by itself
   return redis;
 }
