@@ -128,7 +128,13 @@ describe('password sign-in POST /API/auth/v1/auth/simple/login/', () => {
   it("one item per domain, oldest membership first, signed for the domain's oldest built-in app", async () => {
     const third = await createDomain(t, { name: 'Third', base_url: 'https://third.example' });
     const u = await createUser(t, { domainId: third.id, alsoIn: [d2.id] });
-    // memberships made in this order: Third (home), then Second
+    // the membership of Second made a day earlier: the order is the memberships' age, not their insertion
+    // (two inserts in a row may share a timestamp)
+    await t.ds.query(
+      `UPDATE user_system_domains SET date_created = now() - interval '1 day'
+       WHERE user_id = $1 AND system_domain_id = $2`,
+      [u.id, d2.id],
+    );
     const [{ id: builtin }] = await t.ds.query(
       'SELECT id FROM apps WHERE system_domain_id = $1 AND is_builtin',
       [third.id],
@@ -141,8 +147,8 @@ describe('password sign-in POST /API/auth/v1/auth/simple/login/', () => {
     );
     const res = await t.http.post(LOGIN).send({ email: u.email, password: DEFAULT_PASSWORD }).expect(201);
     const items = res.body.auth_system_domains as { system_domain_id: string; token: string }[];
-    expect(items.map((i) => i.system_domain_id)).toEqual([third.id, d2.id]);
-    const v = await t.http.get(VALIDATE).set(bearer(items[0].token)).expect(200);
+    expect(items.map((i) => i.system_domain_id)).toEqual([d2.id, third.id]);
+    const v = await t.http.get(VALIDATE).set(bearer(items[1].token)).expect(200);
     expect(v.body).toMatchObject({ system_domain_id: third.id, app_id: builtin });
   });
 
