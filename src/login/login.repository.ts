@@ -43,13 +43,13 @@ function reservationSql(source: string): string {
 }
 
 /** A live domain of a user's with what a sign-in needs besides (LoginRepository.liveMemberships). */
-export interface MembershipRow {
+export interface LiveMembership {
   domain: SystemDomainEntity;
   builtinAppId: string | null;
   isAdmin: boolean;
   logoSha256: string | null;
-  totp_confirmed_at: Date | null;
-  mail_2sv_enabled: boolean | null;
+  /** The user's user_mfa columns (the same on every row; null without a row). */
+  factors: { totp_confirmed_at: Date | null; mail_2sv_enabled: boolean | null };
 }
 
 /**
@@ -149,7 +149,7 @@ export class LoginRepository extends FeatureRepository {
   }
 
   /** See LIVE_MEMBERSHIPS_SQL: every sign-in's first read, one prepared statement. */
-  async liveMemberships(userId: string): Promise<MembershipRow[]> {
+  async liveMemberships(userId: string): Promise<LiveMembership[]> {
     // raw: a prepared statement on the sign-in path (the query builder's SQL generation and entity mapping
     // were a sixth of a password sign-in's JavaScript time, argon2id aside)
     const rows = await preparedQuery<MembershipSqlRow>(
@@ -173,8 +173,10 @@ export class LoginRepository extends FeatureRepository {
         builtinAppId: membership_builtin_app_id,
         isAdmin: membership_is_admin,
         logoSha256: membership_logo_sha256,
-        totp_confirmed_at: membership_totp_confirmed_at,
-        mail_2sv_enabled: membership_mail_2sv_enabled,
+        factors: {
+          totp_confirmed_at: membership_totp_confirmed_at,
+          mail_2sv_enabled: membership_mail_2sv_enabled,
+        },
       };
     });
   }

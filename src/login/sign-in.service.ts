@@ -5,29 +5,19 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { acceptedOtpTypes, confirmedMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
 import { ApiError } from '../common/errors/api-error.js';
-import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { UserEntity } from '../users/user.entity.js';
 import { logoUrl } from '../system-domains/logo.js';
-import { LoginRepository } from './login.repository.js';
+import { type LiveMembership, LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 import { AuditService } from '../audit/audit.service.js';
 
-/**
- * A live domain of the user's, oldest membership first (SignInService.membershipsOf): its built-in sign-in
- * app, the user's administrator flag there, its logo's digest, and the user's confirmed second factors.
- */
-interface Membership {
-  domain: SystemDomainEntity;
-  builtinAppId: string | null;
-  isAdmin: boolean;
-  logoSha256: string | null;
-  configured: MfaMethod[];
-}
+/** A live domain of the user's (LoginRepository.liveMemberships), with the user's confirmed second factors. */
+type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
 
 /**
  * Runs inside the sign-in's transaction once the tokens are issued (e.g. consuming a marketplace signup
@@ -125,18 +115,11 @@ export class SignInService {
     };
   }
 
-  /**
-   * The user's live domains, oldest membership first, each with its built-in sign-in app, the user's
-   * administrator flag there and its logo's digest, and the user's confirmed second factors (the same on
-   * every row): one query.
-   */
+  /** The user's live domains, oldest membership first (one query: LoginRepository.liveMemberships). */
   private async membershipsOf(userId: string): Promise<Membership[]> {
-    return (await this.users.liveMemberships(userId)).map((r) => ({
-      domain: r.domain,
-      builtinAppId: r.builtinAppId,
-      isAdmin: r.isAdmin,
-      logoSha256: r.logoSha256,
-      configured: confirmedMethods(r),
+    return (await this.users.liveMemberships(userId)).map(({ factors, ...m }) => ({
+      ...m,
+      configured: confirmedMethods(factors),
     }));
   }
 
