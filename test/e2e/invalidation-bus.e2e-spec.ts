@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ClientRegistry } from '../../src/apps/client-registry.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -117,7 +118,14 @@ describe('InvalidationBus while Redis is away or silent', () => {
 /** Real fan-out between two instances' buses: needs Redis, so it runs in CI's PostgreSQL + Redis pass. */
 const redisUrl = process.env.REDIS_URL;
 (redisUrl ? describe : describe.skip)('InvalidationBus on Redis', () => {
-  const env = { DATABASE_URL: 'postgresql://unused.invalid/db', REDIS_URL: redisUrl as string };
+  // a namespace of this suite's: the test apps of other suites on the same Redis publish on their own channels
+  const namespace = `bus-spec-${randomUUID()}`;
+  const channel = `${namespace}:invalidate`;
+  const env = {
+    DATABASE_URL: 'postgresql://unused.invalid/db',
+    REDIS_URL: redisUrl as string,
+    RATE_LIMIT_NAMESPACE: namespace,
+  };
   let a: InvalidationBus;
   let b: InvalidationBus;
   const seenA: (string | null)[] = [];
@@ -154,11 +162,29 @@ const redisUrl = process.env.REDIS_URL;
     expect(seenA).toEqual(['app-1']);
   });
 
+  it('hears nothing from a deployment of another namespace on the same Redis', async () => {
+    const other = new InvalidationBus(config({ ...env, RATE_LIMIT_NAMESPACE: `${namespace}-other` }));
+    const seenOther: (string | null)[] = [];
+    other.subscribe('apps', (k) => seenOther.push(k));
+    try {
+      expect(await other.ready()).toBe(true);
+      seenOther.length = 0; // subscribing cleared its caches (a null for every topic)
+      await other.publish('apps', 'theirs');
+      await a.publish('apps', 'ours');
+      expect(await until(() => seenB.length > 0)).toBe(true);
+      await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
+      expect(seenB).toEqual(['ours']);
+      expect(seenOther).toEqual(['theirs']); // its own, locally; not ours
+    } finally {
+      await other.onModuleDestroy();
+    }
+  });
+
   it('ignores malformed messages on its channel', async () => {
     const raw = new Redis(redisUrl as string);
     try {
-      await raw.publish('portcullis:invalidate', 'not json');
-      await raw.publish('portcullis:invalidate', JSON.stringify({ i: 'x', t: 'apps', k: 'ok' }));
+      await raw.publish(channel, 'not json');
+      await raw.publish(channel, JSON.stringify({ i: 'x', t: 'apps', k: 'ok' }));
       expect(await until(() => seenB.includes('ok'))).toBe(true);
       expect(seenB).toEqual(['ok']);
     } finally {

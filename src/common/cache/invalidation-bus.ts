@@ -7,7 +7,12 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 /** A cache's reaction to a change: one key, or `null` for "everything may have changed". */
 export type InvalidationHandler = (key: string | null) => void;
 
-const CHANNEL = 'portcullis:invalidate';
+/**
+ * The channel of one deployment: `<RATE_LIMIT_NAMESPACE>:invalidate`. The namespace is what deployments
+ * sharing one Redis already set apart (their rate-limit buckets); their caches must not hear each other's
+ * changes either. Default: portcullis:invalidate.
+ */
+const channelOf = (config: AppConfig) => `${config.rateLimit.namespace}:invalidate`;
 
 interface Message {
   /** the publishing instance (it has already applied the change locally) */
@@ -36,10 +41,12 @@ export class InvalidationBus implements OnModuleDestroy {
   private readonly pub: Redis | null = null;
   private readonly sub: Redis | null = null;
   private readonly singleProcess: boolean;
+  private readonly channel: string;
   private subscribed = false;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.singleProcess = config.database.url === null;
+    this.channel = channelOf(config);
     if (!config.redis.url) {
       if (!this.singleProcess) {
         this.logger.warn(
@@ -63,7 +70,7 @@ export class InvalidationBus implements OnModuleDestroy {
     });
     this.sub.on('ready', () => {
       const sub = this.sub as Redis;
-      sub.subscribe(CHANNEL).then(
+      sub.subscribe(this.channel).then(
         () => {
           // whatever was published while we were not listening is lost: start from empty caches
           this.dispatchAll(null);
@@ -108,7 +115,7 @@ export class InvalidationBus implements OnModuleDestroy {
     if (!this.pub) return;
     const message: Message = { i: this.instance, t: topic, k: key };
     try {
-      await this.pub.publish(CHANNEL, JSON.stringify(message));
+      await this.pub.publish(this.channel, JSON.stringify(message));
     } catch (e) {
       this.logger.warn(`redis publish failed (${(e as Error).message}): other instances learn of it late`);
     }
@@ -120,7 +127,7 @@ export class InvalidationBus implements OnModuleDestroy {
   }
 
   private receive(channel: string, raw: string): void {
-    if (channel !== CHANNEL) return;
+    if (channel !== this.channel) return;
     let msg: Message;
     try {
       msg = JSON.parse(raw) as Message;
