@@ -16,6 +16,7 @@ import { keepBodyStream } from './files/keep-body-stream.js';
 import { UPLOAD_PATH } from './files/file-links.js';
 import { Metrics } from './metrics/metrics.service.js';
 import { httpMetrics } from './metrics/http-metrics.js';
+import { indexRoutes } from './common/http/route-index.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -54,6 +55,8 @@ export async function createApp(
   );
   mountOpenApi(app);
   await app.init();
+  // every route is registered now: Express tries them one by one, the index only those a path can match
+  indexRoutes(app.getHttpAdapter().getInstance());
   return app;
 }
 

@@ -1,0 +1,195 @@
+import type { Application, NextFunction, Request, Response } from 'express';
+
+/**
+ * The route index (issue 23): Express tries its layers one after the other, and a request reaches the
+ * 122nd route (the OAuth token endpoint) only after testing the 121 before it, about a quarter of a
+ * microsecond each. `indexRoutes` replaces every long run of route layers in the application's router by
+ * one layer that tries only the routes the request's path can match, in their declared order.
+ *
+ * Why that is exact: a route's path starts with literal segments (`/API/auth/v1/oauth/token`,
+ * `/API/users/v1/users/:id` starts with four) and path-to-regexp anchors its pattern at the start, so a
+ * route can match only a path whose first segments are the same (ASCII case aside: Express matches
+ * case-insensitively, and a non-ASCII character never matches an ASCII one without the `u` flag). The
+ * routes are filed under their first `DEPTH` literal segments, lower-cased (fewer if the literal part is
+ * shorter; a route starting with a parameter is filed under the empty key and tried for every path). A
+ * path's candidates are the routes filed under any of its own first 0…`DEPTH` segments, merged back into
+ * their declared order: every route that can match is among them, so the first to match and answer is the
+ * one Express would have reached. Each candidate is still matched by Express's own `layer.match` and run
+ * by `layer.handleRequest`, as the router does: the index only skips routes that cannot match.
+ *
+ * The run is dispatched the way Express's router dispatches a route layer: `req.route`, `req.params` from
+ * the match, the method check (HEAD runs GET routes), `next()` or `next('route')` to the following
+ * candidate, `next(err)` and `next('router')` out to the router, which then skips every later route as it
+ * would have. Router-level `app.param` callbacks would be skipped, so an application that has any is left
+ * unindexed; this one has none.
+ */
+
+/** Express 5's router layer, as far as the index uses it (router 2.x: `lib/layer.js`, `lib/route.js`). */
+export interface RouterLayer {
+  route?: {
+    path: unknown;
+    methods: Record<string, boolean | undefined>;
+    _handlesMethod(method: string): boolean;
+  };
+  rawPath?: unknown;
+  match(path: string): false | { params: Record<string, string> };
+  handleRequest(req: Request, res: Response, next: NextFunction): void;
+}
+
+interface Router {
+  stack: RouterLayer[];
+  params: Record<string, unknown>;
+  use(fn: (req: Request, res: Response, next: NextFunction) => void): unknown;
+}
+
+/** Literal segments a route is filed under: enough to split the largest groups (37 routes at most at 4). */
+const DEPTH = 5;
+/** Shorter runs are left to the router: the index's lookup costs about what testing a few layers does. */
+const MIN_RUN = 8;
+/** A segment matched as written (path-to-regexp 8: parameters, wildcards and groups use other characters). */
+const LITERAL = /^[A-Za-z0-9._~-]+$/;
+
+const INDEXED = Symbol('route index');
+
+interface Index {
+  /** Every route of the run, in declared order. */
+  readonly routes: RouterLayer[];
+  /** Candidates by key: for each key, the routes filed under it or under one of its prefixes, in order. */
+  readonly chains: Map<string, RouterLayer[]>;
+}
+
+type IndexLayer = ((req: Request, res: Response, next: NextFunction) => void) & { [INDEXED]: Index };
+
+/** The key a route is filed under: its first literal segments, at most DEPTH, lower-cased. */
+function routeKey(layer: RouterLayer): string {
+  const path = typeof layer.rawPath === 'string' ? layer.rawPath : null;
+  if (path === null || !path.startsWith('/')) return '';
+  const segments = path.split('/').slice(1);
+  const literal: string[] = [];
+  for (const segment of segments) {
+    if (literal.length === DEPTH || !LITERAL.test(segment)) break;
+    literal.push(segment.toLowerCase());
+  }
+  return literal.length === 0 ? '' : '/' + literal.join('/');
+}
+
+function buildIndex(routes: RouterLayer[]): Index {
+  const filed = new Map<string, Set<RouterLayer>>();
+  for (const layer of routes) {
+    const key = routeKey(layer);
+    const bucket = filed.get(key) ?? new Set<RouterLayer>();
+    bucket.add(layer);
+    filed.set(key, bucket);
+  }
+  if (!filed.has('')) filed.set('', new Set());
+  const chains = new Map<string, RouterLayer[]>();
+  for (const key of filed.keys()) {
+    const prefixes = [''];
+    for (let at = key.indexOf('/', 1); at !== -1; at = key.indexOf('/', at + 1))
+      prefixes.push(key.slice(0, at));
+    if (key !== '') prefixes.push(key);
+    const members = new Set(prefixes.flatMap((p) => [...(filed.get(p) ?? [])]));
+    // declared order: the run's own order
+    chains.set(
+      key,
+      routes.filter((l) => members.has(l)),
+    );
+  }
+  return { routes, chains };
+}
+
+/** The routes of the run that `path` (a request's pathname) can match, in declared order. */
+function candidates(index: Index, path: string): RouterLayer[] {
+  const chains = index.chains;
+  if (path.charCodeAt(0) !== 47 /* '/' */) return chains.get('')!;
+  const lower = path.toLowerCase();
+  // the deepest of the path's own prefixes that is a key: its chain holds every shallower one's routes
+  let found = chains.get('')!;
+  let end = 0;
+  for (let depth = 1; depth <= DEPTH; depth++) {
+    const next = lower.indexOf('/', end + 1);
+    end = next === -1 ? lower.length : next;
+    const chain = chains.get(lower.slice(0, end));
+    if (chain) found = chain;
+    if (next === -1) break;
+  }
+  return found;
+}
+
+function dispatcher(index: Index): IndexLayer {
+  const dispatch = (req: Request, res: Response, out: NextFunction): void => {
+    const path = req.path;
+    const routes = candidates(index, path);
+    const method = req.method;
+    let i = 0;
+    const next = (err?: unknown): void => {
+      // the router's rules: `route` means "try the next route"; an error or `router` leaves the run, and the
+      // router then skips every later route itself
+      if (err !== undefined && err !== null && err !== 'route') return out(err);
+      while (i < routes.length) {
+        const layer = routes[i++];
+        let match: ReturnType<RouterLayer['match']>;
+        try {
+          match = layer.match(path);
+        } catch (thrown) {
+          return out(thrown);
+        }
+        if (!match) continue;
+        const route = layer.route!;
+        if (method !== 'HEAD' && !route._handlesMethod(method)) continue;
+        req.route = route;
+        req.params = match.params;
+        return layer.handleRequest(req, res, next);
+      }
+      out();
+    };
+    next();
+  };
+  return Object.assign(dispatch, { [INDEXED]: index });
+}
+
+function indexOf(layer: RouterLayer): Index | undefined {
+  return (layer as unknown as { handle?: Partial<IndexLayer> }).handle?.[INDEXED];
+}
+
+/** The Express application's router (Express 5 creates it with the application). */
+const routerOf = (app: Application) => app.router as unknown as Router;
+
+/**
+ * Replaces each run of at least MIN_RUN consecutive route layers in the application's router by one indexed
+ * layer (see above). Call once, after every route is registered (after `app.init()`). Returns the number of
+ * routes indexed.
+ */
+export function indexRoutes(app: Application): number {
+  const router = routerOf(app);
+  if (Object.keys(router.params).length > 0) return 0;
+  const stack = router.stack;
+  let indexed = 0;
+  for (let start = 0; start < stack.length; start++) {
+    if (!stack[start].route) continue;
+    let end = start;
+    while (end < stack.length && stack[end].route) end++;
+    if (end - start >= MIN_RUN) {
+      const routes = stack.slice(start, end);
+      router.use(dispatcher(buildIndex(routes)));
+      const layer = stack.pop()!;
+      stack.splice(start, routes.length, layer);
+      indexed += routes.length;
+    } else start = end;
+  }
+  return indexed;
+}
+
+/** Every route layer of the router in declared order, indexed or not (for `Allow` and the route walk). */
+export function routeLayers(app: Application): RouterLayer[] {
+  return routerOf(app).stack.flatMap((layer) => indexOf(layer)?.routes ?? (layer.route ? [layer] : []));
+}
+
+/** The route layers that can match `path`, in declared order: the index's candidates where it has them. */
+export function routeLayersFor(app: Application, path: string): RouterLayer[] {
+  return routerOf(app).stack.flatMap((layer) => {
+    const index = indexOf(layer);
+    if (index) return candidates(index, path);
+    return layer.route ? [layer] : [];
+  });
+}
