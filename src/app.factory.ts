@@ -17,6 +17,7 @@ import { UPLOAD_PATH } from './files/file-links.js';
 import { Metrics } from './metrics/metrics.service.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { indexRoutes } from './common/http/route-index.js';
+import { CorsPreflightMiddleware } from './common/http/cors.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -40,6 +41,12 @@ export async function createApp(
   // client of this API sends If-None-Match
   app.set('etag', false);
   app.use(requestLogger(logger, httpMetrics(app.get(Metrics))));
+  // CORS preflights are answered before anything else; every other request passes straight on. A plain
+  // Express middleware: through Nest's MiddlewareConsumer (`forRoutes('*')`) each request paid a wildcard
+  // path match and Nest's middleware wrapper for this one comparison (errors reach the same exception
+  // filters: Express hands them to Nest's error handler)
+  const cors = app.get(CorsPreflightMiddleware);
+  app.use((req: Request, res: Response, next: NextFunction) => cors.use(req, res, next));
   // the resumable upload streams its body to the storage: the JSON and form parsers must not read it
   app.use(UPLOAD_PATH, keepBodyStream);
   app.useBodyParser('urlencoded', { extended: false });

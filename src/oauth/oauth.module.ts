@@ -1,4 +1,4 @@
-import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { LoginModule } from '../login/login.module.js';
 import { IdentityProvidersModule } from '../identity-providers/identity-providers.module.js';
 import { MfaModule } from '../mfa/mfa.module.js';
@@ -43,8 +43,4 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     CorsPreflightMiddleware,
   ],
 })
-export class OAuthModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CorsPreflightMiddleware).forRoutes('*');
-  }
-}
+export class OAuthModule {}

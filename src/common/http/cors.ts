@@ -32,7 +32,8 @@ export function allowOrigin(
 export class CorsPreflightMiddleware implements NestMiddleware {
   private cache: { origins: Set<string>; at: number } | null = null;
 
-  // provided by OAuthModule, which builds it with the data source: the repository is made over that
+  // provided by OAuthModule, which builds it with the data source (the repository is made over that);
+  // createApp mounts it as the second Express middleware
   private readonly repo: CorsRepository;
 
   constructor(@InjectDataSource() ds: DataSource) {
@@ -41,7 +42,7 @@ export class CorsPreflightMiddleware implements NestMiddleware {
 
   use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
     const origin = req.headers.origin;
-    // every other request passes straight on (synchronously: this runs before every OAuth route)
+    // every other request passes straight on (synchronously: createApp mounts this before every route)
     if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return next();
     return this.preflight(origin, res);
   }
