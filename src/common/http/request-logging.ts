@@ -77,9 +77,9 @@ export function requestLogger<
     req.id = id;
     res.setHeader('X-Request-Id', id);
     const start = performance.now();
-    const done = () => {
-      res.removeListener('finish', done);
-      res.removeListener('close', done);
+    // one listener: a response emits `close` once it has ended, a tick after `finish`, and also when its
+    // connection closed first (then it never finished)
+    res.on('close', () => {
       const aborted = !res.writableFinished;
       const status = res.statusCode;
       const elapsed = performance.now() - start;
@@ -100,9 +100,7 @@ export function requestLogger<
         },
         aborted ? 'request aborted' : 'request completed',
       );
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    });
     next();
   };
 }
