@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SignJWT } from 'jose';
 import type { SigningKeysService } from '../../keys/signing-keys.service.js';
-import { TokenVerificationError, TokenVerifier } from './token-verifier.js';
+import { kidOf, TokenVerificationError, TokenVerifier } from './token-verifier.js';
 
 const keyPair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const sign = (key: KeyObject, kid: string, expSeconds: number, claims: Record<string, unknown> = {}) =>
@@ -67,5 +67,35 @@ describe('TokenVerifier', () => {
 
   it('verifyOrNull answers null instead of throwing', async () => {
     expect(await verifier().verifyOrNull('not.a.jwt')).toBeNull();
+  });
+});
+
+describe('kidOf', () => {
+  const header = (h: unknown) => Buffer.from(JSON.stringify(h)).toString('base64url');
+
+  it("reads the header's kid, and answers the same from memory for the next token with that header", () => {
+    const h = header({ alg: 'ES256', kid: 'key-1' });
+    expect(kidOf(`${h}.payload-1.sig`)).toBe('key-1');
+    expect(kidOf(`${h}.payload-2.sig`)).toBe('key-1');
+    expect(kidOf(h)).toBe('key-1');
+  });
+
+  it('answers null for a missing or non-string kid and for a header that is not JSON, every time', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(kidOf(`${header({ alg: 'ES256' })}.p.s`)).toBeNull();
+      expect(kidOf(`${header({ alg: 'ES256', kid: 7 })}.p.s`)).toBeNull();
+      expect(kidOf('not-base64-json.p.s')).toBeNull();
+      expect(kidOf('')).toBeNull();
+    }
+  });
+
+  it('stays right for many distinct headers (the memo is bounded and refilled), and for oversized ones', () => {
+    for (let i = 0; i < 300; i++)
+      expect(kidOf(`${header({ alg: 'ES256', kid: `k${i}` })}.p.s`)).toBe(`k${i}`);
+    for (let i = 0; i < 300; i += 37)
+      expect(kidOf(`${header({ alg: 'ES256', kid: `k${i}` })}.x.y`)).toBe(`k${i}`);
+    const big = header({ alg: 'ES256', kid: 'big', pad: 'x'.repeat(2000) });
+    expect(kidOf(`${big}.p.s`)).toBe('big');
+    expect(kidOf(`${big}.p.s`)).toBe('big');
   });
 });

@@ -80,12 +80,32 @@ export class TokenVerifier {
   }
 }
 
+/**
+ * The service's tokens share a handful of headers (one per signing key), so the `kid` of each header seen is
+ * remembered: a token's header is decoded and parsed once, not on every request. Bounded (an unknown header
+ * costs one parse; a flood of distinct ones only empties the memo), and only ordinary-sized headers are kept.
+ */
+const kidByHeader = new Map<string, string | null>();
+const KID_MEMO_ENTRIES = 64;
+const KID_MEMO_HEADER_CHARS = 512;
+
 export function kidOf(rawJwt: string): string | null {
+  const dot = rawJwt.indexOf('.');
+  const header = dot === -1 ? rawJwt : rawJwt.slice(0, dot);
+  const known = kidByHeader.get(header);
+  if (known !== undefined) return known;
+  const kid = parseKid(header);
+  if (header.length <= KID_MEMO_HEADER_CHARS) {
+    if (kidByHeader.size >= KID_MEMO_ENTRIES) kidByHeader.clear();
+    kidByHeader.set(header, kid);
+  }
+  return kid;
+}
+
+function parseKid(header: string): string | null {
   try {
-    const header = JSON.parse(Buffer.from(rawJwt.split('.')[0], 'base64url').toString('utf8')) as {
-      kid?: unknown;
-    };
-    return typeof header.kid === 'string' ? header.kid : null;
+    const parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { kid?: unknown };
+    return typeof parsed.kid === 'string' ? parsed.kid : null;
   } catch {
     return null;
   }
