@@ -107,6 +107,7 @@ describe('OAuth scopes: app scopes AND user roles AND ACL', () => {
       getClass: () => AssetRoutesProbe,
       getType: () => 'http',
       getArgs: () => [req, res],
+      getArgByIndex: (i: number) => [req, res][i],
       switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
     } as unknown as ExecutionContext;
     try {

@@ -37,6 +37,11 @@ import { Metrics } from '../../metrics/metrics.service.js';
  * lookup), then the steps below, in this order, each in its own file under guard/ with its own unit tests.
  * A feature adds a check as a step here, never inside a controller.
  */
+interface Declared {
+  budget: PublicBudget | undefined;
+  policy: AuthenticatedOptions | undefined;
+}
+
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger(AuthGuard.name);
@@ -61,17 +66,40 @@ export class AuthGuard implements CanActivate {
     ];
   }
 
+  /**
+   * Each route's declared policy, read once from its decorators (handler first, then class): metadata is
+   * fixed once the application is built, and the reflector's lookups were per request. Keyed by class, then
+   * handler: controllers sharing an inherited handler may declare different class-level policies.
+   */
+  private readonly declared = new WeakMap<object, WeakMap<object, Declared>>();
+
+  private declaredFor(context: ExecutionContext): Declared {
+    const handler = context.getHandler();
+    const cls = context.getClass();
+    let byHandler = this.declared.get(cls);
+    if (!byHandler) this.declared.set(cls, (byHandler = new WeakMap()));
+    let found = byHandler.get(handler);
+    if (!found) {
+      const targets = [handler, cls];
+      found = {
+        budget: this.reflector.getAllAndOverride<PublicBudget | undefined>(IS_PUBLIC, targets),
+        policy: this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_OPTIONS, targets),
+      };
+      byHandler.set(handler, found);
+    }
+    return found;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const req = context.switchToHttp().getRequest<Request>();
-    const res = context.switchToHttp().getResponse<Response>();
-    const budget = this.reflector.getAllAndOverride<PublicBudget | undefined>(IS_PUBLIC, targets);
+    // the arguments themselves: switchToHttp() builds three closures per call
+    const req = context.getArgByIndex<Request>(0);
+    const res = context.getArgByIndex<Response>(1);
+    const { budget, policy } = this.declaredFor(context);
     if (budget) {
       // no verified caller: the client's address pays, from the route's own budget
       await this.limiter.enforce(budget, this.limiter.addressKey(req), res);
       return true;
     }
-    const policy = this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_OPTIONS, targets);
     if (!policy) {
       this.logger.error(
         `Route ${context.getClass().name}.${context.getHandler().name} declares no access policy`,

@@ -10,11 +10,11 @@ import type { Application, NextFunction, Request, Response } from 'express';
  * `/API/users/v1/users/:id` starts with four) and path-to-regexp anchors its pattern at the start, so a
  * route can match only a path whose first segments are the same (ASCII case aside: Express matches
  * case-insensitively, and a non-ASCII character never matches an ASCII one without the `u` flag). The
- * routes are filed under their first `DEPTH` literal segments, lower-cased (fewer if the literal part is
- * shorter; a route starting with a parameter is filed under the empty key and tried for every path). A
- * path's candidates are the routes filed under any of its own first 0…`DEPTH` segments, merged back into
- * their declared order: every route that can match is among them, so the first to match and answer is the
- * one Express would have reached. Each candidate is still matched by Express's own `layer.match` and run
+ * routes are filed in a tree under their first `DEPTH` literal segments, lower-cased (fewer if the literal
+ * part is shorter; a route starting with a parameter is filed at the root and tried for every path). A
+ * path's candidates are the routes filed at the nodes its own leading segments reach, in declared order:
+ * every route that can match is among them, so the first to match and answer is the one Express would have
+ * reached. Each candidate is still matched by Express's own `layer.match` and run
  * by `layer.handleRequest`, as the router does: the index only skips routes that cannot match.
  *
  * The run is dispatched the way Express's router dispatches a route layer: `req.route`, `req.params` from
@@ -54,66 +54,86 @@ const INDEXED = Symbol('route index');
 interface Index {
   /** Every route of the run, in declared order. */
   readonly routes: RouterLayer[];
-  /** Candidates by key: for each key, the routes filed under it or under one of its prefixes, in order. */
-  readonly chains: Map<string, RouterLayer[]>;
+  /** The literal segments the routes are filed under, as a tree (lower-cased). */
+  readonly root: Node;
+}
+
+interface Node {
+  /** The candidates of a path that ends its walk here: the routes filed here or above, in declared order. */
+  chain: RouterLayer[];
+  children: { segment: string; node: Node }[];
 }
 
 type IndexLayer = ((req: Request, res: Response, next: NextFunction) => void) & { [INDEXED]: Index };
 
-/** The key a route is filed under: its first literal segments, at most DEPTH, lower-cased. */
-function routeKey(layer: RouterLayer): string {
+/** The segments a route is filed under: its first literal segments, at most DEPTH, lower-cased. */
+function routeSegments(layer: RouterLayer): string[] {
   const path = typeof layer.rawPath === 'string' ? layer.rawPath : null;
-  if (path === null || !path.startsWith('/')) return '';
-  const segments = path.split('/').slice(1);
+  if (path === null || !path.startsWith('/')) return [];
   const literal: string[] = [];
-  for (const segment of segments) {
+  for (const segment of path.split('/').slice(1)) {
     if (literal.length === DEPTH || !LITERAL.test(segment)) break;
     literal.push(segment.toLowerCase());
   }
-  return literal.length === 0 ? '' : '/' + literal.join('/');
+  return literal;
 }
 
 function buildIndex(routes: RouterLayer[]): Index {
-  const filed = new Map<string, Set<RouterLayer>>();
+  const root: Node = { chain: [], children: [] };
+  const filed = new Map<Node, RouterLayer[]>();
   for (const layer of routes) {
-    const key = routeKey(layer);
-    const bucket = filed.get(key) ?? new Set<RouterLayer>();
-    bucket.add(layer);
-    filed.set(key, bucket);
+    let node = root;
+    for (const segment of routeSegments(layer)) {
+      let child = node.children.find((c) => c.segment === segment);
+      if (!child) node.children.push((child = { segment, node: { chain: [], children: [] } }));
+      node = child.node;
+    }
+    filed.set(node, [...(filed.get(node) ?? []), layer]);
   }
-  if (!filed.has('')) filed.set('', new Set());
-  const chains = new Map<string, RouterLayer[]>();
-  for (const key of filed.keys()) {
-    const prefixes = [''];
-    for (let at = key.indexOf('/', 1); at !== -1; at = key.indexOf('/', at + 1))
-      prefixes.push(key.slice(0, at));
-    if (key !== '') prefixes.push(key);
-    const members = new Set(prefixes.flatMap((p) => [...(filed.get(p) ?? [])]));
+  const fill = (node: Node, above: Set<RouterLayer>) => {
+    const members = new Set([...above, ...(filed.get(node) ?? [])]);
     // declared order: the run's own order
-    chains.set(
-      key,
-      routes.filter((l) => members.has(l)),
-    );
-  }
-  return { routes, chains };
+    node.chain = routes.filter((l) => members.has(l));
+    for (const child of node.children) fill(child.node, members);
+  };
+  fill(root, new Set());
+  return { routes, root };
 }
 
-/** The routes of the run that `path` (a request's pathname) can match, in declared order. */
-function candidates(index: Index, path: string): RouterLayer[] {
-  const chains = index.chains;
-  if (path.charCodeAt(0) !== 47 /* '/' */) return chains.get('')!;
-  const lower = path.toLowerCase();
-  // the deepest of the path's own prefixes that is a key: its chain holds every shallower one's routes
-  let found = chains.get('')!;
-  let end = 0;
-  for (let depth = 1; depth <= DEPTH; depth++) {
-    const next = lower.indexOf('/', end + 1);
-    end = next === -1 ? lower.length : next;
-    const chain = chains.get(lower.slice(0, end));
-    if (chain) found = chain;
-    if (next === -1) break;
+/** The child of `node` for the path's segment [start, end), compared as Express does (ASCII case aside). */
+function childFor(node: Node, path: string, start: number, end: number): Node | undefined {
+  const length = end - start;
+  for (const { segment, node: child } of node.children) {
+    if (segment.length !== length) continue;
+    let i = 0;
+    for (; i < length; i++) {
+      let c = path.charCodeAt(start + i);
+      if (c >= 65 && c <= 90) c += 32; // A-Z: the segments are lower-cased ASCII
+      if (c !== segment.charCodeAt(i)) break;
+    }
+    if (i === length) return child;
   }
-  return found;
+  return undefined;
+}
+
+/**
+ * The routes of the run that `path` (a request's pathname) can match, in declared order: the chain of the
+ * deepest node the path's own leading segments reach. Allocates nothing (this runs on every request).
+ */
+function candidates(index: Index, path: string): RouterLayer[] {
+  let node = index.root;
+  if (path.charCodeAt(0) !== 47 /* '/' */) return node.chain;
+  let start = 1;
+  while (node.children.length > 0) {
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    const child = childFor(node, path, start, end);
+    if (!child) break;
+    node = child;
+    if (end === path.length) break;
+    start = end + 1;
+  }
+  return node.chain;
 }
 
 function dispatcher(index: Index): IndexLayer {
