@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ValidationPipe } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -18,6 +18,7 @@ import { Metrics } from './metrics/metrics.service.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { indexRoutes } from './common/http/route-index.js';
 import { CorsPreflightMiddleware } from './common/http/cors.js';
+import { inSequence, underPath } from './common/http/in-sequence.js';
 
 export interface CreateAppOptions {
   /** Log level override (tests run silent). */
@@ -34,22 +35,29 @@ export async function createApp(
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
+    // the body parsers are mounted below, with the rest of what every request passes through
+    bodyParser: false,
   });
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   // no ETag (a hash of every response body): API responses are per-caller and mostly no-store, and no
   // client of this API sends If-None-Match
   app.set('etag', false);
-  app.use(requestLogger(logger, httpMetrics(app.get(Metrics))));
-  // CORS preflights are answered before anything else; every other request passes straight on. A plain
-  // Express middleware: through Nest's MiddlewareConsumer (`forRoutes('*')`) each request paid a wildcard
-  // path match and Nest's middleware wrapper for this one comparison (errors reach the same exception
-  // filters: Express hands them to Nest's error handler)
   const cors = app.get(CorsPreflightMiddleware);
-  app.use((req: Request, res: Response, next: NextFunction) => cors.use(req, res, next));
-  // the resumable upload streams its body to the storage: the JSON and form parsers must not read it
-  app.use(UPLOAD_PATH, keepBodyStream);
-  app.useBodyParser('urlencoded', { extended: false });
+  // what every request passes through, as one Express layer (in-sequence.ts: a layer each cost the router's
+  // bookkeeping per request): the request id and access log; CORS preflights, answered here (a plain
+  // middleware: through Nest's MiddlewareConsumer, `forRoutes('*')`, each request paid a wildcard path match
+  // and Nest's middleware wrapper); the body parsers (100 kB), which the resumable upload's body must not
+  // reach (it is streamed to the storage); errors reach Nest's exception filters through Express
+  app.use(
+    inSequence(
+      requestLogger(logger, httpMetrics(app.get(Metrics))),
+      (req, res, next) => cors.use(req, res, next),
+      underPath(UPLOAD_PATH, keepBodyStream),
+      express.urlencoded({ extended: false }),
+      express.json(),
+    ),
+  );
   app.useGlobalPipes(
     // before validation: class-transformer recurses into whatever it is given
     new HostileInputPipe(),

@@ -92,6 +92,8 @@ function table(extra: RouterLayer[] = []) {
     route('/API/users/v1/users/:id', ['get', 'patch'], answer('user')),
     route('/:anything/probe', ['get'], answer('param first')),
     route('/API/auth/v1/oauth/token', ['post'], answer('oauth token')),
+    // enough routes for a run the index takes (16)
+    ...Array.from({ length: 8 }, (_, i) => route(`/API/other/v1/r${i}/:id`, ['get'], answer(`r${i}`))),
     ...extra,
     middleware('not found'),
   ];
@@ -102,15 +104,16 @@ describe('route index', () => {
     const stack = table();
     const before = stack.filter((l) => l.route);
     const app = appWith(stack);
-    expect(indexRoutes(app)).toBe(9);
+    expect(indexRoutes(app)).toBe(17);
     expect(stack).toHaveLength(3);
     expect(routeLayers(app)).toEqual(before);
   });
 
-  it('leaves short runs to the router', () => {
-    const stack = [middleware('a'), route('/x', ['get'], answer('x')), middleware('b')];
-    expect(indexRoutes(appWith(stack))).toBe(0);
-    expect(stack).toHaveLength(3);
+  it('leaves runs of fewer than 16 routes to the router', () => {
+    const routes = (n: number) => Array.from({ length: n }, (_, i) => route(`/x${i}`, ['get'], answer('x')));
+    const stack = [middleware('a'), ...routes(15), middleware('b'), ...routes(16)];
+    expect(indexRoutes(appWith(stack))).toBe(16);
+    expect(stack).toHaveLength(18);
   });
 
   it('offers a path only the routes that can match it, in declared order', () => {
@@ -208,6 +211,6 @@ describe('route index', () => {
     const app = appWith(stack);
     (app as unknown as { router: { params: Record<string, unknown> } }).router.params.id = [() => undefined];
     expect(indexRoutes(app)).toBe(0);
-    expect(stack).toHaveLength(11);
+    expect(stack).toHaveLength(19);
   });
 });
