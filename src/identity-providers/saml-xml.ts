@@ -1,4 +1,5 @@
-import { DOMParser } from '@xmldom/xmldom';
+import { createRequire } from 'node:module';
+import type * as Xmldom from '@xmldom/xmldom';
 import { parseCertificate, certificatePem, type IdpSettings } from './idp-settings.js';
 
 export const MAX_XML_BYTES = 200_000;
@@ -12,6 +13,14 @@ const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 export class HostileXmlError extends Error {}
 
 /**
+ * xmldom, loaded on first use (most processes never see SAML): its CommonJS build, the one node-saml's
+ * xml-crypto loads too, so that the functions here stay synchronous.
+ */
+const requireCjs = createRequire(import.meta.url);
+let xmldom: typeof Xmldom | undefined;
+const DOMParser = () => (xmldom ??= requireCjs('@xmldom/xmldom') as typeof Xmldom).DOMParser;
+
+/**
  * Parses a document from outside (IdP metadata, a SAMLResponse) only when it is plainly a document: bounded
  * in size, and without a DTD of any kind (`<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`, …), so nothing outside the
  * document is ever read and no entity is ever expanded. Anything the parser complains about is refused too.
@@ -22,7 +31,7 @@ export function parseXml(xml: string): Document {
     throw new HostileXmlError('DTDs and entity declarations are not accepted');
   if (/<\?xml-stylesheet/i.test(xml)) throw new HostileXmlError('processing instructions are not accepted');
   const problems: string[] = [];
-  const doc = new DOMParser({
+  const doc = new (DOMParser())({
     errorHandler: (level: string, msg: unknown) => {
       if (level !== 'warning') problems.push(String(msg));
     },

@@ -1,13 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  createRemoteJWKSet,
-  errors as joseErrors,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Clock } from '../common/clock.js';
 import type { MarketplaceCloudConfig } from './marketplace-config.js';
@@ -26,6 +20,10 @@ type KeySource = JWTVerifyGetKey | KeyObject;
 
 /** Longest claim value kept (customer and entitlement ids, jti). */
 const MAX_CLAIM = 256;
+
+/** jose, loaded on first use: most deployments sell through no marketplace (0.8 MB of heap otherwise). */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 /**
  * Verifies a marketplace's JWT against that cloud's configured issuer, audience and keys (a JWKS URL,
@@ -60,6 +58,7 @@ export class MarketplaceTokenVerifier {
   async verify(cloud: string, token: string): Promise<MarketplaceClaims> {
     const c = this.cloudConfig(cloud);
     const key = await this.key(c); // a key that cannot be loaded is the operator's problem: a 500, logged
+    const { errors: joseErrors, jwtVerify } = await jose();
     let payload: JWTPayload;
     try {
       const options = {
@@ -118,6 +117,7 @@ export class MarketplaceTokenVerifier {
 
   private async load(c: MarketplaceCloudConfig): Promise<KeySource> {
     if (c.jwksUrl !== null) {
+      const { createRemoteJWKSet } = await jose();
       return createRemoteJWKSet(new URL(c.jwksUrl), {
         timeoutDuration: 5_000,
         cooldownDuration: 30_000,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
+import { createRequire } from 'node:module';
+import type { Secret, TOTP } from 'otpauth';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { deriveKey, KeyEncryption, serviceSecret } from '../keys/key-encryption.js';
@@ -8,6 +9,15 @@ import type { GuessedFactor } from '../login/guessing-defence.js';
 import { MailService } from '../mail/mail.service.js';
 import type { OtpType } from './mfa-policy.js';
 import { MfaRepository } from './mfa.repository.js';
+
+/**
+ * otpauth, loaded on first use: most processes never check a second factor, and a top-level import holds
+ * its half a megabyte of heap in every instance. Its CommonJS build, so that the methods here stay
+ * synchronous; only strings (base32 seeds, codes, URIs) leave this file.
+ */
+const requireCjs = createRequire(import.meta.url);
+let otpauthModule: typeof import('otpauth') | undefined;
+const otpauth = () => (otpauthModule ??= requireCjs('otpauth') as typeof import('otpauth'));
 
 const TOTP_PERIOD = 30;
 const MAIL_CODE_TTL_MS = 10 * 60 * 1000;
@@ -88,7 +98,7 @@ export class MfaCodes {
   // ---- TOTP ----
 
   totp(secret: Secret, label: string): TOTP {
-    return new TOTP({
+    return new (otpauth().TOTP)({
       issuer: 'Portcullis',
       label,
       algorithm: 'SHA1',
@@ -103,7 +113,7 @@ export class MfaCodes {
     const clean = code.trim();
     if (!/^\d{6}$/.test(clean)) return null;
     const now = this.clock.now().getTime();
-    const delta = this.totp(Secret.fromBase32(secretBase32), 'x').validate({
+    const delta = this.totp(otpauth().Secret.fromBase32(secretBase32), 'x').validate({
       token: clean,
       timestamp: now,
       window: 1,
@@ -118,7 +128,7 @@ export class MfaCodes {
 
   /** A new seed, sealed for storage. */
   newSeed(): { secret: Secret; sealed: string } {
-    const secret = new Secret({ size: 20 });
+    const secret = new (otpauth().Secret)({ size: 20 });
     return { secret, sealed: this.seeds.encrypt(secret.base32) };
   }
 
