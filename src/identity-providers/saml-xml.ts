@@ -16,9 +16,9 @@ export class HostileXmlError extends Error {}
  * xmldom, loaded on first use (most processes never see SAML): its CommonJS build, the one node-saml's
  * xml-crypto loads too, so that the functions here stay synchronous.
  */
-const requireCjs = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 let xmldom: typeof Xmldom | undefined;
-const DOMParser = () => (xmldom ??= requireCjs('@xmldom/xmldom') as typeof Xmldom).DOMParser;
+const DOMParser = () => (xmldom ??= require('@xmldom/xmldom') as typeof Xmldom).DOMParser;
 
 /**
  * Parses a document from outside (IdP metadata, a SAMLResponse) only when it is plainly a document: bounded

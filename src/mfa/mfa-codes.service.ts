@@ -15,9 +15,9 @@ import { MfaRepository } from './mfa.repository.js';
  * its half a megabyte of heap in every instance. Its CommonJS build, so that the methods here stay
  * synchronous; only strings (base32 seeds, codes, URIs) leave this file.
  */
-const requireCjs = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 let otpauthModule: typeof import('otpauth') | undefined;
-const otpauth = () => (otpauthModule ??= requireCjs('otpauth') as typeof import('otpauth'));
+const otpauth = () => (otpauthModule ??= require('otpauth') as typeof import('otpauth'));
 
 const TOTP_PERIOD = 30;
 const MAIL_CODE_TTL_MS = 10 * 60 * 1000;
