@@ -244,7 +244,8 @@ describe('webhook delivery', () => {
   });
 
   it('receiver down (connection refused): retried until it listens again', async () => {
-    const down = await WebhookReceiver.start();
+    // a port no other suite's server can be given while this receiver is down
+    const down = await WebhookReceiver.startBelowEphemeralRange();
     const port = down.port;
     await down.close();
     const w = (

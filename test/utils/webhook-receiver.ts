@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -25,6 +26,26 @@ export class WebhookReceiver {
     const r = new WebhookReceiver();
     await r.listen(port);
     return r;
+  }
+
+  /**
+   * A receiver on a port below the kernel's ephemeral range, where the servers other tests open on port 0
+   * (supertest opens one per request) are never put: a test that closes it to play a receiver that is down
+   * can count on connections being refused until it listens on that port again. (On an ephemeral port,
+   * another suite running alongside was once given it in between, and answered.)
+   */
+  static async startBelowEphemeralRange(): Promise<WebhookReceiver> {
+    const lowest = ephemeralPortsFrom();
+    for (let tries = 0; tries < 50; tries++) {
+      const r = new WebhookReceiver();
+      try {
+        await r.listen(lowest - 1 - Math.floor(Math.random() * 10_000));
+        return r;
+      } catch {
+        // taken by something else on this machine: another one
+      }
+    }
+    throw new Error('no free port below the ephemeral range');
   }
 
   get port(): number {
@@ -63,7 +84,13 @@ export class WebhookReceiver {
         w.forEach((f) => f());
       });
     });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     this.server = server;
   }
 
@@ -107,4 +134,17 @@ export async function eventually<T>(
     if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** The first port the kernel hands out for port 0 (Linux; 32768 elsewhere, below every system's default). */
+function ephemeralPortsFrom(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    if (Number.isInteger(first) && first > 12_000) return first;
+  } catch {
+    // not Linux
+  }
+  return 32768;
 }
