@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { holdsAsciiLower, leavesRun } from './express-rules.js';
 
 export type Middleware = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -13,7 +14,7 @@ export function inSequence(...steps: Middleware[]): Middleware {
   return (req, res, out) => {
     let i = 0;
     const next = (err?: unknown): void => {
-      if (err !== undefined && err !== null && err !== 'route') return out(err);
+      if (leavesRun(err)) return out(err);
       if (i === steps.length) return out();
       const step = steps[i++];
       try {
@@ -39,11 +40,6 @@ export function underPath(prefix: string, step: Middleware): Middleware {
 
 function isUnder(path: string, lowerPrefix: string): boolean {
   const n = lowerPrefix.length;
-  if (path.length < n || (path.length > n && path.charCodeAt(n) !== 47) /* '/' */) return false;
-  for (let i = 0; i < n; i++) {
-    let c = path.charCodeAt(i);
-    if (c >= 65 && c <= 90) c += 32;
-    if (c !== lowerPrefix.charCodeAt(i)) return false;
-  }
-  return true;
+  // the prefix, then the path's end or a '/'
+  return holdsAsciiLower(path, 0, lowerPrefix) && (path.length === n || path.charCodeAt(n) === 47);
 }

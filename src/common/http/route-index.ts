@@ -1,4 +1,5 @@
 import type { Application, NextFunction, Request, Response } from 'express';
+import { holdsAsciiLower, leavesRun } from './express-rules.js';
 
 /**
  * The route index (issue 23): Express tries its layers one after the other, and a request reaches the
@@ -108,14 +109,8 @@ function buildIndex(routes: RouterLayer[]): Index {
 function childFor(node: Node, path: string, start: number, end: number): Node | undefined {
   const length = end - start;
   for (const { segment, node: child } of node.children) {
-    if (segment.length !== length) continue;
-    let i = 0;
-    for (; i < length; i++) {
-      let c = path.charCodeAt(start + i);
-      if (c >= 65 && c <= 90) c += 32; // A-Z: the segments are lower-cased ASCII
-      if (c !== segment.charCodeAt(i)) break;
-    }
-    if (i === length) return child;
+    // the segments are lower-cased ASCII
+    if (segment.length === length && holdsAsciiLower(path, start, segment)) return child;
   }
   return undefined;
 }
@@ -149,7 +144,7 @@ function dispatcher(index: Index): IndexLayer {
     const next = (err?: unknown): void => {
       // the router's rules: `route` means "try the next route"; an error or `router` leaves the run, and the
       // router then skips every later route itself
-      if (err !== undefined && err !== null && err !== 'route') return out(err);
+      if (leavesRun(err)) return out(err);
       while (i < routes.length) {
         const layer = routes[i++];
         let match: ReturnType<RouterLayer['match']>;
