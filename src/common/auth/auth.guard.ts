@@ -31,17 +31,18 @@ import { RolesScopesStep } from './guard/roles-scopes.step.js';
 import { TenantStatusStep } from './guard/tenant-status.step.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 
+/** What a route declares: a public budget (`@Public`), or who may call it (`@Authenticated`), or neither. */
+interface Declared {
+  budget: PublicBudget | undefined;
+  policy: AuthenticatedOptions | undefined;
+}
+
 /**
  * The one guard, deny by default. Public routes pass; routes that declare nothing are refused. Otherwise:
  * authentication (the Authenticator: the request's header source, a passport strategy, and the token
  * lookup), then the steps below, in this order, each in its own file under guard/ with its own unit tests.
  * A feature adds a check as a step here, never inside a controller.
  */
-interface Declared {
-  budget: PublicBudget | undefined;
-  policy: AuthenticatedOptions | undefined;
-}
-
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger(AuthGuard.name);

@@ -2,8 +2,8 @@
  * The leaky bucket of the spec's rate limit ("50 requests per second sustained, or 1000 requests in any
  * 20-second period"): each admitted request adds one to the bucket's level, the level drains at `perSecond`,
  * and a request that would take the level above `burst` is refused (and adds nothing, so a client that backs
- * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKET_BATCH) when instances share
- * their buckets, and in memory otherwise.
+ * off recovers at the drain rate). The same arithmetic runs in Redis (LUA_LEAKY_BUCKET_BATCH) when instances
+ * share their buckets, and in memory otherwise.
  */
 export interface Budget {
   /** The bucket's capacity: requests admitted at once after a quiet period. */
