@@ -244,7 +244,6 @@ describe('webhook delivery', () => {
   });
 
   it('receiver down (connection refused): retried until it listens again', async () => {
-    // a port no other suite's server can be given while this receiver is down
     const down = await WebhookReceiver.startBelowEphemeralRange();
     const port = down.port;
     await down.close();
