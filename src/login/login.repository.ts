@@ -42,6 +42,22 @@ function reservationSql(source: string): string {
          WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz`;
 }
 
+/**
+ * The account with this email and the attempt's reservation for it (reservationSql), in one statement: the
+ * user's columns and `attempt_failures` (null when a lock is in force); no row for an unknown email.
+ */
+const ACCOUNT_WITH_ATTEMPT_SQL = `WITH u AS (SELECT * FROM users WHERE email = $1),
+       r AS (${reservationSql('SELECT u.id, $2::text, 1, %LOCK1%, $3::timestamptz FROM u')} RETURNING a.failures)
+  SELECT u.*, (SELECT failures FROM r) AS attempt_failures FROM u`;
+
+/** Forgets the failures of the (user, factor) pairs $1, $2 (LoginRepository.clearAttempts' group commit). */
+const CLEAR_ATTEMPTS_SQL = `DELETE FROM login_attempts a USING unnest($1::uuid[], $2::text[]) AS v(user_id, factor)
+  WHERE a.user_id = v.user_id AND a.factor = v.factor`;
+
+/** `last_login` now for the users $1 (LoginRepository.touchLastLogin's group commit). */
+const TOUCH_LAST_LOGIN_SQL =
+  'UPDATE users SET last_login = now(), date_modified = CURRENT_TIMESTAMP WHERE id = ANY($1::uuid[])';
+
 /** A live domain of a user's with what a sign-in needs besides (LoginRepository.liveMemberships). */
 export interface LiveMembership {
   domain: SystemDomainEntity;
@@ -108,13 +124,13 @@ export class LoginRepository extends FeatureRepository {
     factor: GuessedFactor,
     l: LockoutValues,
   ): Promise<{ user: UserEntity; failures: number | null } | null> {
-    // raw: a data-modifying CTE: read the account and count the attempt in one round trip
-    const rows = (await this.ds.query(
-      `WITH u AS (SELECT * FROM users WHERE email = $1),
-            r AS (${reservationSql('SELECT u.id, $2::text, 1, %LOCK1%, $3::timestamptz FROM u')} RETURNING a.failures)
-       SELECT u.*, (SELECT failures FROM r) AS attempt_failures FROM u`,
+    // raw: a data-modifying CTE (ACCOUNT_WITH_ATTEMPT_SQL), a prepared statement on every password sign-in
+    const rows = await preparedQuery<UserEntity & { attempt_failures: number | null }>(
+      this.ds,
+      'portcullis_account_attempt',
+      ACCOUNT_WITH_ATTEMPT_SQL,
       [email, factor, ...lockoutParams(l)],
-    )) as (UserEntity & { attempt_failures: number | null })[];
+    );
     if (rows.length === 0) return null;
     const { attempt_failures, ...columns } = rows[0];
     return {
@@ -125,22 +141,18 @@ export class LoginRepository extends FeatureRepository {
 
   /** The successes of one turn of the event loop forget their failures in one statement (see clearAttempts). */
   private readonly clears = new Batcher<{ userId: string; factor: GuessedFactor }, void>(async (items) => {
-    // raw: one DELETE for the (user, factor) pairs of a batch
-    await this.ds.query(
-      `DELETE FROM login_attempts a USING unnest($1::uuid[], $2::text[]) AS v(user_id, factor)
-       WHERE a.user_id = v.user_id AND a.factor = v.factor`,
-      [items.map((i) => i.userId), items.map((i) => i.factor)],
-    );
+    // raw: one DELETE for the (user, factor) pairs of a batch, prepared (every successful sign-in runs it)
+    await preparedQuery(this.ds, 'portcullis_clear_attempts', CLEAR_ATTEMPTS_SQL, [
+      items.map((i) => i.userId),
+      items.map((i) => i.factor),
+    ]);
     return items.map(() => undefined);
   });
 
   /** The sign-ins of one turn of the event loop set `last_login` in one statement (SignInService). */
   private readonly lastLogins = new Batcher<string, void>(async (userIds) => {
-    // raw: one UPDATE for a batch's users, bumping date_modified as a repository update() does
-    await this.ds.query(
-      'UPDATE users SET last_login = now(), date_modified = CURRENT_TIMESTAMP WHERE id = ANY($1::uuid[])',
-      [userIds],
-    );
+    // raw: one UPDATE for a batch's users, bumping date_modified as a repository update() does; prepared
+    await preparedQuery(this.ds, 'portcullis_touch_last_login', TOUCH_LAST_LOGIN_SQL, [userIds]);
     return userIds.map(() => undefined);
   });
 
