@@ -16,41 +16,55 @@ DELETE FROM audit_events WHERE id IN (
 ) RETURNING id`;
 
 /**
- * Any number of records in one statement of fixed text (column arrays through unnest; a prepared statement
- * outside transactions), together with their webhook events: an event row for each record of a domain with
- * at least one matching webhook (ENABLED or FAILING, event_type `audit`, realm `audit` or none, operation
- * the action or none, no object id), and one delivery per matching webhook — the same fan-out as
+ * The CTEs that write any number of records (column arrays through unnest, parameters `$first` to
+ * `$first + 13`) together with their webhook events: an event row for each record of a domain with at least
+ * one matching webhook (ENABLED or FAILING, event_type `audit`, realm `audit` or none, operation the action or
+ * none, no object id), and one delivery per matching webhook — the same fan-out as
  * WebhookEventsService.record, for every record at once. Ids are made by the caller, so each event carries
- * its record's id without a second round trip. Returns one row per delivery.
+ * its record's id without a second round trip. The last CTE, `audit_deliveries`, returns one row per
+ * delivery.
+ *
+ * `subjectIn`: a statement that also writes what the records are about (a token and its record: the credentials
+ * module's INSERT_TOKENS_AUDITED_SQL) passes one more array, `$first + 14`, with each record's subject id, and
+ * a set of ids (`SELECT id FROM …` of its own CTE): a record is written only if its subject is in the set, so
+ * a subject the statement refused leaves no record, and the rest commit with their records or not at all.
  */
-const RECORD_SQL = `
-  WITH v AS (
-    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[],
-                         $8::text[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[],
-                         $14::jsonb[])
+export function auditRecordCtes(first: number, subjectIn?: string): string {
+  const p = (i: number) => `$${first + i}`;
+  return `audit_v AS (
+    SELECT * FROM unnest(${p(0)}::uuid[], ${p(1)}::uuid[], ${p(2)}::uuid[], ${p(3)}::uuid[], ${p(4)}::text[],
+                         ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::text[],
+                         ${p(10)}::text[], ${p(11)}::jsonb[], ${p(12)}::timestamptz[],
+                         ${p(13)}::jsonb[]${subjectIn ? `, ${p(14)}::uuid[]` : ''})
       AS v(id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type, target_id,
-           outcome, request_id, client_address, details, date_created, event_data)
-  ), audited AS (
+           outcome, request_id, client_address, details, date_created, event_data${subjectIn ? ', subject_id' : ''})
+    ${subjectIn ? `WHERE v.subject_id IN (${subjectIn})` : ''}
+  ), audit_inserted AS (
     INSERT INTO audit_events (id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action,
                               target_type, target_id, outcome, request_id, client_address, details, date_created)
     SELECT id, system_domain_id, actor_user_id, actor_app_id, actor_kind, action, target_type, target_id,
-           outcome, request_id, client_address, details, date_created FROM v
-  ), targets AS (
-    SELECT v.id AS audit_id, w.id AS webhook_id FROM v JOIN webhooks w
+           outcome, request_id, client_address, details, date_created FROM audit_v
+  ), audit_targets AS (
+    SELECT v.id AS audit_id, w.id AS webhook_id FROM audit_v v JOIN webhooks w
         ON w.system_domain_id = v.system_domain_id AND w.event_type = 'audit'
        AND w.status IN ('ENABLED', 'FAILING') AND (w.realm IS NULL OR w.realm = 'audit')
        AND (w.operation IS NULL OR w.operation = v.action) AND w.object_id IS NULL
-  ), event AS (
+  ), audit_event AS (
     INSERT INTO webhook_events (system_domain_id, object_id, realm, operation, event_type, request_id, data,
                                 date_created)
     SELECT v.system_domain_id, NULL, 'audit', v.action, 'audit', v.request_id, v.event_data, v.date_created
-      FROM v WHERE v.id IN (SELECT audit_id FROM targets)
+      FROM audit_v v WHERE v.id IN (SELECT audit_id FROM audit_targets)
     RETURNING id, (data->>'id')::uuid AS audit_id, date_created
-  )
-  INSERT INTO webhook_deliveries (webhook_id, event_id, next_attempt_at, queued_at)
-  SELECT t.webhook_id, event.id, event.date_created, event.date_created
-    FROM event JOIN targets t ON t.audit_id = event.audit_id
-  RETURNING id`;
+  ), audit_deliveries AS (
+    INSERT INTO webhook_deliveries (webhook_id, event_id, next_attempt_at, queued_at)
+    SELECT t.webhook_id, e.id, e.date_created, e.date_created
+      FROM audit_event e JOIN audit_targets t ON t.audit_id = e.audit_id
+    RETURNING id
+  )`;
+}
+
+/** Records alone, with their webhook fan-out (auditRecordCtes): one row per delivery. */
+const RECORD_SQL = `WITH ${auditRecordCtes(1)} SELECT id FROM audit_deliveries`;
 
 export interface AuditRecord {
   id: string;
@@ -60,8 +74,8 @@ export interface AuditRecord {
   at: Date;
 }
 
-/** The statement's parameters for these rows (see RECORD_SQL). */
-function recordParams(rows: AuditRecord[]): unknown[] {
+/** auditRecordCtes' parameters for these rows, in order (without the subject ids). */
+export function auditRecordParams(rows: AuditRecord[]): unknown[] {
   const col = <T>(f: (r: AuditRecord) => T) => rows.map(f);
   return [
     col((r) => r.id),
@@ -99,13 +113,13 @@ export class AuditRepository extends FeatureRepository {
   /** Writes records and their webhook fan-out through `em` (a transaction's): the deliveries queued. */
   async record(em: EntityManager, rows: AuditRecord[]): Promise<number> {
     // raw: one statement of column arrays (unnest) writing records, events and deliveries (CTEs), RETURNING
-    return returningRows(await em.query(RECORD_SQL, recordParams(rows))).length;
+    return returningRows(await em.query(RECORD_SQL, auditRecordParams(rows))).length;
   }
 
   /** The same outside any transaction, as a prepared statement (a group commit of the batcher). */
   async recordCommitted(rows: AuditRecord[]): Promise<number> {
     return returningRows(
-      await preparedQuery(this.ds, 'portcullis_audit_record', RECORD_SQL, recordParams(rows)),
+      await preparedQuery(this.ds, 'portcullis_audit_record', RECORD_SQL, auditRecordParams(rows)),
     ).length;
   }
 

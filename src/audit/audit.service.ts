@@ -71,23 +71,39 @@ export class AuditService {
    * caller still waits for its own record to be durable.
    */
   async record(em: EntityManager, origin: AuditOrigin, entry: AuditEntry): Promise<void> {
-    const row: AuditRecord = {
+    const row = this.prepare(origin, entry);
+    if (em === this.ds.manager) {
+      await this.batch.add(row);
+    } else {
+      this.recorded(em, [row], await this.repo.record(em, [row]));
+    }
+  }
+
+  /**
+   * A record as it will be written, for a statement that writes it together with what it is about (the
+   * credentials module's token rows, through AuditRepository's auditRecordCtes); call `recorded` once it is.
+   */
+  prepare(origin: AuditOrigin, entry: AuditEntry): AuditRecord {
+    return {
       id: randomUUID(),
       entry,
       origin,
       details: auditDetails(entry.details ?? {}),
       at: this.clock.now(),
     };
-    if (em === this.ds.manager) {
-      await this.batch.add(row);
-    } else {
-      this.events.deliveriesRecorded(em, await this.repo.record(em, [row]));
-    }
-    this.metrics.audited(entry.action, entry.outcome, row.details);
+  }
+
+  /**
+   * `rows` were written through `em` with `deliveries` webhook deliveries: the delivery worker is nudged
+   * (after the transaction's commit, if any) and the records counted in the metrics.
+   */
+  recorded(em: EntityManager, rows: AuditRecord[], deliveries: number): void {
+    this.events.deliveriesRecorded(em, deliveries);
+    for (const row of rows) this.metrics.audited(row.entry.action, row.entry.outcome, row.details);
   }
 
   private readonly batch = new Batcher<AuditRecord, void>(async (rows) => {
-    this.events.deliveriesRecorded(this.ds.manager, await this.repo.recordCommitted(rows));
+    this.recorded(this.ds.manager, rows, await this.repo.recordCommitted(rows));
     return rows.map(() => undefined);
   });
 }

@@ -13,7 +13,7 @@ import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import type { TokenEntity } from '../tokens/token.entity.js';
 import { CredentialsErrors } from './credentials.errors.js';
 import { newSecret } from './secret-generator.js';
-import { TokenIssuer } from './token-issuer.js';
+import { TokenIssuer, type MintAudit } from './token-issuer.js';
 import { rotateRefreshToken, type RefreshFacts } from './refresh-rotation.js';
 import { tokenMinted } from '../audit/audit-entries.js';
 import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
@@ -87,10 +87,11 @@ export class CredentialMintService {
   signIn(
     em: EntityManager,
     s: { userId: string; appId: string; systemDomainId: string; kind: 'LOGIN' | 'TEMP'; mfa?: boolean },
+    audit?: MintAudit,
   ): Promise<Minted> {
     const ttl =
       s.kind === 'LOGIN' ? this.config.auth.loginTokenTtlSeconds : this.config.auth.tempTokenTtlSeconds;
-    return this.issuer.issue({ ...s, expires: this.after(ttl), authTime: this.clock.now() }, em);
+    return this.issuer.issue({ ...s, expires: this.after(ttl), authTime: this.clock.now() }, em, audit);
   }
 
   /**
@@ -112,8 +113,8 @@ export class CredentialMintService {
         authTime: current.auth_time,
       },
       em,
+      { origin: fromAuth(auth), entry: tokenMinted },
     );
-    await this.audit.record(em, fromAuth(auth), tokenMinted(minted.record));
     return minted;
   }
 
@@ -131,17 +132,19 @@ export class CredentialMintService {
       throw AppsErrors.INVALID({ default_user_id: 'the acting user is not a member of this domain' });
     await this.rights.requireWithin(auth, app.default_user_id, acting, 'issue a token acting as this user');
     const maxTtl = this.config.auth.patMaxTtlSeconds;
-    const minted = await this.issuer.issue({
-      userId: app.default_user_id,
-      appId: app.id,
-      systemDomainId: auth.systemDomainId,
-      kind: 'PAT',
-      rightsCap: intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(auth)),
-      expires: this.after(Math.min(expiresIn ?? maxTtl, maxTtl)),
-    });
-    // the token is committed by the issuer's group insert; its record follows at once
-    await this.audit.recordAlone(fromAuth(auth), tokenMinted(minted.record));
-    return minted;
+    // the token and its record are written by the issuer's group insert, together
+    return this.issuer.issue(
+      {
+        userId: app.default_user_id,
+        appId: app.id,
+        systemDomainId: auth.systemDomainId,
+        kind: 'PAT',
+        rightsCap: intersectCaps(app.acting_rights_cap ?? capOf(acting), capOf(auth)),
+        expires: this.after(Math.min(expiresIn ?? maxTtl, maxTtl)),
+      },
+      undefined,
+      { origin: fromAuth(auth), entry: tokenMinted },
+    );
   }
 
   /**
@@ -206,11 +209,7 @@ export class CredentialMintService {
         requireMember: true,
       },
       em,
-    );
-    await this.audit.record(
-      em,
-      mintedBy(s.userId, s.appId, 'oauth_client', s.origin),
-      tokenMinted(access.record),
+      { origin: mintedBy(s.userId, s.appId, 'oauth_client', s.origin), entry: tokenMinted },
     );
     if (!withRefresh || !s.grantId) return { access };
     const refresh = newSecret();
@@ -233,7 +232,7 @@ export class CredentialMintService {
    * refresh token, stored by the one statement that claims the presented refresh token
    * (refresh-rotation.ts), so either all of it happens or none. `facts` are the presented token's, as
    * stored; the statement checks them again. Null when the presented token could not be claimed (the
-   * caller finds out why). The mint's audit record follows the commit, as for client_credentials.
+   * caller finds out why). The mint's audit record is written by the same statement.
    */
   async rotation(
     presentedHash: string,
@@ -252,6 +251,10 @@ export class CredentialMintService {
       expires: this.after(this.config.auth.accessTokenTtlSeconds),
     });
     const refresh = newSecret();
+    const audit = this.audit.prepare(
+      mintedBy(facts.userId, facts.appId, 'oauth_client', origin),
+      tokenMinted(signed.row),
+    );
     const stamps = await rotateRefreshToken(this.ds, {
       now: this.clock.now(),
       presentedHash,
@@ -259,15 +262,11 @@ export class CredentialMintService {
       access: signed.row,
       refreshHash: sha256Hex(refresh),
       refreshExpires: this.after(REFRESH_TOKEN_TTL_SECONDS),
+      audit,
     });
     if (!stamps) return null;
-    const access = { token: signed.token, record: signed.record(stamps) };
-    await this.audit.record(
-      this.ds.manager,
-      mintedBy(facts.userId, facts.appId, 'oauth_client', origin),
-      tokenMinted(access.record),
-    );
-    return { access, refresh };
+    this.audit.recorded(this.ds.manager, [audit], stamps.deliveries);
+    return { access: { token: signed.token, record: signed.record(stamps) }, refresh };
   }
 
   /**
@@ -292,16 +291,18 @@ export class CredentialMintService {
     const expires = new Date(
       Math.min(this.after(this.config.auth.loginTokenTtlSeconds).getTime(), auth.expires.getTime()),
     );
-    const minted = await this.issuer.issue({
-      userId: auth.userId,
-      appId: app.id,
-      systemDomainId: auth.systemDomainId,
-      kind: 'PAT',
-      rightsCap: intersectCaps(capOf(auth), app.acting_rights_cap),
-      expires,
-    });
-    await this.audit.recordAlone(fromAuth(auth), tokenMinted(minted.record));
-    return minted;
+    return this.issuer.issue(
+      {
+        userId: auth.userId,
+        appId: app.id,
+        systemDomainId: auth.systemDomainId,
+        kind: 'PAT',
+        rightsCap: intersectCaps(capOf(auth), app.acting_rights_cap),
+        expires,
+      },
+      undefined,
+      { origin: fromAuth(auth), entry: tokenMinted },
+    );
   }
 
   /** The token an external-auth approval hands over, under the ceiling recorded at approval. */
@@ -310,7 +311,7 @@ export class CredentialMintService {
     row: { user_id: string; app_id: string; system_domain_id: string; rights_cap: RightsCap },
     origin?: AuditOrigin,
   ): Promise<Minted> {
-    const minted = await this.issuer.issue(
+    return this.issuer.issue(
       {
         userId: row.user_id,
         appId: row.app_id,
@@ -320,13 +321,8 @@ export class CredentialMintService {
         expires: this.after(this.config.auth.loginTokenTtlSeconds),
       },
       em,
+      { origin: mintedBy(row.user_id, row.app_id, 'external_auth', origin), entry: tokenMinted },
     );
-    await this.audit.record(
-      em,
-      mintedBy(row.user_id, row.app_id, 'external_auth', origin),
-      tokenMinted(minted.record),
-    );
-    return minted;
   }
 
   /**

@@ -5,13 +5,14 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { returningRows } from '../database/returning-rows.js';
 import { activeMemberSql } from '../tokens/tokens.service.js';
 import type { Stamps, TokenRow } from './token-issuer.js';
+import { auditRecordCtes, auditRecordParams, type AuditRecord } from '../audit/audit.repository.js';
 
 /**
  * Any number of token rows in one statement of fixed text (column arrays through unnest), so PostgreSQL
  * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
  * active member are inserted only if their user is one (checked in the same statement, so no request
  * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
- be flattened by unnest): scope and role names have no spaces.
+ * be flattened by unnest): scope and role names have no spaces.
  */
 const INSERT_TOKENS_SQL = `
 INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
@@ -25,14 +26,32 @@ FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text
 WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
 RETURNING id, date_created, date_modified`;
 
+/**
+ * The same with the tokens' audit records and their webhook fan-out (AuditRepository's auditRecordCtes,
+ * parameters $14 on, each record naming its token): a token and its record commit together, and a token the
+ * member check refused leaves no record. `deliveries` is the number of webhook deliveries queued, on every row.
+ */
+const INSERT_TOKENS_AUDITED_SQL = `
+WITH issued AS (${INSERT_TOKENS_SQL}),
+${auditRecordCtes(14, 'SELECT id FROM issued')}
+SELECT id, date_created, date_modified, (SELECT count(*) FROM audit_deliveries)::int AS deliveries FROM issued`;
+
 /** The token rows' statement for TokenIssuer (private to the credentials module, like it). */
 @Injectable()
 export class CredentialsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Inserts the rows; each one's database timestamps, or undefined where its member check failed. */
-  async insertTokens(rows: TokenRow[], em?: EntityManager): Promise<(Stamps | undefined)[]> {
-    const values = [
+  /**
+   * Inserts the rows, and `audits` (records about some of them, each with its token's id) in the same
+   * statement: each row's database timestamps, or undefined where its member check failed (its record is
+   * not written either), and the number of webhook deliveries the records queued.
+   */
+  async insertTokens(
+    rows: TokenRow[],
+    audits: { tokenId: string; record: AuditRecord }[] = [],
+    em?: EntityManager,
+  ): Promise<{ stamps: (Stamps | undefined)[]; deliveries: number }> {
+    const values: unknown[] = [
       rows.map((r) => r.id),
       rows.map((r) => r.user_id),
       rows.map((r) => r.app_id),
@@ -47,12 +66,22 @@ export class CredentialsRepository {
       rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
       rows.map((r) => (r.auth_time ? r.auth_time.toISOString() : null)),
     ];
+    const audited = audits.length > 0;
+    if (audited)
+      values.push(
+        ...auditRecordParams(audits.map((a) => a.record)),
+        audits.map((a) => a.tokenId),
+      );
+    const [name, sql] = audited
+      ? ['portcullis_insert_tokens_audited', INSERT_TOKENS_AUDITED_SQL]
+      : ['portcullis_insert_tokens', INSERT_TOKENS_SQL];
     // inside a caller's transaction the statement must run on that transaction's connection
-    // raw: INSERT … SELECT FROM unnest(…) with the member check and RETURNING, one fixed text for any batch
-    const res: (Stamps & { id: string })[] = em
-      ? returningRows(await em.query(INSERT_TOKENS_SQL, values))
-      : await preparedQuery(this.ds, 'portcullis_insert_tokens', INSERT_TOKENS_SQL, values);
+    // raw: INSERT … SELECT FROM unnest(…) with the member check and RETURNING (and the records' CTEs), one
+    // fixed text for any batch
+    const res: (Stamps & { id: string; deliveries?: number })[] = em
+      ? returningRows(await em.query(sql, values))
+      : await preparedQuery(this.ds, name, sql, values);
     const byId = new Map(res.map((r) => [r.id, r]));
-    return rows.map((r) => byId.get(r.id));
+    return { stamps: rows.map((r) => byId.get(r.id)), deliveries: Number(res[0]?.deliveries ?? 0) };
   }
 }

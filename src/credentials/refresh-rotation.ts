@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query.js';
 import { activeMemberSql } from '../tokens/tokens.service.js';
 import type { Stamps, TokenRow } from './token-issuer.js';
+import { auditRecordCtes, auditRecordParams, type AuditRecord } from '../audit/audit.repository.js';
 
 /**
  * The facts of a refresh token that never change once it is stored: what an access token minted from it
@@ -23,7 +24,8 @@ export interface RefreshFacts {
  * a live domain) and only then are the new access token's row and the new refresh token's row inserted,
  * from the claimed row. Of concurrent presentations the row lock lets exactly one claim it; the others
  * re-check `used_at IS NULL` after it commits and claim nothing. Nothing is written unless the claim
- * succeeds. Fixed text, run as a prepared statement on PostgreSQL.
+ * succeeds; the new access token's audit record (with its webhook fan-out, AuditRepository's auditRecordCtes)
+ * is written with it. Fixed text, run as a prepared statement on PostgreSQL.
  */
 const ROTATE_SQL = `
 WITH claimed AS (
@@ -46,12 +48,15 @@ WITH claimed AS (
   SELECT $12::text, $6::uuid, $3::uuid, $4::uuid, $5::uuid, $7::text[], $13::timestamptz, access.id, $10::boolean
     FROM access
   RETURNING id
-)
-SELECT access.date_created, access.date_modified FROM access, refresh`;
+),
+${auditRecordCtes(14, 'SELECT id FROM access')}
+SELECT access.date_created, access.date_modified, (SELECT count(*) FROM audit_deliveries)::int AS deliveries
+  FROM access, refresh`;
 
 /**
- * Runs the rotation; the new access token's database timestamps, or undefined when the presented token was
- * not claimed (used, revoked, expired, unknown, or its user no longer an active member).
+ * Runs the rotation; the new access token's database timestamps and the webhook deliveries its audit record
+ * queued, or undefined when the presented token was not claimed (used, revoked, expired, unknown, or its user
+ * no longer an active member: then nothing is written, the record neither).
  */
 export async function rotateRefreshToken(
   ds: DataSource,
@@ -62,22 +67,30 @@ export async function rotateRefreshToken(
     access: TokenRow;
     refreshHash: string;
     refreshExpires: Date;
+    audit: AuditRecord;
   },
-): Promise<Stamps | undefined> {
-  const [row] = await preparedQuery<Stamps>(ds, 'portcullis_rotate_refresh', ROTATE_SQL, [
-    r.now.toISOString(),
-    r.presentedHash,
-    r.facts.appId,
-    r.facts.userId,
-    r.facts.systemDomainId,
-    r.facts.grantId,
-    r.access.scopes ?? [],
-    r.access.id,
-    r.access.expires.toISOString(),
-    r.facts.mfa,
-    r.access.token_hash,
-    r.refreshHash,
-    r.refreshExpires.toISOString(),
-  ]);
+): Promise<(Stamps & { deliveries: number }) | undefined> {
+  const [row] = await preparedQuery<Stamps & { deliveries: number }>(
+    ds,
+    'portcullis_rotate_refresh',
+    ROTATE_SQL,
+    [
+      r.now.toISOString(),
+      r.presentedHash,
+      r.facts.appId,
+      r.facts.userId,
+      r.facts.systemDomainId,
+      r.facts.grantId,
+      r.access.scopes ?? [],
+      r.access.id,
+      r.access.expires.toISOString(),
+      r.facts.mfa,
+      r.access.token_hash,
+      r.refreshHash,
+      r.refreshExpires.toISOString(),
+      ...auditRecordParams([r.audit]),
+      [r.access.id],
+    ],
+  );
   return row;
 }

@@ -9,6 +9,9 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SigningKeysService } from '../keys/signing-keys.service.js';
 import { TokenEntity, type TokenKind } from '../tokens/token.entity.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import type { AuditOrigin } from '../audit/audit-origin.js';
+import type { AuditRecord } from '../audit/audit.repository.js';
+import { AuditService, type AuditEntry } from '../audit/audit.service.js';
 
 export interface IssueTokenInput {
   userId: string;
@@ -54,24 +57,48 @@ export class TokenIssuer {
     private readonly keys: SigningKeysService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: CredentialsRepository,
+    private readonly audit: AuditService,
   ) {}
 
-  private readonly inserts = new Batcher<TokenRow, Stamps | undefined>((rows) =>
-    this.repo.insertTokens(rows),
+  private readonly inserts = new Batcher<Issue, Stamps | undefined>((items) =>
+    this.store(items, this.ds.manager),
   );
 
-  /** Signs a JWT and stores its record (hash only). Pass `em` to issue inside a caller's transaction. */
+  /**
+   * Signs a JWT and stores its record (hash only), with `audit`'s record about it in the same statement (so
+   * both commit or neither does). Pass `em` to issue inside a caller's transaction.
+   */
   async issue(
     input: IssueTokenInput,
     em: EntityManager = this.ds.manager,
+    audit?: MintAudit,
   ): Promise<{ token: string; record: TokenEntity }> {
     const signed = await this.sign(input);
-    const { row } = signed;
+    const item: Issue = {
+      row: signed.row,
+      audit: audit && this.audit.prepare(audit.origin, audit.entry(signed.row)),
+    };
     // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
-    const stamps =
-      em === this.ds.manager ? await this.inserts.add(row) : (await this.repo.insertTokens([row], em))[0];
+    const stamps = em === this.ds.manager ? await this.inserts.add(item) : (await this.store([item], em))[0];
     if (!stamps) throw new InactiveMemberError();
     return { token: signed.token, record: signed.record(stamps) };
+  }
+
+  /** One statement for the rows and their records; the records of the rows stored are reported written. */
+  private async store(items: Issue[], em: EntityManager): Promise<(Stamps | undefined)[]> {
+    const audits = items.flatMap((i) => (i.audit ? [{ tokenId: i.row.id, record: i.audit }] : []));
+    const { stamps, deliveries } = await this.repo.insertTokens(
+      items.map((i) => i.row),
+      audits,
+      em === this.ds.manager ? undefined : em,
+    );
+    if (audits.length > 0)
+      this.audit.recorded(
+        em,
+        items.flatMap((i, n) => (i.audit && stamps[n] ? [i.audit] : [])),
+        deliveries,
+      );
+    return stamps;
   }
 
   /**
@@ -119,6 +146,18 @@ export class TokenIssuer {
         }),
     };
   }
+}
+
+/** The audit record to write with a token: who minted it, and the entry made from the token's row. */
+export interface MintAudit {
+  origin: AuditOrigin;
+  entry: (row: TokenRow) => AuditEntry;
+}
+
+/** A token's row and its prepared audit record, if any, on their way into one statement. */
+interface Issue {
+  row: TokenRow;
+  audit: AuditRecord | undefined;
 }
 
 /** A signed token and its row, not yet stored (TokenIssuer.sign). */

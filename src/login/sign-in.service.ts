@@ -14,7 +14,6 @@ import { logoUrl } from '../system-domains/logo.js';
 import { type LiveMembership, LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
-import { AuditService } from '../audit/audit.service.js';
 
 /** A live domain of the user's (LoginRepository.liveMemberships), with the user's confirmed second factors. */
 type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
@@ -38,7 +37,6 @@ export class SignInService {
     private readonly domains: SystemDomainsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly audit: AuditService,
     private readonly users: LoginRepository,
   ) {}
 
@@ -60,10 +58,10 @@ export class SignInService {
     const configured = rows[0].configured;
     const home = rows.find((r) => r.domain.id === user.system_domain_id) ?? rows[0];
     const write = async (em: EntityManager) => {
-      // outside a transaction (no hook), the tokens, their audit records and `last_login` are each written
-      // by a group commit shared with the sign-ins of the same turn (TokenIssuer, AuditService): the answer
-      // waits for all of them. A crash between two of them leaves at most a token nobody received, without
-      // its record; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
+      // outside a transaction (no hook), the tokens with their audit records (one statement, TokenIssuer)
+      // and `last_login` are group commits shared with the sign-ins of the same turn: the answer waits for
+      // both. A crash between them leaves at most tokens nobody received (each with its record) and an old
+      // `last_login`; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
       //
       // where a factor is owed, no domain token: the temporary token below completes the sign-in
       const tokenFor = async (r: Membership) =>
@@ -81,14 +79,17 @@ export class SignInService {
       const owed = out.some((i) => i.token === null);
       const lastLogin = owed ? null : this.lastLogin(em, user.id);
       const temp = owed
-        ? await this.mint.signIn(em, {
-            userId: user.id,
-            appId: home.builtinAppId ?? (await this.domains.builtinAppId(em, home.domain.id)),
-            systemDomainId: home.domain.id,
-            kind: 'TEMP',
-          })
+        ? await this.mint.signIn(
+            em,
+            {
+              userId: user.id,
+              appId: home.builtinAppId ?? (await this.domains.builtinAppId(em, home.domain.id)),
+              systemDomainId: home.domain.id,
+              kind: 'TEMP',
+            },
+            { origin, entry: (row) => signInEntry(row, 'signin.second_factor_owed') },
+          )
         : null;
-      if (temp) await this.audit.record(em, origin, signInEntry(temp.record, 'signin.second_factor_owed'));
       await lastLogin;
       if (within)
         await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
@@ -197,17 +198,10 @@ export class SignInService {
   ) {
     // the built-in app read with the memberships (signIn), else now; a deactivated domain is refused here
     const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
-    const issued = await this.mint.signIn(em, {
-      userId,
-      appId,
-      systemDomainId: domainId,
-      kind: 'LOGIN',
-      mfa,
-    });
-    await this.audit.record(
+    const issued = await this.mint.signIn(
       em,
-      { ...origin, actorUserId: userId },
-      signInEntry(issued.record, 'signin.success'),
+      { userId, appId, systemDomainId: domainId, kind: 'LOGIN', mfa },
+      { origin: { ...origin, actorUserId: userId }, entry: (row) => signInEntry(row, 'signin.success') },
     );
     return { appId, ...issued };
   }
