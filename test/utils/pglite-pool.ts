@@ -141,7 +141,7 @@ SELECT md5(string_agg(x, E'\\n' ORDER BY x)) AS digest FROM (
 ) q`;
 
 /** What the reset needs of a connection: PGlite itself, or a node-postgres client (the PostgreSQL pass). */
-export interface SqlSession {
+interface SqlSession {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
 }
 
