@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePortBelowEphemeralRange } from '../utils/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,14 +17,6 @@ import { join } from 'node:path';
 const ROOT = process.cwd();
 const EMAIL = 'admin@stop.test';
 const PASSWORD = 'graceful-stop-password-1';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 interface Outcome {
   id: string;
@@ -87,7 +79,7 @@ describe('graceful stop (SIGTERM under load)', () => {
 
   it('no accepted request fails; the process ends by SIGTERM within the grace period', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portcullis-stop-'));
-    const port = await freePort();
+    const port = await freePortBelowEphemeralRange();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATA_DIR: dataDir,

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePortBelowEphemeralRange } from '../utils/ports.js';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
@@ -119,7 +119,7 @@ const FAST = {
 
     /** The compiled service (`npm run build`) in a process of its own, on the test database. */
     async function startService(): Promise<{ child: ChildProcess; base: string }> {
-      const port = await freePort();
+      const port = await freePortBelowEphemeralRange();
       const env: NodeJS.ProcessEnv = { ...process.env, ...FAST };
       delete env.REDIS_URL; // the instance limits and caches in process: the test needs nothing shared but the database
       const child = spawn(process.execPath, ['dist/src/main.js'], {
@@ -225,14 +225,6 @@ const FAST = {
     }, 120_000);
   });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /**
  * `npm run build` when the build is missing or older than any source file (about 20 s). The build is

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { portBelowEphemeralRange } from './ports.js';
 
 export interface Received {
   path: string;
@@ -35,11 +35,10 @@ export class WebhookReceiver {
    * another suite running alongside was once given it in between, and answered.)
    */
   static async startBelowEphemeralRange(): Promise<WebhookReceiver> {
-    const lowest = ephemeralPortsFrom();
     for (let tries = 0; tries < 50; tries++) {
       const r = new WebhookReceiver();
       try {
-        await r.listen(lowest - 1 - Math.floor(Math.random() * 10_000));
+        await r.listen(portBelowEphemeralRange());
         return r;
       } catch {
         // taken by something else on this machine: another one
@@ -134,17 +133,4 @@ export async function eventually<T>(
     if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, every));
   }
-}
-
-/** The first port the kernel hands out for port 0 (Linux; 32768 elsewhere, below every system's default). */
-function ephemeralPortsFrom(): number {
-  try {
-    const first = Number(
-      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
-    );
-    if (Number.isInteger(first) && first > 12_000) return first;
-  } catch {
-    // not Linux
-  }
-  return 32768;
 }
