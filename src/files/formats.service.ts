@@ -18,6 +18,7 @@ import type {
 } from './dto/file.dto.js';
 import { FileEntity, FileSetEntity, FormatEntity, type JsonObject } from './file.entity.js';
 import { FilesErrors } from './files.errors.js';
+import { fileSetLabelProblems } from './file-names.js';
 import { StoragesService } from './storages.service.js';
 import { FilesRepository } from './files.repository.js';
 
@@ -93,6 +94,7 @@ export class FormatsService {
   }
 
   async createFileSet(auth: AuthContext, assetId: string, body: CreateFileSetDto): Promise<FileSetDto> {
+    checkLabels(body);
     if (body.format_id) await this.format(this.ds.manager, assetId, body.format_id);
     if (body.storage_id) await this.storages.visible(auth, body.storage_id);
     const row = this.ds.manager.create(FileSetEntity, {
@@ -132,6 +134,7 @@ export class FormatsService {
   }
 
   async updateFileSet(assetId: string, id: string, body: UpdateFileSetDto): Promise<FileSetDto> {
+    checkLabels(body);
     await this.fileSet(this.ds.manager, assetId, id);
     const changes: Partial<FileSetEntity> = {};
     if (body.name !== undefined) changes.name = body.name;
@@ -197,4 +200,9 @@ function fileSetView(s: FileSetEntity, count: number): FileSetDto {
     date_created: wireDate(s.date_created),
     date_modified: wireDate(s.date_modified),
   };
+}
+
+function checkLabels(body: { name?: string; base_dir?: string }): void {
+  const errors = fileSetLabelProblems(body);
+  if (Object.keys(errors).length > 0) throw FilesErrors.INVALID(errors);
 }

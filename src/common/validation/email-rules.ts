@@ -18,9 +18,19 @@ const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
 const LATIN = /\p{Script=Latin}/u;
 const LOOK_ALIKE_SCRIPTS = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
 
+/**
+ * Text shown to people that must read as what it is: refused when it holds a character that is invisible or
+ * reorders what follows (`ok\u202Egnp.exe` shows as `okexe.png`). The rule of email addresses, also applied to
+ * file names and directories (files/file-names.ts).
+ */
+export function invisibleProblem(text: string): string | null {
+  return INVISIBLE.test(text) ? 'must not contain invisible or text-direction control characters' : null;
+}
+
 /** Why an (already normalised) address is refused, or null. */
 export function emailProblem(email: string): string | null {
-  if (INVISIBLE.test(email)) return 'must not contain invisible or text-direction control characters';
+  const invisible = invisibleProblem(email);
+  if (invisible) return invisible;
   const at = email.lastIndexOf('@');
   const parts = at < 0 ? [email] : [email.slice(0, at), ...email.slice(at + 1).split('.')];
   if (parts.some((p) => LATIN.test(p) && LOOK_ALIKE_SCRIPTS.test(p))) {
