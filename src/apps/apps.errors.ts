@@ -7,6 +7,13 @@ export const AppsErrors = defineErrors('apps', {
     403,
     'Only an administrator may change an application’s acting user or client type',
   ),
+  /** A change to an app whose acting user holds rights the caller does not (AppsService.update/remove/…). */
+  ACTING_USER_OUTRANKS_CALLER: {
+    status: 403,
+    body: (beyond: string[]) => [
+      `You cannot change this application: it acts as a user with rights you do not hold (${beyond.join('; ')})`,
+    ],
+  },
   NO_CLIENT_SECRET: message(400, 'Only confidential OAuth clients have a client secret'),
   PAT_FOR_OAUTH_APP: message(400, 'OAuth apps obtain tokens from the OAuth token endpoint'),
   PAT_ISSUER: message(403, 'Only an administrator or the acting user may issue this token'),

@@ -93,6 +93,7 @@ export class AppsService {
    */
   async update(auth: AuthContext, id: string, body: UpdateAppDto): Promise<CreatedAppDto> {
     const app = await this.get(auth, id);
+    await this.requireNotOutranked(auth, app);
     const shape = this.shape(body, app);
     // who the app acts as and how it authenticates are set by administrators, like creation itself:
     // otherwise can_write_apps could point a backend service at an administrator and mint its secret
@@ -152,6 +153,7 @@ export class AppsService {
    */
   async rotateSecret(auth: AuthContext, id: string): Promise<CreatedAppDto> {
     const app = await this.get(auth, id);
+    await this.requireNotOutranked(auth, app);
     if (app.type !== 'OAUTH' || app.oauth_client_type !== 'confidential') throw AppsErrors.NO_CLIENT_SECRET();
     const secret = await this.mint.clientSecret(auth, app);
     const saved = await this.ds.transaction(async (em) => {
@@ -166,6 +168,7 @@ export class AppsService {
 
   async remove(auth: AuthContext, id: string): Promise<void> {
     const app = await this.get(auth, id);
+    await this.requireNotOutranked(auth, app);
     // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
     await this.ds.transaction(async (em) => {
       await em.delete(AppEntity, { id: app.id });
@@ -251,6 +254,20 @@ export class AppsService {
       /* fall through */
     }
     throw AppsErrors.INVALID({ url: 'must be an http(s) URL' });
+  }
+
+  /**
+   * Every change to an app (PUT, PATCH, DELETE, a secret rotation) is refused (403) when its acting user
+   * outranks the caller, judged as for issuing its PAT: rights in this domain the caller's credential does
+   * not hold, or a domain the caller does not administer. Otherwise a domain administrator could open a super
+   * administrator's backend service to their own redirect URI, point it elsewhere or delete it.
+   */
+  private async requireNotOutranked(auth: AuthContext, app: AppEntity): Promise<void> {
+    if (!app.default_user_id) return;
+    const acting = await this.rights.rightsOf(app.default_user_id, auth.systemDomainId);
+    if (!acting) return;
+    const beyond = await this.rights.beyondCaller(auth, app.default_user_id, acting);
+    if (beyond.length) throw AppsErrors.ACTING_USER_OUTRANKS_CALLER(beyond);
   }
 
   /**

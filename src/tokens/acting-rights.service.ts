@@ -58,6 +58,19 @@ export class ActingRightsService {
     target: UserRights,
     what: string,
   ): Promise<RightsCap> {
+    const beyond = await this.beyondCaller(auth, targetUserId, target);
+    if (beyond.length) {
+      throw TokensErrors.BEYOND_CALLER_RIGHTS(what, beyond);
+    }
+    return capOf(target);
+  }
+
+  /**
+   * Whether `target` outranks the caller, in words (empty: it does not): the rights it holds in the caller's
+   * domain that the caller's credential does not, and the domains it administers that the caller does not.
+   * The one judgement behind requireWithin (PATs, acting users, client secrets) and app changes.
+   */
+  async beyondCaller(auth: AuthContext, targetUserId: string, target: UserRights): Promise<string[]> {
     // the caller's credential, already cut to its ceiling by the lookup, is itself a Rights
     const beyond = excess(target, auth);
     if (!auth.isSuperAdmin && targetUserId !== auth.userId) {
@@ -65,9 +78,6 @@ export class ActingRightsService {
       const foreign = target.adminOf.filter((d) => d !== auth.systemDomainId && !own?.adminOf.includes(d));
       if (foreign.length) beyond.push('administrator of another domain');
     }
-    if (beyond.length) {
-      throw TokensErrors.BEYOND_CALLER_RIGHTS(what, beyond);
-    }
-    return capOf(target);
+    return beyond;
   }
 }
