@@ -8,12 +8,16 @@ import { envReader } from '../config/env-reader.js';
  * - FILES_STORAGE: FILE (default; bytes under STORAGE_DIR, default DATA_DIR/files, or a temporary directory
  *   with DATA_DIR=memory://) or S3 (S3_BUCKET, S3_REGION, optional S3_ENDPOINT for an S3-compatible server,
  *   S3_FORCE_PATH_STYLE, S3_PREFIX; credentials from the SDK's usual environment: AWS_ACCESS_KEY_ID, …).
+ * - S3_ALLOWED_BUCKETS: the buckets a domain's administrators may name in an S3 storage's settings
+ *   (comma-separated; unset: none, only super administrators name a bucket).
  */
 export interface FilesConfig {
   method: 'FILE' | 'S3';
   /** null: a temporary directory made at start (DATA_DIR=memory://). */
   storageDir: string | null;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean; prefix: string };
+  /** Buckets a storage's settings may name when a super administrator does not set them (S3_ALLOWED_BUCKETS). */
+  allowedBuckets: string[];
   uploadUrlTtlSeconds: number;
   downloadUrlTtlSeconds: number;
   maxFileBytes: number;
@@ -41,6 +45,7 @@ export function loadFilesConfig(env: NodeJS.ProcessEnv, problems: string[], data
       forcePathStyle: bool('S3_FORCE_PATH_STYLE', false),
       prefix: str('S3_PREFIX') ?? '',
     },
+    allowedBuckets: bucketList(str('S3_ALLOWED_BUCKETS'), problems),
     uploadUrlTtlSeconds: int('UPLOAD_URL_TTL', 3600, 60, 7 * 86_400),
     downloadUrlTtlSeconds: int('DOWNLOAD_URL_TTL', 900, 10, 86_400),
     maxFileBytes: int('FILES_MAX_BYTES', 5 * 1024 ** 4, 1, Number.MAX_SAFE_INTEGER),
@@ -52,4 +57,21 @@ export function loadFilesConfig(env: NodeJS.ProcessEnv, problems: string[], data
   };
   if (c.retryMaxMs < c.retryBaseMs) problems.push('FILES_RETRY_MAX_MS must not be below FILES_RETRY_BASE_MS');
   return c;
+}
+
+/** A comma-separated list of bucket names (letters, digits, ".", "_", "-"; the names storage settings accept). */
+function bucketList(value: string | null, problems: string[]): string[] {
+  if (value === null) return [];
+  const names = value
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
+  const bad = names.filter((b) => b.length > 200 || !/^[A-Za-z0-9._-]+$/.test(b) || b.includes('..'));
+  if (bad.length) {
+    problems.push(
+      `S3_ALLOWED_BUCKETS must be a comma-separated list of bucket names (got ${bad.map((b) => `"${b}"`).join(', ')})`,
+    );
+    return [];
+  }
+  return [...new Set(names)];
 }

@@ -8,6 +8,13 @@ export const FilesErrors = defineErrors('files', {
     body: (why: string) => [`This storage cannot take files: ${why}`],
   },
   BUILTIN_STORAGE: message(403, 'Built-in storages are changed by super administrators only'),
+  /** An S3 storage's settings name a bucket outside S3_ALLOWED_BUCKETS, and the caller is no super administrator. */
+  BUCKET_NOT_ALLOWED: {
+    status: 403,
+    body: (bucket: string) => [
+      `The bucket "${bucket}" is not one this deployment lets a domain use (S3_ALLOWED_BUCKETS): only a super administrator may name it`,
+    ],
+  },
   FORMAT_NOT_FOUND: message(404, 'Format not found'),
   FILE_SET_NOT_FOUND: message(404, 'File set not found'),
   FILE_NOT_FOUND: message(404, 'File not found'),

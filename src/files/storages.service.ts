@@ -13,6 +13,7 @@ import type {
   UpdateStorageDto,
 } from './dto/storage.dto.js';
 import { FilesErrors } from './files.errors.js';
+import { refusedBucket } from './bucket-rule.js';
 import type { JsonObject } from './file.entity.js';
 import { StorageEntity } from './storage.entity.js';
 import { FilesRepository } from './files.repository.js';
@@ -126,7 +127,7 @@ export class StoragesService implements OnApplicationBootstrap {
   }
 
   async create(auth: AuthContext, body: CreateStorageDto): Promise<StorageDto> {
-    const settings = cleanSettings(body.method, body.settings);
+    const settings = this.allowedSettings(auth, body.method, body.settings);
     const id = await this.ds.transaction(async (em) => {
       if (body.default) await this.clearDefault(em, auth.systemDomainId, body.purpose);
       const row = em.create(StorageEntity, {
@@ -155,7 +156,7 @@ export class StoragesService implements OnApplicationBootstrap {
       if (body.name !== undefined) changes.name = body.name;
       if (body.status !== undefined) changes.status = body.status;
       if (body.status_message !== undefined) changes.status_message = body.status_message;
-      if (body.settings !== undefined) changes.settings = cleanSettings(s.method, body.settings);
+      if (body.settings !== undefined) changes.settings = this.allowedSettings(auth, s.method, body.settings);
       if (body.default !== undefined && s.system_domain_id !== null) {
         if (body.default) await this.clearDefault(em, auth.systemDomainId, s.purpose);
         changes.is_default = body.default;
@@ -163,6 +164,18 @@ export class StoragesService implements OnApplicationBootstrap {
       if (Object.keys(changes).length > 0) await em.update(StorageEntity, { id }, changes);
     });
     return this.get(auth, id);
+  }
+
+  /** The settings, cleaned, once the bucket they name is one the caller may name (403 otherwise). */
+  private allowedSettings(
+    auth: AuthContext,
+    method: string,
+    settings: Record<string, unknown> | undefined,
+  ): JsonObject {
+    const clean = cleanSettings(method, settings);
+    const refused = refusedBucket(clean, this.config.files.allowedBuckets, auth.isSuperAdmin);
+    if (refused !== null) throw FilesErrors.BUCKET_NOT_ALLOWED(refused);
+    return clean;
   }
 
   private clearDefault(em: EntityManager, domainId: string, purpose: string) {
