@@ -35,8 +35,15 @@ export function tokenMinted(r: {
 
 /** A sign-in: the login token given (its id names it; never its value), or the temporary one while a factor is owed. */
 export function signInEntry(
-  r: { id: string; system_domain_id: string; user_id: string; is_mfa_authenticated: boolean },
+  r: {
+    id: string;
+    system_domain_id: string;
+    user_id: string;
+    is_mfa_authenticated: boolean;
+    vouched_by_tenant?: boolean;
+  },
   action: 'signin.success' | 'signin.second_factor_owed',
+  how: { method: string },
 ): AuditEntry {
   return {
     systemDomainId: r.system_domain_id,
@@ -44,7 +51,12 @@ export function signInEntry(
     targetType: 'user',
     targetId: r.user_id,
     outcome: 'success',
-    details: { credential_id: r.id, second_factor: r.is_mfa_authenticated },
+    details: {
+      credential_id: r.id,
+      second_factor: r.is_mfa_authenticated,
+      method: how.method,
+      vouched_by: r.vouched_by_tenant ? 'tenant' : 'service',
+    },
   };
 }
 

@@ -86,12 +86,23 @@ export class CredentialMintService {
    */
   signIn(
     em: EntityManager,
-    s: { userId: string; appId: string; systemDomainId: string; kind: 'LOGIN' | 'TEMP'; mfa?: boolean },
+    s: {
+      userId: string;
+      appId: string;
+      systemDomainId: string;
+      kind: 'LOGIN' | 'TEMP';
+      mfa?: boolean;
+      /** A tenant's authenticator vouched (never a second factor; see SignInAuthority). */
+      tenantVouched?: boolean;
+      /** The SignInAuthority's ceiling for a session a tenant vouched for on an account it does not own. */
+      rightsCap?: RightsCap | null;
+    },
     audit?: MintAudit,
   ): Promise<Minted> {
     const ttl =
       s.kind === 'LOGIN' ? this.config.auth.loginTokenTtlSeconds : this.config.auth.tempTokenTtlSeconds;
-    return this.issuer.issue({ ...s, expires: this.after(ttl), authTime: this.clock.now() }, em, audit);
+    const mfa = s.tenantVouched ? false : s.mfa;
+    return this.issuer.issue({ ...s, mfa, expires: this.after(ttl), authTime: this.clock.now() }, em, audit);
   }
 
   /**
@@ -111,6 +122,7 @@ export class CredentialMintService {
         mfa: current.is_mfa_authenticated,
         rightsCap: current.rights_cap,
         authTime: current.auth_time,
+        tenantVouched: current.vouched_by_tenant,
       },
       em,
       { origin: fromAuth(auth), entry: tokenMinted },

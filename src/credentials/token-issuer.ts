@@ -36,6 +36,8 @@ export interface IssueTokenInput {
   requireMember?: boolean;
   /** When the person proved who they are (a sign-in, kept through renewals); null for app tokens. */
   authTime?: Date | null;
+  /** A tenant's authenticator vouched for the sign-in (SignInAuthority; kept through renewals). */
+  tenantVouched?: boolean;
 }
 
 /** The user a token was to be issued to may not act in the domain (see IssueTokenInput.requireMember). */
@@ -133,6 +135,7 @@ export class TokenIssuer {
       grant_id: input.grantId ?? null,
       rights_cap: input.rightsCap ?? null,
       auth_time: input.authTime ?? null,
+      vouched_by_tenant: input.tenantVouched ?? false,
     };
     return {
       token: jwt,

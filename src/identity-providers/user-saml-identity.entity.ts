@@ -13,8 +13,9 @@ import {
 import { IdentityProviderEntity } from './identity-provider.entity.js';
 
 /**
- * A user's single-sign-on identity in one domain, set by its administrator (PUT /v1/users/{id}/saml/): an
- * assertion of `email` by that IdP signs this user in to the domain, whatever the email's own domain. One per
+ * A user's single-sign-on identity in one domain, set by its administrator (PUT /v1/users/{id}/saml/) or by
+ * the person (PUT /v1/users/current/saml/): an assertion of `email` by that IdP names this user, whatever the
+ * email's own domain; whether it may sign them in is the SignInAuthority's decision at each use. One per
  * user and domain; an identity names one user per IdP.
  */
 @Entity('user_saml_identities')
@@ -34,5 +35,10 @@ export class UserSamlIdentityEntity {
   identity_provider?: Relation<IdentityProviderEntity>;
   /** The email the IdP asserts (NameID or email attribute), lower-cased. */
   @Column({ type: 'text' }) email!: string;
+  /**
+   * The person made this link from a sign-in of their own (PUT /v1/users/current/saml/), not an
+   * administrator: only such a link lets the IdP sign in an account its domain does not own (SignInAuthority).
+   */
+  @Column({ type: 'boolean', default: false }) linked_by_self!: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

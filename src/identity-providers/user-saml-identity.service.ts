@@ -18,10 +18,13 @@ import { IdentityProvidersRepository } from './identity-providers.repository.js'
 import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 
 /**
- * A user's single-sign-on identity in the caller's domain (PUT/DELETE /v1/users/{id}/saml/): which of the
- * domain's identity providers signs them in, with which asserted email. SsoLoginService reads it at the ACS.
- * Setting it lets the domain's IdP sign the person in, so it is an administrator's act, and for an account
- * shared with other domains a super administrator's (as changing its email or password is).
+ * A user's single-sign-on identity in a domain: which of the domain's identity providers names them, with
+ * which asserted email. SsoLoginService reads it at the ACS, and the SignInAuthority decides at each use
+ * whether it may sign them in. An administrator links (PUT/DELETE /v1/users/{id}/saml/) only accounts the
+ * domain owns (its alone, no super administrator): the IdP is the domain's, so its word stops there. The
+ * person links their own account (PUT/DELETE /v1/users/current/saml/) from a sign-in the service vouched for
+ * (password, plus their second factor where enrolled, recently: an account change), whatever else the
+ * account belongs to.
  */
 @Injectable()
 export class UserSamlIdentityService {
@@ -32,9 +35,34 @@ export class UserSamlIdentityService {
     private readonly repo: IdentityProvidersRepository,
   ) {}
 
+  /** An administrator's link: the domain's account only. */
   async set(auth: AuthContext, userId: string, body: UserSamlIdentityDto): Promise<UserDto> {
+    return this.link(auth, userId, body, false);
+  }
+
+  /** The person's own link, from a sign-in the service vouched for (the route asks a recent one). */
+  async setOwn(auth: AuthContext, body: UserSamlIdentityDto): Promise<UserDto> {
+    if (auth.record.vouched_by_tenant) throw IdpErrors.SAML_SELF_LINK_SERVICE_SIGN_IN();
+    return this.link(auth, auth.userId, body, true);
+  }
+
+  async remove(auth: AuthContext, userId: string): Promise<void> {
+    await this.unlink(auth, userId, false);
+  }
+
+  /** The person removes their link in the current domain (whoever made it). */
+  async removeOwn(auth: AuthContext): Promise<void> {
+    await this.unlink(auth, auth.userId, true);
+  }
+
+  private async link(
+    auth: AuthContext,
+    userId: string,
+    body: UserSamlIdentityDto,
+    bySelf: boolean,
+  ): Promise<UserDto> {
     return this.ds.transaction(async (em) => {
-      const member = await this.member(em, auth, userId);
+      const member = await this.member(em, auth, userId, bySelf);
       const idp = await em.existsBy(IdentityProviderEntity, {
         id: body.identity_provider_id,
         system_domain_id: auth.systemDomainId,
@@ -46,31 +74,37 @@ export class UserSamlIdentityService {
           systemDomainId: auth.systemDomainId,
           idpId: body.identity_provider_id,
           email: body.email,
+          bySelf,
         })
         .catch((e: unknown) => {
           throw isUniqueViolation(e) ? IdpErrors.SAML_IDENTITY_TAKEN() : e;
         });
-      return this.changed(em, auth, member, 'set', body.identity_provider_id);
+      return this.changed(em, auth, member, 'set', body.identity_provider_id, bySelf);
     });
   }
 
-  async remove(auth: AuthContext, userId: string): Promise<void> {
+  private async unlink(auth: AuthContext, userId: string, bySelf: boolean): Promise<void> {
     await this.ds.transaction(async (em) => {
-      const member = await this.member(em, auth, userId);
+      const member = await this.member(em, auth, userId, bySelf, true);
       const res = await em.delete(UserSamlIdentityEntity, {
         user_id: userId,
         system_domain_id: auth.systemDomainId,
       });
       if (!res.affected) throw IdpErrors.NO_SAML_IDENTITY();
-      await this.changed(em, auth, member, 'removed', null);
+      await this.changed(em, auth, member, 'removed', null, bySelf);
     });
   }
 
-  /** The user as a member of the caller's domain; a shared account only for a super administrator. */
+  /**
+   * The user as a member of the caller's domain. An administrator links only an account the domain owns
+   * (`removing`: any, as a super administrator may always remove a link); the person, their own.
+   */
   private async member(
     em: EntityManager,
     auth: AuthContext,
     userId: string,
+    bySelf: boolean,
+    removing = false,
   ): Promise<{ user: UserEntity; isAdmin: boolean }> {
     const membership = await em.findOneBy(UserSystemDomainEntity, {
       user_id: userId,
@@ -78,11 +112,11 @@ export class UserSamlIdentityService {
     });
     if (!membership) throw UsersErrors.NOT_FOUND();
     const user = await em.findOneByOrFail(UserEntity, { id: userId });
-    if (!auth.isSuperAdmin) {
+    if (!bySelf && !(removing && auth.isSuperAdmin)) {
       const other = await em.exists(UserSystemDomainEntity, {
         where: { user_id: userId, system_domain_id: Not(auth.systemDomainId) },
       });
-      if (other) throw IdpErrors.SAML_SHARED_ACCOUNT();
+      if (other || user.is_super_admin) throw IdpErrors.SAML_SHARED_ACCOUNT();
     }
     return { user, isAdmin: membership.is_admin };
   }
@@ -93,6 +127,7 @@ export class UserSamlIdentityService {
     m: { user: UserEntity; isAdmin: boolean },
     what: 'set' | 'removed',
     idpId: string | null,
+    bySelf: boolean,
   ): Promise<UserDto> {
     const [view] = await withMemberships(em, auth.systemDomainId, [
       userView(m.user, auth.systemDomainId, m.isAdmin),
@@ -103,7 +138,7 @@ export class UserSamlIdentityService {
       realm: 'user',
       operation: 'update',
       eventType: 'users',
-      data: { ...view, saml_identity: what, identity_provider_id: idpId },
+      data: { ...view, saml_identity: what, identity_provider_id: idpId, linked_by_self: bySelf },
       requestId: auth.requestId,
     });
     await this.audit.change(
@@ -114,6 +149,7 @@ export class UserSamlIdentityService {
       {
         saml_identity: what,
         identity_provider_id: idpId,
+        linked_by_self: bySelf,
       },
     );
     return view;

@@ -28,11 +28,44 @@ const userAccess = { entity: 'user' as const, param: 'user_id' };
 export class UserSamlController {
   constructor(private readonly identities: UserSamlIdentityService) {}
 
+  @Put('current/saml')
+  @Authenticated({ kinds: ['LOGIN'], accountChange: true })
+  @ApiOperation({
+    summary:
+      'Link your own account to an identity provider of the current domain, with the email it asserts for you: from a recent sign-in with the service’s own password (and second factor where enrolled), never a single sign-on. Only such a link lets a domain’s IdP sign in an account that also belongs to other domains, or a super administrator (whose single-sign-on session then has no super administrator’s power and changes no credential)',
+  })
+  @ApiOkResponse({ type: UserDto })
+  @ApiForbiddenResponse({
+    type: ErrorsDto,
+    description: 'Not your own recent sign-in with the service’s password, or a single-sign-on session',
+  })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such identity provider in this domain' })
+  @ApiConflictResponse({
+    type: ErrorsDto,
+    description: 'The IdP already signs another user in with this email',
+  })
+  setCurrentUserSamlIdentity(
+    @Body() body: UserSamlIdentityDto,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.identities.setOwn(caller, body);
+  }
+
+  @Delete('current/saml')
+  @HttpCode(204)
+  @Authenticated({ kinds: ['LOGIN'] })
+  @ApiOperation({ summary: 'Remove your own single-sign-on identity in the current domain' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No identity set' })
+  deleteCurrentUserSamlIdentity(@Caller() caller: AuthContext): Promise<void> {
+    return this.identities.removeOwn(caller);
+  }
+
   @Put(':user_id/saml')
   @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
   @ApiOperation({
     summary:
-      'Set a user’s single-sign-on identity in the caller’s domain: the IdP (of this domain) and the email it asserts for them; administrators only, a shared account super administrators only',
+      'Set a user’s single-sign-on identity in the caller’s domain: the IdP (of this domain) and the email it asserts for them; administrators only, and only for an account this domain owns (no other domain, no super administrator: that person links it themselves at users/current/saml/)',
   })
   @ApiOkResponse({ type: UserDto })
   @ApiForbiddenResponse({ type: ErrorsDto })

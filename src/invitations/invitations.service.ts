@@ -13,7 +13,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import { CredentialsService } from '../login/credentials.service.js';
-import { SignInService } from '../login/sign-in.service.js';
+import { SignInAuthority } from '../login/sign-in-authority.js';
 import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
@@ -50,7 +50,7 @@ export class InvitationsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
     private readonly clock: Clock,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
     private readonly credentials: CredentialsService,
     private readonly events: WebhookEventsService,
     private readonly passwords: PasswordPolicyService,
@@ -258,7 +258,11 @@ export class InvitationsService {
       if (factorOwed(domain, await configuredMethods(em, user.id))) {
         return { auto_login: false, domain_status: domain.status, login_data: null, user_id: user.id };
       }
-      const login = await this.signIns.domainToken(em, user.id, domain.id);
+      const login = await this.signIns.serviceSession(
+        em,
+        { userId: user.id, domainId: domain.id },
+        { method: 'invitation' },
+      );
       return {
         auto_login: true,
         domain_status: domain.status,

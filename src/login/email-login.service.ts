@@ -13,7 +13,7 @@ import { UserEntity } from '../users/user.entity.js';
 import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { EmailLoginErrors } from './email-login.errors.js';
 import { LoginRepository } from './login.repository.js';
-import { SignInService } from './sign-in.service.js';
+import { SignInAuthority } from './sign-in-authority.js';
 
 /** The request answers no sooner than this, known address or not (as password forgot). */
 export const EMAIL_LOGIN_ANSWER_FLOOR_MS = ENUMERATION_FLOOR_MS;
@@ -40,7 +40,7 @@ export class EmailLoginService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
     private readonly repo: LoginRepository,
   ) {}
 
@@ -101,6 +101,6 @@ export class EmailLoginService {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ id: usedBy });
     // deactivated since the link was mailed: the link is no good any more
     if (!user || user.status !== 'ACTIVE') throw EmailLoginErrors.LINK_EXPIRED();
-    return this.signIns.signIn(user, EmailLoginErrors.NO_DOMAIN);
+    return this.signIns.signIn(user, 'email_link', EmailLoginErrors.NO_DOMAIN);
   }
 }

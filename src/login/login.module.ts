@@ -10,6 +10,8 @@ import { GuessingDefence } from './guessing-defence.js';
 import { LoginRepository } from './login.repository.js';
 import { LoginService } from './login.service.js';
 import { SignInService } from './sign-in.service.js';
+import { SignInAuthority } from './sign-in-authority.js';
+import { SignInAuthorityRepository } from './sign-in-authority.repository.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
 @Module({
@@ -20,9 +22,11 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
     EmailLoginService,
     CredentialsService,
     SignInService,
+    SignInAuthority,
+    SignInAuthorityRepository,
     GuessingDefence,
     LoginRepository,
   ],
-  exports: [CredentialsService, SignInService, GuessingDefence],
+  exports: [CredentialsService, SignInAuthority, GuessingDefence],
 })
 export class LoginModule {}

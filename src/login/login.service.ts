@@ -3,14 +3,14 @@ import { LoginErrors } from './login.errors.js';
 import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { MarketplaceService } from '../marketplace/marketplace.service.js';
 import { CredentialsService } from './credentials.service.js';
-import { SignInService } from './sign-in.service.js';
+import { SignInAuthority } from './sign-in-authority.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
 
 @Injectable()
 export class LoginService {
   constructor(
     private readonly credentials: CredentialsService,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
     private readonly marketplace: MarketplaceService,
   ) {}
 
@@ -27,12 +27,14 @@ export class LoginService {
     const requestId = origin.requestId;
     const user = await this.credentials.verify(email, password, { origin });
     if (!user) throw LoginErrors.BAD_CREDENTIALS();
-    if (!marketplaceNonce) return this.signIns.signIn(user, LoginErrors.BAD_CREDENTIALS, undefined, origin);
+    if (!marketplaceNonce)
+      return this.signIns.signIn(user, 'password', LoginErrors.BAD_CREDENTIALS, undefined, origin);
     // a marketplace signup nonce (src/marketplace): 400 when unusable; consumed, with the sign-in, only when
     // it yields exactly one domain token and no factor is owed (else multidomain/login or a link consumes it)
     await this.marketplace.assertUsable(marketplaceNonce);
     return this.signIns.signIn(
       user,
+      'password',
       LoginErrors.BAD_CREDENTIALS,
       async (em, { domainIds, owed }) => {
         if (owed || domainIds.length !== 1) return;

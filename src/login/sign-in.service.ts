@@ -14,6 +14,13 @@ import { logoUrl } from '../system-domains/logo.js';
 import { type LiveMembership, LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../audit/audit-origin.js';
+import { applyCap, type RightsCap } from '../common/auth/rights.js';
+
+/** How the service itself verified the person (the audit record of the sign-in names it). */
+export type ServiceMethod = 'password' | 'email_link' | 'second_factor' | 'invitation' | 'registration';
+/** The authenticators a tenant controls (a domain's SAML IdP; directories and external OpenID next). */
+export const TENANT_METHODS: readonly string[] = ['saml'];
+export type SignInMethod = ServiceMethod | 'saml';
 
 /** A live domain of the user's (LoginRepository.liveMemberships), with the user's confirmed second factors. */
 type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
@@ -25,9 +32,10 @@ type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
 export type SignInHook = (em: EntityManager, issued: { domainIds: string[]; owed: boolean }) => Promise<void>;
 
 /**
- * Issues what a person gets when they have signed in, whichever way they did it (password today; temporary
- * token, mail link, SAML, invitation and registration next), so no sign-in flow re-implements it: one login
- * token per domain the user belongs to, and the spec's multi-platform Token form around them.
+ * Issues what a person gets once the SignInAuthority has decided who signed in and where: one login token per
+ * domain the user belongs to (the service's own authenticators), or one domain's token (a tenant's), and the
+ * spec's multi-platform Token form around them. Private to the authority (src/login/sign-in-authority.ts):
+ * no other file imports it (architecture.spec.ts), so every sign-in passes the authority's decisions.
  */
 @Injectable()
 export class SignInService {
@@ -47,6 +55,7 @@ export class SignInService {
    */
   async signIn(
     user: UserEntity,
+    method: ServiceMethod,
     unauthorized: () => ApiError,
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
@@ -69,7 +78,7 @@ export class SignInService {
           ? { domain: r.domain, token: null, record: null }
           : {
               domain: r.domain,
-              ...(await this.domainToken(em, user.id, r.domain.id, false, origin, r.builtinAppId)),
+              ...(await this.domainToken(em, user.id, r.domain.id, { method, origin }, r.builtinAppId)),
             };
       // outside a transaction the domains' tokens go out together (one group commit); inside one, one
       // statement after another on the transaction's connection
@@ -87,7 +96,7 @@ export class SignInService {
               systemDomainId: home.domain.id,
               kind: 'TEMP',
             },
-            { origin, entry: (row) => signInEntry(row, 'signin.second_factor_owed') },
+            { origin, entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method }) },
           )
         : null;
       await lastLogin;
@@ -134,27 +143,34 @@ export class SignInService {
   }
 
   /**
-   * Single sign-on (SAML): the IdP vouched for the person and for this one domain, so the answer is the
-   * multi-platform Token form with that domain's login token only; the IdP's sign-in stands for the second
-   * factor (`is_mfa_authenticated`), which is not asked again. `unauthorized` when the domain is no longer live.
+   * A tenant's authenticator (a domain's SAML IdP) vouched for the person, for this one domain only: the
+   * multi-platform Token form with that domain's login token only. The token is marked as the tenant's
+   * (`vouched_by_tenant`), never as second-factor authenticated, and carries the authority's ceiling
+   * (`rightsCap`, for an account the tenant does not own). `unauthorized` when the domain is no longer live.
    */
   async signInToDomain(
     user: UserEntity,
     domainId: string,
     unauthorized: () => ApiError,
+    rightsCap: RightsCap | null,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<LoginTokenDto> {
     const row = (await this.membershipsOf(user.id)).find((r) => r.domain.id === domainId);
     if (!row || user.status !== 'ACTIVE') throw unauthorized();
     const { domain } = row;
     const issued = await this.ds.transaction(async (em) => {
-      const out = await this.domainToken(em, user.id, domain.id, true);
+      const out = await this.domainToken(em, user.id, domain.id, { method: 'saml', origin, rightsCap });
       await this.lastLogin(em, user.id);
       return out;
     });
+    const rights = applyCap(
+      { isSuperAdmin: user.is_super_admin, isAdmin: user.is_super_admin || row.isAdmin, roles: new Set() },
+      rightsCap,
+    );
     return {
       ...tokenView(
         issued.record,
-        { is_admin: user.is_super_admin || row.isAdmin, is_super_admin: user.is_super_admin },
+        { is_admin: rights.isAdmin, is_super_admin: rights.isSuperAdmin },
         domain,
         [domain.id],
         this.clock.now(),
@@ -186,23 +202,48 @@ export class SignInService {
   /**
    * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction); a
    * deactivated domain is refused there (SystemDomainsService.builtinAppId). Every sign-in of every flow
-   * comes through here, so this is where its audit record (`signin.success`) is written.
+   * comes through here, so this is where its audit record (`signin.success`, naming the authenticator) is
+   * written. `how.method` 'saml' is a tenant's authenticator: the token is marked so (never a second factor).
    */
   async domainToken(
     em: EntityManager,
     userId: string,
     domainId: string,
-    mfa = false,
-    origin: AuditOrigin = OUTSIDE_REQUEST,
+    how: { method: SignInMethod; mfa?: boolean; origin?: AuditOrigin; rightsCap?: RightsCap | null },
     builtinAppId: string | null = null,
   ) {
     // the built-in app read with the memberships (signIn), else now; a deactivated domain is refused here
     const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
+    const tenantVouched = TENANT_METHODS.includes(how.method);
     const issued = await this.mint.signIn(
       em,
-      { userId, appId, systemDomainId: domainId, kind: 'LOGIN', mfa },
-      { origin: { ...origin, actorUserId: userId }, entry: (row) => signInEntry(row, 'signin.success') },
+      {
+        userId,
+        appId,
+        systemDomainId: domainId,
+        kind: 'LOGIN',
+        mfa: how.mfa ?? false,
+        tenantVouched,
+        rightsCap: how.rightsCap ?? null,
+      },
+      {
+        origin: { ...(how.origin ?? OUTSIDE_REQUEST), actorUserId: userId },
+        entry: (row) => signInEntry(row, 'signin.success', { method: how.method }),
+      },
     );
     return { appId, ...issued };
+  }
+
+  /** A temporary sign-in token (TEMP) in one domain, while a second factor is owed (the consent page's). */
+  async tempToken(em: EntityManager, userId: string, domainId: string, method: ServiceMethod) {
+    const appId = await this.domains.builtinAppId(em, domainId);
+    return this.mint.signIn(
+      em,
+      { userId, appId, systemDomainId: domainId, kind: 'TEMP' },
+      {
+        origin: { ...OUTSIDE_REQUEST, actorUserId: userId },
+        entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method }),
+      },
+    );
   }
 }

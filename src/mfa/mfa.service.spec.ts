@@ -1,12 +1,10 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import type { Clock } from '../common/clock.js';
-import type { CredentialMintService } from '../credentials/credential-mint.service.js';
 import type { GuessingDefence } from '../login/guessing-defence.js';
-import type { SignInService } from '../login/sign-in.service.js';
+import type { SignInAuthority } from '../login/sign-in-authority.js';
 import type { MarketplaceService } from '../marketplace/marketplace.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import type { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import type { TokensService } from '../tokens/tokens.service.js';
 import type { MfaCodes } from './mfa-codes.service.js';
 import type { MfaMethod } from './mfa-policy.js';
@@ -32,10 +30,11 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
         (await verify()) ? 'ok' : 'wrong',
     ),
   };
-  const signIns = { domainToken: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })) };
+  const signIns = {
+    serviceSession: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })),
+    pendingSession: jest.fn(async () => 'temp-jwt'),
+  };
   const tokens = { revoke: jest.fn(async () => true), isDomainAdmin: jest.fn(async () => false) };
-  const mint = { signIn: jest.fn(async () => ({ token: 'temp-jwt' })) };
-  const domains = { builtinAppId: jest.fn(async () => 'app1') };
   const marketplace = {
     assertUsable: jest.fn(async () => undefined),
     consumeAtSignIn: jest.fn(async () => undefined),
@@ -45,13 +44,11 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
     codes as unknown as MfaCodes,
     { now: () => NOW } as Clock,
     guessing as unknown as GuessingDefence,
-    signIns as unknown as SignInService,
+    signIns as unknown as SignInAuthority,
     tokens as unknown as TokensService,
-    mint as unknown as CredentialMintService,
-    domains as unknown as SystemDomainsService,
     marketplace as unknown as MarketplaceService,
   );
-  return { service, repo, codes, guessing, signIns, tokens, mint, domains, marketplace };
+  return { service, repo, codes, guessing, signIns, tokens, marketplace };
 }
 
 const temp = (over: Partial<AuthContext> = {}) =>
@@ -77,10 +74,19 @@ describe('MfaService (the sign-in that owes a factor)', () => {
       'abcdef0123456789',
     );
     expect(out).toEqual({ token: 'jwt', record: { id: 't2' } });
-    expect(s.guessing.attempt).toHaveBeenCalledWith('u1', 'recovery', expect.any(Function), expect.anything());
+    expect(s.guessing.attempt).toHaveBeenCalledWith(
+      'u1',
+      'recovery',
+      expect.any(Function),
+      expect.anything(),
+    );
     expect(s.codes.consume).toHaveBeenCalledWith('u1', 'RECOVERY', 'abcdef0123456789');
     expect(s.tokens.revoke).toHaveBeenCalledWith('t1', { em: EM, requestId: 'r1' });
-    expect(s.signIns.domainToken).toHaveBeenCalledWith(EM, 'u1', 'd1', true, expect.objectContaining({}));
+    expect(s.signIns.serviceSession).toHaveBeenCalledWith(
+      EM,
+      { userId: 'u1', domainId: 'd1' },
+      expect.objectContaining({ method: 'second_factor', mfa: true }),
+    );
     expect(s.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', expect.any(Date));
   });
 
@@ -113,14 +119,14 @@ describe('MfaService (the sign-in that owes a factor)', () => {
     s.guessing.attempt.mockResolvedValueOnce('locked');
     await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
     expect(s.tokens.revoke).not.toHaveBeenCalled();
-    expect(s.signIns.domainToken).not.toHaveBeenCalled();
+    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
   });
 
   it('refuses a replayed temporary token (already revoked): no second domain token', async () => {
     const s = setup();
     s.tokens.revoke.mockResolvedValueOnce(false);
     await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
-    expect(s.signIns.domainToken).not.toHaveBeenCalled();
+    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
   });
 
   it('runs the extra work inside the same transaction', async () => {
@@ -178,14 +184,9 @@ describe('MfaService (the sign-in that owes a factor)', () => {
     expect(s.guessing.attempt).not.toHaveBeenCalled();
   });
 
-  it('issues the temporary token through the mint, for the domain’s built-in app', async () => {
+  it('issues the temporary token through the sign-in authority', async () => {
     const s = setup();
     expect(await s.service.issueTemp('u1', 'd1')).toBe('temp-jwt');
-    expect(s.mint.signIn).toHaveBeenCalledWith(EM, {
-      userId: 'u1',
-      appId: 'app1',
-      systemDomainId: 'd1',
-      kind: 'TEMP',
-    });
+    expect(s.signIns.pendingSession).toHaveBeenCalledWith('u1', 'd1');
   });
 });

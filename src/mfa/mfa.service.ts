@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Clock } from '../common/clock.js';
-import { CredentialMintService } from '../credentials/credential-mint.service.js';
 import { GuessingDefence } from '../login/guessing-defence.js';
-import { SignInService } from '../login/sign-in.service.js';
+import { SignInAuthority } from '../login/sign-in-authority.js';
 import { MarketplaceService } from '../marketplace/marketplace.service.js';
 import type { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
-import { SystemDomainsService } from '../system-domains/system-domains.service.js';
 import type { TokenDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { TokensService } from '../tokens/tokens.service.js';
@@ -30,10 +28,8 @@ export class MfaService {
     private readonly codes: MfaCodes,
     private readonly clock: Clock,
     private readonly guessing: GuessingDefence,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
     private readonly tokens: TokensService,
-    private readonly mint: CredentialMintService,
-    private readonly domains: SystemDomainsService,
     private readonly marketplace: MarketplaceService,
   ) {}
 
@@ -83,12 +79,8 @@ export class MfaService {
   }
 
   /** A temporary sign-in token for the user, in `domainId` (the consent page keeps it in a cookie). */
-  async issueTemp(userId: string, domainId: string): Promise<string> {
-    return this.repo.transaction(async (em) => {
-      const appId = await this.domains.builtinAppId(em, domainId);
-      const { token } = await this.mint.signIn(em, { userId, appId, systemDomainId: domainId, kind: 'TEMP' });
-      return token;
-    });
+  issueTemp(userId: string, domainId: string): Promise<string> {
+    return this.signIns.pendingSession(userId, domainId);
   }
 
   /**
@@ -116,7 +108,11 @@ export class MfaService {
     return this.repo.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(auth.tokenId, { em, requestId: auth.requestId }))) throw bad();
-      const out = await this.signIns.domainToken(em, auth.userId, domainId, true, fromAuth(auth));
+      const out = await this.signIns.serviceSession(
+        em,
+        { userId: auth.userId, domainId },
+        { method: 'second_factor', mfa: true, origin: fromAuth(auth) },
+      );
       await this.repo.touchLastLogin(em, auth.userId, new Date());
       if (within) await within(em);
       return out;

@@ -131,7 +131,8 @@ export class AuthorizationRequestService {
   /**
    * Who may approve a request of an app in domain B: a person's session issued for B (a session of another
    * of their domains is not one: B's second-factor policy was never asked of it) that satisfies B's policy
-   * now (a factor B requires today, which the sign-in did not pass, means signing in again). 403 otherwise;
+   * now (a factor B requires today, which the sign-in did not pass, means signing in again), and carries no
+   * ceiling (a tenant's single sign-on of an account it does not own). 403 otherwise;
    * `signInAgain` tells a page it may offer the sign-in form (the user is a member of B) rather than refuse.
    */
   async requireApprover(v: ValidAuthorization, approver: AuthContext): Promise<void> {
@@ -147,6 +148,16 @@ export class AuthorizationRequestService {
       throw new AuthorizationRequestError(
         'Signed in to another domain',
         'This application belongs to another of your domains: sign in to that domain to approve it.',
+        403,
+        true,
+      );
+    }
+    // a single sign-on of an account its domain does not own carries a ceiling (SignInAuthority); an
+    // authorization carries the user's own rights, so it needs a session without one
+    if (approver.rightsCap) {
+      throw new AuthorizationRequestError(
+        'Sign in with your password',
+        'Your organisation’s single sign-on cannot authorize applications for this account: sign in with your password to approve it.',
         403,
         true,
       );

@@ -10,7 +10,7 @@ import { pageEnvelope, type ListEnvelope } from '../common/http/list-envelope.js
 import { wireDate } from '../common/http/wire-date.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
-import { SignInService } from '../login/sign-in.service.js';
+import { SignInAuthority } from '../login/sign-in-authority.js';
 import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
 import { MarketplaceService } from '../marketplace/marketplace.service.js';
@@ -47,7 +47,7 @@ export class RegistrationsService {
     private readonly passwords: PasswordPolicyService,
     private readonly codes: ReferralCodesService,
     private readonly newDomains: NewDomainService,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
     private readonly marketplace: MarketplaceService,
     private readonly repo: OnboardingRepository,
   ) {}
@@ -193,7 +193,11 @@ export class RegistrationsService {
       if (factorOwed(domain, await configuredMethods(em, user.id))) {
         return { auto_login: false, domain_data: view, login_data: null };
       }
-      const login = await this.signIns.domainToken(em, user.id, domain.id);
+      const login = await this.signIns.serviceSession(
+        em,
+        { userId: user.id, domainId: domain.id },
+        { method: 'registration' },
+      );
       return { auto_login: true, domain_data: view, login_data: { app_id: login.appId, token: login.token } };
     });
   }

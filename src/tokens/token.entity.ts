@@ -56,6 +56,12 @@ export class TokenEntity {
    */
   @Column({ type: 'timestamptz', nullable: true }) auth_time!: Date | null;
   /**
+   * A tenant's authenticator (a domain's SAML IdP), not the service, vouched for the sign-in this token comes
+   * from (SignInAuthority); kept through renewals. Such a session is never second-factor authenticated, and
+   * changes its account only while that tenant owns it (requireAccountChange).
+   */
+  @Column({ type: 'boolean', default: false }) vouched_by_tenant!: boolean;
+  /**
    * The ceiling of this token's rights (see common/auth/rights.ts); null for a user's own sign-in and for
    * authorizations the user consented to. Never widened: renewing a token copies it.
    */

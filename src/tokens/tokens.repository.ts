@@ -197,6 +197,9 @@ export interface LookupRow {
   date_created: Date;
   date_modified: Date;
   system_domains: string[] | null;
+  vouched_by_tenant: boolean;
+  /** Only for a token a tenant vouched for: the user is no super administrator and in no other domain. */
+  tenant_owns_account: boolean | null;
   u_email: string;
   u_first_name: string | null;
   u_last_name: string | null;
@@ -227,7 +230,11 @@ export const TOKEN_LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
        t.date_created,
-       t.date_modified,
+       t.date_modified, t.vouched_by_tenant,
+       CASE WHEN t.vouched_by_tenant THEN NOT u.is_super_admin AND NOT EXISTS (
+              SELECT 1 FROM user_system_domains m3
+               WHERE m3.user_id = t.user_id AND m3.system_domain_id <> t.system_domain_id)
+       END AS tenant_owns_account,
        (SELECT array_agg(m2.system_domain_id ORDER BY m2.date_created)
           FROM user_system_domains m2 JOIN system_domains d2 ON d2.id = m2.system_domain_id
          WHERE m2.user_id = t.user_id AND ${liveDomainSql('d2')}) AS system_domains,

@@ -29,6 +29,8 @@ const row = (over: Partial<LookupRow> = {}): LookupRow => ({
   date_created: NOW,
   date_modified: NOW,
   system_domains: ['d1', 'd2'],
+  vouched_by_tenant: false,
+  tenant_owns_account: null,
   u_email: 'a@example.test',
   u_first_name: 'A',
   u_last_name: 'B',

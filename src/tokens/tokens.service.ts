@@ -131,11 +131,13 @@ export class TokensService {
         last_used_at: row.last_used_at ? new Date(row.last_used_at) : null,
         is_mfa_authenticated: row.is_mfa_authenticated,
         auth_time: row.auth_time ? new Date(row.auth_time) : null,
+        vouched_by_tenant: row.vouched_by_tenant,
         rights_cap: capFromText(row.rights_cap),
         date_created: new Date(row.date_created),
         date_modified: new Date(row.date_modified),
       } as TokenEntity,
       systemDomains: row.system_domains ?? [],
+      tenantOwnsAccount: row.tenant_owns_account === true,
       app: { oauth_client_type: row.a_oauth_client_type, allowed_origins: row.a_allowed_origins ?? [] },
       requestId,
     };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock.js';
 import { GroupEntity } from '../../src/groups/group.entity.js';
-import { SignInService } from '../../src/login/sign-in.service.js';
+import { SignInAuthority } from '../../src/login/sign-in-authority.js';
 import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
 import { DEFAULT_WARNING_MESSAGE, FROZEN_MESSAGE } from '../../src/system-domains/domain-status.js';
 import { DomainScheduleWorker } from '../../src/system-domains/domain-schedule.worker.js';
@@ -208,12 +208,20 @@ describe('system domain status semantics', () => {
   it('no sign-in flow gets a login token for a deactivated domain', async () => {
     const { domain, user } = await tenant();
     await set(domain.id, { status: 'DEACTIVATED' });
-    await expect(t.get(SignInService).domainToken(t.ds.manager, user.id, domain.id)).rejects.toMatchObject({
+    await expect(
+      t
+        .get(SignInAuthority)
+        .serviceSession(t.ds.manager, { userId: user.id, domainId: domain.id }, { method: 'password' }),
+    ).rejects.toMatchObject({
       status: 401,
       errors: ['System domain is deactivated'],
     });
     await set(domain.id, { status: 'ACTIVE', deactivate_date: new Date(Date.now() - 1000) });
-    await expect(t.get(SignInService).domainToken(t.ds.manager, user.id, domain.id)).rejects.toMatchObject({
+    await expect(
+      t
+        .get(SignInAuthority)
+        .serviceSession(t.ds.manager, { userId: user.id, domainId: domain.id }, { method: 'password' }),
+    ).rejects.toMatchObject({
       status: 401,
     });
   });

@@ -37,7 +37,8 @@ describe('SAML single sign-on', () => {
     const token = await t.http.post(`${SAML}/token/`).send({ code }).expect(201);
     expect(token.body.user_id).toBe(w.member.id);
     expect(token.body.system_domain_id).toBe(w.domainId);
-    expect(token.body.is_mfa_authenticated).toBe(true);
+    // a tenant’s IdP is never a second factor of the service (SignInAuthority)
+    expect(token.body.is_mfa_authenticated).toBe(false);
     expect(token.body.auth_system_domains).toHaveLength(1);
     await t.http.get('/API/auth/v1/auth/token/').set(bearer(token.body.token)).expect(200);
     // single use

@@ -25,6 +25,12 @@ export interface AuthContext {
   record: TokenEntity;
   /** Ids of every domain the user belongs to. */
   systemDomains: string[];
+  /**
+   * For a session a tenant's authenticator vouched for (`record.vouched_by_tenant`): that tenant owns the
+   * account now (no super administrator, no membership in another domain, deactivated ones included), read
+   * by the token lookup at each request. False otherwise.
+   */
+  tenantOwnsAccount: boolean;
   /** What CORS needs of the token's app: browser apps answer their own origins only. */
   app: { oauth_client_type: string | null; allowed_origins: string[] };
   /**

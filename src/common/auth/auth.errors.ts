@@ -35,5 +35,12 @@ export const AuthErrors = defineErrors('auth', {
       `This account change needs a recent sign-in: sign in again with your password (valid for ${minutes} minutes) or with a second factor`,
     ],
   },
+  /** A tenant's IdP vouched for this session, and the account reaches beyond that tenant (SignInAuthority). */
+  ACCOUNT_CHANGE_SERVICE_SIGN_IN: {
+    status: 403,
+    body: (minutes: number) => [
+      `Your organisation’s single sign-on cannot change this account, which it does not own alone: sign in with the service’s own password (and second factor) and make the change within ${minutes} minutes`,
+    ],
+  },
   INVALID: fields(),
 });

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '../../common/auth/auth-context.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
-import { SignInService } from '../../login/sign-in.service.js';
+import { SignInAuthority } from '../../login/sign-in-authority.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import { Authenticator } from '../../common/auth/authenticator.js';
@@ -27,7 +27,7 @@ export class ConsentSessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly authenticator: Authenticator,
     private readonly tokens: TokensService,
-    private readonly signIns: SignInService,
+    private readonly signIns: SignInAuthority,
   ) {
     this.csrfKey = deriveKey(serviceSecret(config), 'consent-csrf');
   }
@@ -59,7 +59,11 @@ export class ConsentSessionService {
   /** Signs the user in for the app's domain when they belong to it (else their home domain). */
   async start(res: Response, user: UserEntity, preferredDomainId: string): Promise<void> {
     const domainId = await this.chooseDomain(user, preferredDomainId);
-    const { token } = await this.signIns.domainToken(this.ds.manager, user.id, domainId);
+    const { token } = await this.signIns.serviceSession(
+      this.ds.manager,
+      { userId: user.id, domainId },
+      { method: 'password' },
+    );
     this.startWith(res, token);
   }
 

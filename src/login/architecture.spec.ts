@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * Every sign-in goes through the SignInAuthority (src/login/sign-in-authority.ts): it alone turns what an
+ * authenticator asserts into a session. This reads the source tree as text, so a new authenticator that mints
+ * a sign-in token on its own, or reaches the authority's private issuing half, fails here before any review.
+ */
+const SRC = new URL('..', import.meta.url).pathname;
+
+function sources(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) return sources(full);
+    if (!e.name.endsWith('.ts') || e.name.endsWith('.spec.ts')) return [];
+    return [{ path: relative(SRC, full), text: readFileSync(full, 'utf8') }];
+  });
+}
+
+const FILES = sources(SRC);
+const imports = (text: string, module: RegExp) =>
+  [...text.matchAll(/from\s+'([^']+)'/g)].some((m) => module.test(m[1]));
+
+/** Folders of the authenticators a tenant controls (a domain's SAML IdP; its directory and OpenID provider next). */
+const TENANT_AUTHENTICATORS = ['identity-providers/', 'directories/', 'oidc-providers/'];
+
+describe('one sign-in authority turns an asserted identity into a session', () => {
+  it('reads the source tree', () => {
+    expect(FILES.length).toBeGreaterThan(100);
+    expect(FILES.some((f) => f.path === 'login/sign-in-authority.ts')).toBe(true);
+  });
+
+  it('only the authority’s issuing half asks the mint for a sign-in token (LOGIN or TEMP)', () => {
+    const minters = FILES.filter(
+      (f) => imports(f.text, /(^|\/)credential-mint\.service\.js$/) && /\.signIn\(/.test(f.text),
+    ).map((f) => f.path);
+    expect(minters).toEqual(['login/sign-in.service.ts']);
+  });
+
+  it('only the authority (and the module that provides it) reaches its issuing half', () => {
+    const reaching = FILES.filter((f) => imports(f.text, /(^|\/)sign-in\.service\.js$/)).map((f) => f.path);
+    expect(reaching.sort()).toEqual(['login/login.module.ts', 'login/sign-in-authority.ts']);
+  });
+
+  it('a tenant’s authenticator only asks the authority to vouch, never for a service sign-in', () => {
+    const tenantFiles = FILES.filter((f) => TENANT_AUTHENTICATORS.some((d) => f.path.startsWith(d)));
+    expect(tenantFiles.some((f) => /\.vouch\(/.test(f.text))).toBe(true);
+    const offenders = tenantFiles
+      .filter((f) =>
+        /\.(serviceSession|pendingSession|domainToken|signInToDomain)\(|signIns?\.signIn\(/.test(f.text),
+      )
+      .map((f) => f.path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('only the authority’s issuing half tells the mint that a tenant vouched', () => {
+    const marking = FILES.filter(
+      (f) => !f.path.startsWith('credentials/') && /\btenantVouched\b/.test(f.text),
+    ).map((f) => f.path);
+    expect(marking).toEqual(['login/sign-in.service.ts']);
+  });
+});

@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
+import { GroupEntity } from '../../src/groups/group.entity.js';
+import { UserSamlIdentityEntity } from '../../src/identity-providers/user-saml-identity.entity.js';
+import { UserEntity } from '../../src/users/user.entity.js';
+import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
+import { bearer } from '../utils/auth.js';
+import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import { mailedSecret } from '../utils/mail.js';
+import { codeOf, SAML, samlWorld, type SamlWorld } from '../utils/saml-setup.js';
+
+/**
+ * The sign-in authority (src/login/sign-in-authority.ts, docs/security.md): every cell of authenticator ×
+ * account × action, over HTTP. A tenant's IdP (the SAML IdP of domain D, whose administrator controls it and
+ * can sign any assertion) vouches only for accounts D owns, or through a link the person made themselves;
+ * its sessions never count as a second factor, carry no super administrator's power, and change no account
+ * that reaches beyond D.
+ */
+type Authn =
+  | 'password'
+  | 'email link'
+  | 'tenant IdP, unlinked'
+  | 'tenant IdP, linked by the person'
+  | 'tenant IdP, linked by an administrator';
+type Account =
+  | 'owned by the IdP’s domain'
+  | 'shared with another domain'
+  | 'super administrator'
+  | 'deactivated'
+  | 'member of another tenant only';
+type Verdict = 'ok' | 'refused';
+
+const AUTHNS: Authn[] = [
+  'password',
+  'email link',
+  'tenant IdP, unlinked',
+  'tenant IdP, linked by the person',
+  'tenant IdP, linked by an administrator',
+];
+const ACCOUNTS: Account[] = [
+  'owned by the IdP’s domain',
+  'shared with another domain',
+  'super administrator',
+  'deactivated',
+  'member of another tenant only',
+];
+
+/** Sign-in verdicts: the service vouches for any active account; a tenant for its own, or by the person's link. */
+const SIGN_IN: Record<Authn, Record<Account, Verdict>> = {
+  password: row('ok', 'ok', 'ok', 'refused', 'ok'),
+  'email link': row('ok', 'ok', 'ok', 'refused', 'ok'),
+  'tenant IdP, unlinked': row('ok', 'refused', 'refused', 'refused', 'refused'),
+  'tenant IdP, linked by the person': row('ok', 'ok', 'ok', 'refused', 'refused'),
+  'tenant IdP, linked by an administrator': row('ok', 'refused', 'refused', 'refused', 'refused'),
+};
+/** Account changes after a successful sign-in: the service's own sign-in may; a tenant's only on what it owns. */
+const CHANGE = (a: Authn, acc: Account): Verdict =>
+  !a.startsWith('tenant') || acc === 'owned by the IdP’s domain' ? 'ok' : 'refused';
+
+function row(...v: Verdict[]): Record<Account, Verdict> {
+  return Object.fromEntries(ACCOUNTS.map((a, i) => [a, v[i]])) as Record<Account, Verdict>;
+}
+
+const STRONG = () => `Unusual-${randomUUID()}-Passphrase`;
+
+describe('the sign-in authority: authenticator × account × action', () => {
+  let t: TestApp;
+  let w: SamlWorld;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await samlWorld(t);
+    other = (await createDomain(t)).id;
+  });
+  afterAll(() => t?.close());
+
+  /**
+   * A fresh account of the kind, its email at the IdP's verified email domain (so routing reaches it), with
+   * `can_write_users` in each of its domains (the role a person needs to change their own password here), so
+   * that what decides a change is the authority, not a missing role.
+   */
+  async function account(kind: Account): Promise<UserEntity> {
+    const user = await accountOf(kind);
+    for (const domainId of [w.domainId, other]) {
+      const group = await t.ds
+        .getRepository(GroupEntity)
+        .save({
+          system_domain_id: domainId,
+          name: `g-${randomUUID().slice(0, 8)}`,
+          roles: ['can_write_users'],
+        });
+      await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: user.id });
+    }
+    return user;
+  }
+
+  async function accountOf(kind: Account): Promise<UserEntity> {
+    const email = `p-${randomUUID().slice(0, 8)}@${w.emailDomain}`;
+    switch (kind) {
+      case 'owned by the IdP’s domain':
+        return createUser(t, { domainId: w.domainId, email });
+      case 'shared with another domain':
+        return createUser(t, { domainId: other, alsoIn: [w.domainId], email });
+      case 'super administrator':
+        return createUser(t, { domainId: w.domainId, isSuperAdmin: true, email });
+      case 'deactivated':
+        return createUser(t, { domainId: w.domainId, status: 'INACTIVE', email });
+      case 'member of another tenant only':
+        return createUser(t, { domainId: other, email });
+    }
+  }
+
+  /** The person's own link, as PUT users/current/saml/ makes it (through the route where they can sign in). */
+  async function selfLink(user: UserEntity, identity: string): Promise<void> {
+    const res = await t.http
+      .post('/API/auth/v1/auth/simple/login/')
+      .send({ email: user.email, password: DEFAULT_PASSWORD });
+    const own =
+      res.status === 201
+        ? res.body.auth_system_domains.find(
+            (d: { system_domain_id: string }) => d.system_domain_id === w.domainId,
+          )
+        : null;
+    if (own?.token) {
+      await t.http
+        .put('/API/users/v1/users/current/saml/')
+        .set(bearer(own.token))
+        .send({ identity_provider_id: w.idp.id, email: identity })
+        .expect(200);
+      return;
+    }
+    // no session of theirs in the IdP's domain (deactivated, or not a member): the link as it would stand
+    await t.ds.getRepository(UserSamlIdentityEntity).insert({
+      user_id: user.id,
+      system_domain_id: w.domainId,
+      identity_provider_id: w.idp.id,
+      email: identity,
+      linked_by_self: true,
+    });
+  }
+
+  /** An administrator's link: through the route for an account D owns; as it stood before, otherwise. */
+  async function adminLink(user: UserEntity, identity: string): Promise<void> {
+    const res = await t.http
+      .put(`/API/users/v1/users/${user.id}/saml/`)
+      .set(w.adminAuth)
+      .send({ identity_provider_id: w.idp.id, email: identity });
+    if (res.status === 200) return;
+    // refused today (403 shared/super, 404 not a member): the link an earlier administrator could make
+    // (or one made while the person belonged to D alone) must not sign them in either
+    expect([403, 404]).toContain(res.status);
+    await t.ds.getRepository(UserSamlIdentityEntity).insert({
+      user_id: user.id,
+      system_domain_id: w.domainId,
+      identity_provider_id: w.idp.id,
+      email: identity,
+      linked_by_self: false,
+    });
+  }
+
+  /** Signs in; the login token for the IdP's domain (or any, for the service's own), or null when refused. */
+  async function signIn(
+    a: Authn,
+    user: UserEntity,
+  ): Promise<{ token: string; body: Record<string, unknown> } | null> {
+    if (a === 'password') {
+      const res = await t.http
+        .post('/API/auth/v1/auth/simple/login/')
+        .send({ email: user.email, password: DEFAULT_PASSWORD });
+      return res.status === 201 ? { token: res.body.token, body: res.body } : null;
+    }
+    if (a === 'email link') {
+      await t.http.post('/API/auth/v1/auth/email/login/').send({ email: user.email }).expect(201);
+      let secret: string;
+      try {
+        secret = await mailedSecret(t, user.email, 'login/email');
+      } catch {
+        return null; // nothing mailed: the account may not sign in
+      }
+      const res = await t.http.post(`/API/auth/v1/auth/email/login/${secret}/`);
+      return res.status === 201 ? { token: res.body.token, body: res.body } : null;
+    }
+    let asserted = user.email;
+    if (a !== 'tenant IdP, unlinked') {
+      asserted = `idp-${randomUUID().slice(0, 8)}@directory.acme-idp.test`;
+      if (a === 'tenant IdP, linked by the person') await selfLink(user, asserted);
+      else await adminLink(user, asserted);
+    }
+    const id = await w.startRequest();
+    const acs = await w.post(w.response({ inResponseTo: id, email: asserted }));
+    if (acs.status !== 302) {
+      expect(acs.status).toBe(401);
+      return null;
+    }
+    const res = await t.http.post(`${SAML}/token/`).send({ code: codeOf(acs.location) });
+    return res.status === 201 ? { token: res.body.token, body: res.body } : null;
+  }
+
+  for (const a of AUTHNS) {
+    for (const acc of ACCOUNTS) {
+      const expected = SIGN_IN[a][acc];
+      describe(`${a} × ${acc}`, () => {
+        it(`sign in: ${expected}`, async () => {
+          const user = await account(acc);
+          const session = await signIn(a, user);
+          expect(session ? 'ok' : 'refused').toBe(expected);
+          if (!session || !a.startsWith('tenant')) return;
+          // a tenant's session: that domain only, never a second factor, never a super administrator's power
+          expect(session.body.is_mfa_authenticated).toBe(false);
+          expect(session.body.is_super_admin).toBe(false);
+          expect(session.body.auth_system_domains).toHaveLength(1);
+          const validated = await t.http
+            .get('/API/auth/v1/auth/token/')
+            .set(bearer(session.token))
+            .expect(200);
+          expect(validated.body.system_domain_id).toBe(w.domainId);
+          if (acc === 'super administrator')
+            await t.http.get('/API/auth/v1/referral_codes/').set(bearer(session.token)).expect(403);
+        });
+
+        if (expected === 'ok') {
+          const change = CHANGE(a, acc);
+          it(`change password: ${change}`, async () => {
+            const user = await account(acc);
+            const session = (await signIn(a, user))!;
+            const res = await t.http
+              .patch('/API/users/v1/users/current/')
+              .set(bearer(session.token))
+              .send({ password: STRONG() });
+            expect(res.status === 200 ? 'ok' : res.status).toBe(change === 'ok' ? 'ok' : 403);
+            // a refused change leaves the password as it was
+            if (change === 'refused')
+              await t.http
+                .post('/API/auth/v1/auth/simple/login/')
+                .send({ email: user.email, password: DEFAULT_PASSWORD })
+                .expect(201);
+          });
+
+          it(`enrol a factor: ${change}`, async () => {
+            const user = await account(acc);
+            const session = (await signIn(a, user))!;
+            const res = await t.http
+              .post('/API/users/v1/users/current/totp/configure/')
+              .set(bearer(session.token));
+            expect(res.status === 201 ? 'ok' : res.status).toBe(change === 'ok' ? 'ok' : 403);
+          });
+        }
+      });
+    }
+  }
+
+  it('an administrator’s link stops vouching once the person joins another domain (re-checked at every use)', async () => {
+    const user = await account('owned by the IdP’s domain');
+    const identity = `idp-${randomUUID().slice(0, 8)}@directory.acme-idp.test`;
+    await adminLink(user, identity);
+    const first = await w.post(w.response({ inResponseTo: await w.startRequest(), email: identity }));
+    expect(first.status).toBe(302);
+    await t.http
+      .post(`${SAML}/token/`)
+      .send({ code: codeOf(first.location) })
+      .expect(201);
+    // the person joins tenant B: D no longer owns the account, and its administrator's link stops working
+    await t.ds.query(
+      'INSERT INTO user_system_domains (user_id, system_domain_id, is_admin) VALUES ($1, $2, false)',
+      [user.id, other],
+    );
+    const again = await w.post(w.response({ inResponseTo: await w.startRequest(), email: identity }));
+    expect(again.status).toBe(401);
+  });
+
+  it('a code issued while D owned the account is refused if it stops owning it before the exchange', async () => {
+    const user = await account('owned by the IdP’s domain');
+    const acs = await w.post(w.response({ inResponseTo: await w.startRequest(), email: user.email }));
+    expect(acs.status).toBe(302);
+    await t.ds.query(
+      'INSERT INTO user_system_domains (user_id, system_domain_id, is_admin) VALUES ($1, $2, false)',
+      [user.id, other],
+    );
+    await t.http
+      .post(`${SAML}/token/`)
+      .send({ code: codeOf(acs.location) })
+      .expect(401);
+  });
+
+  it('a session of an owned account loses its change rights at once when the account joins another domain', async () => {
+    const user = await account('owned by the IdP’s domain');
+    const session = (await signIn('tenant IdP, unlinked', user))!;
+    await t.ds.query(
+      'INSERT INTO user_system_domains (user_id, system_domain_id, is_admin) VALUES ($1, $2, false)',
+      [user.id, other],
+    );
+    const res = await t.http
+      .patch('/API/users/v1/users/current/')
+      .set(bearer(session.token))
+      .send({ password: STRONG() })
+      .expect(403);
+    expect(res.body.errors[0]).toMatch(/single sign-on cannot change this account/);
+  });
+
+  it('renewing a tenant’s session keeps its mark (no laundering into a service session)', async () => {
+    const user = await account('shared with another domain');
+    const session = (await signIn('tenant IdP, linked by the person', user))!;
+    const renewed = await t.http.post('/API/auth/v1/auth/token/').set(bearer(session.token)).expect(201);
+    expect(renewed.body.is_mfa_authenticated).toBe(false);
+    await t.http
+      .patch('/API/users/v1/users/current/')
+      .set(bearer(renewed.body.token))
+      .send({ password: STRONG() })
+      .expect(403);
+  });
+
+  it('the person links only from a session the service vouched for, and an administrator links only what D owns', async () => {
+    const owned = await account('owned by the IdP’s domain');
+    const sso = (await signIn('tenant IdP, unlinked', owned))!;
+    await t.http
+      .put('/API/users/v1/users/current/saml/')
+      .set(bearer(sso.token))
+      .send({
+        identity_provider_id: w.idp.id,
+        email: `x-${randomUUID().slice(0, 6)}@directory.acme-idp.test`,
+      })
+      .expect(403);
+    for (const kind of ['shared with another domain', 'super administrator'] as const) {
+      const user = await account(kind);
+      await t.http
+        .put(`/API/users/v1/users/${user.id}/saml/`)
+        .set(w.adminAuth)
+        .send({
+          identity_provider_id: w.idp.id,
+          email: `y-${randomUUID().slice(0, 6)}@directory.acme-idp.test`,
+        })
+        .expect(403);
+    }
+  });
+});
