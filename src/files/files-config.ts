@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { envReader } from '../config/env-reader.js';
+import { type FfmpegConfig, loadFfmpegConfig } from './ffmpeg-binary.js';
 
 /**
  * Files (src/files): where the built-in storages keep bytes, how long signed links work, the largest file,
@@ -27,6 +28,8 @@ export interface FilesConfig {
   maxAttempts: number;
   /** Keyframes extracted per file (one per second of video from the start, at most this many). */
   keyframes: number;
+  /** The ffmpeg that extracts them and the prlimit that confines it (FFMPEG_PATH, ffmpeg-binary.ts). */
+  ffmpeg: FfmpegConfig;
 }
 
 export function loadFilesConfig(env: NodeJS.ProcessEnv, problems: string[], dataDir: string): FilesConfig {
@@ -54,6 +57,7 @@ export function loadFilesConfig(env: NodeJS.ProcessEnv, problems: string[], data
     retryMaxMs: int('FILES_RETRY_MAX_MS', 600_000, 10, 86_400_000),
     maxAttempts: int('FILES_MAX_ATTEMPTS', 3, 1, 100),
     keyframes: int('KEYFRAMES_PER_FILE', 5, 1, 100),
+    ffmpeg: loadFfmpegConfig(env, problems),
   };
   if (c.retryMaxMs < c.retryBaseMs) problems.push('FILES_RETRY_MAX_MS must not be below FILES_RETRY_BASE_MS');
   return c;

@@ -94,12 +94,12 @@ export class FilesRepository extends FeatureRepository {
   async taskContext(
     fileId: string,
     jobId: string,
-  ): Promise<{ asset_id: string; system_domain_id: string } | undefined> {
-    // raw: a join on a parameter (j.id = $2), two columns of two tables
+  ): Promise<{ asset_id: string; size: string | null; system_domain_id: string } | undefined> {
+    // raw: a join on a parameter (j.id = $2), columns of two tables
     const [ctx] = (await this.ds.query(
-      `SELECT f.asset_id, j.system_domain_id FROM files f JOIN jobs j ON j.id = $2 WHERE f.id = $1`,
+      `SELECT f.asset_id, f.size, j.system_domain_id FROM files f JOIN jobs j ON j.id = $2 WHERE f.id = $1`,
       [fileId, jobId],
-    )) as { asset_id: string; system_domain_id: string }[];
+    )) as { asset_id: string; size: string | null; system_domain_id: string }[];
     return ctx;
   }
 

@@ -1,8 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import {
   type BeforeApplicationShutdown,
@@ -18,11 +13,10 @@ import { objectKey } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
 import { extractKeyframes, UnreadableMediaError } from './ffmpeg.js';
 import { type ClaimedTask as Claimed, FilesRepository } from './files.repository.js';
-import { LocalByteStore } from './local-byte-store.js';
 import { StorageEntity } from './storage.entity.js';
 
 const BATCH = 4;
-/** A claim outlives the slowest task (ffmpeg's two-minute limit, and the copy of its input) by far. */
+/** A claim outlives the slowest task (ffmpeg's two-minute limit, its input streamed as it reads) by far. */
 const LEASE_MS = 10 * 60_000;
 
 /**
@@ -51,6 +45,17 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   onApplicationBootstrap(): void {
+    const { ffmpeg } = this.config.files;
+    if (ffmpeg.packaged) {
+      this.logger.warn(
+        `keyframes run the npm package's ffmpeg (a 2018 build), a development fallback that NODE_ENV=production refuses: install a maintained ffmpeg (Debian: apt-get install ffmpeg) or set FFMPEG_PATH`,
+      );
+    }
+    if (ffmpeg.prlimit === null) {
+      this.logger.warn(
+        'prlimit (util-linux) not found: ffmpeg runs without its CPU, memory and file-size limits (NODE_ENV=production refuses to start so)',
+      );
+    }
     this.loop.start();
   }
 
@@ -104,9 +109,9 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
     const source = await this.repo.manager.findOneByOrFail(StorageEntity, { id: t.storage_id });
     const target = await this.repo.keyframesStorage(ctx.system_domain_id);
     if (!target) throw new Error('no KEYFRAMES storage');
-    const images = await this.withLocalCopy(source, t.object_key, (path) =>
-      extractKeyframes(path, this.config.files.keyframes),
-    );
+    // ffmpeg reads the stored bytes on its stdin, streamed from the storage (never a path: ffmpeg opens no file)
+    const input = { stream: await this.stores.of(source).read(t.object_key), size: Number(ctx.size ?? 0) };
+    const images = await extractKeyframes(this.config.files.ffmpeg, input, this.config.files.keyframes);
     const store = this.stores.of(target);
     const rows: { id: string; key: string; i: number; size: number }[] = [];
     for (const [i, image] of images.entries()) {
@@ -139,23 +144,5 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async finishJob(jobId: string, status: string, message: string): Promise<void> {
     await this.repo.finishJob(jobId, status, message);
-  }
-
-  /** ffmpeg reads a local path: a FILE storage's own, or a temporary copy streamed from S3. */
-  private async withLocalCopy<T>(
-    storage: StorageEntity,
-    key: string,
-    use: (path: string) => Promise<T>,
-  ): Promise<T> {
-    const store = this.stores.of(storage);
-    if (store instanceof LocalByteStore) return use(store.path(key));
-    const dir = await mkdtemp(join(tmpdir(), 'portcullis-src-'));
-    try {
-      const path = join(dir, 'input');
-      await pipeline(await store.read(key), createWriteStream(path));
-      return await use(path);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   }
 }

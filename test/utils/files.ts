@@ -6,18 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { FFMPEG_PATH } from '../../src/files/ffmpeg.js';
+import { loadFfmpegConfig } from '../../src/files/ffmpeg-binary.js';
 import type { TestApp } from './create-test-app.js';
 
 export const FILES = '/API/files/v1';
 export const JOBS = '/API/jobs/v1/jobs';
 
-/** A small real video (2 s of ffmpeg's test pattern, H.264 in MP4), made by the packaged ffmpeg. */
+/** A small real video (2 s of ffmpeg's test pattern, H.264 in MP4), made by the ffmpeg keyframes use (FFMPEG_PATH). */
 export function makeVideo(seconds = 2): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'portcullis-video-'));
   try {
     const out = join(dir, 'v.mp4');
-    execFileSync(FFMPEG_PATH, [
+    execFileSync(loadFfmpegConfig(process.env, []).path, [
       '-nostdin',
       '-v',
       'error',
