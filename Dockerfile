@@ -12,11 +12,20 @@ COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 COPY scripts ./scripts
 COPY bench ./bench
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# The npm package's ffmpeg (@ffmpeg-installer, a 2018 build) is a development fallback that NODE_ENV=production
+# refuses: it does not ship (keyframes run Debian's ffmpeg, installed below).
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+  && rm -rf node_modules/@ffmpeg-installer
 
 FROM node:20-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data FFMPEG_PATH=/usr/bin/ffmpeg
 WORKDIR /app
+# Keyframes: Debian's ffmpeg, kept up to date by Debian's security updates; rebuilding the image takes the
+# current one (docs/files-and-upload.md, Which ffmpeg runs). prlimit, which confines it, is util-linux's (in
+# the base image).
+RUN apt-get update \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
 # Code and dependencies stay root-owned (read-only to the service); only DATA_DIR is writable.
 # package.json is needed at run time: its "type": "module" makes dist/*.js ES modules.
 COPY --from=build /app/package.json ./package.json
