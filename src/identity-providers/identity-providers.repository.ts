@@ -98,27 +98,38 @@ export class IdentityProvidersRepository {
     return rows[0]?.id;
   }
 
-  /** The user an administrator linked to this IdP's identity `email` (users/{id}/saml/), if any. */
-  async linkedUserId(idpId: string, email: string): Promise<string | undefined> {
+  /**
+   * The user linked to this IdP's identity `email` (users/{id}/saml/ by an administrator, users/current/saml/
+   * by the person: `bySelf`), if any.
+   */
+  async linkedUser(idpId: string, email: string): Promise<{ userId: string; bySelf: boolean } | undefined> {
     const row = await this.ds
       .getRepository(UserSamlIdentityEntity)
       .findOneBy({ identity_provider_id: idpId, email });
-    return row?.user_id;
+    return row ? { userId: row.user_id, bySelf: row.linked_by_self } : undefined;
+  }
+
+  /** Whether the user's own link (users/current/saml/) to this IdP stands. */
+  selfLinked(idpId: string, userId: string): Promise<boolean> {
+    return this.ds
+      .getRepository(UserSamlIdentityEntity)
+      .existsBy({ identity_provider_id: idpId, user_id: userId, linked_by_self: true });
   }
 
   /** Sets (or replaces) a user's SSO identity in a domain; a unique violation if another user has it. */
   async setUserIdentity(
     em: EntityManager,
-    r: { userId: string; systemDomainId: string; idpId: string; email: string },
+    r: { userId: string; systemDomainId: string; idpId: string; email: string; bySelf: boolean },
   ): Promise<void> {
     // raw: ON CONFLICT on the (user, domain) key updates in place, while the (IdP, email) unique index still
     // refuses an identity another user holds (TypeORM's upsert cannot tell the two conflicts apart)
     await em.query(
-      `INSERT INTO user_saml_identities (user_id, system_domain_id, identity_provider_id, email)
-       VALUES ($1, $2, $3, $4)
+      `INSERT INTO user_saml_identities (user_id, system_domain_id, identity_provider_id, email, linked_by_self)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (user_id, system_domain_id)
-       DO UPDATE SET identity_provider_id = EXCLUDED.identity_provider_id, email = EXCLUDED.email`,
-      [r.userId, r.systemDomainId, r.idpId, r.email],
+       DO UPDATE SET identity_provider_id = EXCLUDED.identity_provider_id, email = EXCLUDED.email,
+                     linked_by_self = EXCLUDED.linked_by_self`,
+      [r.userId, r.systemDomainId, r.idpId, r.email, r.bySelf],
     );
   }
 
