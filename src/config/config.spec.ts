@@ -88,6 +88,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('DNS_SERVERS: addresses with optional ports (the system resolvers when unset); DNS_TIMEOUT_MS', () => {
+    expect(loadConfig({}).dns).toEqual({ servers: null, timeoutMs: 5_000 });
+    expect(
+      loadConfig({ DNS_SERVERS: '10.0.0.2, 127.0.0.1:5353,[::1]:53,2001:db8::1', DNS_TIMEOUT_MS: '500' }).dns,
+    ).toEqual({ servers: ['10.0.0.2', '127.0.0.1:5353', '[::1]:53', '2001:db8::1'], timeoutMs: 500 });
+    for (const bad of ['dns.example.com', '127.0.0.1:0', '127.0.0.1:70000', '[10.0.0.1]:53', ',', '1.2.3:53'])
+      expect(() => loadConfig({ DNS_SERVERS: bad })).toThrow(/DNS_SERVERS must be a comma-separated list/);
+    expect(() => loadConfig({ DNS_TIMEOUT_MS: '10' })).toThrow(/DNS_TIMEOUT_MS/);
+  });
+
   describe('TRUST_PROXY', () => {
     const problemsOf = (value: string): string => {
       try {

@@ -3,6 +3,7 @@ import type { PgliteSource } from '../database/pglite-serial-driver.js';
 import { envReader } from './env-reader.js';
 import { loadMarketplaceConfig, type MarketplaceConfig } from '../marketplace/marketplace-config.js';
 import { readTrustProxy, type TrustProxy } from './trust-proxy.js';
+import { readDnsServers } from './dns-servers.js';
 import { type FilesConfig, loadFilesConfig } from '../files/files-config.js';
 
 /** Typed configuration, one namespace per concern. Built once from the environment by `loadConfig`. */
@@ -59,6 +60,11 @@ export interface AppConfig {
   marketplace: MarketplaceConfig;
   /** Storages, uploads and keyframes (src/files/files-config.ts). */
   files: FilesConfig;
+  /**
+   * Domain verification's TXT lookups (src/identity-providers/dns-txt.ts): the resolvers (null: the system's)
+   * and how long one lookup may take in all.
+   */
+  dns: { servers: string[] | null; timeoutMs: number };
   /** LOG_FORMAT: json, pretty, or unset (pretty on a terminal, JSON otherwise: see logFormat in main.ts). */
   log: { level: string; format: 'json' | 'pretty' | null };
   /** Per-account guessing defence (src/login/guessing-defence.ts); separate from rate limiting. */
@@ -279,6 +285,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: readMetricsConfig(str, int, problems),
     marketplace: loadMarketplaceConfig(env, problems),
     files: loadFilesConfig(env, problems, str('DATA_DIR') ?? './data'),
+    dns: {
+      servers: readDnsServers(str('DNS_SERVERS'), problems),
+      timeoutMs: int('DNS_TIMEOUT_MS', 5_000, 100, 60_000),
+    },
     log: { level, format: readLogFormat(str('LOG_FORMAT'), problems) },
     lockout,
     rateLimit: {
