@@ -43,19 +43,32 @@ export class IdentityProviderEntity {
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }
 
-/** An email domain name routed to one identity provider (one IdP per name, across all tenants). */
+/**
+ * An email domain name bound to one identity provider of a system domain. A binding routes people and
+ * provisions them only once verified (`verified_at`): by the DNS TXT record that carries `challenge_token`, or
+ * by a super administrator's decision. Each system domain may claim a name (one binding per name and domain);
+ * one binding per name across all tenants may be verified (the partial unique index), and that one routes.
+ */
 @Entity('identity_provider_domains')
 @Index('ix_identity_provider_domains_idp', ['identity_provider_id'])
+@Index('uq_identity_provider_domains_verified', ['domain'], {
+  unique: true,
+  where: '"verified_at" IS NOT NULL',
+})
 export class IdentityProviderDomainEntity {
   @PrimaryColumn({ type: 'text' }) domain!: string;
   @Column({ type: 'uuid' }) identity_provider_id!: string;
   @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'identity_provider_id' })
   identity_provider?: Relation<IdentityProviderEntity>;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
   @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'system_domain_id' })
   system_domain?: Relation<SystemDomainEntity>;
+  /** When the binding was verified; null: not yet (it routes no one, provisions no one). */
+  @Column({ type: 'timestamptz', nullable: true }) verified_at!: Date | null;
+  /** The random value (256 bits, base64url) the TXT record must carry; public, not a credential. */
+  @Column({ type: 'text' }) challenge_token!: string;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }
 

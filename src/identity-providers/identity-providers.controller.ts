@@ -18,10 +18,12 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiConsumes,
+  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -34,11 +36,15 @@ import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
   ConvertedIdentityProviderDto,
   CreateIdentityProviderDto,
+  DomainBindingDto,
   DomainIdentityProviderMapDto,
   IdentityProviderDto,
   IdentityProviderListDto,
+  UnbindDomainQueryDto,
   UpdateIdentityProviderDto,
+  VerifyDomainDto,
 } from './dto/identity-provider.dto.js';
+import { DomainBindingsService } from './domain-bindings.service.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
 import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
@@ -58,7 +64,10 @@ const UPDATE =
 @ApiBadRequestResponse({ type: ErrorsDto })
 @Controller('API/auth/v1/auth/saml')
 export class IdentityProvidersController {
-  constructor(private readonly idps: IdentityProvidersService) {}
+  constructor(
+    private readonly idps: IdentityProvidersService,
+    private readonly bindings: DomainBindingsService,
+  ) {}
 
   @Get('idp')
   @Authenticated(admin)
@@ -162,29 +171,65 @@ export class IdentityProvidersController {
   @Authenticated(admin)
   @ApiOperation({
     summary:
-      'Route an email domain to one of the caller’s identity providers (one IdP per domain name; a name ' +
-      'bound elsewhere, or whose people belong to another tenant, is refused)',
+      'Claim an email domain for one of the caller’s identity providers: verified false with the DNS TXT ' +
+      'record to publish (verification); it routes no one until verified. One IdP per name and domain; a ' +
+      'name verified elsewhere, or that people of other domains or a super administrator use, is refused ' +
+      'unless a super administrator decides (force: bound and verified at once)',
   })
-  @ApiCreatedResponse({ type: DomainIdentityProviderMapDto })
+  @ApiCreatedResponse({ type: DomainBindingDto })
+  @ApiForbiddenResponse({ type: ErrorsDto, description: 'force from someone not a super administrator' })
   @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such identity provider in the caller’s domain' })
   @ApiConflictResponse({ type: ErrorsDto })
   bindIdentityProviderDomain(
     @Body() body: DomainIdentityProviderMapDto,
     @Caller() caller: AuthContext,
-  ): Promise<DomainIdentityProviderMapDto> {
-    return this.idps.bindDomain(caller, body);
+  ): Promise<DomainBindingDto> {
+    return this.bindings.bind(caller, body);
+  }
+
+  @Post('domains/:domain/verify')
+  @HttpCode(200)
+  @Authenticated(admin)
+  @ApiOperation({
+    summary:
+      'Verify an email domain binding: the TXT record _portcullis-challenge.<domain> must carry its value ' +
+      '(looked up now), or a super administrator decides (force). The caller’s domain’s binding; super ' +
+      'administrators may name another domain’s',
+  })
+  @ApiOkResponse({ type: DomainBindingDto })
+  @ApiForbiddenResponse({ type: ErrorsDto, description: 'force from someone not a super administrator' })
+  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiConflictResponse({
+    type: ErrorsDto,
+    description: 'The record is not there (yet), or another domain holds the name verified',
+  })
+  @ApiServiceUnavailableResponse({
+    type: ErrorsDto,
+    description: 'The DNS lookup did not complete (no answer within DNS_TIMEOUT_MS, or the resolvers failed)',
+  })
+  verifyIdentityProviderDomain(
+    @Param('domain') domain: string,
+    @Body() body: VerifyDomainDto,
+    @Caller() caller: AuthContext,
+  ): Promise<DomainBindingDto> {
+    return this.bindings.verify(caller, domain, body);
   }
 
   @Delete('domains/:domain')
   @HttpCode(204)
   @Authenticated(admin)
-  @ApiOperation({ summary: 'Unbind an email domain of the caller’s domain' })
+  @ApiOperation({
+    summary:
+      'Unbind an email domain of the caller’s domain; super administrators any domain’s (system_domain_id), ' +
+      'or without it the name’s bindings in every domain',
+  })
   @ApiNoContentResponse({ description: 'Unbound' })
   @ApiNotFoundResponse({ type: ErrorsDto })
   unbindIdentityProviderDomain(
     @Param('domain') domain: string,
+    @Query() q: UnbindDomainQueryDto,
     @Caller() caller: AuthContext,
   ): Promise<void> {
-    return this.idps.unbindDomain(caller, domain);
+    return this.bindings.unbind(caller, domain, q.system_domain_id);
   }
 }

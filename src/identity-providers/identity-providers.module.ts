@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { AccessService } from '../common/auth/access.service.js';
 import { LoginModule } from '../login/login.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { DnsTxt } from './dns-txt.js';
+import { DomainBindingsRepository } from './domain-bindings.repository.js';
+import { DomainBindingsService } from './domain-bindings.service.js';
 import { IdentityProvidersController } from './identity-providers.controller.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { IdentityProvidersRepository } from './identity-providers.repository.js';
@@ -13,16 +16,19 @@ import { UserSamlController } from './user-saml.controller.js';
 import { UserSamlIdentityService } from './user-saml-identity.service.js';
 
 /**
- * SAML single sign-on (issue 19): identity providers per domain and the email domains routed to them
- * (administrators), and the public SAML endpoints (sso, acs, metadata, slo, logout, login routing, and the
- * exchange of the ACS's single-use code for a Token through SignInService), and users' SSO identities
- * (users/{id}/saml/).
+ * SAML single sign-on (issue 19): identity providers per domain and the email domains routed to them once
+ * verified (administrators; a DNS TXT challenge, or a super administrator's decision), the public SAML
+ * endpoints (sso, acs, metadata, slo, logout, login routing, and the exchange of the ACS's single-use code for
+ * a Token through SignInService), and users' SSO identities (users/{id}/saml/).
  */
 @Module({
   imports: [LoginModule, WebhooksModule],
   controllers: [IdentityProvidersController, SamlController, UserSamlController],
   providers: [
     IdentityProvidersService,
+    DomainBindingsService,
+    DomainBindingsRepository,
+    DnsTxt,
     IdentityProvidersRepository,
     SamlService,
     SsoLoginService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
+import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
 import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 import { returningRows } from '../database/returning-rows.js';
 import {
@@ -85,15 +85,18 @@ export class IdentityProvidersRepository {
     await this.ds.query('DELETE FROM saml_login_codes WHERE expires <= now()');
   }
 
-  /** The enabled IdP an email domain is routed to, in a live system domain, or undefined. */
+  /**
+   * The enabled IdP an email domain is routed to, in a live system domain, or undefined. Only a verified
+   * binding routes (one per name: uq_identity_provider_domains_verified); a claim never verified routes no one.
+   */
   async routedIdpId(emailDomain: string): Promise<string | undefined> {
     // raw: a three-table join with the deactivation date compared to the database's now()
     const rows = (await this.ds.query(
       `SELECT i.id FROM identity_provider_domains b JOIN identity_providers i ON i.id = b.identity_provider_id
          JOIN system_domains d ON d.id = i.system_domain_id
-        WHERE b.domain = $1 AND i.enabled AND d.status <> 'DEACTIVATED'
+        WHERE b.domain = $1 AND b.verified_at IS NOT NULL AND i.enabled AND d.status <> 'DEACTIVATED'
           AND (d.deactivate_date IS NULL OR d.deactivate_date > now())`,
-      [emailDomain],
+      [emailDomain.toLowerCase()],
     )) as { id: string }[];
     return rows[0]?.id;
   }
@@ -133,10 +136,16 @@ export class IdentityProvidersRepository {
     );
   }
 
+  /**
+   * Whether the email domain is bound to this IdP by a verified binding: what lets an assertion name a user by
+   * email, or provision one (an unverified claim does neither).
+   */
   isDomainBound(emailDomain: string, idpId: string): Promise<boolean> {
-    return this.ds
-      .getRepository(IdentityProviderDomainEntity)
-      .existsBy({ domain: emailDomain, identity_provider_id: idpId });
+    return this.ds.getRepository(IdentityProviderDomainEntity).existsBy({
+      domain: emailDomain.toLowerCase(),
+      identity_provider_id: idpId,
+      verified_at: Not(IsNull()),
+    });
   }
 
   /** Takes a login code by its hash (once), live or not: the caller checks its expiry. */
@@ -149,20 +158,5 @@ export class IdentityProvidersRepository {
       ),
     );
     return row;
-  }
-
-  /** People with this email domain who belong to no membership of the system domain. */
-  async foreignUsersWithEmailDomain(
-    em: EntityManager,
-    emailDomain: string,
-    systemDomainId: string,
-  ): Promise<number> {
-    // raw: lower(split_part(email, '@', 2)) with a NOT EXISTS over memberships, counted in the database
-    const [{ n }] = (await em.query(
-      `SELECT count(*)::int AS n FROM users u WHERE lower(split_part(u.email, '@', 2)) = $1
-         AND NOT EXISTS (SELECT 1 FROM user_system_domains m WHERE m.user_id = u.id AND m.system_domain_id = $2)`,
-      [emailDomain, systemDomainId],
-    )) as { n: number }[];
-    return n;
   }
 }

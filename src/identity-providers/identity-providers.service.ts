@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { AccessService } from '../common/auth/access.service.js';
 import { cursorPage } from '../common/http/cursor-page.js';
 import type { ListEnvelope } from '../common/http/list-envelope.js';
 import type { CursorQueryDto } from '../common/http/pagination.dto.js';
@@ -12,7 +11,6 @@ import { KeyEncryption } from '../keys/key-encryption.js';
 import type {
   ConvertedIdentityProviderDto,
   CreateIdentityProviderDto,
-  DomainIdentityProviderMapDto,
   IdentityProviderDto,
   UpdateIdentityProviderDto,
 } from './dto/identity-provider.dto.js';
@@ -22,7 +20,6 @@ import {
   IdentityProviderEntity,
   type IdpType,
 } from './identity-provider.entity.js';
-import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { validateSettings, type IdpSettings } from './idp-settings.js';
 import { idpView } from './idp-view.js';
@@ -30,11 +27,10 @@ import { HostileXmlError, metadataToSettings } from './saml-xml.js';
 import { AuditService } from '../audit/audit.service.js';
 
 export const SP_KEY_PURPOSE = 'saml-sp-key-encryption';
-const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-/** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
 const IDP_CHANGED = 'identity_provider.changed';
 
+/** Identity providers of the caller's domain (domain administrators); their email domains: DomainBindingsService. */
 @Injectable()
 export class IdentityProvidersService {
   private readonly sealer: KeyEncryption;
@@ -42,9 +38,7 @@ export class IdentityProvidersService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly access: AccessService,
     private readonly audit: AuditService,
-    private readonly repo: IdentityProvidersRepository,
   ) {
     this.sealer = KeyEncryption.fromConfig(config, SP_KEY_PURPOSE);
   }
@@ -140,62 +134,6 @@ export class IdentityProvidersService {
     }
   }
 
-  /** Binds an email domain name to one of the caller's IdPs (409 when it is bound or another tenant's). */
-  async bindDomain(
-    auth: AuthContext,
-    body: DomainIdentityProviderMapDto,
-  ): Promise<DomainIdentityProviderMapDto> {
-    const domain = body.domain.trim().toLowerCase();
-    if (!DOMAIN_NAME.test(domain))
-      throw IdpErrors.INVALID({ domain: 'must be a domain name, e.g. example.com' });
-    await this.access.require(auth, 'identity_provider', [body.identity_provider_id]);
-    const idp = await this.find(auth, body.identity_provider_id);
-    if (body.system_domain_id !== undefined && body.system_domain_id !== idp.system_domain_id) {
-      throw IdpErrors.INVALID({ system_domain_id: 'must be the identity provider’s system domain' });
-    }
-    return this.ds.transaction(async (em) => {
-      const bound = await em.findOneBy(IdentityProviderDomainEntity, { domain });
-      if (bound && bound.system_domain_id !== idp.system_domain_id) throw IdpErrors.DOMAIN_FOREIGN();
-      if (bound && bound.identity_provider_id !== idp.id) throw IdpErrors.DOMAIN_TAKEN();
-      // people with this email domain who belong to another tenant only: the name is not this tenant's to claim
-      if ((await this.repo.foreignUsersWithEmailDomain(em, domain, idp.system_domain_id)) > 0)
-        throw IdpErrors.DOMAIN_FOREIGN();
-      if (!bound) {
-        await em.insert(IdentityProviderDomainEntity, {
-          domain,
-          identity_provider_id: idp.id,
-          system_domain_id: idp.system_domain_id,
-        });
-        await this.audit.change(
-          em,
-          auth,
-          IDP_CHANGED,
-          { type: 'email_domain', id: domain },
-          { operation: 'bind' },
-        );
-      }
-      return { domain, identity_provider_id: idp.id, system_domain_id: idp.system_domain_id };
-    });
-  }
-
-  async unbindDomain(auth: AuthContext, domain: string): Promise<void> {
-    const name = domain.trim().toLowerCase();
-    await this.ds.transaction(async (em) => {
-      const res = await em.delete(IdentityProviderDomainEntity, {
-        domain: name,
-        system_domain_id: auth.systemDomainId,
-      });
-      if (!res.affected) throw IdpErrors.DOMAIN_NOT_FOUND();
-      await this.audit.change(
-        em,
-        auth,
-        IDP_CHANGED,
-        { type: 'email_domain', id: name },
-        { operation: 'unbind' },
-      );
-    });
-  }
-
   private async find(auth: AuthContext, id: string): Promise<IdentityProviderEntity> {
     const idp = await this.ds
       .getRepository(IdentityProviderEntity)
@@ -214,7 +152,7 @@ export class IdentityProvidersService {
       idpView(
         this.config,
         r,
-        bound.filter((b) => b.identity_provider_id === r.id).map((b) => b.domain),
+        bound.filter((b) => b.identity_provider_id === r.id),
       ),
     );
   }

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config/config.js';
-import { wireDate } from '../common/http/wire-date.js';
-import type { IdentityProviderDto, SamlSettingsDto } from './dto/identity-provider.dto.js';
-import type { IdentityProviderEntity } from './identity-provider.entity.js';
+import { wireDate, wireDateOrNull } from '../common/http/wire-date.js';
+import type { DomainBindingDto, IdentityProviderDto, SamlSettingsDto } from './dto/identity-provider.dto.js';
+import type { IdentityProviderDomainEntity, IdentityProviderEntity } from './identity-provider.entity.js';
 
 export const SAML_BASE = '/API/auth/v1/auth/saml';
 export const NAME_ID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -30,11 +30,33 @@ export function samlSettings(config: AppConfig, idp: IdentityProviderEntity): Sa
   };
 }
 
+/** The DNS record that proves a binding (docs/saml.md, Domain verification). */
+export const CHALLENGE_PREFIX = '_portcullis-challenge.';
+export const CHALLENGE_VALUE = 'portcullis-domain-verification=';
+
+export function bindingView(b: IdentityProviderDomainEntity): DomainBindingDto {
+  return {
+    domain: b.domain,
+    identity_provider_id: b.identity_provider_id,
+    system_domain_id: b.system_domain_id,
+    verified: b.verified_at !== null,
+    verified_at: wireDateOrNull(b.verified_at),
+    verification: b.verified_at
+      ? null
+      : {
+          type: 'TXT',
+          name: `${CHALLENGE_PREFIX}${b.domain}`,
+          value: `${CHALLENGE_VALUE}${b.challenge_token}`,
+        },
+  };
+}
+
 export function idpView(
   config: AppConfig,
   idp: IdentityProviderEntity,
-  domains: string[],
+  bindings: IdentityProviderDomainEntity[],
 ): IdentityProviderDto {
+  const domains = bindings.map((b) => b.domain);
   return {
     id: idp.id,
     public_id: idp.public_id,
@@ -45,6 +67,7 @@ export function idpView(
     verbose_logging: idp.verbose_logging,
     enabled: idp.enabled,
     domains,
+    domain_bindings: bindings.map(bindingView),
     date_created: wireDate(idp.date_created),
     date_modified: wireDate(idp.date_modified),
   };

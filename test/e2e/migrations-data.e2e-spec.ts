@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { dataSourceOptions } from '../../src/database/data-source.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { CredentialCeilings1795263800000 } from '../../src/database/migrations/1795263800000-credential-ceilings.js';
+import { DomainVerification1795700800000 } from '../../src/database/migrations/1795700800000-domain-verification.js';
 import { createTestDatabase } from '../utils/test-database.js';
 
 /**
@@ -133,5 +134,78 @@ describe('migrations: data of earlier versions', () => {
     ).toEqual([{ system_domain_id: a }]);
     expect(await q(`SELECT id FROM users WHERE id = $1`, [placeholder])).toEqual([]);
     expect(await q(`SELECT id FROM users WHERE id = $1`, [existing])).toHaveLength(1);
+  });
+});
+
+/** Email-domain bindings made before verification existed: they routed people, so they stay verified. */
+describe('migrations: domain verification on existing bindings', () => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
+
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    drop = db.drop;
+    const config = loadConfig({
+      DATA_DIR: 'memory://',
+      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
+      ...(db.url ? { DATABASE_URL: db.url } : {}),
+    });
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(DomainVerification1795700800000));
+    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
+    await ds.runMigrations({ transaction: 'each' });
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await drop?.();
+  });
+
+  it('keeps existing bindings verified, each with a challenge token of its own; new claims start unverified', async () => {
+    const [a, b, idpA, idpB] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const [d, idp] of [
+      [a, idpA],
+      [b, idpB],
+    ]) {
+      await q(`INSERT INTO system_domains (id, name, base_url) VALUES ($1, $2, 'https://x')`, [
+        d,
+        `domain ${d}`,
+      ]);
+      await q(
+        `INSERT INTO identity_providers (id, public_id, system_domain_id, type, settings) VALUES ($1, $2, $3, 'GENERIC', '{}')`,
+        [idp, randomUUID(), d],
+      );
+    }
+    for (const name of ['one.test', 'two.test'])
+      await q(
+        `INSERT INTO identity_provider_domains (domain, identity_provider_id, system_domain_id) VALUES ($1, $2, $3)`,
+        [name, idpA, a],
+      );
+
+    const runner = ds.createQueryRunner();
+    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(DomainVerification1795700800000)))
+      await new M().up(runner);
+    await runner.release();
+
+    const rows = (await q(
+      `SELECT domain, verified_at, challenge_token FROM identity_provider_domains ORDER BY domain`,
+    )) as { domain: string; verified_at: Date | null; challenge_token: string }[];
+    expect(rows.map((r) => r.domain)).toEqual(['one.test', 'two.test']);
+    for (const r of rows) {
+      expect(r.verified_at).not.toBeNull();
+      expect(r.challenge_token).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(rows[0].challenge_token).not.toBe(rows[1].challenge_token);
+    // another domain may now claim a name (unverified), but not hold it verified beside the first
+    await q(
+      `INSERT INTO identity_provider_domains (domain, identity_provider_id, system_domain_id, challenge_token)
+       VALUES ('one.test', $1, $2, 'x')`,
+      [idpB, b],
+    );
+    await expect(
+      q(
+        `UPDATE identity_provider_domains SET verified_at = now() WHERE domain = 'one.test' AND system_domain_id = $1`,
+        [b],
+      ),
+    ).rejects.toThrow(/uq_identity_provider_domains_verified|duplicate key/);
   });
 });

@@ -34,7 +34,10 @@ export interface SamlWorld {
   ): Promise<{ status: number; location?: string; body: unknown }>;
 }
 
-/** A domain with an administrator, a member (member-…@acme.test, or `emailDomain`), a GENERIC IdP from the test IdP, acme.test bound to it. */
+/**
+ * A domain with an administrator, a member (member-…@acme.test, or `emailDomain`), a GENERIC IdP from the test
+ * IdP, acme.test bound to it and verified (by the bootstrap super administrator's decision).
+ */
 export async function samlWorld(
   t: TestApp,
   o: { settings?: Record<string, unknown>; keys?: TestIdpKeys; emailDomain?: string } = {},
@@ -73,6 +76,7 @@ export async function samlWorld(
     .set(adminAuth)
     .send({ domain: emailDomain, identity_provider_id: idp.id, system_domain_id: domain.id })
     .expect(201);
+  await verifyByDecision(t, emailDomain, domain.id);
   const world: SamlWorld = {
     emailDomain,
     keys: k,
@@ -105,6 +109,17 @@ export async function samlWorld(
     },
   };
   return world;
+}
+
+/** A super administrator's decision verifies a domain's binding of `emailDomain` (docs/saml.md). */
+export async function verifyByDecision(t: TestApp, emailDomain: string, domainId: string): Promise<void> {
+  const superAdmin = bearer((await tokenFor(t, t.admin)).token);
+  const res = await t.http
+    .post(`${SAML}/domains/${emailDomain}/verify/`)
+    .set(superAdmin)
+    .send({ force: true, system_domain_id: domainId })
+    .expect(200);
+  if (res.body.verified !== true) throw new Error(`binding of ${emailDomain} not verified`);
 }
 
 /** The saml_code of an ACS redirect. */

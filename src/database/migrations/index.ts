@@ -28,6 +28,7 @@ import { UserSamlIdentities1795700610000 } from './1795700610000-user-saml-ident
 import { PartnerDomainAccess1795700620000 } from './1795700620000-partner-domain-access.js';
 import { PrimaryGroup1795700630000 } from './1795700630000-primary-group.js';
 import { SignInAuthority1795700700000 } from './1795700700000-sign-in-authority.js';
+import { DomainVerification1795700800000 } from './1795700800000-domain-verification.js';
 import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
 import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
@@ -66,4 +67,5 @@ export const MIGRATIONS = [
   PartnerDomainAccess1795700620000,
   PrimaryGroup1795700630000,
   SignInAuthority1795700700000,
+  DomainVerification1795700800000,
 ];

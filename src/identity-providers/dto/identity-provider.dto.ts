@@ -55,8 +55,18 @@ export class IdentityProviderDto {
   @ApiProperty({ type: SamlSettingsDto, readOnly: true }) saml_settings!: SamlSettingsDto;
   @ApiProperty() verbose_logging!: boolean;
   @ApiProperty() enabled!: boolean;
-  @ApiProperty({ type: [String], readOnly: true, description: 'Email domains routed to this IdP' })
+  @ApiProperty({
+    type: [String],
+    readOnly: true,
+    description: 'Email domains bound to this IdP; only verified ones route (domain_bindings)',
+  })
   domains!: string[];
+  @ApiProperty({
+    type: () => [DomainBindingDto],
+    readOnly: true,
+    description: 'The same bindings with their verification: the TXT record to publish while unverified',
+  })
+  domain_bindings!: DomainBindingDto[];
   @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
 }
@@ -74,6 +84,61 @@ export class DomainIdentityProviderMapDto {
   domain!: string;
   @UuidField() identity_provider_id!: string;
   @UuidField({ required: false, description: 'The IdP’s system domain (read from the IdP when absent)' })
+  system_domain_id?: string;
+  @BoolField({
+    required: false,
+    description:
+      'Super administrators only: bind by decision, verified at once, also a name people of other domains ' +
+      'or a super administrator use (403 for others)',
+  })
+  force?: boolean;
+}
+
+/** The DNS record that proves a binding: publish it, then POST domains/{domain}/verify/. */
+export class DomainVerificationDto {
+  @ApiProperty({ enum: ['TXT'] }) type!: 'TXT';
+  @ApiProperty({ description: 'The record’s name: _portcullis-challenge.<domain>' }) name!: string;
+  @ApiProperty({ description: 'The record’s value: portcullis-domain-verification=<token>' }) value!: string;
+}
+
+/** An email domain bound to an IdP, and whether it routes yet. */
+export class DomainBindingDto {
+  @ApiProperty() domain!: string;
+  @ApiProperty({ format: 'uuid' }) identity_provider_id!: string;
+  @ApiProperty({ format: 'uuid' }) system_domain_id!: string;
+  @ApiProperty({ description: 'Only a verified binding routes people to the IdP and provisions them' })
+  verified!: boolean;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) verified_at!: string | null;
+  @ApiProperty({
+    type: DomainVerificationDto,
+    nullable: true,
+    description: 'While unverified: the TXT record to publish; null once verified',
+  })
+  verification!: DomainVerificationDto | null;
+}
+
+/** Body of POST domains/{domain}/verify/. */
+export class VerifyDomainDto {
+  @BoolField({
+    required: false,
+    description: 'Super administrators only: verify by decision, without the DNS record (403 for others)',
+  })
+  force?: boolean;
+  @UuidField({
+    required: false,
+    description: 'Whose binding: the caller’s domain by default; another domain’s for super administrators',
+  })
+  system_domain_id?: string;
+}
+
+/** Query of DELETE domains/{domain}/. */
+export class UnbindDomainQueryDto {
+  @UuidField({
+    required: false,
+    description:
+      'Whose binding: the caller’s domain by default; a super administrator without it removes the name’s ' +
+      'bindings in every domain',
+  })
   system_domain_id?: string;
 }
 
