@@ -7,6 +7,7 @@ import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.j
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';
+import { authorizationRequest, createOAuthApp, OAUTH, pkce } from '../utils/oauth.js';
 import { codeOf, SAML, samlWorld, type SamlWorld } from '../utils/saml-setup.js';
 
 /**
@@ -83,13 +84,11 @@ describe('the sign-in authority: authenticator × account × action', () => {
   async function account(kind: Account): Promise<UserEntity> {
     const user = await accountOf(kind);
     for (const domainId of [w.domainId, other]) {
-      const group = await t.ds
-        .getRepository(GroupEntity)
-        .save({
-          system_domain_id: domainId,
-          name: `g-${randomUUID().slice(0, 8)}`,
-          roles: ['can_write_users'],
-        });
+      const group = await t.ds.getRepository(GroupEntity).save({
+        system_domain_id: domainId,
+        name: `g-${randomUUID().slice(0, 8)}`,
+        roles: ['can_write_users'],
+      });
       await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: user.id });
     }
     return user;
@@ -308,6 +307,27 @@ describe('the sign-in authority: authenticator × account × action', () => {
       .set(bearer(renewed.body.token))
       .send({ password: STRONG() })
       .expect(403);
+  });
+
+  it('an SSO session authorizes an application for an account its tenant owns, never for one it does not', async () => {
+    const app = await createOAuthApp(t, {
+      kind: 'server',
+      domainId: w.domainId,
+      scopes: ['assets:read'],
+      redirectUris: ['https://archive.example/cb'],
+    });
+    const decide = (token: string) =>
+      t.http
+        .post(OAUTH.authorizeApi)
+        .set(bearer(token))
+        .send({ ...authorizationRequest(app, pkce()), decision: 'allow' });
+    const owned = (await signIn('tenant IdP, unlinked', await account('owned by the IdP’s domain')))!;
+    await decide(owned.token).expect(200);
+    for (const kind of ['super administrator', 'shared with another domain'] as const) {
+      const session = (await signIn('tenant IdP, linked by the person', await account(kind)))!;
+      const res = await decide(session.token).expect(403);
+      expect(JSON.stringify(res.body)).toMatch(/single sign-on cannot authorize/);
+    }
   });
 
   it('the person links only from a session the service vouched for, and an administrator links only what D owns', async () => {
