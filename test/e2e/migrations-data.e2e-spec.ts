@@ -5,6 +5,7 @@ import { dataSourceOptions } from '../../src/database/data-source.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { CredentialCeilings1795263800000 } from '../../src/database/migrations/1795263800000-credential-ceilings.js';
 import { DomainVerification1795700800000 } from '../../src/database/migrations/1795700800000-domain-verification.js';
+import { SignInAuthority1795700700000 } from '../../src/database/migrations/1795700700000-sign-in-authority.js';
 import { createTestDatabase } from '../utils/test-database.js';
 
 /**
@@ -207,5 +208,82 @@ describe('migrations: domain verification on existing bindings', () => {
         [b],
       ),
     ).rejects.toThrow(/uq_identity_provider_domains_verified|duplicate key/);
+  });
+});
+
+describe('migrations: the sign-in authority on existing tokens and SSO links', () => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
+
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    drop = db.drop;
+    const config = loadConfig({
+      DATA_DIR: 'memory://',
+      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
+      ...(db.url ? { DATABASE_URL: db.url } : {}),
+    });
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(SignInAuthority1795700700000));
+    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
+    await ds.runMigrations({ transaction: 'each' });
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await drop?.();
+  });
+
+  it('takes the second-factor mark and sign-in time from live login tokens only; existing links are administrators’', async () => {
+    const [d, u, app, idp] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await q(`INSERT INTO system_domains (id, name, base_url) VALUES ($1, 'd', 'https://x')`, [d]);
+    await q(
+      `INSERT INTO users (id, email, password_hash, status, is_super_admin, system_domain_id) VALUES ($1, $2, 'h', 'ACTIVE', false, $3)`,
+      [u, `${u}@example.com`, d],
+    );
+    await q(`INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)`, [u, d]);
+    await q(
+      `INSERT INTO apps (id, system_domain_id, name, type, created_by_user_id) VALUES ($1, $2, 'n', 'PAT', $3)`,
+      [app, d, u],
+    );
+    const token = async (kind: string, expires: string, revoked = false) => {
+      const id = randomUUID();
+      await q(
+        `INSERT INTO tokens (id, system_domain_id, user_id, app_id, kind, token_hash, expires, is_mfa_authenticated,
+                             auth_time, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, 'h', now() + $6::interval, true, now(), CASE WHEN $7 THEN now() END)`,
+        [id, d, u, app, kind, expires, revoked],
+      );
+      return id;
+    };
+    const live = await token('LOGIN', '1 day');
+    const expired = await token('LOGIN', '-1 day');
+    const revoked = await token('LOGIN', '1 day', true);
+    const oauth = await token('OAUTH', '1 day');
+    await q(
+      `INSERT INTO identity_providers (id, public_id, system_domain_id, type, settings) VALUES ($1, $2, $3, 'GENERIC', '{}')`,
+      [idp, randomUUID(), d],
+    );
+    await q(
+      `INSERT INTO user_saml_identities (user_id, system_domain_id, identity_provider_id, email) VALUES ($1, $2, $3, 'x@idp.test')`,
+      [u, d, idp],
+    );
+
+    const runner = ds.createQueryRunner();
+    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(SignInAuthority1795700700000)))
+      await new M().up(runner);
+    await runner.release();
+
+    const rows = (await q(
+      `SELECT id, is_mfa_authenticated AS mfa, auth_time IS NOT NULL AS timed, vouched_by_tenant FROM tokens`,
+    )) as { id: string; mfa: boolean; timed: boolean; vouched_by_tenant: boolean }[];
+    const of = (id: string) => rows.find((r) => r.id === id)!;
+    // a live login token may have been a tenant's word: no factor, and its next account change signs in again
+    expect(of(live)).toMatchObject({ mfa: false, timed: false, vouched_by_tenant: false });
+    // nothing else changes: what is dead stays as it was, and OAuth tokens never change an account
+    for (const id of [expired, revoked, oauth]) expect(of(id)).toMatchObject({ mfa: true, timed: true });
+    const [link] = (await q(`SELECT linked_by_self FROM user_saml_identities`)) as {
+      linked_by_self: boolean;
+    }[];
+    expect(link.linked_by_self).toBe(false);
   });
 });
