@@ -1,26 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { imports, sourceFiles } from '../../test/utils/source-tree.js';
 
 /**
  * Credential material is made in one place (CredentialMintService): the generators behind it are reachable
  * from nowhere else. This reads the source tree as text, so a new file that reaches for a generator fails
  * here before any review.
  */
-const SRC = new URL('..', import.meta.url).pathname;
-
-function sources(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    if (!e.name.endsWith('.ts') || e.name.endsWith('.spec.ts')) return [];
-    return [{ path: relative(SRC, full), text: readFileSync(full, 'utf8') }];
-  });
-}
-
-const FILES = sources(SRC);
+const FILES = sourceFiles();
 const inCredentials = (path: string) => path.startsWith('credentials/');
-const imports = (text: string, module: RegExp) =>
-  [...text.matchAll(/from\s+'([^']+)'/g)].some((m) => module.test(m[1]));
 
 describe('credential material is made only by the credentials module', () => {
   it('reads the source tree', () => {

@@ -1,25 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { imports, sourceFiles } from '../../test/utils/source-tree.js';
 
 /**
  * Every sign-in goes through the SignInAuthority (src/login/sign-in-authority.ts): it alone turns what an
  * authenticator asserts into a session. This reads the source tree as text, so a new authenticator that mints
  * a sign-in token on its own, or reaches the authority's private issuing half, fails here before any review.
  */
-const SRC = new URL('..', import.meta.url).pathname;
-
-function sources(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    if (!e.name.endsWith('.ts') || e.name.endsWith('.spec.ts')) return [];
-    return [{ path: relative(SRC, full), text: readFileSync(full, 'utf8') }];
-  });
-}
-
-const FILES = sources(SRC);
-const imports = (text: string, module: RegExp) =>
-  [...text.matchAll(/from\s+'([^']+)'/g)].some((m) => module.test(m[1]));
+const FILES = sourceFiles();
 
 /** Folders of the authenticators a tenant controls (a domain's SAML IdP; its directory and OpenID provider next). */
 const TENANT_AUTHENTICATORS = ['identity-providers/', 'directories/', 'oidc-providers/'];

@@ -12,27 +12,41 @@ import { createTestDatabase } from '../utils/test-database.js';
  * The data steps of the security migrations, on rows written by the schema before them: what an existing
  * installation has when it upgrades.
  */
-describe('migrations: data of earlier versions', () => {
-  let ds: DataSource;
-  let drop: () => Promise<void>;
-  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-
+/** A database migrated up to (not including) `first`: the schema an installation had before it. */
+function migratedBefore(first: (typeof MIGRATIONS)[number]) {
+  const state: { ds?: DataSource; drop?: () => Promise<void> } = {};
   beforeAll(async () => {
     const db = await createTestDatabase();
-    drop = db.drop;
+    state.drop = db.drop;
     const config = loadConfig({
       DATA_DIR: 'memory://',
       KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
       ...(db.url ? { DATABASE_URL: db.url } : {}),
     });
-    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(CredentialCeilings1795263800000));
-    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
-    await ds.runMigrations({ transaction: 'each' });
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(first));
+    state.ds = await new DataSource({
+      ...dataSourceOptions(config),
+      migrations: before,
+    } as never).initialize();
+    await state.ds.runMigrations({ transaction: 'each' });
   });
   afterAll(async () => {
-    await ds?.destroy();
-    await drop?.();
+    await state.ds?.destroy();
+    await state.drop?.();
   });
+  return {
+    q: (sql: string, params: unknown[] = []) => state.ds!.query(sql, params),
+    /** Runs `first` and every migration after it. */
+    upgrade: async () => {
+      const runner = state.ds!.createQueryRunner();
+      for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(first))) await new M().up(runner);
+      await runner.release();
+    },
+  };
+}
+
+describe('migrations: data of earlier versions', () => {
+  const { q, upgrade } = migratedBefore(CredentialCeilings1795263800000);
 
   it('caps existing apps and their tokens, and turns pending invitations into invitations of an email', async () => {
     const id = () => randomUUID();
@@ -102,10 +116,7 @@ describe('migrations: data of earlier versions', () => {
     const toPlaceholder = await invitation(placeholder, c);
 
     // the rest, as an upgrade applies them (on this same database: PGlite in memory is one per data source)
-    const runner = ds.createQueryRunner();
-    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(CredentialCeilings1795263800000)))
-      await new M().up(runner);
-    await runner.release();
+    await upgrade();
 
     const cap = async (table: string, rowId: string, column: string) =>
       (
@@ -140,26 +151,7 @@ describe('migrations: data of earlier versions', () => {
 
 /** Email-domain bindings made before verification existed: they routed people, so they stay verified. */
 describe('migrations: domain verification on existing bindings', () => {
-  let ds: DataSource;
-  let drop: () => Promise<void>;
-  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-
-  beforeAll(async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    const config = loadConfig({
-      DATA_DIR: 'memory://',
-      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
-      ...(db.url ? { DATABASE_URL: db.url } : {}),
-    });
-    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(DomainVerification1795700800000));
-    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
-    await ds.runMigrations({ transaction: 'each' });
-  });
-  afterAll(async () => {
-    await ds?.destroy();
-    await drop?.();
-  });
+  const { q, upgrade } = migratedBefore(DomainVerification1795700800000);
 
   it('keeps existing bindings verified, each with a challenge token of its own; new claims start unverified', async () => {
     const [a, b, idpA, idpB] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -182,10 +174,7 @@ describe('migrations: domain verification on existing bindings', () => {
         [name, idpA, a],
       );
 
-    const runner = ds.createQueryRunner();
-    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(DomainVerification1795700800000)))
-      await new M().up(runner);
-    await runner.release();
+    await upgrade();
 
     const rows = (await q(
       `SELECT domain, verified_at, challenge_token FROM identity_provider_domains ORDER BY domain`,
@@ -212,26 +201,7 @@ describe('migrations: domain verification on existing bindings', () => {
 });
 
 describe('migrations: the sign-in authority on existing tokens and SSO links', () => {
-  let ds: DataSource;
-  let drop: () => Promise<void>;
-  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-
-  beforeAll(async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    const config = loadConfig({
-      DATA_DIR: 'memory://',
-      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret-0123456789',
-      ...(db.url ? { DATABASE_URL: db.url } : {}),
-    });
-    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(SignInAuthority1795700700000));
-    ds = await new DataSource({ ...dataSourceOptions(config), migrations: before } as never).initialize();
-    await ds.runMigrations({ transaction: 'each' });
-  });
-  afterAll(async () => {
-    await ds?.destroy();
-    await drop?.();
-  });
+  const { q, upgrade } = migratedBefore(SignInAuthority1795700700000);
 
   it('takes the second-factor mark and sign-in time from live login tokens only; existing links are administrators’', async () => {
     const [d, u, app, idp] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -268,10 +238,7 @@ describe('migrations: the sign-in authority on existing tokens and SSO links', (
       [u, d, idp],
     );
 
-    const runner = ds.createQueryRunner();
-    for (const M of MIGRATIONS.slice(MIGRATIONS.indexOf(SignInAuthority1795700700000)))
-      await new M().up(runner);
-    await runner.release();
+    await upgrade();
 
     const rows = (await q(
       `SELECT id, is_mfa_authenticated AS mfa, auth_time IS NOT NULL AS timed, vouched_by_tenant FROM tokens`,
