@@ -5,7 +5,17 @@ import { ByteStores } from '../../src/files/byte-stores.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { binary, eventually, FILES, filesUnder, JOBS, listen, pathOf, rawPut } from '../utils/files.js';
+import {
+  binary,
+  closeAndExtractKeyframes,
+  eventually,
+  FILES,
+  filesUnder,
+  JOBS,
+  listen,
+  pathOf,
+  rawPut,
+} from '../utils/files.js';
 
 const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 const KEY = /^[0-9a-f-]{36}\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}$/;
@@ -312,18 +322,7 @@ describe('files: abuse of the upload, the links and the ACL', () => {
     it('keyframes of a file ffmpeg cannot read end the job FAILED with a readable message', async () => {
       const { asset, file, url } = await newFile(20, 'notes.txt');
       await put(url, 'bytes 0-19/20', Buffer.from('this is not a video!')).expect(200);
-      await t.http
-        .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
-        .set(h)
-        .send({ status: 'CLOSED' })
-        .expect(200);
-      const { job_id } = (
-        await t.http.post(`${FILES}/assets/${asset.id}/files/${file.id}/keyframes/`).set(h).expect(200)
-      ).body;
-      const job = await eventually(async () => {
-        const j = (await t.http.get(`${JOBS}/${job_id}/`).set(h).expect(200)).body;
-        return j.status === 'READY' || j.status === 'STARTED' ? undefined : j;
-      });
+      const job = await closeAndExtractKeyframes(t, h, asset.id, file.id);
       expect(job).toMatchObject({
         status: 'FAILED',
         message: expect.stringMatching(/^ffmpeg could not read the file: /),
@@ -332,7 +331,7 @@ describe('files: abuse of the upload, the links and the ACL', () => {
       const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
       expect(frames.total).toBe(0);
       // a finished job does not go back, and a service job is not the client's to set
-      await t.http.patch(`${JOBS}/${job_id}/`).set(h).send({ status: 'STARTED' }).expect(403);
+      await t.http.patch(`${JOBS}/${job.id as string}/`).set(h).send({ status: 'STARTED' }).expect(403);
     });
 
     it('keyframes of an OPEN file are a 400; of an empty one, a 204', async () => {

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { eventually, FILES, JOBS, makeVideo, pathOf } from '../utils/files.js';
+import { closeAndExtractKeyframes, FILES, makeVideo, pathOf } from '../utils/files.js';
 
 const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 
@@ -52,18 +52,7 @@ describe('security issue item 3 (MEDIUM): uploaded media read only themselves', 
       .set('Content-Type', 'application/octet-stream')
       .send(bytes)
       .expect(200);
-    await t.http
-      .patch(`${FILES}/assets/${asset.id}/files/${file.id}/`)
-      .set(h)
-      .send({ status: 'CLOSED' })
-      .expect(200);
-    const { job_id } = (
-      await t.http.post(`${FILES}/assets/${asset.id}/files/${file.id}/keyframes/`).set(h).expect(200)
-    ).body;
-    const job = await eventually(async () => {
-      const j = (await t.http.get(`${JOBS}/${job_id}/`).set(h).expect(200)).body;
-      return j.status === 'READY' || j.status === 'STARTED' ? undefined : j;
-    }, 30_000);
+    const job = await closeAndExtractKeyframes(t, h, asset.id, file.id, 30_000);
     const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
     return { job, frames: frames.total as number };
   };

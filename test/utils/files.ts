@@ -155,3 +155,28 @@ export function binary(res: unknown, done: (err: Error | null, body: Buffer) => 
   stream.on('data', (c: Buffer) => chunks.push(c));
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 }
+
+/**
+ * Closes an uploaded file, asks for its keyframes and waits (bounded) for the KEYFRAMES job to end: the job as
+ * the jobs API answers it then (FINISHED or FAILED).
+ */
+export async function closeAndExtractKeyframes(
+  t: TestApp,
+  h: Record<string, string>,
+  assetId: string,
+  fileId: string,
+  ms = 20_000,
+): Promise<{ status: string; [k: string]: unknown }> {
+  await t.http
+    .patch(`${FILES}/assets/${assetId}/files/${fileId}/`)
+    .set(h)
+    .send({ status: 'CLOSED' })
+    .expect(200);
+  const { job_id } = (
+    await t.http.post(`${FILES}/assets/${assetId}/files/${fileId}/keyframes/`).set(h).expect(200)
+  ).body;
+  return eventually(async () => {
+    const j = (await t.http.get(`${JOBS}/${job_id}/`).set(h).expect(200)).body;
+    return j.status === 'READY' || j.status === 'STARTED' ? undefined : j;
+  }, ms);
+}
