@@ -22,9 +22,9 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data FFMPEG_PATH=/usr/b
 WORKDIR /app
 # Keyframes: Debian's ffmpeg, kept up to date by Debian's security updates; rebuilding the image takes the
 # current one (docs/files-and-upload.md, Which ffmpeg runs). prlimit, which confines it, is util-linux's (in
-# the base image).
+# the base image); bubblewrap is its sandbox where the container allows user namespaces (FFMPEG_SANDBOX).
 RUN apt-get update \
-  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg bubblewrap \
   && rm -rf /var/lib/apt/lists/*
 # Code and dependencies stay root-owned (read-only to the service); only DATA_DIR is writable.
 # package.json is needed at run time: its "type": "module" makes dist/*.js ES modules.

@@ -24,9 +24,34 @@ describe('which ffmpeg makes keyframes (FFMPEG_PATH)', () => {
         path: SYSTEM_FFMPEG,
         prlimit: '/usr/bin/prlimit',
         packaged: false,
+        sandbox: null,
+        sandboxRequired: false,
+        sandboxDeclined: false,
         problems: [],
       });
     }
+  });
+
+  it('FFMPEG_SANDBOX: auto uses bubblewrap when installed, bwrap requires it, none never', () => {
+    const sandboxed = machine([SYSTEM_FFMPEG, '/usr/bin/prlimit', '/usr/bin/bwrap']);
+    expect(resolve({}, sandboxed)).toMatchObject({ sandbox: '/usr/bin/bwrap', sandboxRequired: false });
+    expect(resolve({ FFMPEG_SANDBOX: 'bwrap' }, sandboxed)).toMatchObject({
+      sandbox: '/usr/bin/bwrap',
+      sandboxRequired: true,
+      problems: [],
+    });
+    expect(resolve({ FFMPEG_SANDBOX: 'none' }, sandboxed)).toMatchObject({
+      sandbox: null,
+      sandboxDeclined: true,
+      problems: [],
+    });
+    expect(resolve({ FFMPEG_SANDBOX: 'auto' }, debian)).toMatchObject({ sandbox: null, problems: [] });
+    expect(resolve({ FFMPEG_SANDBOX: 'bwrap' }, debian).problems).toEqual([
+      'FFMPEG_SANDBOX=bwrap: bubblewrap was not found in /usr/bin or /bin (Debian: apt-get install bubblewrap)',
+    ]);
+    expect(resolve({ FFMPEG_SANDBOX: 'firejail' }, sandboxed).problems).toEqual([
+      'FFMPEG_SANDBOX must be one of auto, bwrap, none (got "firejail")',
+    ]);
   });
 
   it('FFMPEG_PATH when set: an absolute path to an executable', () => {
@@ -49,6 +74,9 @@ describe('which ffmpeg makes keyframes (FFMPEG_PATH)', () => {
       path: PACKAGED,
       prlimit: '/usr/bin/prlimit',
       packaged: true,
+      sandbox: null,
+      sandboxRequired: false,
+      sandboxDeclined: false,
       problems: [],
     });
     expect(resolve({ NODE_ENV: 'production' }, bare).problems).toEqual([

@@ -11,9 +11,22 @@ import { isAbsolute } from 'node:path';
  * - Neither, outside production only: the binary of the npm package `@ffmpeg-installer` (a static build of
  *   2018 that is never updated), a development fallback. With NODE_ENV=production it is refused, wherever it
  *   comes from, and so is a machine without prlimit (util-linux), which sets the child's limits.
+ * - FFMPEG_SANDBOX: `auto` (default) runs ffmpeg inside bubblewrap when `bwrap` is installed and works here
+ *   (a container whose seccomp profile forbids user namespaces: without it, and a warning); `bwrap` requires
+ *   it (start refused without bwrap; a job fails rather than run outside it); `none` never.
  */
 export interface FfmpegConfig {
   path: string;
+  /**
+   * bubblewrap (`bwrap`), the sandbox ffmpeg runs in (FFMPEG_SANDBOX, src/files/ffmpeg.ts `sandboxArgs`): no
+   * file of the host but the system's programs and libraries, read-only, no network, no other process;
+   * null: none (FFMPEG_SANDBOX=none, or auto without bwrap installed).
+   */
+  sandbox: string | null;
+  /** FFMPEG_SANDBOX=bwrap: a sandbox that does not work is an error, never a run without it. */
+  sandboxRequired: boolean;
+  /** FFMPEG_SANDBOX=none: the operator chose to run ffmpeg without a sandbox (no warning about it). */
+  sandboxDeclined: boolean;
   /** prlimit (util-linux): the child's CPU, memory, file-size and descriptor limits; null: none found (development only). */
   prlimit: string | null;
   /** The path is the npm package's 2018 build: the development fallback. */
@@ -21,6 +34,8 @@ export interface FfmpegConfig {
 }
 
 export const SYSTEM_FFMPEG = '/usr/bin/ffmpeg';
+const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'];
+const SANDBOX_MODES = ['auto', 'bwrap', 'none'] as const;
 const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'];
 const INSTALL = 'install a maintained ffmpeg (Debian: apt-get install ffmpeg) or set FFMPEG_PATH';
 
@@ -83,7 +98,22 @@ export function loadFfmpegConfig(
       `FFMPEG_PATH: the npm package's ffmpeg (@ffmpeg-installer, a 2018 build) is refused with NODE_ENV=production: ${INSTALL}`,
     );
   }
-  return { path: path ?? SYSTEM_FFMPEG, prlimit, packaged };
+  const mode = (env.FFMPEG_SANDBOX?.trim() || 'auto') as (typeof SANDBOX_MODES)[number];
+  if (!SANDBOX_MODES.includes(mode))
+    problems.push(`FFMPEG_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${mode}")`);
+  const bwrap = mode === 'none' ? null : (BWRAP.find((p) => probe.executable(p)) ?? null);
+  if (mode === 'bwrap' && bwrap === null)
+    problems.push(
+      'FFMPEG_SANDBOX=bwrap: bubblewrap was not found in /usr/bin or /bin (Debian: apt-get install bubblewrap)',
+    );
+  return {
+    path: path ?? SYSTEM_FFMPEG,
+    prlimit,
+    packaged,
+    sandbox: bwrap,
+    sandboxRequired: mode === 'bwrap',
+    sandboxDeclined: mode === 'none',
+  };
 }
 
 /** The path (or what a link at it points to) is inside an @ffmpeg-installer package. */

@@ -78,7 +78,8 @@ describe('ffmpeg: the child keyframes run in', () => {
         ].join('\n'),
       );
       chmodSync(path, 0o755);
-      return { ...loadFfmpegConfig({ ...process.env, FFMPEG_PATH: path }, []), path };
+      // outside the sandbox: these check what ffmpeg.ts itself gives the child (the sandbox has its own tests)
+      return { ...loadFfmpegConfig({ ...process.env, FFMPEG_PATH: path }, []), path, sandbox: null };
     };
 
     it('gets an empty environment: no secret of the service’s', async () => {

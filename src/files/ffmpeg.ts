@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FfmpegConfig } from './ffmpeg-binary.js';
+import { sandboxArgs, useSandbox } from './ffmpeg-sandbox.js';
 import { JpegStreamError, splitJpegs } from './jpeg-stream.js';
 
 /** ffmpeg could not read the input (or found no picture in it, or ran past a limit): the job fails with this message. */
@@ -97,12 +98,27 @@ export interface MediaInput {
   size: number;
 }
 
-/** The command: prlimit (when there is one) running ffmpeg, and their arguments. */
+/**
+ * The command: prlimit (when there is one) running ffmpeg, and their arguments; inside bubblewrap when
+ * `sandboxed` (ffmpeg-sandbox.ts).
+ */
 export function ffmpegCommand(
   ffmpeg: FfmpegConfig,
   count: number,
   inputSize: number,
   limits: FfmpegLimits = LIMITS,
+  sandboxed = false,
+): { file: string; args: string[] } {
+  const inner = confined(ffmpeg, count, inputSize, limits);
+  if (!sandboxed || ffmpeg.sandbox === null) return inner;
+  return { file: ffmpeg.sandbox, args: [...sandboxArgs(ffmpeg.path), '--', inner.file, ...inner.args] };
+}
+
+function confined(
+  ffmpeg: FfmpegConfig,
+  count: number,
+  inputSize: number,
+  limits: FfmpegLimits,
 ): { file: string; args: string[] } {
   const args = [
     ...['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error'],
@@ -140,7 +156,8 @@ export async function extractKeyframes(
   count: number,
   limits: FfmpegLimits = LIMITS,
 ): Promise<Buffer[]> {
-  const { file, args } = ffmpegCommand(ffmpeg, count, input.size, limits);
+  const sandboxed = await useSandbox(ffmpeg);
+  const { file, args } = ffmpegCommand(ffmpeg, count, input.size, limits, sandboxed);
   // -fs stops ffmpeg after the packet that reaches count images' worth; the parent stops reading one image later
   const maxStdout = (count + 1) * limits.bytesPerFrame;
   const run = await runChild(file, args, input.stream, maxStdout, limits.wallMs);

@@ -56,6 +56,11 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
         'prlimit (util-linux) not found: ffmpeg runs without its CPU, memory and file-size limits (NODE_ENV=production refuses to start so)',
       );
     }
+    if (ffmpeg.sandbox === null && !ffmpeg.sandboxDeclined) {
+      this.logger.warn(
+        'bubblewrap (bwrap) not found: ffmpeg runs without its sandbox, with the service user’s file rights (Debian: apt-get install bubblewrap; docs/files-and-upload.md)',
+      );
+    }
     this.loop.start();
   }
 
