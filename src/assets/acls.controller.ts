@@ -30,7 +30,7 @@ const CHANGE = {
 const PUT =
   'needs change-acl on the asset; grants only permissions the caller holds, and changes only an entry whose permissions the caller holds';
 
-/** Entity ACLs of assets (wire details, "Access lists of platform objects"); object_type is `assets`. */
+/** Entity ACLs of assets (the access lists of docs/interface.md); object_type is `assets`. */
 @ApiTags('acls')
 @ApiBadRequestResponse({ type: ErrorsDto })
 @ApiNotFoundResponse({

@@ -6,7 +6,7 @@ import { GroupsService } from './groups.service.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
-/** Groups endpoints (API-CONTRACT §3): groups carry roles, users belong to groups. */
+/** Groups endpoints (docs/interface.md, "The users service"): groups carry roles, users belong to groups. */
 @Module({
   // the users/ membership path answers the user
   imports: [UsersModule, WebhooksModule],

@@ -2,7 +2,7 @@ import { defineErrors, fields, message } from '../common/errors/error-codes.js';
 import { LOGO_MAX_BYTES } from './logo.js';
 
 export const SystemDomainsErrors = defineErrors('system_domains', {
-  /** Wording from the wire details; also what another tenant's domain answers (its id is not confirmed). */
+  /** The published wording; also what another tenant's domain answers (its id is not confirmed). */
   NOT_FOUND: message(404, 'System domain does not exist'),
   OWN_DOMAIN: message(
     400,

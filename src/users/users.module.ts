@@ -9,7 +9,7 @@ import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 import { UserUnlockService } from './user-unlock.service.js';
 
-/** Users endpoints (API-CONTRACT §3), including the administrators' side of invitations. */
+/** Users endpoints (docs/interface.md, "The users service"), with the administrators' side of invitations. */
 @Module({
   imports: [InvitationsModule, LoginModule, PasswordPolicyModule, WebhooksModule],
   controllers: [UsersController],

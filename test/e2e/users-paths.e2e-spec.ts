@@ -9,7 +9,7 @@ import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 /**
- * The users paths published clients call on existing resources (wire details, "Users service"):
+ * The users paths published clients call on existing resources (docs/interface.md, "The users service"):
  * PATCH/PUT /users/current/, PUT /users/{id}/, the roles paths, the basic list, and 404 for literal segments
  * that are not routes. The groups side is in groups.e2e-spec.ts.
  */

@@ -16,9 +16,9 @@ export function labelOfParam(param: string | undefined): string {
 /**
  * Path ids: every id is a UUID, so a malformed one names nothing and is a 404 ("App not found"), as an
  * unknown id is. That also makes a literal segment that is not a route (`/v1/users/nonsense/`) a 404, never a
- * 400 from the `{id}` route that caught it (wire details, General). The guard's ACL step answers the same
- * for routes that name their entity, before any pipe runs. `label` overrides the name derived from the
- * parameter.
+ * 400 from the `{id}` route that caught it (docs/interface.md, "Wire conventions"). The guard's ACL step
+ * answers the same for routes that name their entity, before any pipe runs. `label` overrides the name
+ * derived from the parameter.
  */
 @Injectable()
 export class UuidParamPipe implements PipeTransform<string, string> {
