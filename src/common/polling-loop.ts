@@ -22,6 +22,8 @@ export class PollingLoop {
   private started = false;
   private stopped = false;
   private errors = 0;
+  private completed = 0;
+  private waiting: { at: number; resolve: () => void; reject: (e: Error) => void }[] = [];
 
   constructor(
     private readonly what: string,
@@ -50,8 +52,28 @@ export class PollingLoop {
     return this.stopped;
   }
 
+  /** Started and not stopped: the worker looks for work. */
+  get isRunning(): boolean {
+    return this.started && !this.stopped;
+  }
+
+  /**
+   * Resolves once `n` more rounds than now have completed, the first at once (a nudge): proof that the
+   * worker looked again, after which what it would have done is done. Tests wait on it instead of a fixed
+   * sleep before asserting that nothing more happened; rejects if the loop stops first.
+   */
+  afterRounds(n = 2): Promise<void> {
+    if (!this.isRunning) return Promise.reject(new Error(`${this.what} is not running`));
+    const done = new Promise<void>((resolve, reject) =>
+      this.waiting.push({ at: this.completed + n, resolve, reject }),
+    );
+    this.nudge();
+    return done;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const w of this.waiting.splice(0)) w.reject(new Error(`${this.what} stopped`));
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
@@ -62,7 +84,11 @@ export class PollingLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running = this.tick().finally(() => (this.running = null));
+      this.running = this.tick().finally(() => {
+        this.running = null;
+        this.completed++;
+        this.waiting = this.waiting.filter((w) => (w.at <= this.completed ? (w.resolve(), false) : true));
+      });
     }, ms);
     this.timer.unref();
   }

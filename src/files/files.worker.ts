@@ -64,6 +64,11 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
     this.loop.start();
   }
 
+  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
+  afterRounds(n = 2): Promise<void> {
+    return this.loop.afterRounds(n);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     await this.loop.stop();
   }

@@ -59,6 +59,16 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     this.loop.start();
   }
 
+  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
+  afterRounds(n = 2): Promise<void> {
+    return this.loop.afterRounds(n);
+  }
+
+  /** Whether mail leaves the outbox at all (not with DATA_DIR=memory:// and no SMTP_URL). */
+  get delivering(): boolean {
+    return this.loop.isRunning;
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     await this.loop.stop();
     this.transport?.close();

@@ -77,6 +77,11 @@ export class WebhookWorker
     this.loop.nudge();
   }
 
+  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
+  afterRounds(n = 2): Promise<void> {
+    return this.loop.afterRounds(n);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     await this.stop();
   }

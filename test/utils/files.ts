@@ -8,6 +8,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { loadFfmpegConfig } from '../../src/files/ffmpeg-binary.js';
 import type { TestApp } from './create-test-app.js';
+import { waitFor } from './wait-for.js';
 
 export const FILES = '/API/files/v1';
 export const JOBS = '/API/jobs/v1/jobs';
@@ -138,16 +139,6 @@ export function rawPut(
   });
 }
 
-export async function eventually<T>(what: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** A supertest parser that keeps a binary body as a Buffer. */
 export function binary(res: unknown, done: (err: Error | null, body: Buffer) => void): void {
   const stream = res as NodeJS.ReadableStream;
@@ -175,7 +166,7 @@ export async function closeAndExtractKeyframes(
   const { job_id } = (
     await t.http.post(`${FILES}/assets/${assetId}/files/${fileId}/keyframes/`).set(h).expect(200)
   ).body;
-  return eventually(async () => {
+  return waitFor(async () => {
     const j = (await t.http.get(`${JOBS}/${job_id}/`).set(h).expect(200)).body;
     return j.status === 'READY' || j.status === 'STARTED' ? undefined : j;
   }, ms);

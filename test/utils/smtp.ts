@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
-import { eventually } from './webhook-receiver.js';
+import { waitFor } from './wait-for.js';
 
 export interface ReceivedMail {
   from: string;
@@ -90,7 +90,7 @@ export class SmtpSink {
 
   /** The mail received for `to` (waits for it); `count` for more than one. */
   async mailFor(to: string, count = 1, ms = 10_000): Promise<ReceivedMail[]> {
-    return eventually(async () => {
+    return waitFor(async () => {
       const got = this.received.filter((m) => m.to.includes(to));
       return got.length >= count ? got : undefined;
     }, ms);

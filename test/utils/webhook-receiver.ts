@@ -119,18 +119,3 @@ export class WebhookReceiver {
     }
   }
 }
-
-/** Polls `check` until it returns a value that is not undefined/false, or fails after `ms`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  ms = 10_000,
-  every = 25,
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
