@@ -17,6 +17,7 @@ import {
 import { TcpProxy } from '../utils/tcp-proxy.js';
 import { outageCause } from '../../src/common/errors/unavailable.js';
 import { poolOptions } from '../../src/database/bounded-client.js';
+import { waitFor } from '../utils/wait-for.js';
 
 /**
  * The database cut under load: every route answers 503 with Retry-After in its surface's error shape, never
@@ -155,14 +156,17 @@ const serverUrl = process.env.DATABASE_URL;
 
   /** Every surface works again, within a few seconds and without a restart. */
   async function expectWorking(withinMs = 5_000): Promise<void> {
-    const deadline = Date.now() + withinMs;
     let statuses: Record<string, number> = {};
-    while (Date.now() < deadline) {
-      const a = await ask();
-      statuses = Object.fromEntries(Object.entries(a).map(([n, r]) => [n, r.status]));
-      if (Object.entries(WORKING).every(([n, s]) => statuses[n] === s)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(
+      async () => {
+        const a = await ask();
+        statuses = Object.fromEntries(Object.entries(a).map(([n, r]) => [n, r.status]));
+        return Object.entries(WORKING).every(([n, s]) => statuses[n] === s);
+      },
+      withinMs,
+      200,
+      'every surface working',
+    ).catch(() => undefined); // the expectation below shows which surface is not
     expect(statuses).toEqual(WORKING);
     const a = await ask();
     expect(a.consent.text).toContain(user.email);

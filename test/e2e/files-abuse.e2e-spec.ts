@@ -8,7 +8,6 @@ import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {
   binary,
   closeAndExtractKeyframes,
-  eventually,
   FILES,
   filesUnder,
   JOBS,
@@ -16,6 +15,7 @@ import {
   pathOf,
   rawPut,
 } from '../utils/files.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 const KEY = /^[0-9a-f-]{36}\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}$/;
@@ -197,7 +197,7 @@ describe('files: abuse of the upload, the links and the ACL', () => {
         after: 1000,
         when: () => new Promise<void>((r) => (release = r)),
       });
-      await eventually(async () => {
+      await waitFor(async () => {
         const [row] = await t.ds.query('SELECT upload_lock_until FROM files WHERE id = $1', [file.id]);
         return row.upload_lock_until ? true : undefined;
       });
@@ -207,7 +207,7 @@ describe('files: abuse of the upload, the links and the ACL', () => {
       await t.http.delete(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(409);
       release();
       await first;
-      const n = await eventually(async () => {
+      const n = await waitFor(async () => {
         const [row] = await t.ds.query('SELECT upload_lock_until, received FROM files WHERE id = $1', [
           file.id,
         ]);
@@ -306,10 +306,10 @@ describe('files: abuse of the upload, the links and the ACL', () => {
       await t.http.delete(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(204);
       await t.http.get(`${FILES}/assets/${asset.id}/files/${file.id}/`).set(h).expect(404);
       await put(url, 'bytes 0-2/3', Buffer.from('abc')).expect(404);
-      await eventually(async () =>
+      await waitFor(async () =>
         filesUnder(t.get(ByteStores).root).some((f) => f.endsWith(file.id)) ? undefined : true,
       );
-      const tasks = await eventually(async () => {
+      const tasks = await waitFor(async () => {
         const rows: { status: string }[] = await t.ds.query(
           'SELECT status FROM file_tasks WHERE file_id = $1',
           [file.id],
@@ -331,7 +331,11 @@ describe('files: abuse of the upload, the links and the ACL', () => {
       const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
       expect(frames.total).toBe(0);
       // a finished job does not go back, and a service job is not the client's to set
-      await t.http.patch(`${JOBS}/${job.id as string}/`).set(h).send({ status: 'STARTED' }).expect(403);
+      await t.http
+        .patch(`${JOBS}/${job.id as string}/`)
+        .set(h)
+        .send({ status: 'STARTED' })
+        .expect(403);
     });
 
     it('keyframes of an OPEN file are a 400; of an empty one, a 204', async () => {

@@ -7,8 +7,10 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/config.js';
 import { objectKey } from '../../src/files/byte-store.js';
-import { eventually, filesUnder } from '../utils/files.js';
+import { FilesWorker } from '../../src/files/files.worker.js';
+import { filesUnder } from '../utils/files.js';
 import { createTestDatabase } from '../utils/test-database.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -77,13 +79,14 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     expect(filesUnder(dir)).toHaveLength(fileIds.length);
     // all deleted at once: both instances' workers (every 10 ms) compete for the sweep and the removals
     await ds.query('UPDATE assets SET date_deleted = now(), status = $1', ['DELETED']);
-    const tasks = await eventually(async () => {
+    const tasks = await waitFor(async () => {
       const rows = (await ds.query(
         "SELECT file_id, status, attempts FROM file_tasks WHERE kind = 'DELETE_BYTES'",
       )) as { file_id: string; status: string; attempts: number }[];
       return rows.length === fileIds.length && rows.every((r) => r.status === 'DONE') ? rows : undefined;
     }, 30_000);
-    await new Promise((r) => setTimeout(r, 300)); // a second sweep or claim would show in this time
+    // both instances have looked again since: a second sweep or claim would show by now
+    await Promise.all([a.get(FilesWorker).afterRounds(2), b.get(FilesWorker).afterRounds(2)]);
     const again = (await ds.query(
       "SELECT file_id, attempts FROM file_tasks WHERE kind = 'DELETE_BYTES'",
     )) as {

@@ -7,7 +7,6 @@ import { bearer, login } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {
   binary,
-  eventually,
   FILES,
   filesUnder,
   JOBS,
@@ -19,6 +18,7 @@ import {
   startS3,
 } from '../utils/files.js';
 import { ByteStores } from '../../src/files/byte-stores.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 /** The bytes stored under a FILE storage's root so far. */
@@ -149,12 +149,12 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
         // the chunk's lease is taken (the service streams it to the storage): then, on FILE, until some of
         // the bytes are on disk (however slow the machine), on S3 a moment for the part to be under way
         when: () =>
-          eventually(async () => {
+          waitFor(async () => {
             const [row] = await t.ds.query('SELECT upload_lock_until FROM files WHERE id = $1', [file.id]);
             return row.upload_lock_until ? true : undefined;
           }).then(() =>
             method === 'FILE'
-              ? eventually(async () => (bytesOnDisk(t.get(ByteStores).root) > 0 ? true : undefined))
+              ? waitFor(async () => (bytesOnDisk(t.get(ByteStores).root) > 0 ? true : undefined))
               : new Promise((r) => setTimeout(r, 300)),
           ),
       },
@@ -162,7 +162,7 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
     expect(cut).toBe('cut');
     // the service notices the cut and keeps what it stored (FILE: the bytes that arrived; S3: none, a part
     // is all or nothing); the status query tells where to resume
-    const stored = await eventually(async () => {
+    const stored = await waitFor(async () => {
       const s = await rawPut(
         port,
         session,
@@ -257,7 +257,7 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
     expect(Buffer.compare(part.body as Buffer, video.subarray(100, 200))).toBe(0);
 
     // the keyframes job ran in the background and the asset lists a JPEG of the video
-    const kfJob = await eventually(async () => {
+    const kfJob = await waitFor(async () => {
       const j = (await t.http.get(`${JOBS}/${kf.body.job_id}/`).set(h).expect(200)).body;
       return ['FINISHED', 'FAILED'].includes(j.status) ? j : undefined;
     });
@@ -280,7 +280,7 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
 
     // deleting the asset removes its file's bytes and keyframes from the storage, in the background, once
     await t.http.delete(`/API/assets/v1/assets/${asset.id}/`).set(h).expect(204);
-    const tasks = await eventually(async () => {
+    const tasks = await waitFor(async () => {
       const rows: { status: string; n: string }[] = await t.ds.query(
         `SELECT status, count(*) AS n FROM file_tasks WHERE kind = 'DELETE_BYTES' GROUP BY status`,
       );

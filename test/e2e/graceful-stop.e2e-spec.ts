@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { freePortBelowEphemeralRange } from '../utils/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '../utils/wait-for.js';
 
 /**
  * SIGTERM under load: the built service (embedded database) stops accepting, finishes what it accepted, and
@@ -113,10 +114,15 @@ describe('graceful stop (SIGTERM under load)', () => {
     const exited = new Promise<[number | null, string | null, number]>((resolve) =>
       child.once('exit', (code, signal) => resolve([code, signal, Date.now()])),
     );
-    for (let i = 0; !output.includes('Portcullis is listening'); i++) {
-      if (i > 1500 || child.exitCode !== null) throw new Error(`did not start:\n${output.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`did not start:\n${output.slice(-4000)}`);
+        return output.includes('Portcullis is listening');
+      },
+      150_000,
+      100,
+      `the service's start (${output.slice(-4000)})`,
+    );
 
     // eight clients signing in back to back until the service is gone
     const outcomes: Outcome[] = [];
@@ -130,7 +136,13 @@ describe('graceful stop (SIGTERM under load)', () => {
       }
     };
     const clients = Array.from({ length: 8 }, client);
-    await new Promise((r) => setTimeout(r, 1500));
+    // the signal comes while the clients are at work: each has had answers, and more are in flight
+    await waitFor(
+      () => outcomes.filter((o) => o.status === 201).length >= 16,
+      60_000,
+      20,
+      'sign-ins under way',
+    );
     const before = outcomes.length;
     signalledAt = Date.now();
     child.kill('SIGTERM');

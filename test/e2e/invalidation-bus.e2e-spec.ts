@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp } from '../utils/create-test-app.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const config = (env: Record<string, string>) =>
   loadConfig({ KEY_ENCRYPTION_SECRET: 'bus-spec-key-encryption-secret-0123456789', ...env });
@@ -148,18 +149,17 @@ const redisUrl = process.env.REDIS_URL;
     seenB.length = 0;
   });
 
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-    return check();
-  };
+  const until = (check: () => boolean) => waitFor(() => check(), 2_000, 10, 'the message').then(() => true);
 
   it('delivers a change to the other instance once, and to the publisher once (locally)', async () => {
     await a.publish('apps', 'app-1');
     expect(seenA).toEqual(['app-1']);
     expect(await until(() => seenB.length > 0)).toBe(true);
-    await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
-    expect(seenB).toEqual(['app-1']);
-    expect(seenA).toEqual(['app-1']);
+    // Redis delivers one channel's messages in order: once a later one arrives, a duplicate of the first would have
+    await a.publish('apps', 'later');
+    expect(await until(() => seenB.includes('later'))).toBe(true);
+    expect(seenB).toEqual(['app-1', 'later']);
+    expect(seenA).toEqual(['app-1', 'later']);
   });
 
   it('hears nothing from a deployment of another namespace on the same Redis', async () => {
@@ -172,7 +172,7 @@ const redisUrl = process.env.REDIS_URL;
       await other.publish('apps', 'theirs');
       await a.publish('apps', 'ours');
       expect(await until(() => seenB.length > 0)).toBe(true);
-      await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
+      // 'theirs' was published first on the same Redis: had it crossed namespaces, it would have arrived first
       expect(seenB).toEqual(['ours']);
       expect(seenOther).toEqual(['theirs']); // its own, locally; not ours
     } finally {

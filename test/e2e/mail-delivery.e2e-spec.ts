@@ -9,12 +9,13 @@ import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/config.js';
 import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
 import { MailService } from '../../src/mail/mail.service.js';
+import { MailWorker } from '../../src/mail/mail-worker.service.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { linkIn, SmtpSink } from '../utils/smtp.js';
 import { createTestDatabase } from '../utils/test-database.js';
-import { eventually } from '../utils/webhook-receiver.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const FAST = {
   MAIL_POLL_INTERVAL_MS: '20',
@@ -31,7 +32,7 @@ async function queue(ds: DataSource, mail: MailService, to: string, body = 'hell
 }
 
 async function row(t: { ds: DataSource }, to: string, status?: string): Promise<MailOutboxEntity> {
-  return eventually(async () => {
+  return waitFor(async () => {
     const r = await t.ds.getRepository(MailOutboxEntity).findOneBy({ to_address: to });
     return r && (!status || r.status === status) ? r : undefined;
   });
@@ -101,7 +102,7 @@ describe('mail delivery through SMTP', () => {
     const to = address('once');
     await queue(t.ds, t.get(MailService), to);
     const r = await row(t, to, 'SENT');
-    await new Promise((res) => setTimeout(res, 200));
+    await t.get(MailWorker).afterRounds(2); // a second sending would have happened by now
     const got = smtp.received.filter((m) => m.to.includes(to));
     expect(got).toHaveLength(1);
     expect(got[0].messageId).toContain(r.id);
@@ -192,7 +193,7 @@ describe('mail delivery without SMTP_URL', () => {
     try {
       const to = address('memory');
       await queue(t.ds, t.get(MailService), to);
-      await new Promise((r) => setTimeout(r, 150));
+      expect(t.get(MailWorker).delivering).toBe(false);
       const r = await t.ds.getRepository(MailOutboxEntity).findOneByOrFail({ to_address: to });
       expect(r).toMatchObject({ status: 'PENDING', attempts: 0 });
     } finally {
@@ -237,11 +238,12 @@ describe('mail delivery without SMTP_URL', () => {
     await ds.transaction(async (em) => {
       for (const to of tos) await mail.queue(em, { kind: 'test', to, subject: 's', body: 'b' });
     });
-    await eventually(async () => {
+    await waitFor(async () => {
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE status = 'SENT'`);
       return n === tos.length;
     }, 20_000);
-    await new Promise((r) => setTimeout(r, 200));
+    // both instances have looked again since: a second claim of any mail would have been sent by now
+    await Promise.all([a.get(MailWorker).afterRounds(2), b.get(MailWorker).afterRounds(2)]);
     for (const to of tos) expect(smtp.received.filter((m) => m.to.includes(to))).toHaveLength(1);
     expect(smtp.received).toHaveLength(tos.length);
   });

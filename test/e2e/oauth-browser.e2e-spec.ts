@@ -13,6 +13,7 @@ import {
   startRedirectTarget,
 } from '../utils/oauth-interop-helpers.js';
 import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
+import { waitFor } from '../utils/wait-for.js';
 
 /**
  * The consent page in real headless Chromium (Debian's `chromium`, driven by playwright-core): a person
@@ -301,12 +302,4 @@ describeInBrowser('OAuth consent page in headless Chromium', () => {
 });
 
 /** Polls `probe` until it returns a value (5 s at most). */
-async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined, ms = 5000): Promise<T> => waitFor(probe, ms, 50);

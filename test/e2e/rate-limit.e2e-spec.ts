@@ -9,6 +9,7 @@ import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { clientCredentials, createOAuthApp } from '../utils/oauth.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const REMAINING = 'ratelimit-remaining';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,6 +64,7 @@ describe('rate limiting', () => {
       expect(first).toBeGreaterThanOrEqual(BURST);
       expect(first).toBeLessThanOrEqual(BURST + Math.ceil(drainedIn(Date.now() - started)));
       expect(burst.some((r) => r.status === 429)).toBe(true);
+      // real time, on purpose: with Redis the bucket drains by Redis's own clock (TIME), which no test moves
       await sleep(2000); // 4 drained at 2 per second
       const after = await Promise.all(
         Array.from({ length: 20 }, () => t.http.get('/API/auth/v1/auth/token/').set(bearer(token))),
@@ -95,7 +97,7 @@ describe('rate limiting', () => {
       await Promise.all(
         Array.from({ length: 200 }, () => t.http.get('/API/users/v1/users/current/').set(bearer(token))),
       );
-      // hammering added nothing: the bucket is full, and one unit drains in half a second
+      // hammering added nothing: the bucket is full, and one unit drains in half a second (Redis's clock)
       await sleep(600);
       await t.http.get('/API/users/v1/users/current/').set(bearer(token)).expect(200);
     });
@@ -333,12 +335,15 @@ const redisUrl = process.env.REDIS_URL;
 
   async function ready(app: NestExpressApplication): Promise<void> {
     // the limiter's connection is up when a request is charged to Redis (no warning state)
-    for (let i = 0; i < 100; i++) {
-      await request(app.getHttpServer()).get('/API/auth/livez/'); // a charge is what notices Redis is back
-      if (app.get(RateLimiter).storage.shared) return;
-      await sleep(50);
-    }
-    throw new Error('rate-limit Redis connection did not come up');
+    await waitFor(
+      async () => {
+        await request(app.getHttpServer()).get('/API/auth/livez/'); // a charge is what notices Redis is back
+        return app.get(RateLimiter).storage.shared;
+      },
+      5_000,
+      50,
+      'the rate limiter’s Redis connection',
+    );
   }
 
   it('two instances on one Redis admit at most 1% more than one instance would', async () => {

@@ -5,6 +5,7 @@ import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';
 import { createOAuthApp, obtainTokens, OAUTH, type OAuthApp, refreshGrant } from '../utils/oauth.js';
+import { WebhookWorker } from '../../src/webhooks/webhook-worker.service.js';
 import { WebhookReceiver } from '../utils/webhook-receiver.js';
 
 const HOOKS = '/API/notifications/v1/webhooks';
@@ -70,7 +71,7 @@ describe('webhook events of the changes the service makes', () => {
   /** The messages of one request at one receiver path: waits for `count`, then for any stray duplicate. */
   const received = async (path: string, rid: string, count = 1): Promise<Message[]> => {
     await receiver.waitFor(() => messages(path, rid).length >= count);
-    await new Promise((r) => setTimeout(r, 150));
+    await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
     const got = messages(path, rid);
     expect(got).toHaveLength(count);
     return got;

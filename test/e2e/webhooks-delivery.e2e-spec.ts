@@ -8,7 +8,9 @@ import { WebhookEntity } from '../../src/webhooks/webhook.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { eventually, WebhookReceiver } from '../utils/webhook-receiver.js';
+import { WebhookWorker } from '../../src/webhooks/webhook-worker.service.js';
+import { WebhookReceiver } from '../utils/webhook-receiver.js';
+import { waitFor } from '../utils/wait-for.js';
 
 const HOOKS = '/API/notifications/v1/webhooks';
 /** Fast retries so the failure paths take milliseconds; the disable period is moved with the Clock. */
@@ -140,7 +142,7 @@ describe('webhook delivery', () => {
     for (const e of sent) await record(e);
     await record(event({ eventType: 'match', requestId: 'last' }));
     await receiver.waitFor(() => receiver.at('/match-any').length === 5);
-    await new Promise((r) => setTimeout(r, 100));
+    await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
     expect(receiver.at('/match-any')).toHaveLength(5);
     expect(receiver.at('/match-narrow').map((r) => JSON.parse(r.body).object_id)).toEqual([objectId]);
     expect((await deliveriesOf(any.id)).every((d) => d.status === 'DELIVERED')).toBe(true);
@@ -159,7 +161,7 @@ describe('webhook delivery', () => {
     ).rejects.toThrow('the change failed');
     await record(event({ eventType: 'rollback', requestId: 'committed' }));
     await receiver.waitFor(() => receiver.at('/rollback').length >= 1);
-    await new Promise((r) => setTimeout(r, 100));
+    await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
     expect(receiver.at('/rollback').map((r) => JSON.parse(r.body).request_id)).toEqual(['committed']);
     expect(await t.ds.getRepository(WebhookEventEntity).countBy({ event_type: 'rollback' })).toBe(1);
     expect(await deliveriesOf(w.id)).toHaveLength(1);
@@ -202,7 +204,7 @@ describe('webhook delivery', () => {
     const e = event({ eventType: 'flaky' });
     await record(e);
     await receiver.waitFor(() => receiver.at('/flaky').length >= 4);
-    const failing = await eventually(async () => {
+    const failing = await waitFor(async () => {
       const row = await webhookRow(w.id);
       return row.status === 'FAILING' && row;
     });
@@ -225,7 +227,7 @@ describe('webhook delivery', () => {
 
     receiver.statusByPath.set('/flaky', 200);
     await receiver.waitFor(() => receiver.delivered('/flaky').length === 1);
-    const back = await eventually(async () => {
+    const back = await waitFor(async () => {
       const row = await webhookRow(w.id);
       return row.status === 'ENABLED' && row;
     });
@@ -255,7 +257,7 @@ describe('webhook delivery', () => {
         .expect(201)
     ).body as { id: string };
     await record(event({ eventType: 'down' }));
-    const refused = await eventually(async () => {
+    const refused = await waitFor(async () => {
       const [d] = await deliveriesOf(w.id);
       return d?.attempts >= 2 && d;
     });
@@ -264,7 +266,7 @@ describe('webhook delivery', () => {
     await down.listen(port);
     try {
       await down.waitFor(() => down.delivered('/down').length === 1);
-      await eventually(async () => (await deliveriesOf(w.id))[0].status === 'DELIVERED');
+      await waitFor(async () => (await deliveriesOf(w.id))[0].status === 'DELIVERED');
     } finally {
       await down.close();
     }
@@ -280,7 +282,7 @@ describe('webhook delivery', () => {
     await t.http.delete(`${HOOKS}/${del.id}`).set(h).expect(204);
     await t.http.patch(`${HOOKS}/${dis.id}`).set(h).send({ status: 'DISABLED' }).expect(200);
     const seen = receiver.at('/deleted').length + receiver.at('/disabled').length;
-    await new Promise((r) => setTimeout(r, 300));
+    await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
     expect(receiver.at('/deleted').length + receiver.at('/disabled').length).toBeLessThanOrEqual(seen + 2); // in flight
     for (const id of [del.id, dis.id]) {
       const [d] = await deliveriesOf(id);
@@ -288,7 +290,7 @@ describe('webhook delivery', () => {
       expect(d.error).toMatch(/given up: the webhook was (deleted|disabled)/);
     }
     const settled = receiver.at('/deleted').length + receiver.at('/disabled').length;
-    await new Promise((r) => setTimeout(r, 200));
+    await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
     expect(receiver.at('/deleted').length + receiver.at('/disabled').length).toBe(settled);
     // a DISABLED webhook's delivery cannot be replayed until it is enabled
     const [d] = await deliveriesOf(dis.id);
@@ -300,11 +302,11 @@ describe('webhook delivery', () => {
     const w = await register('/dead', { event_type: 'dead' });
     await record(event({ eventType: 'dead' }));
     await record(event({ eventType: 'dead' }));
-    await eventually(async () => (await webhookRow(w.id)).status === 'FAILING');
+    await waitFor(async () => (await webhookRow(w.id)).status === 'FAILING');
     const clock = t.get(Clock);
     try {
       clock.advance(86_400_000 + 1000);
-      const row = await eventually(async () => {
+      const row = await waitFor(async () => {
         const r = await webhookRow(w.id);
         return r.status === 'DISABLED' && r;
       });
@@ -312,7 +314,7 @@ describe('webhook delivery', () => {
       const deliveries = await deliveriesOf(w.id);
       expect(deliveries.map((d) => d.status)).toEqual(['FAILED', 'FAILED']);
       const count = receiver.at('/dead').length;
-      await new Promise((r) => setTimeout(r, 200));
+      await t.get(WebhookWorker).afterRounds(2); // the worker has looked again since
       expect(receiver.at('/dead')).toHaveLength(count);
     } finally {
       clock.reset();
@@ -394,7 +396,7 @@ describe('webhook delivery with WEBHOOK_ALLOW_PRIVATE=false (the default): the S
         requestId: null,
       }),
     );
-    const d = await eventually(async () => {
+    const d = await waitFor(async () => {
       const [row] = await t.ds.getRepository(WebhookDeliveryEntity).findBy({ webhook_id: w.body.id });
       return row?.attempts >= 2 && row;
     });

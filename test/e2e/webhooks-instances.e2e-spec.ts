@@ -10,8 +10,10 @@ import { loadConfig } from '../../src/config/config.js';
 import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity.js';
 import { WebhookEventsService } from '../../src/webhooks/webhook-events.service.js';
 import { WebhookSecrets } from '../../src/webhooks/webhook-secrets.js';
+import { WebhookWorker } from '../../src/webhooks/webhook-worker.service.js';
 import { createTestDatabase } from '../utils/test-database.js';
-import { eventually, WebhookReceiver } from '../utils/webhook-receiver.js';
+import { WebhookReceiver } from '../utils/webhook-receiver.js';
+import { waitFor } from '../utils/wait-for.js';
 
 /**
  * Several instances on one database, and an instance killed between the commit and the delivery. Both need a
@@ -86,7 +88,8 @@ const FAST = {
       await Promise.all([record(a, 25), record(b, 25), record(a, 10), record(b, 10)]);
       const total = 2 * 70;
       await receiver.waitFor((r) => r.length >= total, 30_000);
-      await new Promise((r) => setTimeout(r, 300)); // a duplicate would arrive in this time
+      // both instances have looked again since: a duplicate claim would have been sent by now
+      await Promise.all([a.get(WebhookWorker).afterRounds(2), b.get(WebhookWorker).afterRounds(2)]);
       const ids = receiver.received.map((r) => r.headers['webhook-id'] as string);
       expect(ids).toHaveLength(total);
       expect(new Set(ids).size).toBe(total);
@@ -139,7 +142,7 @@ const FAST = {
       child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
       children.push(child);
       const base = `http://127.0.0.1:${port}`;
-      await eventually(
+      await waitFor(
         async () => {
           if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}): ${stderr}`);
           return fetch(`${base}/API/auth/readyz`)
@@ -198,23 +201,26 @@ const FAST = {
           ).size >= committed.length,
         30_000,
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // each delivery is marked DELIVERED once sent: when every one is, nothing is left that could be sent again
+      const c = new pg.Client({ connectionString: dbUrl });
+      await c.connect();
+      try {
+        const rows = await waitFor(async () => {
+          const r = (
+            await c.query('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status')
+          ).rows as { status: string; n: number }[];
+          return r.length === 1 && r[0].status === 'DELIVERED' && r[0].n === committed.length ? r : undefined;
+        }, 30_000);
+        expect(rows).toEqual([{ status: 'DELIVERED', n: committed.length }]);
+      } finally {
+        await c.end();
+      }
       const delivered = receiver
         .delivered('/crash')
         .map((r) => JSON.parse(r.body) as { object_id: string; operation: string });
       // exactly the committed changes, each once (one instance runs now, and it marks each one done)
       expect(delivered.map((m) => m.object_id).sort()).toEqual([...committed].sort());
       expect(delivered.every((m) => m.operation === 'create')).toBe(true);
-      const c = new pg.Client({ connectionString: dbUrl });
-      await c.connect();
-      try {
-        const rows = (
-          await c.query('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status')
-        ).rows;
-        expect(rows).toEqual([{ status: 'DELIVERED', n: committed.length }]);
-      } finally {
-        await c.end();
-      }
       // and it stops cleanly on SIGTERM: Nest's shutdown hooks run (the worker stops before the data source
       // closes), then Nest raises the signal again, so the process ends by SIGTERM, promptly
       const exited = new Promise<[number | null, string | null]>((resolve) =>
