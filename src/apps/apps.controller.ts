@@ -1,18 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
@@ -25,7 +23,7 @@ const uuid = new UuidParamPipe();
 const appAccess = { entity: 'app' as const, param: 'app_id' };
 
 @ApiTags('apps')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/apps')
 export class AppsController {
   constructor(private readonly apps: AppsService) {}
@@ -56,7 +54,7 @@ export class AppsController {
   @Authenticated({ roles: ['can_read_apps'], access: appAccess })
   @ApiOperation({ summary: 'One application' })
   @ApiOkResponse({ type: AppDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
     return appView(await this.apps.get(caller, id));
   }
@@ -65,7 +63,7 @@ export class AppsController {
   @Authenticated({ roles: ['can_write_apps'], access: appAccess })
   @ApiOperation({ summary: 'Update an application (type is fixed at creation and ignored here)' })
   @ApiOkResponse({ type: CreatedAppDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   replaceApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,
@@ -78,7 +76,7 @@ export class AppsController {
   @Authenticated({ roles: ['can_write_apps'], access: appAccess })
   @ApiOperation({ summary: 'Partly update an application (type is ignored)' })
   @ApiOkResponse({ type: CreatedAppDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   updateApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,
@@ -92,7 +90,7 @@ export class AppsController {
   @Authenticated({ roles: ['can_delete_apps'], access: appAccess })
   @ApiOperation({ summary: 'Delete an application and every token issued for it' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.apps.remove(caller, id);
   }
@@ -104,7 +102,7 @@ export class AppsController {
       'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
   })
   @ApiCreatedResponse({ type: CreatedAppDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   rotateAppSecret(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
     return this.apps.rotateSecret(caller, id);
   }
@@ -117,7 +115,7 @@ export class AppsController {
       'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
   })
   @ApiOkResponse({ type: TokenDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   createCurrentUserToken(
     @Param('app_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -132,7 +130,7 @@ export class AppsController {
     summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
   })
   @ApiOkResponse({ type: TokenDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   createAppToken(
     @Param('app_id', uuid) id: string,
     @Query() q: PatQueryDto,

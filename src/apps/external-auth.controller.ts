@@ -1,21 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { fromRequest } from '../audit/audit-origin.js';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { SCOPES } from '../common/auth/scopes.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { pageEnvelope } from '../common/http/list-envelope.js';
 import { ScopeListDto } from './dto/app.dto.js';
@@ -30,7 +27,7 @@ import { ExternalAuthService } from './external-auth.service.js';
 
 /** The fixed-path routes under /v1/apps/ (registered before /v1/apps/{app_id}/). */
 @ApiTags('apps')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/apps')
 export class ExternalAuthController {
   constructor(private readonly external: ExternalAuthService) {}
@@ -52,8 +49,7 @@ export class ExternalAuthController {
     summary: 'Approve an external program (identified by its secret) to receive a token for an app',
   })
   @ApiCreatedResponse({ type: ExternalAuthRequestResponseDto })
-  @ApiNotFoundResponse({ description: 'No such app in the caller’s domain', type: ErrorsDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409, { 404: 'No such app in the caller’s domain' })
   approveExternalAuth(
     @Body() body: ExternalAuthRequestDto,
     @Caller() caller: AuthContext,
@@ -65,7 +61,7 @@ export class ExternalAuthController {
   @Public('signin')
   @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
   @ApiOkResponse({ type: ExternalAuthDto })
-  @ApiNotFoundResponse({ description: 'Unknown, expired or already collected', type: ErrorsDto })
+  @ApiErrors({ 404: 'Unknown, expired or already collected' })
   collectExternalAuth(
     @Param() params: ExternalAuthSecretParamDto,
     @Req() req: Request,
@@ -78,8 +74,7 @@ export class ExternalAuthController {
   @Authenticated({ scopes: ['user_impersonation'] })
   @ApiOperation({ summary: 'Approve an app instance (its own random id) to act for the caller' })
   @ApiCreatedResponse({ type: ApprovedAppInstanceDto })
-  @ApiNotFoundResponse({ description: 'No such app in the caller’s domain', type: ErrorsDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409, { 404: 'No such app in the caller’s domain' })
   approveAppInstance(
     @Body() body: ApprovedAppInstanceDto,
     @Caller() caller: AuthContext,
@@ -97,10 +92,7 @@ export class ExternalAuthController {
       'carries more than the approval gave, nor more than the collecting credential carries.',
   })
   @ApiOkResponse({ type: ExternalAuthDto })
-  @ApiNotFoundResponse({
-    description: 'Unknown, expired, already collected, or approved by someone else',
-    type: ErrorsDto,
-  })
+  @ApiErrors({ 404: 'Unknown, expired, already collected, or approved by someone else' })
   collectAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
     @Caller() caller: AuthContext,
@@ -113,10 +105,7 @@ export class ExternalAuthController {
   @Authenticated()
   @ApiOperation({ summary: 'Withdraw an approval; the instance’s token is revoked' })
   @ApiNoContentResponse({ description: 'Withdrawn (no body)' })
-  @ApiNotFoundResponse({
-    description: 'Unknown, or approved by someone else and the caller is not an administrator',
-    type: ErrorsDto,
-  })
+  @ApiErrors({ 404: 'Unknown, or approved by someone else and the caller is not an administrator' })
   deleteAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
     @Caller() caller: AuthContext,

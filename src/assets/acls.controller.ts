@@ -1,18 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { ASSET_ACCESS } from './asset-access.js';
 import { AclsService } from './acls.service.js';
@@ -32,11 +30,7 @@ const PUT =
 
 /** Entity ACLs of assets (the access lists of docs/interface.md); object_type is `assets`. */
 @ApiTags('acls')
-@ApiBadRequestResponse({ type: ErrorsDto })
-@ApiNotFoundResponse({
-  description: 'No such asset the caller may read, user, group or entry',
-  type: ErrorsDto,
-})
+@ApiErrors(400, { 404: 'No such asset the caller may read, user, group or entry' })
 @Controller('API/acls/v1')
 export class AclsController {
   constructor(private readonly acls: AclsService) {}

@@ -1,18 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { ASSET_ACCESS } from './asset-access.js';
 import { AssetsService } from './assets.service.js';
@@ -29,7 +27,7 @@ const param = 'asset_id';
 const UPDATE = 'Update an asset (any subset of the writable fields); needs the write permission';
 
 @ApiTags('assets')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/assets/v1/assets')
 export class AssetsController {
   constructor(private readonly assets: AssetsService) {}
@@ -63,7 +61,7 @@ export class AssetsController {
   @Authenticated({ roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } })
   @ApiOperation({ summary: 'One asset, with its versions and the caller’s permissions' })
   @ApiOkResponse({ type: AssetDto })
-  @ApiNotFoundResponse({ description: 'No such asset the caller may read', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such asset the caller may read' })
   getAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<AssetDto> {
     return this.assets.get(caller, id);
   }
@@ -72,7 +70,7 @@ export class AssetsController {
   @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
   @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: AssetDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   updateAsset(
     @Param(param, uuid) id: string,
     @Body() body: UpdateAssetDto,
@@ -85,7 +83,7 @@ export class AssetsController {
   @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
   @ApiOperation({ summary: `${UPDATE}. The same as PATCH; read-only fields are ignored` })
   @ApiOkResponse({ type: AssetDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   replaceAsset(
     @Param(param, uuid) id: string,
     @Body() body: UpdateAssetDto,
@@ -102,7 +100,7 @@ export class AssetsController {
       'Delete an asset (soft: date_deleted and deleted_by_user are set; it is then 404 to reads and searches)',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.assets.remove(caller, id);
   }

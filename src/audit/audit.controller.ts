@@ -1,22 +1,16 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { AuditQueryService } from './audit-query.service.js';
 import { AuditEventListDto, AuditEventListQueryDto } from './dto/audit-event.dto.js';
 
 /** The audit trail, read only: there is no route that changes or deletes a record. */
 @ApiTags('audit')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/audit/v1/events')
 export class AuditController {
   constructor(private readonly audit: AuditQueryService) {}
@@ -29,7 +23,7 @@ export class AuditController {
       'style; filters actor_user_id, actor_app_id, action, from, to; sort on date_created, action, outcome',
   })
   @ApiOkResponse({ type: AuditEventListDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiErrors(403)
   listAuditEvents(
     @Query() q: AuditEventListQueryDto,
     @Caller() caller: AuthContext,

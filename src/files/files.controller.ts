@@ -13,21 +13,18 @@ import {
   Res,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -54,11 +51,7 @@ const DELETE = { roles: ['can_delete_assets' as const], access: { entity: ASSET_
 
 /** Files of an asset and their keyframes: the asset's ACL governs them (read, write, delete per route). */
 @ApiTags('files')
-@ApiBadRequestResponse({ type: ErrorsDto })
-@ApiNotFoundResponse({
-  description: 'No such asset the caller may read, or no such file under it',
-  type: ErrorsDto,
-})
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such file under it' })
 @Controller('API/files/v1/assets/:asset_id')
 export class FilesController {
   constructor(
@@ -120,7 +113,7 @@ export class FilesController {
       'Progress, metadata, and status CLOSED once every byte arrived (checks the size, records a sha256 checksum; a mismatch is a 400 and the file stays OPEN)',
   })
   @ApiOkResponse({ type: FileDto })
-  @ApiConflictResponse({ description: 'A chunk is being written', type: ErrorsDto })
+  @ApiErrors({ 409: 'A chunk is being written' })
   updateFile(
     @Param(param, asset) assetId: string,
     @Param('file_id', file) id: string,
@@ -134,7 +127,7 @@ export class FilesController {
   @Authenticated(DELETE)
   @ApiOperation({ summary: 'Delete a file; its bytes are removed from the storage in the background' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiConflictResponse({ description: 'A chunk is being written', type: ErrorsDto })
+  @ApiErrors({ 409: 'A chunk is being written' })
   deleteFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<void> {
     return this.files.remove(assetId, id);
   }

@@ -1,19 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
@@ -38,11 +36,7 @@ const DELETE = { roles: ['can_delete_assets' as const], access: { entity: ASSET_
 
 /** Formats and file sets of an asset: the asset's ACL governs them (read, write, delete per route). */
 @ApiTags('files')
-@ApiBadRequestResponse({ type: ErrorsDto })
-@ApiNotFoundResponse({
-  description: 'No such asset the caller may read, or no such row under it',
-  type: ErrorsDto,
-})
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such row under it' })
 @Controller('API/files/v1/assets/:asset_id')
 export class FormatsController {
   constructor(private readonly formats: FormatsService) {}

@@ -1,19 +1,10 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
   CreateStorageDto,
@@ -29,7 +20,7 @@ import { StoragesService } from './storages.service.js';
 const uuid = new UuidParamPipe('Storage');
 
 @ApiTags('files')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/files/v1/storages')
 export class StoragesController {
   constructor(private readonly storages: StoragesService) {}
@@ -62,7 +53,7 @@ export class StoragesController {
   @ApiParam({ name: 'purpose', enum: STORAGE_PURPOSES })
   @ApiOperation({ summary: 'The storage of a purpose: the domain’s default, else the built-in one' })
   @ApiOkResponse({ type: StorageDto })
-  @ApiNotFoundResponse({ description: 'None for that purpose', type: ErrorsDto })
+  @ApiErrors({ 404: 'None for that purpose' })
   matchingStorage(@Param('purpose') purpose: string, @Caller() caller: AuthContext): Promise<StorageDto> {
     if (!(STORAGE_PURPOSES as readonly string[]).includes(purpose))
       throw FilesErrors.NO_MATCHING_STORAGE(purpose.slice(0, 50));
@@ -73,7 +64,7 @@ export class StoragesController {
   @Authenticated({ roles: ['can_read_assets'] })
   @ApiOperation({ summary: 'One storage' })
   @ApiOkResponse({ type: StorageDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getStorage(@Param('storage_id', uuid) id: string, @Caller() caller: AuthContext): Promise<StorageDto> {
     return this.storages.get(caller, id);
   }
@@ -84,8 +75,7 @@ export class StoragesController {
     summary: 'Edit a storage (administrators: their domain’s; super administrators: the built-in ones too)',
   })
   @ApiOkResponse({ type: StorageDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiErrors(403, 404)
   updateStorage(
     @Param('storage_id', uuid) id: string,
     @Body() body: UpdateStorageDto,

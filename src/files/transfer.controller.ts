@@ -1,23 +1,18 @@
 import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiHeader,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPayloadTooLargeResponse,
   ApiProperty,
   ApiQuery,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { DownloadService } from './download.service.js';
 import { FileLinks, type LinkPurpose } from './file-links.js';
@@ -48,7 +43,7 @@ const signed = (): MethodDecorator => (t, k, d) => {
  * away from the body parsers, see app.factory.ts).
  */
 @ApiTags('files')
-@ApiBadRequestResponse({ description: 'Hostile or malformed input', type: ErrorsDto })
+@ApiErrors({ 400: 'Hostile or malformed input' })
 @Controller('API/files/v1')
 export class TransferController {
   constructor(
@@ -66,10 +61,7 @@ export class TransferController {
     summary: 'Start the resumable upload of a file (201 with Location: where to send the bytes)',
   })
   @ApiCreatedResponse({ description: 'Location: the session URL (the same signed URL)' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
-  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'A chunk is being written', type: ErrorsDto })
+  @ApiErrors(400, 404, { 403: 'Invalid or expired link', 409: 'A chunk is being written' })
   async startUpload(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,
@@ -95,12 +87,12 @@ export class TransferController {
   })
   @ApiOkResponse({ description: 'Every byte arrived', type: UploadedFileDto })
   @ApiResponse({ status: 308, description: 'Resume incomplete; Range: bytes=0-(stored-1), absent when none' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
-  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'Another chunk of this upload is in progress', type: ErrorsDto })
-  @ApiPayloadTooLargeResponse({ description: 'Past the declared size or FILES_MAX_BYTES', type: ErrorsDto })
-  @ApiResponse({ status: 502, description: 'The storage failed; resend the chunk', type: ErrorsDto })
+  @ApiErrors(400, 404, {
+    403: 'Invalid or expired link',
+    409: 'Another chunk of this upload is in progress',
+    413: 'Past the declared size or FILES_MAX_BYTES',
+    502: 'The storage failed; resend the chunk',
+  })
   async putChunk(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,
@@ -131,9 +123,7 @@ export class TransferController {
   })
   @ApiOkResponse({ description: 'The bytes', content: OCTETS })
   @ApiResponse({ status: 206, description: 'The requested range', content: OCTETS })
-  @ApiResponse({ status: 416, description: 'Range not satisfiable', type: ErrorsDto })
-  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
   async downloadFile(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,
@@ -150,9 +140,7 @@ export class TransferController {
   @ApiOperation({ summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)' })
   @ApiOkResponse({ description: 'The image', content: JPEG })
   @ApiResponse({ status: 206, description: 'The requested range', content: JPEG })
-  @ApiResponse({ status: 416, description: 'Range not satisfiable', type: ErrorsDto })
-  @ApiForbiddenResponse({ description: 'Invalid or expired link', type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
   async downloadKeyframe(
     @Param('keyframe_id') id: string,
     @Query() q: Record<string, unknown>,

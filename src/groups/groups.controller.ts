@@ -1,19 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import {
@@ -31,7 +28,7 @@ const groupAccess = { entity: 'group' as const, param: 'group_id' };
 const UPDATE = 'Update a group (members’ roles change on their next request)';
 
 @ApiTags('groups')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/groups')
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
@@ -54,7 +51,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'] })
   @ApiOperation({ summary: 'Create a group carrying roles (only roles the caller holds)' })
   @ApiCreatedResponse({ type: GroupDto })
-  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  @ApiErrors({ 409: 'The name is taken in this domain' })
   createGroup(@Body() body: CreateGroupDto, @Caller() caller: AuthContext): Promise<GroupDto> {
     return this.groups.create(caller, body);
   }
@@ -79,7 +76,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_read_groups'], access: groupAccess })
   @ApiOperation({ summary: 'One group, with its member ids' })
   @ApiOkResponse({ type: GroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupDto> {
     return this.groups.get(caller, id);
   }
@@ -88,8 +85,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: GroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  @ApiErrors(404, { 409: 'The name is taken in this domain' })
   updateGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
@@ -104,8 +100,7 @@ export class GroupsController {
     summary: `${UPDATE}. The same as PATCH: any subset of the fields; read-only fields are ignored`,
   })
   @ApiOkResponse({ type: GroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The name is taken in this domain', type: ErrorsDto })
+  @ApiErrors(404, { 409: 'The name is taken in this domain' })
   replaceGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
@@ -119,7 +114,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_delete_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Delete a group; its members lose its roles' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.groups.remove(caller, id);
   }
@@ -128,7 +123,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the group' })
   @ApiCreatedResponse({ type: GroupDto })
-  @ApiNotFoundResponse({ description: 'No such group or user in this domain', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such group or user in this domain' })
   addGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -142,7 +137,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Remove a user from a group' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ description: 'No such group, user or membership', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such group, user or membership' })
   removeGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -156,7 +151,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the user' })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiNotFoundResponse({ description: 'No such group or user in this domain', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such group or user in this domain' })
   addGroupUser(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -170,7 +165,7 @@ export class GroupsController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ description: 'No such group, user or membership', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such group, user or membership' })
   removeGroupUser(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,

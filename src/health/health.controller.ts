@@ -1,18 +1,12 @@
 import { Controller, Get, HttpCode, Req } from '@nestjs/common';
 import { unavailable } from '../common/errors/request.errors.js';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiProperty,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { HealthRepository } from './health.repository.js';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 
 class StatusDto {
   @ApiProperty({ example: 'ok' }) status!: string;
@@ -42,7 +36,7 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiOkResponse({ type: StatusDto })
-  @ApiServiceUnavailableResponse({ type: ErrorsDto })
+  @ApiErrors(503)
   async getReadiness(): Promise<StatusDto> {
     try {
       await this.repo.ping();

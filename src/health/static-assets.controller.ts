@@ -1,14 +1,8 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { staticAsset } from './static-assets.js';
 import { StaticErrors } from './static.errors.js';
 
@@ -31,8 +25,7 @@ export class StaticAssetsController {
     },
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match named the current ETag)' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such asset' })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A name the hostile-input rules refuse (NUL)' })
+  @ApiErrors({ 400: 'A name the hostile-input rules refuse (NUL)', 404: 'No such asset' })
   getStaticAsset(@Param('filename') filename: string, @Req() req: Request, @Res() res: Response): void {
     const asset = staticAsset(filename);
     if (!asset) throw StaticErrors.NOT_FOUND();

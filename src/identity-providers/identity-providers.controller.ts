@@ -13,24 +13,19 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiConsumes,
-  ApiForbiddenResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
@@ -61,7 +56,7 @@ const UPDATE =
 
 /** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
 @ApiTags('identity providers')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/auth/saml')
 export class IdentityProvidersController {
   constructor(
@@ -120,7 +115,7 @@ export class IdentityProvidersController {
   @Authenticated(idpAccess)
   @ApiOperation({ summary: 'One identity provider' })
   @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -132,7 +127,7 @@ export class IdentityProvidersController {
   @Authenticated(idpAccess)
   @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
   @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   replaceIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Body() body: UpdateIdentityProviderDto,
@@ -145,7 +140,7 @@ export class IdentityProvidersController {
   @Authenticated(idpAccess)
   @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   updateIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Body() body: UpdateIdentityProviderDto,
@@ -159,7 +154,7 @@ export class IdentityProvidersController {
   @Authenticated(idpAccess)
   @ApiOperation({ summary: 'Delete an identity provider (its email domains are unbound)' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -177,9 +172,10 @@ export class IdentityProvidersController {
       'unless a super administrator decides (force: bound and verified at once)',
   })
   @ApiCreatedResponse({ type: DomainBindingDto })
-  @ApiForbiddenResponse({ type: ErrorsDto, description: 'force from someone not a super administrator' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such identity provider in the caller’s domain' })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409, {
+    403: 'force from someone not a super administrator',
+    404: 'No such identity provider in the caller’s domain',
+  })
   bindIdentityProviderDomain(
     @Body() body: DomainIdentityProviderMapDto,
     @Caller() caller: AuthContext,
@@ -197,15 +193,10 @@ export class IdentityProvidersController {
       'administrators may name another domain’s',
   })
   @ApiOkResponse({ type: DomainBindingDto })
-  @ApiForbiddenResponse({ type: ErrorsDto, description: 'force from someone not a super administrator' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({
-    type: ErrorsDto,
-    description: 'The record is not there (yet), or another domain holds the name verified',
-  })
-  @ApiServiceUnavailableResponse({
-    type: ErrorsDto,
-    description: 'The DNS lookup did not complete (no answer within DNS_TIMEOUT_MS, or the resolvers failed)',
+  @ApiErrors(404, {
+    403: 'force from someone not a super administrator',
+    409: 'The record is not there (yet), or another domain holds the name verified',
+    503: 'The DNS lookup did not complete (no answer within DNS_TIMEOUT_MS, or the resolvers failed)',
   })
   verifyIdentityProviderDomain(
     @Param('domain') domain: string,
@@ -224,7 +215,7 @@ export class IdentityProvidersController {
       'or without it the name’s bindings in every domain',
   })
   @ApiNoContentResponse({ description: 'Unbound' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   unbindIdentityProviderDomain(
     @Param('domain') domain: string,
     @Query() q: UnbindDomainQueryDto,

@@ -1,20 +1,17 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { LoginTokenDto, MultiDomainUserSystemDto } from '../tokens/dto/token.dto.js';
 import { SamlLoginDto, SamlTokenRequestDto, SamlUrlDto } from './dto/identity-provider.dto.js';
 import type { IdentityProviderEntity } from './identity-provider.entity.js';
@@ -66,8 +63,7 @@ export class SamlController {
     summary: 'SAMLLogin {email} → {url} that starts single sign-on at the IdP of the email’s domain',
   })
   @ApiOkResponse({ type: SamlUrlDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No identity provider serves this email’s domain' })
+  @ApiErrors(400, { 404: 'No identity provider serves this email’s domain' })
   samlLogin(@Body() body: SamlLoginDto): Promise<{ url: string }> {
     return this.sso.loginUrl(body.email);
   }
@@ -77,7 +73,7 @@ export class SamlController {
   @Public('signin')
   @ApiOperation({ summary: '{email} → the domains offering it single sign-on (url starts it)' })
   @ApiOkResponse({ type: [MultiDomainUserSystemDto] })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   samlMultiDomainLogin(@Body() body: SamlLoginDto): Promise<MultiDomainUserSystemDto[]> {
     return this.sso.multiDomain(body.email);
   }
@@ -89,8 +85,7 @@ export class SamlController {
     summary: 'The single-use code of the ACS redirect (valid one minute) → the Token, as password login',
   })
   @ApiCreatedResponse({ type: LoginTokenDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
-  @ApiUnauthorizedResponse({ type: ErrorsDto, description: 'Unknown, used or expired code' })
+  @ApiErrors(400, { 401: 'Unknown, used or expired code' })
   samlToken(
     @Body() body: SamlTokenRequestDto,
     @Res({ passthrough: true }) res: Response,
@@ -182,8 +177,7 @@ export class SamlController {
     description: 'SAML 2.0 SP metadata',
     content: { 'application/xml': { schema: { type: 'string' } } },
   })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors(404, { 400: 'A malformed path' })
   async samlMetadata(@Param('public_id') publicId: string, @Res() res: Response): Promise<void> {
     const xml = await this.saml.metadata(await this.saml.byPublicId(publicId));
     res.status(200).type('application/xml').send(xml);
@@ -196,8 +190,7 @@ export class SamlController {
     description: 'SAML 2.0 SP metadata',
     content: { 'application/xml': { schema: { type: 'string' } } },
   })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors(404, { 400: 'A malformed path' })
   async samlMetadataDeprecated(
     @Param('system_domain_id') domainId: string,
     @Param('identity_provider_id') id: string,
@@ -214,7 +207,7 @@ export class SamlController {
   })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors({ 400: 'A malformed path' })
   samlSlo(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
@@ -224,7 +217,7 @@ export class SamlController {
   @ApiOperation({ summary: 'Single logout (POST binding): as GET' })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors({ 400: 'A malformed path' })
   samlSloPost(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
@@ -234,8 +227,7 @@ export class SamlController {
   @Public()
   @ApiOperation({ summary: '{url} of the IdP’s single logout (null when the IdP has none)' })
   @ApiOkResponse({ type: SamlUrlDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors(404, { 400: 'A malformed path' })
   async samlLogout(@Param('public_id') publicId: string): Promise<SamlUrlDto> {
     return { url: this.saml.logoutUrl(await this.saml.byPublicId(publicId)) };
   }
@@ -245,8 +237,7 @@ export class SamlController {
   @Public()
   @ApiOperation({ summary: 'Deprecated form of logout/{public_id}', deprecated: true })
   @ApiOkResponse({ type: SamlUrlDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'A malformed path' })
+  @ApiErrors(404, { 400: 'A malformed path' })
   async samlLogoutDeprecated(
     @Param('system_domain_id') domainId: string,
     @Param('identity_provider_id') id: string,

@@ -1,18 +1,9 @@
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import { UserSamlIdentityDto } from './dto/user-saml-identity.dto.js';
@@ -23,7 +14,7 @@ const userAccess = { entity: 'user' as const, param: 'user_id' };
 
 /** A user's single-sign-on identity (the users service's path; SAML sign-in reads it). */
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/users')
 export class UserSamlController {
   constructor(private readonly identities: UserSamlIdentityService) {}
@@ -35,14 +26,10 @@ export class UserSamlController {
       'Link your own account to an identity provider of the current domain, with the email it asserts for you: from a recent sign-in with the service’s own password (and second factor where enrolled), never a single sign-on. Only such a link lets a domain’s IdP sign in an account that also belongs to other domains, or a super administrator (whose single-sign-on session then has no super administrator’s power and changes no credential)',
   })
   @ApiOkResponse({ type: UserDto })
-  @ApiForbiddenResponse({
-    type: ErrorsDto,
-    description: 'Not your own recent sign-in with the service’s password, or a single-sign-on session',
-  })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such identity provider in this domain' })
-  @ApiConflictResponse({
-    type: ErrorsDto,
-    description: 'The IdP already signs another user in with this email',
+  @ApiErrors({
+    403: 'Not your own recent sign-in with the service’s password, or a single-sign-on session',
+    404: 'No such identity provider in this domain',
+    409: 'The IdP already signs another user in with this email',
   })
   setCurrentUserSamlIdentity(
     @Body() body: UserSamlIdentityDto,
@@ -56,7 +43,7 @@ export class UserSamlController {
   @Authenticated({ kinds: ['LOGIN'] })
   @ApiOperation({ summary: 'Remove your own single-sign-on identity in the current domain' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No identity set' })
+  @ApiErrors({ 404: 'No identity set' })
   deleteCurrentUserSamlIdentity(@Caller() caller: AuthContext): Promise<void> {
     return this.identities.removeOwn(caller);
   }
@@ -68,11 +55,9 @@ export class UserSamlController {
       'Set a user’s single-sign-on identity in the caller’s domain: the IdP (of this domain) and the email it asserts for them; administrators only, and only for an account this domain owns (no other domain, no super administrator: that person links it themselves at users/current/saml/)',
   })
   @ApiOkResponse({ type: UserDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user or identity provider in this domain' })
-  @ApiConflictResponse({
-    type: ErrorsDto,
-    description: 'The IdP already signs another user in with this email',
+  @ApiErrors(403, {
+    404: 'No such user or identity provider in this domain',
+    409: 'The IdP already signs another user in with this email',
   })
   setUserSamlIdentity(
     @Param('user_id', uuid) id: string,
@@ -87,8 +72,7 @@ export class UserSamlController {
   @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
   @ApiOperation({ summary: 'Remove a user’s single-sign-on identity in the caller’s domain' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiForbiddenResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no identity set' })
+  @ApiErrors(403, { 404: 'No such user, or no identity set' })
   deleteUserSamlIdentity(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.identities.remove(caller, id);
   }

@@ -1,20 +1,16 @@
 import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import {
   InvitationLinkDto,
   InvitationLinkRequestDto,
@@ -25,7 +21,7 @@ import {
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 
-const EXPIRED = { status: 419, description: 'The token expired, was used or was purged', type: ErrorsDto };
+const EXPIRED = 'The token expired, was used or was purged';
 
 /**
  * The published users service's invitation paths beyond invite/: reusable links for a group, registration
@@ -33,7 +29,7 @@ const EXPIRED = { status: 419, description: 'The token expired, was used or was 
  * `{user_id}/…` routes.
  */
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/users/invite')
 export class InvitationLinksController {
   constructor(private readonly links: InvitationLinksService) {}
@@ -46,8 +42,7 @@ export class InvitationLinksController {
       'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
   })
   @ApiOkResponse({ type: InvitationLinkDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'A group is not one of the caller’s domain' })
+  @ApiErrors(403, { 404: 'A group is not one of the caller’s domain' })
   requestInvitationLink(
     @Body() body: InvitationLinkRequestDto,
     @Caller() caller: AuthContext,
@@ -62,9 +57,7 @@ export class InvitationLinksController {
       'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
   })
   @ApiCreatedResponse({ type: InvitationRegisteredDto })
-  @ApiForbiddenResponse({ type: ErrorsDto, description: 'The domain is frozen (read-only)' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiResponse(EXPIRED)
+  @ApiErrors(404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED })
   registerInvitation(
     @Body() body: InvitationRegisterDto,
     @Req() req: Request,
@@ -79,8 +72,7 @@ export class InvitationLinksController {
     summary: 'Check an invitation link’s token or a mailed invitation’s secret without using it',
   })
   @ApiOkResponse({ type: InvitationTokenStateDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiResponse(EXPIRED)
+  @ApiErrors(404, { 419: EXPIRED })
   validateInvitation(@Body() body: InvitationTokenDto): Promise<InvitationTokenStateDto> {
     return this.links.validate(body.token);
   }

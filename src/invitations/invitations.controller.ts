@@ -1,24 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
 import { InvitationsService } from './invitations.service.js';
 
-const EXPIRED = { status: 419, description: 'The link expired, was used or was withdrawn', type: ErrorsDto };
+const EXPIRED = 'The link expired, was used or was withdrawn';
 
 /** The invited person's side: the mailed link, no credentials (the link's secret is the credential). */
 @ApiTags('invitations')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/invitation')
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
@@ -31,9 +23,7 @@ export class InvitationsController {
       'Accept an invitation: a new account is created with the password, an existing one proves itself with its own password; signs the person in to the domain',
   })
   @ApiOkResponse({ type: InvitationResponseDto })
-  @ApiForbiddenResponse({ description: 'The inviting domain is frozen (read-only)', type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiResponse(EXPIRED)
+  @ApiErrors(404, { 403: 'The inviting domain is frozen (read-only)', 419: EXPIRED })
   completeInvitation(
     @Param('reset_hash') secret: string,
     @Body() body: CompleteInvitationDto,
@@ -46,8 +36,7 @@ export class InvitationsController {
   @Public()
   @ApiOperation({ summary: 'What the invitation behind a link is, for the invited person' })
   @ApiOkResponse({ type: VerifyInviteByLinkDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiResponse(EXPIRED)
+  @ApiErrors(404, { 419: EXPIRED })
   verifyInvitation(@Param('reset_hash') secret: string): Promise<VerifyInviteByLinkDto> {
     return this.invitations.verify(secret);
   }

@@ -1,18 +1,10 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
 import { JOB_ACCESS } from './job-access.js';
@@ -22,7 +14,7 @@ const uuid = new UuidParamPipe('Job');
 const param = 'job_id';
 
 @ApiTags('jobs')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/jobs/v1/jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
@@ -47,8 +39,7 @@ export class JobsController {
     summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
   })
   @ApiCreatedResponse({ type: JobDto })
-  @ApiNotFoundResponse({ description: 'The object it names is not the caller’s to write', type: ErrorsDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
+  @ApiErrors(403, { 404: 'The object it names is not the caller’s to write' })
   createJob(@Body() body: CreateJobDto, @Caller() caller: AuthContext): Promise<JobDto> {
     return this.jobs.create(caller, body);
   }
@@ -57,7 +48,7 @@ export class JobsController {
   @Authenticated({ roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } })
   @ApiOperation({ summary: 'One job' })
   @ApiOkResponse({ type: JobDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<JobDto> {
     return this.jobs.get(caller, id);
   }
@@ -69,8 +60,7 @@ export class JobsController {
       'Progress and status (STARTED → FINISHED or FAILED); a job in a final status cannot change it (400)',
   })
   @ApiOkResponse({ type: JobDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiForbiddenResponse({ description: 'A job the service runs (KEYFRAMES)', type: ErrorsDto })
+  @ApiErrors(404, { 403: 'A job the service runs (KEYFRAMES)' })
   updateJob(
     @Param(param, uuid) id: string,
     @Body() body: UpdateJobDto,

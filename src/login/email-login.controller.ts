@@ -1,17 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { emailLoginPage } from './email-login-page.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
@@ -31,7 +22,7 @@ export class EmailLoginController {
       'Mail a single-use sign-in link (15 minutes) to the address; the same answer whether or not it belongs to an active user',
   })
   @ApiCreatedResponse({ description: 'Accepted; no body' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   async requestEmailLogin(@Body() body: EmailLoginDto): Promise<void> {
     await this.emailLogin.request(body.email);
   }
@@ -44,10 +35,12 @@ export class EmailLoginController {
       'Follow a mailed sign-in link (its secret is the last path segment of the link): signs the person in → the multi-platform Token form',
   })
   @ApiCreatedResponse({ type: LoginTokenDto })
-  @ApiBadRequestResponse({ description: 'A path the hostile-input rules refuse', type: ErrorsDto })
-  @ApiNotFoundResponse({ description: 'No such link', type: ErrorsDto })
-  @ApiResponse({ status: 419, description: 'The link expired, was used or was replaced', type: ErrorsDto })
-  @ApiUnauthorizedResponse({ description: 'The user has no active domain left', type: ErrorsDto })
+  @ApiErrors({
+    400: 'A path the hostile-input rules refuse',
+    401: 'The user has no active domain left',
+    404: 'No such link',
+    419: 'The link expired, was used or was replaced',
+  })
   completeEmailLogin(@Param('secret') secret: string): Promise<LoginTokenDto> {
     return this.emailLogin.complete(secret);
   }
@@ -70,7 +63,7 @@ export class EmailLoginPageController {
       'The page a mailed sign-in link opens: consumes nothing (mail scanners prefetch links); its button POSTs the secret to completeEmailLogin',
   })
   @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiBadRequestResponse({ description: 'A path the hostile-input rules refuse', type: ErrorsDto })
+  @ApiErrors({ 400: 'A path the hostile-input rules refuse' })
   showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
     const base = this.config.http.publicBaseUrl;
     const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;

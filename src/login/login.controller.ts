@@ -1,14 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { SimpleLoginDto } from './dto/simple-login.dto.js';
 import { LoginService } from './login.service.js';
@@ -24,11 +18,7 @@ export class LoginController {
   @Public('signin')
   @ApiOperation({ summary: 'Password sign-in → the multi-platform Token form (one token per domain)' })
   @ApiCreatedResponse({ type: LoginTokenDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
-  @ApiUnauthorizedResponse({
-    description: 'Unknown email, wrong password or inactive user (one answer)',
-    type: ErrorsDto,
-  })
+  @ApiErrors(400, { 401: 'Unknown email, wrong password or inactive user (one answer)' })
   simpleLogin(@Body() body: SimpleLoginDto, @Req() req: Request): Promise<LoginTokenDto> {
     return this.login.simpleLogin(body.email, body.password, body.marketplace_signup_nonce, fromRequest(req));
   }

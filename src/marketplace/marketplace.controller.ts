@@ -1,20 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { NoFilesInterceptor } from '@nestjs/platform-express';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import {
   MARKETPLACE_FORM_SCHEMA,
   MARKETPLACE_SIGNUP_SCHEMA,
@@ -27,14 +18,10 @@ import { MarketplaceService } from './marketplace.service.js';
 
 /** The buyer's form post: no files, a handful of small fields (a JWT is a few kB). */
 const FORM_LIMITS = { files: 0, fields: 10, parts: 10, fieldNameSize: 100, fieldSize: 16 * 1024 };
-const LINK_ERRORS = {
-  status: 409,
-  description: 'The domain is already linked to another marketplace customer',
-  type: ErrorsDto,
-};
+const LINK_ERRORS = 'The domain is already linked to another marketplace customer';
 
 @ApiTags('marketplace')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/marketplace')
 export class MarketplaceController {
   constructor(
@@ -62,7 +49,7 @@ export class MarketplaceController {
     summary: 'Link the caller’s domain to the marketplace customer behind a signup nonce (administrators)',
   })
   @ApiOkResponse({ type: MarketplaceLinkResultDto })
-  @ApiResponse(LINK_ERRORS)
+  @ApiErrors({ 409: LINK_ERRORS })
   marketplaceLink(
     @Caller() auth: AuthContext,
     @Body() body: MarketplaceLinkDto,
@@ -86,7 +73,7 @@ export class MarketplaceController {
       'To `{PUBLIC_BASE_URL}/registrations?marketplace_signup_nonce=…`, or `?marketplace_error=invalid_token|token_replayed|token_missing`',
     headers: { Location: { schema: { type: 'string', format: 'uri' } } },
   })
-  @ApiNotFoundResponse({ description: 'No marketplace of that name is configured', type: ErrorsDto })
+  @ApiErrors({ 404: 'No marketplace of that name is configured' })
   marketplaceCloudSignup(
     @Param('cloud') cloud: string,
     @Body() body: unknown,
@@ -110,8 +97,7 @@ export class MarketplaceController {
       'Link the caller’s domain, the nonce having come from the marketplace in the path (administrators)',
   })
   @ApiOkResponse({ type: MarketplaceLinkResultDto })
-  @ApiNotFoundResponse({ description: 'No marketplace of that name is configured', type: ErrorsDto })
-  @ApiResponse(LINK_ERRORS)
+  @ApiErrors({ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS })
   marketplaceCloudLink(
     @Caller() auth: AuthContext,
     @Param('cloud') cloud: string,

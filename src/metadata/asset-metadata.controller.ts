@@ -1,16 +1,10 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { AssetMetadataService } from './asset-metadata.service.js';
 import { AssetMetadataDto, MetadataValuesBodyDto } from './dto/values.dto.js';
@@ -21,8 +15,7 @@ const param = 'asset_id';
 
 /** An asset's metadata through a view (`/API/metadata/v1/assets/{asset_id}/views/{view_id}/`). */
 @ApiTags('metadata')
-@ApiBadRequestResponse({ type: ErrorsDto })
-@ApiNotFoundResponse({ description: 'No such asset the caller may read, or no such view', type: ErrorsDto })
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such view' })
 @Controller('API/metadata/v1/assets')
 export class AssetMetadataController {
   constructor(private readonly metadata: AssetMetadataService) {}

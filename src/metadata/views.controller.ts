@@ -1,19 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
@@ -32,7 +29,7 @@ const viewAccess = { entity: 'metadata-view', param: 'view_id' };
 
 /** Metadata views and asset categories (`/API/metadata/v1/`). */
 @ApiTags('metadata')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/metadata/v1')
 export class ViewsController {
   constructor(private readonly views: ViewsService) {}
@@ -61,7 +58,7 @@ export class ViewsController {
   @Authenticated({ roles: ['can_read_assets'], access: viewAccess })
   @ApiOperation({ summary: 'One metadata view' })
   @ApiOkResponse({ type: ViewDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   async getView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<ViewDto> {
     return viewView(await this.views.get(caller, id));
   }
@@ -70,7 +67,7 @@ export class ViewsController {
   @Authenticated({ roles: ['can_write_assets'], access: viewAccess })
   @ApiOperation({ summary: 'Replace a view (name, description, fields); values already set stay' })
   @ApiOkResponse({ type: ViewDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   replaceView(
     @Param('view_id', uuid) id: string,
     @Body() body: ViewBodyDto,
@@ -84,7 +81,7 @@ export class ViewsController {
   @Authenticated({ roles: ['can_delete_assets'], access: viewAccess })
   @ApiOperation({ summary: 'Delete a view (categories stop naming it; values already set stay)' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.views.remove(caller, id);
   }
@@ -105,7 +102,7 @@ export class ViewsController {
   @Authenticated({ roles: ['can_write_assets'] })
   @ApiOperation({ summary: 'Create an asset category naming its views' })
   @ApiCreatedResponse({ type: CategoryDto })
-  @ApiConflictResponse({ description: 'The name is taken', type: ErrorsDto })
+  @ApiErrors({ 409: 'The name is taken' })
   createAssetCategory(@Body() body: CreateCategoryDto, @Caller() caller: AuthContext): Promise<CategoryDto> {
     return this.views.createCategory(caller, body);
   }

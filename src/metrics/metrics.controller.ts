@@ -1,12 +1,6 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
-import {
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -33,8 +27,7 @@ export class MetricsController {
   @Public()
   @ApiOperation({ summary: 'Prometheus metrics (text format); only with METRICS_TOKEN, as a bearer token' })
   @ApiOkResponse({ content: { 'text/plain': { schema: { type: 'string' } } }, description: 'The metrics' })
-  @ApiUnauthorizedResponse({ type: ErrorsDto, description: 'No or a wrong bearer token' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'METRICS_TOKEN is not set: not served on this port' })
+  @ApiErrors({ 401: 'No or a wrong bearer token', 404: 'METRICS_TOKEN is not set: not served on this port' })
   @Header('Cache-Control', 'no-store')
   async getMetrics(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     const token = this.config.metrics.token;

@@ -1,17 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
 import {
   DomainMfaPolicyDto,
@@ -41,7 +39,7 @@ export class MfaLoginController {
     summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
   })
   @ApiCreatedResponse({ type: TokenDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   multidomainLogin(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<TokenDto> {
     return this.mfa.multidomainLogin(caller, body);
   }
@@ -51,7 +49,7 @@ export class MfaLoginController {
   @Authenticated({ kinds: ['TEMP'], whileFrozen: true })
   @ApiOperation({ summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor' })
   @ApiCreatedResponse({ description: 'Mailed' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   generateSignInOtp(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<void> {
     return this.mfa.generateForSignIn(caller, body);
   }
@@ -82,7 +80,7 @@ export class MfaEnrolmentController {
     summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
   })
   @ApiCreatedResponse({ type: TotpEnrolmentDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409)
   configureTotp(@Caller() caller: AuthContext): Promise<TotpEnrolmentDto> {
     return this.mfa.startTotp(caller);
   }
@@ -93,7 +91,7 @@ export class MfaEnrolmentController {
   @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)' })
   @ApiOkResponse({ type: RecoveryCodesDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   validateTotpConfiguration(
     @Caller() caller: AuthContext,
     @Body() body: OtpCodeDto,
@@ -106,7 +104,7 @@ export class MfaEnrolmentController {
   @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Removes the authenticator app; needs a current code of it or a recovery code' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   removeTotp(@Caller() caller: AuthContext, @Body() body: TotpRemoveDto): Promise<void> {
     return this.mfa.removeTotp(caller, body.otp, body.otp_type ?? 'TOTP');
   }
@@ -127,7 +125,7 @@ export class MfaEnrolmentController {
     summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
   })
   @ApiOkResponse({ type: OtpConfigurationDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   enableOtp(@Caller() caller: AuthContext, @Body() body: OtpCodeDto): Promise<OtpConfigurationDto> {
     return this.otpConfig.enable(caller, body.otp);
   }
@@ -139,7 +137,7 @@ export class MfaEnrolmentController {
       'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
   })
   @ApiOkResponse({ type: OtpConfigurationDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   updateOtp(@Caller() caller: AuthContext, @Body() body: MailOtpUpdateDto): Promise<OtpConfigurationDto> {
     return this.otpConfig.update(caller, body);
   }
@@ -155,7 +153,7 @@ export class DomainMfaController {
   @Authenticated({ admin: true })
   @ApiOperation({ summary: 'Sets the caller’s domain’s second-factor policy (mfa_required, mfa_methods)' })
   @ApiOkResponse({ type: DomainMfaPolicyOutDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   updateDomainMfa(
     @Caller() caller: AuthContext,
     @Body() body: DomainMfaPolicyDto,

@@ -2,18 +2,11 @@ import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@n
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AuthorizeErrors } from './authorize.errors.js';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { RequestErrors } from '../common/errors/request.errors.js';
 import { flattenValidationErrors } from '../common/errors/validation-exception.factory.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -32,7 +25,7 @@ import {
 
 /** For consent pages rendered by a client of this API: describe a pending request, record the decision. */
 @ApiTags('oauth')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/oauth/authorize')
 export class AuthorizeApiController {
   constructor(

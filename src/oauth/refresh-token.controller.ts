@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, HttpCode, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/auth/authenticated.decorator.js';
 import { sha256Hex } from '../common/crypto/secrets.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { RevokeRefreshTokenDto } from './dto/oauth.dto.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
 import { RefreshTokenEntity } from './refresh-token.entity.js';
@@ -24,7 +24,7 @@ export class RefreshTokenController {
   @Public('oauth')
   @ApiOperation({ summary: 'Revoke a refresh token (and the authorization it belongs to)' })
   @ApiOkResponse({ description: 'Empty body' })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   async revokeRefreshToken(@Body() body: RevokeRefreshTokenDto, @Req() req: Request): Promise<void> {
     const row = await this.ds
       .getRepository(RefreshTokenEntity)

@@ -1,19 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { FromReferralCodeDto, SystemDomainFromTemplateDto } from './dto/domain-from-template.dto.js';
 import { CreateReferralCodeDto, ReferralCodeDto, ReferralCodeListDto } from './dto/referral-code.dto.js';
@@ -23,7 +20,7 @@ const superAdmin = { superAdmin: true } as const;
 
 /** Referral codes: super administrators hand them out; a code gives the domains created with it its settings. */
 @ApiTags('referral codes')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/referral_codes')
 export class ReferralCodesController {
   constructor(private readonly codes: ReferralCodesService) {}
@@ -43,7 +40,7 @@ export class ReferralCodesController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'Create a referral code (unique case-insensitively: 409 when it exists)' })
   @ApiCreatedResponse({ type: ReferralCodeDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409)
   createReferralCode(@Body() body: CreateReferralCodeDto): Promise<ReferralCodeDto> {
     return this.codes.create(body);
   }
@@ -52,7 +49,7 @@ export class ReferralCodesController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'One referral code (case-insensitive)' })
   @ApiOkResponse({ type: ReferralCodeDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getReferralCode(@Param('code') code: string): Promise<ReferralCodeDto> {
     return this.codes.get(code);
   }
@@ -62,7 +59,7 @@ export class ReferralCodesController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a referral code (400 when it is marked do_not_delete)' })
   @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteReferralCode(@Param('code') code: string): Promise<void> {
     return this.codes.remove(code);
   }
@@ -73,7 +70,7 @@ export class ReferralCodesController {
  * OnboardingModule comes first in FEATURE_MODULES).
  */
 @ApiTags('referral codes')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/system_domains')
 export class DomainFromReferralCodeController {
   constructor(private readonly codes: ReferralCodesService) {}
@@ -85,7 +82,7 @@ export class DomainFromReferralCodeController {
       'Create a domain and its administrator (a new account with the given password) from a referral code: super administrators, and administrators of the code’s manage_system_domain_id domain',
   })
   @ApiCreatedResponse({ type: SystemDomainFromTemplateDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'Unknown code (super administrators)' })
+  @ApiErrors({ 404: 'Unknown code (super administrators)' })
   createSystemDomainFromReferralCode(
     @Param('code') code: string,
     @Body() body: FromReferralCodeDto,

@@ -1,19 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { VerificationResponseDto } from './dto/domain-from-template.dto.js';
 import {
@@ -33,15 +28,12 @@ import {
 import { RegistrationsService } from './registrations.service.js';
 import { WebflowContentService } from './webflow-content.service.js';
 
-const DISABLED = {
-  type: ErrorsDto,
-  description: 'Registration is switched off (REGISTRATION_ENABLED=false)',
-};
+const DISABLED = 'Registration is switched off (REGISTRATION_ENABLED=false)';
 const superAdmin = { superAdmin: true } as const;
 
 /** Self-service registration (no credentials), the countries, and the registration pages' content. */
 @ApiTags('registrations')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/registrations')
 export class RegistrationsController {
   constructor(
@@ -56,8 +48,7 @@ export class RegistrationsController {
       'Register: mails a verification link. The same answer whether or not the email has an account (its owner gets a different mail)',
   })
   @ApiCreatedResponse({ type: RegistrationDto })
-  @ApiForbiddenResponse(DISABLED)
-  @ApiConflictResponse({ type: ErrorsDto, description: 'The same email was registered concurrently' })
+  @ApiErrors({ 403: DISABLED, 409: 'The same email was registered concurrently' })
   createRegistration(@Body() body: RegistrationBodyDto): Promise<RegistrationDto> {
     return this.registrations.register(body);
   }
@@ -69,9 +60,7 @@ export class RegistrationsController {
       'Verify the email through the mailed link: creates the account and its domain from the template and signs the person in (auto_login)',
   })
   @ApiCreatedResponse({ type: VerificationResponseDto })
-  @ApiForbiddenResponse(DISABLED)
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiResponse({ status: 419, description: 'The link expired, was used or was replaced', type: ErrorsDto })
+  @ApiErrors(404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' })
   verifyRegistration(
     @Param('email_hash') secret: string,
     @Req() req: Request,
@@ -91,7 +80,7 @@ export class RegistrationsController {
   @Public()
   @ApiOperation({ summary: 'The content entry of a registration page route' })
   @ApiOkResponse({ type: WebflowContentDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getRegistrationContent(@Query() q: ContentQueryDto): Promise<WebflowContentDto> {
     return this.content.forRoute(q.page_route);
   }
@@ -113,7 +102,7 @@ export class RegistrationsController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'Create a content entry (409 when the slug or the page route is taken)' })
   @ApiCreatedResponse({ type: WebflowContentEntryDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(409)
   createRegistrationContent(@Body() body: CreateWebflowContentDto): Promise<WebflowContentEntryDto> {
     return this.content.create(body);
   }
@@ -122,8 +111,7 @@ export class RegistrationsController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'Replace a content entry' })
   @ApiOkResponse({ type: WebflowContentEntryDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ type: ErrorsDto })
+  @ApiErrors(404, 409)
   replaceRegistrationContent(
     @Param('slug') slug: string,
     @Body() body: WebflowContentBodyDto,
@@ -136,7 +124,7 @@ export class RegistrationsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a content entry' })
   @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteRegistrationContent(@Param('slug') slug: string): Promise<void> {
     return this.content.remove(slug);
   }

@@ -1,31 +1,19 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { PasswordsService } from './passwords.service.js';
 
-const UNKNOWN_LINK = { description: 'No such reset link', type: ErrorsDto };
-const expired = (text: string) => ({
-  status: 419,
-  description: `The link expired, was used, or a newer one replaced it: ${text}`,
-  type: ErrorsDto,
-});
+const UNKNOWN_LINK = 'No such reset link';
+const expired = (text: string) => `The link expired, was used, or a newer one replaced it: ${text}`;
 
 /** Password reset through a mailed link (no credentials: the link's secret is one) and PasswordChecks. */
 @ApiTags('passwords')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/password')
 export class PasswordsController {
   constructor(private readonly passwords: PasswordsService) {}
@@ -48,8 +36,7 @@ export class PasswordsController {
     summary: 'Set a new password through a reset link (once); every token of the account is revoked',
   })
   @ApiOkResponse({ description: 'No body' })
-  @ApiNotFoundResponse(UNKNOWN_LINK)
-  @ApiResponse(expired('"Authentication token expired"'))
+  @ApiErrors({ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') })
   async resetPassword(
     @Param('reset_hash') secret: string,
     @Body() body: ResetPasswordDto,
@@ -89,8 +76,7 @@ export class PasswordsController {
       'The PasswordChecks a password set through this reset link must pass (the strictest of every domain of the account)',
   })
   @ApiOkResponse({ type: PasswordChecksDto })
-  @ApiNotFoundResponse(UNKNOWN_LINK)
-  @ApiResponse(expired('"Reset password token expired"'))
+  @ApiErrors({ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') })
   getResetPasswordChecks(@Param('reset_hash') secret: string): Promise<PasswordChecksDto> {
     return this.passwords.linkChecks(secret);
   }

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { SearchBodyDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
 import { SearchService } from './search.service.js';
 
@@ -21,7 +21,7 @@ export class SearchController {
       'Search the assets the caller may read by words of their titles and metadata values; the list envelope with facets, each object with _highlight',
   })
   @ApiOkResponse({ type: SearchResultDto })
-  @ApiBadRequestResponse({ type: ErrorsDto })
+  @ApiErrors(400)
   searchAssets(
     @Body() body: SearchBodyDto,
     @Query() q: SearchQueryDto,

@@ -17,23 +17,20 @@ import {
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPayloadTooLargeResponse,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
 import {
   CreateSystemDomainDto,
@@ -69,7 +66,7 @@ const superAdmin = { superAdmin: true } as const;
 /** The domain itself: super administrators any, everyone else only the domain of their token (else 404). */
 const access = { entity: 'system_domain', param: 'id' } as const;
 const domainAdmin = { admin: true, access } as const;
-const NOT_FOUND = { type: ErrorsDto, description: 'System domain does not exist' };
+const NOT_FOUND = 'System domain does not exist';
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /**
@@ -78,7 +75,7 @@ const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
  * SystemDomainAdminService.
  */
 @ApiTags('system domains')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/auth/v1/system_domains')
 export class SystemDomainsController {
   constructor(private readonly domains: SystemDomainAdminService) {}
@@ -138,7 +135,7 @@ export class SystemDomainsController {
       'for its administrators and super administrators (any domain)',
   })
   @ApiOkResponse({ type: SystemDomainBasicDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   getSystemDomainBasic(
     @Param('id', domainId) id: string,
     @Caller() caller: AuthContext,
@@ -150,7 +147,7 @@ export class SystemDomainsController {
   @Authenticated(domainAdmin)
   @ApiOperation({ summary: 'One system domain, full form (its administrators: their own domain only)' })
   @ApiOkResponse({ type: SystemDomainDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   getSystemDomain(@Param('id', domainId) id: string): Promise<SystemDomainDto> {
     return this.domains.get(id);
   }
@@ -161,7 +158,7 @@ export class SystemDomainsController {
     summary: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
   })
   @ApiOkResponse({ type: SystemDomainDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   replaceSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: CreateSystemDomainDto,
@@ -174,7 +171,7 @@ export class SystemDomainsController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'Update some fields of a system domain (the super-admin form)' })
   @ApiOkResponse({ type: SystemDomainDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   updateSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: UpdateSystemDomainDto,
@@ -193,7 +190,7 @@ export class SystemDomainsController {
       'their accounts in their other domains. Not the domain of the caller’s own token (400)',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   deleteSystemDomain(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.remove(caller, id);
   }
@@ -202,7 +199,7 @@ export class SystemDomainsController {
   @Authenticated(domainAdmin)
   @ApiOperation({ summary: 'The domain’s Profile (industry)' })
   @ApiOkResponse({ type: SystemDomainProfileDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   getSystemDomainProfile(@Param('id', domainId) id: string): Promise<SystemDomainProfileDto> {
     return this.domains.profile(id);
   }
@@ -213,7 +210,7 @@ export class SystemDomainsController {
     summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
   })
   @ApiOkResponse({ type: SystemDomainProfileDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   updateSystemDomainProfile(
     @Param('id', domainId) id: string,
     @Body() body: SystemDomainProfileDto,
@@ -226,7 +223,7 @@ export class SystemDomainsController {
   @Authenticated(domainAdmin)
   @ApiOperation({ summary: 'The domain’s feature flags' })
   @ApiOkResponse({ type: SystemDomainFeaturesDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   getSystemDomainFeatures(@Param('id', domainId) id: string): Promise<SystemDomainFeaturesDto> {
     return this.domains.features(id);
   }
@@ -235,7 +232,7 @@ export class SystemDomainsController {
   @Authenticated(superAdmin)
   @ApiOperation({ summary: 'Replace the domain’s feature flags' })
   @ApiOkResponse({ type: SystemDomainFeaturesDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   replaceSystemDomainFeatures(
     @Param('id', domainId) id: string,
     @Body() body: SystemDomainFeaturesDto,
@@ -251,7 +248,7 @@ export class SystemDomainsController {
       'Turn one feature on (the published body {config: {feature, parameters}}; parameters are not kept, so only none, null or {} pass)',
   })
   @ApiCreatedResponse({ type: SystemDomainFeaturesDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   addSystemDomainFeature(
     @Param('id', domainId) id: string,
     @Body() body: AddSystemDomainFeatureDto,
@@ -269,7 +266,7 @@ export class SystemDomainsController {
       'operation reindex) for the platform’s indexer; answers the request',
   })
   @ApiAcceptedResponse({ type: ReindexRequestDto })
-  @ApiNotFoundResponse(NOT_FOUND)
+  @ApiErrors({ 404: NOT_FOUND })
   reindexSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: ReindexSystemDomainDto,
@@ -296,8 +293,7 @@ export class SystemDomainsController {
     },
   })
   @ApiCreatedResponse({ type: LogoDto })
-  @ApiNotFoundResponse(NOT_FOUND)
-  @ApiPayloadTooLargeResponse({ type: ErrorsDto, description: `A file over ${LOGO_MAX_BYTES} bytes` })
+  @ApiErrors({ 404: NOT_FOUND, 413: `A file over ${LOGO_MAX_BYTES} bytes` })
   uploadSystemDomainLogo(
     @Param('id', domainId) id: string,
     @UploadedFiles() files: LogoFile[] | undefined,
@@ -311,7 +307,7 @@ export class SystemDomainsController {
   @Authenticated(domainAdmin)
   @ApiOperation({ summary: 'Remove the domain’s logo' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such domain, or it has no logo' })
+  @ApiErrors({ 404: 'No such domain, or it has no logo' })
   deleteSystemDomainLogo(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.deleteLogo(caller, id);
   }
@@ -329,7 +325,7 @@ export class SystemDomainsController {
     content: Object.fromEntries(LOGO_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such domain, or it has no logo' })
+  @ApiErrors({ 404: 'No such domain, or it has no logo' })
   async getSystemDomainLogo(
     @Param('id', domainId) id: string,
     @Query('v') version: string | undefined,

@@ -12,20 +12,17 @@ import {
   UploadedFiles,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { PageQueryDto } from '../common/http/pagination.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -52,7 +49,7 @@ const groupAccess = { entity: 'group', param: 'group_id' };
  * these fixed paths come before the groups' /{group_id} routes (Express matches in registration order).
  */
 @ApiTags('groups')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/groups')
 export class GroupExtrasController {
   constructor(
@@ -76,8 +73,7 @@ export class GroupExtrasController {
       'Map an identity provider’s group name to a group, team or role group (applied at each single sign-on)',
   })
   @ApiCreatedResponse({ type: GroupMappingDto })
-  @ApiNotFoundResponse({ description: 'No such group in this domain', type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The name is already mapped in this domain', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such group in this domain', 409: 'The name is already mapped in this domain' })
   createGroupMapping(@Body() body: CreateGroupMappingDto, @Caller() caller: AuthContext) {
     return this.mappings.create(caller, body);
   }
@@ -86,7 +82,7 @@ export class GroupExtrasController {
   @Authenticated({ roles: ['can_read_groups'] })
   @ApiOperation({ summary: 'One group mapping, by the identity provider’s group name' })
   @ApiOkResponse({ type: GroupMappingDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext) {
     return this.mappings.get(caller, name);
   }
@@ -96,7 +92,7 @@ export class GroupExtrasController {
   @Authenticated({ roles: ['can_write_groups'] })
   @ApiOperation({ summary: 'Remove a group mapping (memberships it made stay until the next sign-on)' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext): Promise<void> {
     return this.mappings.remove(caller, name);
   }
@@ -119,7 +115,7 @@ export class GroupExtrasController {
       'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
   })
   @ApiCreatedResponse({ type: GroupReindexDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   reindexGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupReindexDto> {
     return this.mappings.reindex(caller, id);
   }
@@ -132,7 +128,7 @@ export class GroupExtrasController {
     summary: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
   })
   @ApiOkResponse({ type: LogoDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   uploadGroupLogo(
     @Param('group_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -146,7 +142,7 @@ export class GroupExtrasController {
   @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
   @ApiOperation({ summary: 'Remove a group’s logo' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such group, or it has no logo' })
+  @ApiErrors({ 404: 'No such group, or it has no logo' })
   deleteGroupLogo(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.logos.remove('GROUP', caller, id);
   }
@@ -157,7 +153,7 @@ export class GroupExtrasController {
     summary: 'A group’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
   })
   @ImageAnswer()
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such group, or it has no logo' })
+  @ApiErrors({ 404: 'No such group, or it has no logo' })
   async getGroupLogo(
     @Param('group_id', uuid) id: string,
     @Caller() caller: AuthContext,

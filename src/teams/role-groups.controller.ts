@@ -1,20 +1,17 @@
 import { UserDto } from '../users/dto/user.dto.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import {
@@ -29,12 +26,12 @@ import { GroupKindsService } from './group-kinds.service.js';
 
 const uuid = new UuidParamPipe();
 const access = { entity: 'role_group', param: 'role_group_id' };
-const TAKEN = { description: 'The name is taken among the domain’s role groups', type: ErrorsDto };
+const TAKEN = 'The name is taken among the domain’s role groups';
 const HELD = 'only roles the caller holds; members’ roles change on their next request';
 
 /** Role groups (published RoleGroup): bundles of roles; their members hold those roles in the domain. */
 @ApiTags('role groups')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/role_groups')
 export class RoleGroupsController {
   constructor(private readonly kinds: GroupKindsService) {}
@@ -54,7 +51,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_write_groups'] })
   @ApiOperation({ summary: `Create a role group carrying roles (${HELD})` })
   @ApiCreatedResponse({ type: RoleGroupDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors({ 409: TAKEN })
   createRoleGroup(@Body() body: CreateRoleGroupDto, @Caller() caller: AuthContext) {
     return this.kinds.create(ROLE_GROUP, caller, body) as Promise<RoleGroupDto>;
   }
@@ -74,7 +71,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_read_groups'], access })
   @ApiOperation({ summary: 'One role group, with its member ids' })
   @ApiOkResponse({ type: RoleGroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getRoleGroup(@Param('role_group_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.kinds.get(ROLE_GROUP, caller, id) as Promise<RoleGroupDto>;
   }
@@ -83,8 +80,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_write_groups'], access })
   @ApiOperation({ summary: `Update a role group (as PATCH: any subset; ${HELD})` })
   @ApiOkResponse({ type: RoleGroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors(404, { 409: TAKEN })
   replaceRoleGroup(
     @Param('role_group_id', uuid) id: string,
     @Body() body: UpdateRoleGroupDto,
@@ -97,8 +93,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_write_groups'], access })
   @ApiOperation({ summary: `Update a role group (${HELD})` })
   @ApiOkResponse({ type: RoleGroupDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors(404, { 409: TAKEN })
   updateRoleGroup(
     @Param('role_group_id', uuid) id: string,
     @Body() body: UpdateRoleGroupDto,
@@ -112,7 +107,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_delete_groups'], access })
   @ApiOperation({ summary: 'Delete a role group; its members lose its roles on their next request' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteRoleGroup(@Param('role_group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.kinds.remove(ROLE_GROUP, caller, id);
   }
@@ -124,7 +119,7 @@ export class RoleGroupsController {
       'Add a user of the domain to a role group (idempotent): they hold its roles from their next request',
   })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiNotFoundResponse({ description: 'No such role group or user in this domain', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such role group or user in this domain' })
   addRoleGroupUser(
     @Param('role_group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -138,7 +133,7 @@ export class RoleGroupsController {
   @Authenticated({ roles: ['can_write_groups'], access })
   @ApiOperation({ summary: 'Remove a user from a role group: its roles are gone from their next request' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ description: 'No such role group, user or membership', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such role group, user or membership' })
   removeRoleGroupUser(
     @Param('role_group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,

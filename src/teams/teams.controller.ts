@@ -15,15 +15,13 @@ import {
   UploadedFiles,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
@@ -33,7 +31,6 @@ import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import { CreateTeamDto, GroupLikeBasicListDto, TeamDto, TeamListDto, UpdateTeamDto } from './dto/team.dto.js';
@@ -42,11 +39,11 @@ import { GroupKindsService } from './group-kinds.service.js';
 
 const uuid = new UuidParamPipe();
 const teamAccess = { entity: 'team', param: 'team_id' };
-const TAKEN = { description: 'The name is taken among the domain’s teams', type: ErrorsDto };
+const TAKEN = 'The name is taken among the domain’s teams';
 
 /** Teams (published Team): people of a domain, grouped; they carry no roles. Group roles manage them. */
 @ApiTags('teams')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/teams')
 export class TeamsController {
   constructor(
@@ -68,7 +65,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_write_groups'] })
   @ApiOperation({ summary: 'Create a team' })
   @ApiCreatedResponse({ type: TeamDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors({ 409: TAKEN })
   createTeam(@Body() body: CreateTeamDto, @Caller() caller: AuthContext) {
     return this.kinds.create(TEAM, caller, body) as Promise<TeamDto>;
   }
@@ -88,7 +85,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_read_groups'], access: teamAccess })
   @ApiOperation({ summary: 'One team, with its member ids' })
   @ApiOkResponse({ type: TeamDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getTeam(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.kinds.get(TEAM, caller, id) as Promise<TeamDto>;
   }
@@ -99,8 +96,7 @@ export class TeamsController {
     summary: 'Update a team (as PATCH: any subset of the fields; read-only fields are ignored)',
   })
   @ApiOkResponse({ type: TeamDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors(404, { 409: TAKEN })
   replaceTeam(
     @Param('team_id', uuid) id: string,
     @Body() body: UpdateTeamDto,
@@ -113,8 +109,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Update a team' })
   @ApiOkResponse({ type: TeamDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse(TAKEN)
+  @ApiErrors(404, { 409: TAKEN })
   updateTeam(@Param('team_id', uuid) id: string, @Body() body: UpdateTeamDto, @Caller() caller: AuthContext) {
     return this.kinds.update(TEAM, caller, id, body) as Promise<TeamDto>;
   }
@@ -124,7 +119,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_delete_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Delete a team (its memberships and logo go with it)' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteTeam(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.kinds.remove(TEAM, caller, id);
   }
@@ -133,7 +128,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Add a user of the domain to a team (idempotent); the user comes back' })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiNotFoundResponse({ description: 'No such team or user in this domain', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such team or user in this domain' })
   addTeamUser(
     @Param('team_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -147,7 +142,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Remove a user from a team' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ description: 'No such team, user or membership', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such team, user or membership' })
   removeTeamUser(
     @Param('team_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -164,7 +159,7 @@ export class TeamsController {
     summary: 'Set a team’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
   })
   @ApiOkResponse({ type: LogoDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   uploadTeamLogo(
     @Param('team_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -178,7 +173,7 @@ export class TeamsController {
   @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
   @ApiOperation({ summary: 'Remove a team’s logo' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such team, or it has no logo' })
+  @ApiErrors({ 404: 'No such team, or it has no logo' })
   deleteTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.logos.remove('TEAM', caller, id);
   }
@@ -189,7 +184,7 @@ export class TeamsController {
     summary: 'A team’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
   })
   @ImageAnswer()
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such team, or it has no logo' })
+  @ApiErrors({ 404: 'No such team, or it has no logo' })
   async getTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext, @Res() res: Response) {
     sendImage(res, await this.logos.get('TEAM', caller, id));
   }

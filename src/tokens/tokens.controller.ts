@@ -1,18 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../common/http/pagination.dto.js';
 import { TokenDto, TokenListDto, TokenOutputDto } from './dto/token.dto.js';
@@ -68,7 +60,7 @@ export class TokensController {
   @Authenticated({ access: { entity: 'token', param: 'token_id' } })
   @ApiOperation({ summary: 'Describe a token: the caller’s own, or any in the domain for an administrator' })
   @ApiOkResponse({ type: TokenOutputDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<TokenOutputDto> {
     return this.lifecycle.describe(tokenId, caller);
   }
@@ -81,11 +73,7 @@ export class TokensController {
       'Revoke a token by id: the caller’s own, or any in the domain for an administrator (a super administrator’s only for a super administrator)',
   })
   @ApiOkResponse({ description: 'Empty body' })
-  @ApiForbiddenResponse({
-    description: 'The token is a super administrator’s and the caller is not one',
-    type: ErrorsDto,
-  })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404, { 403: 'The token is a super administrator’s and the caller is not one' })
   async revokeToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<void> {
     await this.lifecycle.revoke(tokenId, caller);
   }
@@ -94,7 +82,7 @@ export class TokensController {
   @Authenticated()
   @ApiOperation({ summary: 'The caller’s own live tokens (cursor style: per_page, last_id)' })
   @ApiOkResponse({ type: TokenListDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'per_page or last_id invalid' })
+  @ApiErrors({ 400: 'per_page or last_id invalid' })
   listOwnTokens(
     @Query() q: CursorQueryDto,
     @Caller() caller: AuthContext,
@@ -108,8 +96,7 @@ export class TokensController {
   @Authenticated({ admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } })
   @ApiOperation({ summary: 'Administrators: the live tokens of an application (cursor style)' })
   @ApiOkResponse({ type: TokenListDto })
-  @ApiBadRequestResponse({ type: ErrorsDto, description: 'per_page or last_id invalid' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404, { 400: 'per_page or last_id invalid' })
   listAppTokens(
     @Param('app_id', uuid) appId: string,
     @Query() q: CursorQueryDto,

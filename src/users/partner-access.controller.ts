@@ -1,23 +1,15 @@
 import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { PartnerAccessDto, PartnerAccessGrantedDto } from './dto/partner-access.dto.js';
 import { PartnerAccessService } from './partner-access.service.js';
 
 /** users/partner_domain_access/: mounted with UserExtrasModule, before users/{user_id}. */
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/users/partner_domain_access')
 export class PartnerAccessController {
   constructor(private readonly access: PartnerAccessService) {}
@@ -30,8 +22,7 @@ export class PartnerAccessController {
       'Let a partner domain administer the caller’s (customer) domain: its administrators become administrators here (no seat); idempotent, adds partner administrators appointed since',
   })
   @ApiAcceptedResponse({ type: PartnerAccessGrantedDto })
-  @ApiForbiddenResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such live partner domain' })
+  @ApiErrors(403, { 404: 'No such live partner domain' })
   grantPartnerDomainAccess(
     @Body() body: PartnerAccessDto,
     @Caller() caller: AuthContext,
@@ -47,8 +38,7 @@ export class PartnerAccessController {
       'Revoke a partner domain’s access: the memberships the grant made are removed (their tokens stop here)',
   })
   @ApiNoContentResponse({ description: 'Revoked' })
-  @ApiForbiddenResponse({ type: ErrorsDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such grant' })
+  @ApiErrors(403, { 404: 'No such grant' })
   revokePartnerDomainAccess(@Body() body: PartnerAccessDto, @Caller() caller: AuthContext): Promise<void> {
     return this.access.revoke(caller, body);
   }

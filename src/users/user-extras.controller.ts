@@ -1,19 +1,17 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
@@ -43,7 +41,7 @@ class UserReindexDto {
 
 /** Users routes of the published service beyond the CRUD: photos, one role, reindex. */
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/users')
 export class UserExtrasController {
   constructor(private readonly extras: UserExtrasService) {}
@@ -63,7 +61,7 @@ export class UserExtrasController {
   @Authenticated()
   @ApiOperation({ summary: 'Remove the caller’s photo (in the caller’s domain)' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No photo' })
+  @ApiErrors({ 404: 'No photo' })
   deleteCurrentUserPhoto(@Caller() caller: AuthContext): Promise<void> {
     return this.extras.deletePhoto(caller, caller.userId);
   }
@@ -73,7 +71,7 @@ export class UserExtrasController {
   @ImageUpload(PhotoUploadInterceptor, 'photo')
   @ApiOperation({ summary: `Set a user’s photo: ${PHOTO}` })
   @ApiCreatedResponse({ type: PhotoDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   setUserPhoto(
     @Param('user_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -87,7 +85,7 @@ export class UserExtrasController {
   @Authenticated({ roles: ['can_write_users'], access: userAccess })
   @ApiOperation({ summary: 'Remove a user’s photo (in the caller’s domain)' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no photo' })
+  @ApiErrors({ 404: 'No such user, or no photo' })
   deleteUserPhoto(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.extras.deletePhoto(caller, id);
   }
@@ -98,7 +96,7 @@ export class UserExtrasController {
     summary: 'A user’s photo as the caller’s domain shows it (any member): nosniff, a CSP that runs nothing',
   })
   @ImageAnswer()
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or no photo' })
+  @ApiErrors({ 404: 'No such user, or no photo' })
   async getUserPhoto(
     @Param('user_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -111,7 +109,7 @@ export class UserExtrasController {
   @Authenticated({ roles: ['can_read_users'], access: userAccess })
   @ApiOperation({ summary: 'Whether a user holds one role in the caller’s domain: 200, else 404' })
   @ApiOkResponse({ type: UserRoleDto })
-  @ApiNotFoundResponse({ type: ErrorsDto, description: 'No such user, or the user lacks the role' })
+  @ApiErrors({ 404: 'No such user, or the user lacks the role' })
   getUserRole(
     @Param('user_id', uuid) id: string,
     @Param('role') role: string,
@@ -127,7 +125,7 @@ export class UserExtrasController {
       'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
   })
   @ApiCreatedResponse({ type: UserReindexDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   reindexUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.extras.reindex(caller, id) as Promise<UserReindexDto>;
   }

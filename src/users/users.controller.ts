@@ -1,20 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
   InvitationListDto,
@@ -45,7 +41,7 @@ const PUT_IS_PATCH =
   'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
 
 @ApiTags('users')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller('API/users/v1/users')
 export class UsersController {
   constructor(
@@ -69,8 +65,10 @@ export class UsersController {
   @Authenticated()
   @ApiOperation({ summary: SELF_UPDATE })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse({ description: 'The caller is not a member of this domain', type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  @ApiErrors({
+    404: 'The caller is not a member of this domain',
+    409: 'The email already belongs to another user',
+  })
   updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
@@ -79,8 +77,10 @@ export class UsersController {
   @Authenticated()
   @ApiOperation({ summary: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse({ description: 'The caller is not a member of this domain', type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  @ApiErrors({
+    404: 'The caller is not a member of this domain',
+    409: 'The email already belongs to another user',
+  })
   replaceCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
@@ -130,7 +130,7 @@ export class UsersController {
   @Authenticated({ admin: true, roles: ['can_write_users'] })
   @ApiOperation({ summary: 'Create a user in the caller’s domain (emails are unique across domains)' })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiConflictResponse({ description: 'The email already belongs to a user', type: ErrorsDto })
+  @ApiErrors({ 409: 'The email already belongs to a user' })
   createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.create(caller, body);
   }
@@ -142,7 +142,7 @@ export class UsersController {
       'Invite an email into the caller’s domain and mail the link (valid 7 days). Nothing changes for the person until they accept; a new invitation replaces their pending one',
   })
   @ApiCreatedResponse({ type: UserSystemDomainInviteDto })
-  @ApiConflictResponse({ description: 'Already a member of this domain', type: ErrorsDto })
+  @ApiErrors({ 409: 'Already a member of this domain' })
   inviteUser(@Body() body: InviteUserDto, @Caller() caller: AuthContext): Promise<UserSystemDomainInviteDto> {
     return this.invitations.invite(caller, body);
   }
@@ -164,7 +164,7 @@ export class UsersController {
   @Authenticated({ roles: ['can_write_users'] })
   @ApiOperation({ summary: 'Withdraw a pending invitation: its link stops working' })
   @ApiNoContentResponse({ description: 'Withdrawn' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   withdrawInvitation(@Param('invitation_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.invitations.withdraw(caller, id);
   }
@@ -173,7 +173,7 @@ export class UsersController {
   @Authenticated({ roles: ['can_read_users'], access: userAccess })
   @ApiOperation({ summary: 'One user of the caller’s domain' })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.get(caller, id);
   }
@@ -182,7 +182,7 @@ export class UsersController {
   @Authenticated({ roles: ['can_read_users'], access: userAccess })
   @ApiOperation({ summary: 'A user’s effective roles in the caller’s domain' })
   @ApiOkResponse({ type: UserRolesDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getUserRoles(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserRolesDto> {
     return this.users.roles(caller, id);
   }
@@ -191,8 +191,7 @@ export class UsersController {
   @Authenticated({ access: userAccess })
   @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  @ApiErrors(404, { 409: 'The email already belongs to another user' })
   updateUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
@@ -205,8 +204,7 @@ export class UsersController {
   @Authenticated({ access: userAccess })
   @ApiOperation({ summary: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
   @ApiOkResponse({ type: UserDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The email already belongs to another user', type: ErrorsDto })
+  @ApiErrors(404, { 409: 'The email already belongs to another user' })
   replaceUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
@@ -223,12 +221,9 @@ export class UsersController {
       'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts. The locks are the account’s: only an administrator of the user’s only domain, or a super administrator, may lift them',
   })
   @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
-  @ApiForbiddenResponse({
-    description:
-      'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
-    type: ErrorsDto,
+  @ApiErrors(404, {
+    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
   })
-  @ApiNotFoundResponse({ type: ErrorsDto })
   unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.unlocks.unlock(caller, id);
   }
@@ -241,7 +236,7 @@ export class UsersController {
       'Remove a user from the caller’s domain (their tokens there stop working); the account goes when no domain is left',
   })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.users.remove(caller, id);
   }

@@ -1,20 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ErrorsDto } from '../common/errors/errors.dto.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
   CreateWebhookDto,
@@ -41,7 +38,7 @@ const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its f
  * mounts: the same routes, policies and answers). Thin: the rules live in WebhooksService.
  */
 @ApiTags('webhooks')
-@ApiBadRequestResponse({ type: ErrorsDto })
+@ApiErrors(400)
 @Controller(['API/notifications/v1/webhooks', 'API/webhooks/v1/webhooks'])
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
@@ -79,7 +76,7 @@ export class WebhooksController {
   @Authenticated(webhookAccess)
   @ApiOperation({ summary: 'One webhook (never its secret; credential-like header values redacted)' })
   @ApiOkResponse({ type: WebhookDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   getWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<WebhookDto> {
     return this.webhooks.get(caller, id);
   }
@@ -88,7 +85,7 @@ export class WebhooksController {
   @Authenticated(webhookAccess)
   @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
   @ApiOkResponse({ type: WebhookDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   replaceWebhook(
     @Param('webhook_id', uuid) id: string,
     @Body() body: UpdateWebhookDto,
@@ -101,7 +98,7 @@ export class WebhooksController {
   @Authenticated(webhookAccess)
   @ApiOperation({ summary: UPDATE })
   @ApiOkResponse({ type: WebhookDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   updateWebhook(
     @Param('webhook_id', uuid) id: string,
     @Body() body: UpdateWebhookDto,
@@ -117,7 +114,7 @@ export class WebhooksController {
     summary: 'Delete a webhook (soft: status DELETED; deliveries stop, and it answers 404 from then on)',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   deleteWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.webhooks.remove(caller, id);
   }
@@ -130,7 +127,7 @@ export class WebhooksController {
       'Replace the signing secret; the answer carries the new one, shown this once (the old one stops at once)',
   })
   @ApiOkResponse({ type: WebhookWithSecretDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   rotateWebhookSecret(
     @Param('webhook_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -146,7 +143,7 @@ export class WebhooksController {
       'sort on date_created, status, last_attempt_at; newest first)',
   })
   @ApiOkResponse({ type: WebhookDeliveryListDto })
-  @ApiNotFoundResponse({ type: ErrorsDto })
+  @ApiErrors(404)
   listWebhookDeliveries(
     @Param('webhook_id', uuid) id: string,
     @Query() q: DeliveryListQueryDto,
@@ -163,8 +160,7 @@ export class WebhooksController {
     summary: 'Queue one delivery again, due now (same webhook-id, so receivers can deduplicate)',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' })
-  @ApiNotFoundResponse({ description: 'No such webhook or delivery', type: ErrorsDto })
-  @ApiConflictResponse({ description: 'The webhook is DISABLED', type: ErrorsDto })
+  @ApiErrors({ 404: 'No such webhook or delivery', 409: 'The webhook is DISABLED' })
   replayWebhookDelivery(
     @Param('webhook_id', uuid) id: string,
     @Param('delivery_id', deliveryUuid) deliveryId: string,
