@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -21,6 +22,15 @@ import { PatQueryDto } from './dto/pat-query.dto.js';
 
 const uuid = new UuidParamPipe();
 const appAccess = { entity: 'app' as const, param: 'app_id' };
+
+const edit = PutAndPatch({
+  path: ':app_id',
+  policy: { roles: ['can_write_apps'], access: appAccess },
+  ok: CreatedAppDto,
+  errors: [404],
+  put: 'Update an application (type is fixed at creation and ignored here)',
+  patch: 'Partly update an application (type is ignored)',
+});
 
 @ApiTags('apps')
 @ApiErrors(400)
@@ -59,11 +69,7 @@ export class AppsController {
     return appView(await this.apps.get(caller, id));
   }
 
-  @Put(':app_id')
-  @Authenticated({ roles: ['can_write_apps'], access: appAccess })
-  @ApiOperation({ summary: 'Update an application (type is fixed at creation and ignored here)' })
-  @ApiOkResponse({ type: CreatedAppDto })
-  @ApiErrors(404)
+  @edit.put
   replaceApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,
@@ -72,11 +78,7 @@ export class AppsController {
     return this.apps.update(caller, id, body);
   }
 
-  @Patch(':app_id')
-  @Authenticated({ roles: ['can_write_apps'], access: appAccess })
-  @ApiOperation({ summary: 'Partly update an application (type is ignored)' })
-  @ApiOkResponse({ type: CreatedAppDto })
-  @ApiErrors(404)
+  @edit.patch
   updateApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -25,6 +26,15 @@ import {
 const uuid = new UuidParamPipe('Asset');
 const param = 'asset_id';
 const UPDATE = 'Update an asset (any subset of the writable fields); needs the write permission';
+
+const edit = PutAndPatch({
+  path: ':asset_id',
+  policy: { roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } },
+  ok: AssetDto,
+  errors: [404],
+  put: `${UPDATE}. The same as PATCH; read-only fields are ignored`,
+  patch: UPDATE,
+});
 
 @ApiTags('assets')
 @ApiErrors(400)
@@ -66,11 +76,7 @@ export class AssetsController {
     return this.assets.get(caller, id);
   }
 
-  @Patch(':asset_id')
-  @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
-  @ApiOperation({ summary: UPDATE })
-  @ApiOkResponse({ type: AssetDto })
-  @ApiErrors(404)
+  @edit.patch
   updateAsset(
     @Param(param, uuid) id: string,
     @Body() body: UpdateAssetDto,
@@ -79,11 +85,7 @@ export class AssetsController {
     return this.assets.update(caller, id, body);
   }
 
-  @Put(':asset_id')
-  @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
-  @ApiOperation({ summary: `${UPDATE}. The same as PATCH; read-only fields are ignored` })
-  @ApiOkResponse({ type: AssetDto })
-  @ApiErrors(404)
+  @edit.put
   replaceAsset(
     @Param(param, uuid) id: string,
     @Body() body: UpdateAssetDto,

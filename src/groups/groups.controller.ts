@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -26,6 +27,15 @@ import { GroupsService } from './groups.service.js';
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group' as const, param: 'group_id' };
 const UPDATE = 'Update a group (members’ roles change on their next request)';
+
+const edit = PutAndPatch({
+  path: ':group_id',
+  policy: { roles: ['can_write_groups'], access: groupAccess },
+  ok: GroupDto,
+  errors: [404, { 409: 'The name is taken in this domain' }],
+  put: `${UPDATE}. The same as PATCH: any subset of the fields; read-only fields are ignored`,
+  patch: UPDATE,
+});
 
 @ApiTags('groups')
 @ApiErrors(400)
@@ -81,11 +91,7 @@ export class GroupsController {
     return this.groups.get(caller, id);
   }
 
-  @Patch(':group_id')
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ApiOperation({ summary: UPDATE })
-  @ApiOkResponse({ type: GroupDto })
-  @ApiErrors(404, { 409: 'The name is taken in this domain' })
+  @edit.patch
   updateGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
@@ -94,13 +100,7 @@ export class GroupsController {
     return this.groups.update(caller, id, body);
   }
 
-  @Put(':group_id')
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ApiOperation({
-    summary: `${UPDATE}. The same as PATCH: any subset of the fields; read-only fields are ignored`,
-  })
-  @ApiOkResponse({ type: GroupDto })
-  @ApiErrors(404, { 409: 'The name is taken in this domain' })
+  @edit.put
   replaceGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,

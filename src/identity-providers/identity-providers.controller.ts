@@ -5,9 +5,7 @@ import {
   Get,
   HttpCode,
   Param,
-  Patch,
   Post,
-  Put,
   Query,
   Req,
   UseInterceptors,
@@ -21,6 +19,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -53,6 +52,15 @@ const XML_BODY = {
 };
 const UPDATE =
   'Update an identity provider (any subset; settings are merged over the stored ones and judged again)';
+
+const edit = PutAndPatch({
+  path: 'idp/:identity_provider_id',
+  policy: idpAccess,
+  ok: IdentityProviderDto,
+  errors: [404],
+  put: `${UPDATE}. The same as PATCH`,
+  patch: UPDATE,
+});
 
 /** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
 @ApiTags('identity providers')
@@ -123,11 +131,7 @@ export class IdentityProvidersController {
     return this.idps.get(caller, id);
   }
 
-  @Put('idp/:identity_provider_id')
-  @Authenticated(idpAccess)
-  @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
-  @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiErrors(404)
+  @edit.put
   replaceIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Body() body: UpdateIdentityProviderDto,
@@ -136,11 +140,7 @@ export class IdentityProvidersController {
     return this.idps.update(caller, id, body);
   }
 
-  @Patch('idp/:identity_provider_id')
-  @Authenticated(idpAccess)
-  @ApiOperation({ summary: UPDATE })
-  @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiErrors(404)
+  @edit.patch
   updateIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Body() body: UpdateIdentityProviderDto,

@@ -26,6 +26,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -68,6 +69,15 @@ const access = { entity: 'system_domain', param: 'id' } as const;
 const domainAdmin = { admin: true, access } as const;
 const NOT_FOUND = 'System domain does not exist';
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+const edit = PutAndPatch({
+  path: ':id',
+  policy: superAdmin,
+  ok: SystemDomainDto,
+  errors: [{ 404: NOT_FOUND }],
+  put: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
+  patch: 'Update some fields of a system domain (the super-admin form)',
+});
 
 /**
  * System domain (tenant) administration. Super administrators manage every domain; a domain's administrators
@@ -152,13 +162,7 @@ export class SystemDomainsController {
     return this.domains.get(id);
   }
 
-  @Put(':id')
-  @Authenticated(superAdmin)
-  @ApiOperation({
-    summary: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
-  })
-  @ApiOkResponse({ type: SystemDomainDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @edit.put
   replaceSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: CreateSystemDomainDto,
@@ -167,11 +171,7 @@ export class SystemDomainsController {
     return this.domains.update(caller, id, body);
   }
 
-  @Patch(':id')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Update some fields of a system domain (the super-admin form)' })
-  @ApiOkResponse({ type: SystemDomainDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @edit.patch
   updateSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: UpdateSystemDomainDto,

@@ -1,5 +1,5 @@
 import { UserDto } from '../users/dto/user.dto.js';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -28,6 +29,15 @@ const uuid = new UuidParamPipe();
 const access = { entity: 'role_group', param: 'role_group_id' };
 const TAKEN = 'The name is taken among the domain’s role groups';
 const HELD = 'only roles the caller holds; members’ roles change on their next request';
+
+const edit = PutAndPatch({
+  path: ':role_group_id',
+  policy: { roles: ['can_write_groups'], access },
+  ok: RoleGroupDto,
+  errors: [404, { 409: TAKEN }],
+  put: `Update a role group (as PATCH: any subset; ${HELD})`,
+  patch: `Update a role group (${HELD})`,
+});
 
 /** Role groups (published RoleGroup): bundles of roles; their members hold those roles in the domain. */
 @ApiTags('role groups')
@@ -76,11 +86,7 @@ export class RoleGroupsController {
     return this.kinds.get(ROLE_GROUP, caller, id) as Promise<RoleGroupDto>;
   }
 
-  @Put(':role_group_id')
-  @Authenticated({ roles: ['can_write_groups'], access })
-  @ApiOperation({ summary: `Update a role group (as PATCH: any subset; ${HELD})` })
-  @ApiOkResponse({ type: RoleGroupDto })
-  @ApiErrors(404, { 409: TAKEN })
+  @edit.put
   replaceRoleGroup(
     @Param('role_group_id', uuid) id: string,
     @Body() body: UpdateRoleGroupDto,
@@ -89,11 +95,7 @@ export class RoleGroupsController {
     return this.kinds.update(ROLE_GROUP, caller, id, body) as Promise<RoleGroupDto>;
   }
 
-  @Patch(':role_group_id')
-  @Authenticated({ roles: ['can_write_groups'], access })
-  @ApiOperation({ summary: `Update a role group (${HELD})` })
-  @ApiOkResponse({ type: RoleGroupDto })
-  @ApiErrors(404, { 409: TAKEN })
+  @edit.patch
   updateRoleGroup(
     @Param('role_group_id', uuid) id: string,
     @Body() body: UpdateRoleGroupDto,

@@ -6,9 +6,7 @@ import {
   Get,
   HttpCode,
   Param,
-  Patch,
   Post,
-  Put,
   Query,
   Req,
   Res,
@@ -21,6 +19,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { UploadedImage } from '../common/http/image-upload.js';
@@ -40,6 +39,15 @@ import { GroupKindsService } from './group-kinds.service.js';
 const uuid = new UuidParamPipe();
 const teamAccess = { entity: 'team', param: 'team_id' };
 const TAKEN = 'The name is taken among the domain’s teams';
+
+const edit = PutAndPatch({
+  path: ':team_id',
+  policy: { roles: ['can_write_groups'], access: teamAccess },
+  ok: TeamDto,
+  errors: [404, { 409: TAKEN }],
+  put: 'Update a team (as PATCH: any subset of the fields; read-only fields are ignored)',
+  patch: 'Update a team',
+});
 
 /** Teams (published Team): people of a domain, grouped; they carry no roles. Group roles manage them. */
 @ApiTags('teams')
@@ -90,13 +98,7 @@ export class TeamsController {
     return this.kinds.get(TEAM, caller, id) as Promise<TeamDto>;
   }
 
-  @Put(':team_id')
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ApiOperation({
-    summary: 'Update a team (as PATCH: any subset of the fields; read-only fields are ignored)',
-  })
-  @ApiOkResponse({ type: TeamDto })
-  @ApiErrors(404, { 409: TAKEN })
+  @edit.put
   replaceTeam(
     @Param('team_id', uuid) id: string,
     @Body() body: UpdateTeamDto,
@@ -105,11 +107,7 @@ export class TeamsController {
     return this.kinds.update(TEAM, caller, id, body) as Promise<TeamDto>;
   }
 
-  @Patch(':team_id')
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'Update a team' })
-  @ApiOkResponse({ type: TeamDto })
-  @ApiErrors(404, { 409: TAKEN })
+  @edit.patch
   updateTeam(@Param('team_id', uuid) id: string, @Body() body: UpdateTeamDto, @Caller() caller: AuthContext) {
     return this.kinds.update(TEAM, caller, id, body) as Promise<TeamDto>;
   }

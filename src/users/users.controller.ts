@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -40,6 +41,25 @@ const SELF_UPDATE =
 const PUT_IS_PATCH =
   'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
 
+const editCurrent = PutAndPatch({
+  path: 'current',
+  ok: UserDto,
+  errors: [
+    { 404: 'The caller is not a member of this domain', 409: 'The email already belongs to another user' },
+  ],
+  put: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
+  patch: SELF_UPDATE,
+});
+
+const edit = PutAndPatch({
+  path: ':user_id',
+  policy: { access: userAccess },
+  ok: UserDto,
+  errors: [404, { 409: 'The email already belongs to another user' }],
+  put: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
+  patch: UPDATE,
+});
+
 @ApiTags('users')
 @ApiErrors(400)
 @Controller('API/users/v1/users')
@@ -61,26 +81,12 @@ export class UsersController {
 
   // no role: the caller edits themself (names; email and password only from their own sign-in or a super
   // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
-  @Patch('current')
-  @Authenticated()
-  @ApiOperation({ summary: SELF_UPDATE })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors({
-    404: 'The caller is not a member of this domain',
-    409: 'The email already belongs to another user',
-  })
+  @editCurrent.patch
   updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
 
-  @Put('current')
-  @Authenticated()
-  @ApiOperation({ summary: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors({
-    404: 'The caller is not a member of this domain',
-    409: 'The email already belongs to another user',
-  })
+  @editCurrent.put
   replaceCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
@@ -187,11 +193,7 @@ export class UsersController {
     return this.users.roles(caller, id);
   }
 
-  @Patch(':user_id')
-  @Authenticated({ access: userAccess })
-  @ApiOperation({ summary: UPDATE })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors(404, { 409: 'The email already belongs to another user' })
+  @edit.patch
   updateUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
@@ -200,11 +202,7 @@ export class UsersController {
     return this.users.update(caller, id, body);
   }
 
-  @Put(':user_id')
-  @Authenticated({ access: userAccess })
-  @ApiOperation({ summary: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}` })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors(404, { 409: 'The email already belongs to another user' })
+  @edit.put
   replaceUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
@@ -32,6 +33,15 @@ const deliveryUuid = new UuidParamPipe('Webhook delivery');
 const admin = { admin: true } as const;
 const webhookAccess = { admin: true, access: { entity: 'webhook' as const, param: 'webhook_id' } };
 const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its failure count)';
+
+const edit = PutAndPatch({
+  path: ':webhook_id',
+  policy: webhookAccess,
+  ok: WebhookDto,
+  errors: [404],
+  put: `${UPDATE}. The same as PATCH`,
+  patch: UPDATE,
+});
 
 /**
  * Webhooks of the caller's domain, at the platform's path and at the older alias (one controller, two
@@ -81,11 +91,7 @@ export class WebhooksController {
     return this.webhooks.get(caller, id);
   }
 
-  @Put(':webhook_id')
-  @Authenticated(webhookAccess)
-  @ApiOperation({ summary: `${UPDATE}. The same as PATCH` })
-  @ApiOkResponse({ type: WebhookDto })
-  @ApiErrors(404)
+  @edit.put
   replaceWebhook(
     @Param('webhook_id', uuid) id: string,
     @Body() body: UpdateWebhookDto,
@@ -94,11 +100,7 @@ export class WebhooksController {
     return this.webhooks.update(caller, id, body);
   }
 
-  @Patch(':webhook_id')
-  @Authenticated(webhookAccess)
-  @ApiOperation({ summary: UPDATE })
-  @ApiOkResponse({ type: WebhookDto })
-  @ApiErrors(404)
+  @edit.patch
   updateWebhook(
     @Param('webhook_id', uuid) id: string,
     @Body() body: UpdateWebhookDto,
