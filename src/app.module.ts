@@ -10,8 +10,7 @@ import { InvalidationBus } from './common/cache/invalidation-bus.js';
 import { RateLimiter } from './common/rate-limit/rate-limiter.js';
 import { ClientRegistry } from './apps/client-registry.js';
 import { AuthGuard } from './common/auth/auth.guard.js';
-import { AppTokenStrategy, BearerStrategy, TempTokenStrategy } from './common/auth/jwt.strategy.js';
-import { ConsentPendingStrategy, ConsentSessionStrategy } from './common/auth/cookie.strategy.js';
+import { JwtStrategy } from './common/auth/jwt.strategy.js';
 import { Authenticator } from './common/auth/authenticator.js';
 import { TokenVerifier } from './common/auth/token-verifier.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
@@ -50,11 +49,7 @@ class CoreModule {
         { provide: APP_CONFIG, useValue: config },
         AccessRepository,
         AccessService,
-        BearerStrategy,
-        AppTokenStrategy,
-        TempTokenStrategy,
-        ConsentSessionStrategy,
-        ConsentPendingStrategy,
+        JwtStrategy,
         Authenticator,
         TokenVerifier,
         Clock,

@@ -3,7 +3,7 @@ import { AuthErrors } from '../common/auth/auth.errors.js';
 import { TokensErrors } from './tokens.errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { extractToken } from '../common/auth/jwt.strategy.js';
+import { headerCredential } from '../common/auth/credentials.js';
 import type { TokenDto, TokenOutputDto } from './dto/token.dto.js';
 import { TokensRepository } from './tokens.repository.js';
 import { TokenQueriesService } from './token-queries.service.js';
@@ -31,7 +31,7 @@ export class TokenLifecycleService {
         auth.domain,
         auth.systemDomains,
       ),
-      token: extractToken(req) as string,
+      token: headerCredential(req).token as string,
     };
   }
 

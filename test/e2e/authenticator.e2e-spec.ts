@@ -17,9 +17,9 @@ import {
 } from '../utils/oauth.js';
 
 /**
- * The one Authenticator (common/auth/authenticator.ts): every credential source is a passport strategy it
- * runs, for the guard and for the consent pages alike. Beside the sources' own suites (guard, mfa, consent),
- * this holds what crosses them: a credential of one source never passes for another, hostile cookie values
+ * The one Authenticator (common/auth/authenticator.ts): every credential source is read by the one
+ * passport-jwt strategy it runs, for the guard and for the consent pages alike. Beside the sources' own
+ * suites (guard, mfa, consent), this holds what crosses them: a credential of one source never passes for another, hostile cookie values
  * are "not signed in" and never a 5xx, and a lookup that fails for any other reason than the credential (the
  * database down, a bug) is never answered as "not signed in".
  */

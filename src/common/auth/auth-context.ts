@@ -38,7 +38,7 @@ export interface AuthContext {
    * for the caller record it with their webhook events.
    */
   requestId: string;
-  /** The client's address (`req.ip`, trust proxy applied), set by JwtStrategy: audit records name it. */
+  /** The client's address (`req.ip`, trust proxy applied), set by the JWT strategy: audit records name it. */
   clientAddress?: string | null;
 }
 

@@ -39,7 +39,8 @@ interface Declared {
 
 /**
  * The one guard, deny by default. Public routes pass; routes that declare nothing are refused. Otherwise:
- * authentication (the Authenticator: the request's header source, a passport strategy, and the token
+ * authentication (the Authenticator: the header source the request presents, read and verified by the one
+ * passport-jwt strategy, and the token
  * lookup), then the steps below, in this order, each in its own file under guard/ with its own unit tests.
  * A feature adds a check as a step here, never inside a controller.
  */

@@ -10,7 +10,8 @@ import { SignInAuthority } from '../../login/sign-in-authority.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
 import { Authenticator } from '../../common/auth/authenticator.js';
-import { PENDING_COOKIE, readCookie, SESSION_COOKIE } from '../../common/auth/cookie.strategy.js';
+import { parseCookie } from 'cookie';
+import { PENDING_COOKIE, SESSION_COOKIE } from '../../common/auth/credentials.js';
 
 /**
  * The consent page's browser session: an HttpOnly cookie holding a login token (looked up like any other
@@ -99,21 +100,21 @@ export class ConsentSessionService {
 
   /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */
   csrfToken(req: Request, res: Response): string {
-    const existing = readCookie(req, this.csrfCookie);
-    if (existing && this.csrfMatches(existing, readCookie(req, SESSION_COOKIE))) return existing;
-    return this.mintCsrf(res, readCookie(req, SESSION_COOKIE));
+    const cookies = cookiesOf(req);
+    const existing = cookies[this.csrfCookie];
+    if (existing && this.csrfMatches(existing, cookies[SESSION_COOKIE])) return existing;
+    return this.mintCsrf(res, cookies[SESSION_COOKIE]);
   }
 
   /** The submitted token equals the cookie, and the cookie is one we minted for this request's session. */
   csrfValid(req: Request, submitted: unknown): boolean {
-    const cookie = readCookie(req, this.csrfCookie);
+    const cookies = cookiesOf(req);
+    const cookie = cookies[this.csrfCookie];
     if (!cookie || typeof submitted !== 'string') return false;
     const a = Buffer.from(cookie);
     const b = Buffer.from(submitted);
     return (
-      a.length === b.length &&
-      timingSafeEqual(a, b) &&
-      this.csrfMatches(cookie, readCookie(req, SESSION_COOKIE))
+      a.length === b.length && timingSafeEqual(a, b) && this.csrfMatches(cookie, cookies[SESSION_COOKIE])
     );
   }
 
@@ -145,3 +146,6 @@ export class ConsentSessionService {
       .digest('base64url');
   }
 }
+
+/** The request's cookies, parsed by the `cookie` package. */
+const cookiesOf = (req: Request): Record<string, string | undefined> => parseCookie(req.headers.cookie ?? '');
