@@ -13,12 +13,9 @@ import {
   Req,
   Res,
   UploadedFiles,
-  UseInterceptors,
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -30,9 +27,10 @@ import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
-import { Authenticated, Public } from '../common/auth/authenticated.decorator.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { isUuid } from '../common/http/uuid-param.pipe.js';
+import { ImageRoutes, sendPublicImage } from '../common/http/image-routes.js';
 import {
   CreateSystemDomainDto,
   LogoDto,
@@ -68,7 +66,6 @@ const superAdmin = { superAdmin: true } as const;
 const access = { entity: 'system_domain', param: 'id' } as const;
 const domainAdmin = { admin: true, access } as const;
 const NOT_FOUND = 'System domain does not exist';
-const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 const edit = PutAndPatch({
   path: ':id',
@@ -77,6 +74,26 @@ const edit = PutAndPatch({
   errors: [{ 404: NOT_FOUND }],
   put: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
   patch: 'Update some fields of a system domain (the super-admin form)',
+});
+
+const logo = ImageRoutes({
+  path: ':id/logo',
+  interceptor: LogoUploadInterceptor,
+  tooLarge: `A file over ${LOGO_MAX_BYTES} bytes`,
+  write: domainAdmin,
+  read: 'public',
+  uploaded: { status: 201, type: LogoDto },
+  uploadErrors: [{ 404: NOT_FOUND }],
+  missing: 'No such domain, or it has no logo',
+  summaries: {
+    upload:
+      'Upload the domain’s logo: one PNG, JPEG, GIF or WebP file (judged by its bytes) of at most 1 MiB, ' +
+      'as the raw body (Content-Type image/*) or in the multipart field "logo" (or "file")',
+    remove: 'Remove the domain’s logo',
+    get:
+      'The domain’s logo, public (sign-in pages show it): the stored image with nosniff, a CSP that runs ' +
+      'nothing, an ETag and caching (long when ?v= names the current image)',
+  },
 });
 
 /**
@@ -275,25 +292,7 @@ export class SystemDomainsController {
     return this.domains.reindex(caller, id, body);
   }
 
-  @Post(':id/logo')
-  @Authenticated(domainAdmin)
-  @UseInterceptors(LogoUploadInterceptor)
-  @ApiOperation({
-    summary:
-      'Upload the domain’s logo: one PNG, JPEG, GIF or WebP file (judged by its bytes) of at most 1 MiB, ' +
-      'as the raw body (Content-Type image/*) or in the multipart field "logo" (or "file")',
-  })
-  @ApiConsumes('multipart/form-data', ...LOGO_TYPES)
-  @ApiBody({
-    schema: {
-      type: 'object',
-      properties: {
-        logo: { type: 'string', format: 'binary', description: 'The image (or send it as "file")' },
-      },
-    },
-  })
-  @ApiCreatedResponse({ type: LogoDto })
-  @ApiErrors({ 404: NOT_FOUND, 413: `A file over ${LOGO_MAX_BYTES} bytes` })
+  @logo.upload
   uploadSystemDomainLogo(
     @Param('id', domainId) id: string,
     @UploadedFiles() files: LogoFile[] | undefined,
@@ -302,52 +301,19 @@ export class SystemDomainsController {
     return this.domains.uploadLogo(caller, id, files);
   }
 
-  @Delete(':id/logo')
-  @HttpCode(204)
-  @Authenticated(domainAdmin)
-  @ApiOperation({ summary: 'Remove the domain’s logo' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such domain, or it has no logo' })
+  @logo.remove
   deleteSystemDomainLogo(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.deleteLogo(caller, id);
   }
 
-  @Get(':id/logo')
-  @Public()
-  @ApiOperation({
-    summary:
-      'The domain’s logo, public (sign-in pages show it): the stored image with nosniff, a CSP that runs ' +
-      'nothing, an ETag and caching (long when ?v= names the current image)',
-  })
-  @ApiResponse({
-    status: 200,
-    description: 'The image',
-    content: Object.fromEntries(LOGO_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
-  })
+  @logo.get
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
-  @ApiErrors({ 404: 'No such domain, or it has no logo' })
   async getSystemDomainLogo(
     @Param('id', domainId) id: string,
     @Query('v') version: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const logo = await this.domains.logo(id);
-    const etag = `"${logo.sha256}"`;
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('ETag', etag);
-    res.setHeader(
-      'Cache-Control',
-      typeof version === 'string' && version === logo.sha256.slice(0, 12)
-        ? 'public, max-age=31536000, immutable'
-        : 'public, max-age=300',
-    );
-    if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
-      res.status(304).end();
-      return;
-    }
-    res.status(200).type(logo.content_type).send(logo.bytes);
+    sendPublicImage(res, await this.domains.logo(id), version, ifNoneMatch);
   }
 }

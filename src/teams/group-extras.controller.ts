@@ -38,11 +38,26 @@ import { GroupLikeBasicListDto } from './dto/team.dto.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService } from './group-logos.service.js';
 import { GroupMappingsService } from './group-mappings.service.js';
-import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageRoutes, sendImage } from '../common/http/image-routes.js';
 import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group', param: 'group_id' };
+
+const logo = ImageRoutes({
+  path: ':group_id/logo',
+  interceptor: ImageBodyInterceptor,
+  write: { roles: ['can_write_groups'], access: groupAccess },
+  read: { access: groupAccess },
+  uploaded: { status: 200, type: LogoDto },
+  uploadErrors: [404],
+  missing: 'No such group, or it has no logo',
+  summaries: {
+    upload: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
+    remove: 'Remove a group’s logo',
+    get: 'A group’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
+  },
+});
 
 /**
  * The rest of /v1/groups/: mappings, all/basic, logo, reindex. Its module is mounted before GroupsModule, so
@@ -120,15 +135,7 @@ export class GroupExtrasController {
     return this.mappings.reindex(caller, id);
   }
 
-  @Post(':group_id/logo')
-  @HttpCode(200)
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ImageUpload(ImageBodyInterceptor)
-  @ApiOperation({
-    summary: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
-  })
-  @ApiOkResponse({ type: LogoDto })
-  @ApiErrors(404)
+  @logo.upload
   uploadGroupLogo(
     @Param('group_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -137,23 +144,12 @@ export class GroupExtrasController {
     return this.logos.upload('GROUP', caller, id, files);
   }
 
-  @Delete(':group_id/logo')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ApiOperation({ summary: 'Remove a group’s logo' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such group, or it has no logo' })
+  @logo.remove
   deleteGroupLogo(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.logos.remove('GROUP', caller, id);
   }
 
-  @Get(':group_id/logo')
-  @Authenticated({ access: groupAccess })
-  @ApiOperation({
-    summary: 'A group’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
-  })
-  @ImageAnswer()
-  @ApiErrors({ 404: 'No such group, or it has no logo' })
+  @logo.get
   async getGroupLogo(
     @Param('group_id', uuid) id: string,
     @Caller() caller: AuthContext,

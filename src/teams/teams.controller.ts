@@ -25,7 +25,7 @@ import type { Request, Response } from 'express';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
 import { GroupLogosService } from './group-logos.service.js';
-import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageRoutes, sendImage } from '../common/http/image-routes.js';
 import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
@@ -47,6 +47,21 @@ const edit = PutAndPatch({
   errors: [404, { 409: TAKEN }],
   put: 'Update a team (as PATCH: any subset of the fields; read-only fields are ignored)',
   patch: 'Update a team',
+});
+
+const logo = ImageRoutes({
+  path: ':team_id/logo',
+  interceptor: ImageBodyInterceptor,
+  write: { roles: ['can_write_groups'], access: teamAccess },
+  read: { access: teamAccess },
+  uploaded: { status: 200, type: LogoDto },
+  uploadErrors: [404],
+  missing: 'No such team, or it has no logo',
+  summaries: {
+    upload: 'Set a team’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
+    remove: 'Remove a team’s logo',
+    get: 'A team’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
+  },
 });
 
 /** Teams (published Team): people of a domain, grouped; they carry no roles. Group roles manage them. */
@@ -149,15 +164,7 @@ export class TeamsController {
     return this.kinds.removeUser(TEAM, caller, id, userId);
   }
 
-  @Post(':team_id/logo')
-  @HttpCode(200)
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ImageUpload(ImageBodyInterceptor)
-  @ApiOperation({
-    summary: 'Set a team’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
-  })
-  @ApiOkResponse({ type: LogoDto })
-  @ApiErrors(404)
+  @logo.upload
   uploadTeamLogo(
     @Param('team_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -166,23 +173,12 @@ export class TeamsController {
     return this.logos.upload('TEAM', caller, id, files);
   }
 
-  @Delete(':team_id/logo')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'Remove a team’s logo' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such team, or it has no logo' })
+  @logo.remove
   deleteTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.logos.remove('TEAM', caller, id);
   }
 
-  @Get(':team_id/logo')
-  @Authenticated({ access: teamAccess })
-  @ApiOperation({
-    summary: 'A team’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
-  })
-  @ImageAnswer()
-  @ApiErrors({ 404: 'No such team, or it has no logo' })
+  @logo.get
   async getTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext, @Res() res: Response) {
     sendImage(res, await this.logos.get('TEAM', caller, id));
   }

@@ -12,7 +12,7 @@ import type { Response } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { ImageAnswer, ImageUpload, sendImage } from '../common/http/image-routes.js';
+import { ImageRoutes, ImageUpload, sendImage } from '../common/http/image-routes.js';
 import type { UploadedImage } from '../common/http/image-upload.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
@@ -38,6 +38,22 @@ class UserReindexDto {
   id!: string;
   @ApiProperty({ format: 'uuid' }) user_id!: string;
 }
+
+const photo = ImageRoutes({
+  path: ':user_id/photo',
+  interceptor: PhotoUploadInterceptor,
+  field: 'photo',
+  write: { roles: ['can_write_users'], access: userAccess },
+  read: { access: userAccess },
+  uploaded: { status: 201, type: PhotoDto },
+  uploadErrors: [404],
+  missing: 'No such user, or no photo',
+  summaries: {
+    upload: `Set a user’s photo: ${PHOTO}`,
+    remove: 'Remove a user’s photo (in the caller’s domain)',
+    get: 'A user’s photo as the caller’s domain shows it (any member): nosniff, a CSP that runs nothing',
+  },
+});
 
 /** Users routes of the published service beyond the CRUD: photos, one role, reindex. */
 @ApiTags('users')
@@ -66,12 +82,7 @@ export class UserExtrasController {
     return this.extras.deletePhoto(caller, caller.userId);
   }
 
-  @Post(':user_id/photo')
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ImageUpload(PhotoUploadInterceptor, 'photo')
-  @ApiOperation({ summary: `Set a user’s photo: ${PHOTO}` })
-  @ApiCreatedResponse({ type: PhotoDto })
-  @ApiErrors(404)
+  @photo.upload
   setUserPhoto(
     @Param('user_id', uuid) id: string,
     @UploadedFiles() files: UploadedImage[] | undefined,
@@ -80,23 +91,12 @@ export class UserExtrasController {
     return this.extras.setPhoto(caller, id, files) as Promise<PhotoDto>;
   }
 
-  @Delete(':user_id/photo')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({ summary: 'Remove a user’s photo (in the caller’s domain)' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such user, or no photo' })
+  @photo.remove
   deleteUserPhoto(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.extras.deletePhoto(caller, id);
   }
 
-  @Get(':user_id/photo')
-  @Authenticated({ access: userAccess })
-  @ApiOperation({
-    summary: 'A user’s photo as the caller’s domain shows it (any member): nosniff, a CSP that runs nothing',
-  })
-  @ImageAnswer()
-  @ApiErrors({ 404: 'No such user, or no photo' })
+  @photo.get
   async getUserPhoto(
     @Param('user_id', uuid) id: string,
     @Caller() caller: AuthContext,
