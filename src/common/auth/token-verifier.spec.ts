@@ -3,6 +3,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SignJWT } from 'jose';
 import type { SigningKeysService } from '../../keys/signing-keys.service.js';
+import { Clock } from '../clock.js';
 import { kidOf, TokenVerificationError, TokenVerifier } from './token-verifier.js';
 
 const keyPair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -16,7 +17,9 @@ describe('TokenVerifier', () => {
   const a = keyPair();
   const b = keyPair();
   const keys = { verificationKey: async (kid: string) => ({ a: a.publicKey, b: b.publicKey })[kid] ?? null };
-  const verifier = () => new TokenVerifier(keys as unknown as SigningKeysService);
+  const clock = new Clock();
+  const verifier = () => new TokenVerifier(keys as unknown as SigningKeysService, clock);
+  afterEach(() => clock.reset());
   const spy = jest.spyOn(jwt, 'verify');
   beforeEach(() => spy.mockClear());
 
@@ -61,7 +64,7 @@ describe('TokenVerifier', () => {
     const token = await sign(a.privateKey, 'a', 1);
     await v.verify(token);
     expect(() => v.verifyWith(token, b.publicKey)).toThrow(TokenVerificationError);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100);
     await expect(v.verify(token)).rejects.toMatchObject({ name: 'TokenExpiredError' });
   });
 

@@ -4,6 +4,7 @@ import { createHash, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { JWT_ALGORITHM, SigningKeysService } from '../../keys/signing-keys.service.js';
 import type { JwtClaims } from '../../tokens/tokens.service.js';
+import { Clock } from '../clock.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -31,7 +32,10 @@ export class TokenVerificationError extends Error {
 export class TokenVerifier {
   private readonly verified = new Map<string, { key: KeyObject; claims: JwtClaims }>();
 
-  constructor(private readonly keys: SigningKeysService) {}
+  constructor(
+    private readonly keys: SigningKeysService,
+    private readonly clock: Clock,
+  ) {}
 
   /** The claims of a token signed by one of the service's live keys, or a TokenVerificationError. */
   async verify(token: string): Promise<JwtClaims> {
@@ -56,13 +60,18 @@ export class TokenVerifier {
   verifyWith(token: string, key: KeyObject): JwtClaims {
     const id = createHash('sha256').update(token).digest('base64url');
     const hit = this.verified.get(id);
+    // the service's Clock, as every other expiry decision (tests move it instead of waiting)
+    const now = this.clock.now().getTime();
     if (hit && hit.key === key) {
-      if (hit.claims.exp * 1000 > Date.now()) return hit.claims;
+      if (hit.claims.exp * 1000 > now) return hit.claims;
       this.verified.delete(id);
     }
     let claims: JwtClaims;
     try {
-      claims = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM] }) as unknown as JwtClaims;
+      claims = jwt.verify(token, key, {
+        algorithms: [JWT_ALGORITHM],
+        clockTimestamp: Math.floor(now / 1000),
+      }) as unknown as JwtClaims;
     } catch (e) {
       const err = e as Error;
       throw new TokenVerificationError(err.message, err.name);
