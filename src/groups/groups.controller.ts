@@ -11,7 +11,7 @@ import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Authenticated, type AuthenticatedOptions } from '../common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import {
@@ -26,11 +26,13 @@ import { GroupsService } from './groups.service.js';
 
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group' as const, param: 'group_id' };
+/** Changing one group or its members. */
+const GROUP_WRITE = { roles: ['can_write_groups'], access: groupAccess } satisfies AuthenticatedOptions;
 const UPDATE = 'Update a group (members’ roles change on their next request)';
 
 const edit = PutAndPatch({
   path: ':group_id',
-  policy: { roles: ['can_write_groups'], access: groupAccess },
+  policy: GROUP_WRITE,
   ok: GroupDto,
   errors: [404, { 409: 'The name is taken in this domain' }],
   put: `${UPDATE}. The same as PATCH: any subset of the fields; read-only fields are ignored`,
@@ -120,7 +122,7 @@ export class GroupsController {
   }
 
   @Post(':group_id/members/:user_id')
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @Authenticated(GROUP_WRITE)
   @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the group' })
   @ApiCreatedResponse({ type: GroupDto })
   @ApiErrors({ 404: 'No such group or user in this domain' })
@@ -134,7 +136,7 @@ export class GroupsController {
 
   @Delete(':group_id/members/:user_id')
   @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @Authenticated(GROUP_WRITE)
   @ApiOperation({ summary: 'Remove a user from a group' })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrors({ 404: 'No such group, user or membership' })
@@ -148,7 +150,7 @@ export class GroupsController {
 
   // the spec's path for membership: the same policy and effect as members/, but the user comes back
   @Post(':group_id/users/:user_id')
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @Authenticated(GROUP_WRITE)
   @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the user' })
   @ApiCreatedResponse({ type: UserDto })
   @ApiErrors({ 404: 'No such group or user in this domain' })
@@ -162,7 +164,7 @@ export class GroupsController {
 
   @Delete(':group_id/users/:user_id')
   @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @Authenticated(GROUP_WRITE)
   @ApiOperation({ summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)' })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrors({ 404: 'No such group, user or membership' })
