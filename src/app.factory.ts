@@ -1,13 +1,11 @@
 import 'reflect-metadata';
-import { ValidationPipe } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { createLogger, PinoNestLogger, requestLogger } from './common/http/request-logging.js';
-import { HostileInputPipe } from './common/validation/hostile-input.js';
-import { validationExceptionFactory } from './common/errors/validation-exception.factory.js';
+import { globalPipes } from './common/validation/global-pipes.js';
 import type { AppConfig } from './config/config.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { RateLimiter } from './common/rate-limit/rate-limiter.js';
@@ -58,16 +56,7 @@ export async function createApp(
       express.json(),
     ),
   );
-  app.useGlobalPipes(
-    // before validation: class-transformer recurses into whatever it is given
-    new HostileInputPipe(),
-    new ValidationPipe({
-      whitelist: true,
-      transform: true,
-      exceptionFactory: validationExceptionFactory,
-      validationError: { target: false, value: false },
-    }),
-  );
+  app.useGlobalPipes(...globalPipes());
   mountOpenApi(app);
   await app.init();
   // every route is registered now: Express tries them one by one, the index only those a path can match
