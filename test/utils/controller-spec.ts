@@ -93,7 +93,11 @@ export function fakeAuth(name: string, o: CallerSpec): AuthContext {
     user: { id: userId, system_domain_id: domain } as AuthContext['user'],
     domain: { id: domain, status: o.status ?? 'ACTIVE' } as AuthContext['domain'],
     expires: new Date(Date.now() + 3600_000),
-    record: { id: `token-${name}`, auth_time: new Date(), is_mfa_authenticated: false } as AuthContext['record'],
+    record: {
+      id: `token-${name}`,
+      auth_time: new Date(),
+      is_mfa_authenticated: false,
+    } as AuthContext['record'],
     systemDomains: [domain],
     tenantOwnsAccount: false,
     app: { oauth_client_type: null, allowed_origins: [] },
@@ -111,6 +115,8 @@ export interface FakeEntity {
   ids: string[];
   otherIds?: string[];
   notFound?: () => ApiError;
+  /** Owner-only entities (tokens): each id's owner, by caller name; others but administrators get the 404. */
+  owners?: Record<string, string>;
 }
 
 export interface ControllerSpecOptions<C extends string> {
@@ -188,13 +194,22 @@ export async function controllerSpec<C extends string = never>(
     access.register(entity, {
       label: e.label,
       notFound: e.notFound,
+      ownerOnly: e.owners !== undefined,
       find: (auth, ids) =>
         Promise.resolve(
           ids
             .filter((id) =>
-              (auth.systemDomainId === DOMAIN ? e.ids : auth.systemDomainId === OTHER_DOMAIN ? (e.otherIds ?? []) : []).includes(id),
+              (auth.systemDomainId === DOMAIN
+                ? e.ids
+                : auth.systemDomainId === OTHER_DOMAIN
+                  ? (e.otherIds ?? [])
+                  : []
+              ).includes(id),
             )
-            .map((id) => ({ id })),
+            .map((id) => {
+              const owner = e.owners?.[id];
+              return { id, owner_id: owner && (callers as Record<string, AuthContext>)[owner]?.userId };
+            }),
         ),
     });
   }
