@@ -9,54 +9,24 @@ const shared = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
 };
 
-// jest's options that take their value as the next argument (`--selectProjects e2e`): that value is not a
-// test path
-const VALUED = new Set([
-  '-c',
-  '--config',
-  '-t',
-  '--testNamePattern',
-  '--selectProjects',
-  '--ignoreProjects',
-  '--outputFile',
-  '--shard',
-  '--seed',
-  '--maxWorkers',
-  '-w',
-  '--testTimeout',
-  '--workerIdleMemoryLimit',
-  '--reporters',
-  '--coverageDirectory',
-  '--testPathIgnorePatterns',
-  '--cacheDirectory',
-]);
-const SELECTING = [
-  '--testPathPatterns',
-  '--testPathPattern',
-  '--findRelatedTests',
-  '--onlyChanged',
-  '-o',
-  '--changedSince',
-  '--listTests',
-];
-
 /**
- * Whether this run is of the whole suite (batched, test/utils/batches.ts explains) or of chosen files: a
- * test path or pattern on the command line (`npm test -- test/e2e/login.e2e-spec.ts`) selects suite files,
- * and a batch file named after none of them would run nothing. TEST_BATCHES=0 or 1 decides it outright.
+ * Which e2e files a run takes, chosen by the npm script (its TEST_BATCHES and TEST_SUITES), never by reading
+ * the command line:
+ * - `npm test`, `npm run test:e2e` (TEST_BATCHES=1): the batch files (test/utils/batches.ts explains) and the
+ *   suites that keep a file of their own;
+ * - `npm run test:files -- <paths>` and plain `jest` (unset): every suite file, so paths and `-t` select them;
+ * - `npm run test:postgres` (TEST_SUITES=postgres): the suites of test/postgres-suites.json, each with the
+ *   reason it runs again on PostgreSQL and Redis.
  */
-function batched() {
-  if (process.env.TEST_BATCHES === '0') return false;
-  if (process.env.TEST_BATCHES === '1') return true;
-  const bin = process.argv.findIndex((a) => /jest(\.js)?$/.test(a));
-  const args = bin >= 0 ? process.argv.slice(bin + 1) : [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (SELECTING.some((s) => a === s || a.startsWith(`${s}=`))) return false;
-    if (VALUED.has(a)) i++;
-    else if (!a.startsWith('-')) return false;
-  }
-  return true;
+function e2eFiles() {
+  const listed = (file) =>
+    Object.keys(JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'))).map(
+      (suite) => `<rootDir>/test/e2e/${suite}`,
+    );
+  if (process.env.TEST_SUITES === 'postgres') return listed('test/postgres-suites.json');
+  if (process.env.TEST_BATCHES === '1')
+    return ['<rootDir>/test/batches/*.e2e-batch.ts', ...listed('test/batches/alone.json')];
+  return ['<rootDir>/test/**/*.e2e-spec.ts'];
 }
 
 export default {
@@ -69,15 +39,7 @@ export default {
     {
       ...shared,
       displayName: 'e2e',
-      testMatch: batched()
-        ? [
-            '<rootDir>/test/batches/*.e2e-batch.ts',
-            // the suites that keep a file of their own, with the reasons (test/utils/batches.ts)
-            ...Object.keys(
-              JSON.parse(readFileSync(new URL('test/batches/alone.json', import.meta.url), 'utf8')),
-            ).map((suite) => `<rootDir>/test/e2e/${suite}`),
-          ]
-        : ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: e2eFiles(),
       // every response the suites receive is checked against openapi/openapi.json (test/utils/contract/)
       setupFilesAfterEnv: ['<rootDir>/test/utils/contract/setup.ts'],
     },

@@ -1,6 +1,6 @@
 // Refreshes test/batches/weights.json, the seconds each e2e suite takes, which test/utils/batches.ts uses
 // to spread the suites evenly over the batch files. Give it the report of an unbatched run:
-//   TEST_BATCHES=0 npm test -- --selectProjects e2e --json --outputFile=/tmp/jest.json
+//   npm run test:files -- --selectProjects e2e --json --outputFile=/tmp/jest.json
 //   node scripts/test-batch-weights.mjs /tmp/jest.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -18,7 +18,7 @@ for (const r of testResults) {
   weights[name] = Math.round((r.endTime - r.startTime) / 100) / 10;
 }
 if (!Object.keys(weights).length) {
-  console.error(`${report} has no e2e suite: run it with TEST_BATCHES=0`);
+  console.error(`${report} has no e2e suite: run it with npm run test:files`);
   process.exit(1);
 }
 const sorted = Object.fromEntries(Object.entries(weights).sort(([a], [b]) => a.localeCompare(b)));

@@ -15,6 +15,22 @@ describe('the e2e batches (test/utils/batches.ts)', () => {
     for (const batch of plan) expect(batch.length).toBeGreaterThan(0);
   });
 
+  it('the PostgreSQL pass names existing suites, each with its reason (test/postgres-suites.json)', () => {
+    const listed = JSON.parse(readFileSync(join(ROOT, 'test/postgres-suites.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(listed).filter((f) => !suites.includes(f))).toEqual([]);
+    for (const reason of Object.values(listed)) expect(reason.length).toBeGreaterThan(10);
+    // every suite that skips itself without PostgreSQL or Redis runs there
+    const needing = suites.filter((f) => {
+      const text = readFileSync(join(ROOT, 'test/e2e', f), 'utf8');
+      return /process\.env\.(DATABASE_URL|REDIS_URL)/.test(text) && /\b(describe|it)\.skip\b/.test(text);
+    });
+    expect(needing.length).toBeGreaterThanOrEqual(9);
+    expect(needing.filter((f) => !(f in listed))).toEqual([]);
+  });
+
   it('have one file per batch in test/batches/', () => {
     const files = readdirSync(join(ROOT, 'test/batches')).filter((f) => f.endsWith('.e2e-batch.ts'));
     expect(files.sort()).toEqual(

@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
  * heaviest first, by the seconds in `test/batches/weights.json` (`scripts/test-batch-weights.mjs` refreshes it
  * from the report of an unbatched run; a suite not listed counts as the median). The suites of `ALONE` keep a test file of their own.
  *
- * A run given test paths or a pattern (`npm test -- test/e2e/login.e2e-spec.ts`) runs the suite files
- * themselves (jest.config.js); `TEST_BATCHES=0` does that for a whole run too.
+ * The script chooses (jest.config.js): `npm test` and `npm run test:e2e` run the batch files;
+ * `npm run test:files -- test/e2e/login.e2e-spec.ts` runs the suite files themselves, chosen by path or `-t`.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
