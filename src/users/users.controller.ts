@@ -1,25 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../common/http/put-patch.js';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
-import {
-  InvitationListDto,
-  InviteUserDto,
-  UserSystemDomainInviteDto,
-} from '../invitations/dto/invitation.dto.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
-import { PageQueryDto } from '../common/http/pagination.dto.js';
 import {
   CreateUserDto,
   UpdateUserDto,
@@ -31,15 +18,11 @@ import {
 } from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
 import { UserUnlockService } from './user-unlock.service.js';
+import { PUT_IS_PATCH } from './users-by-id.routes.js';
+import { UsersInvitationRoutes } from './users-invitations.routes.js';
 
-const uuid = new UuidParamPipe();
-const userAccess = { entity: 'user' as const, param: 'user_id' };
-const UPDATE =
-  'Update a user: can_write_users, except that users may change their own first_name and last_name';
 const SELF_UPDATE =
   'Update the caller: first_name and last_name; anything else as on PATCH /{user_id} (email and password never through a token minted for an app)';
-const PUT_IS_PATCH =
-  'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
 
 const editCurrent = PutAndPatch({
   path: 'current',
@@ -51,26 +34,20 @@ const editCurrent = PutAndPatch({
   patch: SELF_UPDATE,
 });
 
-const edit = PutAndPatch({
-  path: ':user_id',
-  policy: { access: userAccess },
-  ok: UserDto,
-  errors: [404, { 409: 'The email already belongs to another user' }],
-  put: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
-  patch: UPDATE,
-});
-
 @ApiTags('users')
 @ApiErrors(400)
 @Controller('API/users/v1/users')
-export class UsersController {
+export class UsersController extends UsersInvitationRoutes {
   constructor(
-    private readonly users: UsersService,
-    private readonly invitations: InvitationsService,
-    private readonly unlocks: UserUnlockService,
-  ) {}
+    protected readonly users: UsersService,
+    protected readonly invitations: InvitationsService,
+    protected readonly unlocks: UserUnlockService,
+  ) {
+    super();
+  }
 
-  // fixed paths (current, basic, invite, invitations) before /{user_id}: Express matches in registration order
+  // fixed paths (current, basic; invite and invitations inherited next) before the inherited /{user_id}
+  // routes: Express matches in registration order, and Nest registers own routes before inherited ones
   @Get('current')
   @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The user the presented token acts as' })
@@ -139,103 +116,5 @@ export class UsersController {
   @ApiErrors({ 409: 'The email already belongs to a user' })
   createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.create(caller, body);
-  }
-
-  @Post('invite')
-  @Authenticated({ roles: ['can_write_users'] })
-  @ApiOperation({
-    summary:
-      'Invite an email into the caller’s domain and mail the link (valid 7 days). Nothing changes for the person until they accept; a new invitation replaces their pending one',
-  })
-  @ApiCreatedResponse({ type: UserSystemDomainInviteDto })
-  @ApiErrors({ 409: 'Already a member of this domain' })
-  inviteUser(@Body() body: InviteUserDto, @Caller() caller: AuthContext): Promise<UserSystemDomainInviteDto> {
-    return this.invitations.invite(caller, body);
-  }
-
-  @Get('invitations')
-  @Authenticated({ roles: ['can_read_users'] })
-  @ApiOperation({ summary: 'Pending invitations of the caller’s domain (page style, newest first)' })
-  @ApiOkResponse({ type: InvitationListDto })
-  listInvitations(
-    @Query() q: PageQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<InvitationListDto> {
-    return this.invitations.listPending(caller, q, req.path);
-  }
-
-  @Delete('invitations/:invitation_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'] })
-  @ApiOperation({ summary: 'Withdraw a pending invitation: its link stops working' })
-  @ApiNoContentResponse({ description: 'Withdrawn' })
-  @ApiErrors(404)
-  withdrawInvitation(@Param('invitation_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.invitations.withdraw(caller, id);
-  }
-
-  @Get(':user_id')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'One user of the caller’s domain' })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors(404)
-  getUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserDto> {
-    return this.users.get(caller, id);
-  }
-
-  @Get(':user_id/roles')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'A user’s effective roles in the caller’s domain' })
-  @ApiOkResponse({ type: UserRolesDto })
-  @ApiErrors(404)
-  getUserRoles(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserRolesDto> {
-    return this.users.roles(caller, id);
-  }
-
-  @edit.patch
-  updateUser(
-    @Param('user_id', uuid) id: string,
-    @Body() body: UpdateUserDto,
-    @Caller() caller: AuthContext,
-  ): Promise<UserDto> {
-    return this.users.update(caller, id, body);
-  }
-
-  @edit.put
-  replaceUser(
-    @Param('user_id', uuid) id: string,
-    @Body() body: UpdateUserDto,
-    @Caller() caller: AuthContext,
-  ): Promise<UserDto> {
-    return this.users.update(caller, id, body);
-  }
-
-  @Post(':user_id/unlock')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({
-    summary:
-      'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts. The locks are the account’s: only an administrator of the user’s only domain, or a super administrator, may lift them',
-  })
-  @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
-  @ApiErrors(404, {
-    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
-  })
-  unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.unlocks.unlock(caller, id);
-  }
-
-  @Delete(':user_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_users'], access: userAccess })
-  @ApiOperation({
-    summary:
-      'Remove a user from the caller’s domain (their tokens there stop working); the account goes when no domain is left',
-  })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(404)
-  deleteUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.users.remove(caller, id);
   }
 }
