@@ -11,9 +11,8 @@ import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { Authenticated, type AuthenticatedOptions } from '../common/auth/authenticated.decorator.js';
+import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
-import { UserDto } from '../users/dto/user.dto.js';
 import {
   CreateGroupDto,
   GroupBasicListDto,
@@ -23,11 +22,9 @@ import {
   UpdateGroupDto,
 } from './dto/group.dto.js';
 import { GroupsService } from './groups.service.js';
+import { GROUP_WRITE, groupAccess, GroupMembershipRoutes } from './group-membership.routes.js';
 
 const uuid = new UuidParamPipe();
-const groupAccess = { entity: 'group' as const, param: 'group_id' };
-/** Changing one group or its members. */
-const GROUP_WRITE = { roles: ['can_write_groups'], access: groupAccess } satisfies AuthenticatedOptions;
 const UPDATE = 'Update a group (members’ roles change on their next request)';
 
 const edit = PutAndPatch({
@@ -42,8 +39,10 @@ const edit = PutAndPatch({
 @ApiTags('groups')
 @ApiErrors(400)
 @Controller('API/users/v1/groups')
-export class GroupsController {
-  constructor(private readonly groups: GroupsService) {}
+export class GroupsController extends GroupMembershipRoutes {
+  constructor(protected readonly groups: GroupsService) {
+    super();
+  }
 
   @Get()
   @Authenticated({ roles: ['can_read_groups'] })
@@ -119,60 +118,5 @@ export class GroupsController {
   @ApiErrors(404)
   deleteGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.groups.remove(caller, id);
-  }
-
-  @Post(':group_id/members/:user_id')
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the group' })
-  @ApiCreatedResponse({ type: GroupDto })
-  @ApiErrors({ 404: 'No such group or user in this domain' })
-  addGroupMember(
-    @Param('group_id', uuid) id: string,
-    @Param('user_id', uuid) userId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<GroupDto> {
-    return this.groups.addMember(caller, id, userId);
-  }
-
-  @Delete(':group_id/members/:user_id')
-  @HttpCode(204)
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Remove a user from a group' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such group, user or membership' })
-  removeGroupMember(
-    @Param('group_id', uuid) id: string,
-    @Param('user_id', uuid) userId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<void> {
-    return this.groups.removeMember(caller, id, userId);
-  }
-
-  // the spec's path for membership: the same policy and effect as members/, but the user comes back
-  @Post(':group_id/users/:user_id')
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the user' })
-  @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors({ 404: 'No such group or user in this domain' })
-  addGroupUser(
-    @Param('group_id', uuid) id: string,
-    @Param('user_id', uuid) userId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<UserDto> {
-    return this.groups.addUser(caller, id, userId);
-  }
-
-  @Delete(':group_id/users/:user_id')
-  @HttpCode(204)
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such group, user or membership' })
-  removeGroupUser(
-    @Param('group_id', uuid) id: string,
-    @Param('user_id', uuid) userId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<void> {
-    return this.groups.removeMember(caller, id, userId);
   }
 }
