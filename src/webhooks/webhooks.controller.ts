@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
-  ApiAcceptedResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -16,22 +15,16 @@ import { Caller } from '../common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
 import {
   CreateWebhookDto,
-  DeliveryListQueryDto,
   UpdateWebhookDto,
-  WebhookDeliveryDto,
-  WebhookDeliveryListDto,
   WebhookDto,
   WebhookListDto,
   WebhookListQueryDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
+import { webhookAccess, admin, WebhookDeliveryRoutes } from './webhook-delivery.routes.js';
 
 const uuid = new UuidParamPipe();
-const deliveryUuid = new UuidParamPipe('Webhook delivery');
-/** Domain administrators only, reads included: urls and headers describe the domain's receivers. */
-const admin = { admin: true } as const;
-const webhookAccess = { admin: true, access: { entity: 'webhook' as const, param: 'webhook_id' } };
 const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its failure count)';
 
 const edit = PutAndPatch({
@@ -50,8 +43,10 @@ const edit = PutAndPatch({
 @ApiTags('webhooks')
 @ApiErrors(400)
 @Controller(['API/notifications/v1/webhooks', 'API/webhooks/v1/webhooks'])
-export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+export class WebhooksController extends WebhookDeliveryRoutes {
+  constructor(protected readonly webhooks: WebhooksService) {
+    super();
+  }
 
   @Get()
   @Authenticated(admin)
@@ -135,39 +130,5 @@ export class WebhooksController {
     @Caller() caller: AuthContext,
   ): Promise<WebhookWithSecretDto> {
     return this.webhooks.rotateSecret(caller, id);
-  }
-
-  @Get(':webhook_id/deliveries')
-  @Authenticated(webhookAccess)
-  @ApiOperation({
-    summary:
-      'The webhook’s delivery log: one entry per event, with its latest attempt (page style; filter status; ' +
-      'sort on date_created, status, last_attempt_at; newest first)',
-  })
-  @ApiOkResponse({ type: WebhookDeliveryListDto })
-  @ApiErrors(404)
-  listWebhookDeliveries(
-    @Param('webhook_id', uuid) id: string,
-    @Query() q: DeliveryListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<WebhookDeliveryListDto> {
-    return this.webhooks.deliveries(caller, id, q, req.path);
-  }
-
-  @Post(':webhook_id/deliveries/:delivery_id/replay')
-  @HttpCode(202)
-  @Authenticated(webhookAccess)
-  @ApiOperation({
-    summary: 'Queue one delivery again, due now (same webhook-id, so receivers can deduplicate)',
-  })
-  @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' })
-  @ApiErrors({ 404: 'No such webhook or delivery', 409: 'The webhook is DISABLED' })
-  replayWebhookDelivery(
-    @Param('webhook_id', uuid) id: string,
-    @Param('delivery_id', deliveryUuid) deliveryId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<WebhookDeliveryDto> {
-    return this.webhooks.replay(caller, id, deliveryId);
   }
 }
