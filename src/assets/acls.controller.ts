@@ -12,28 +12,20 @@ import type { AuthContext } from '../common/auth/auth-context.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../common/http/uuid-param.pipe.js';
-import { ASSET_ACCESS } from './asset-access.js';
 import { AclsService } from './acls.service.js';
-import { AclBodyDto, GroupAclDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
+import { AclBodyDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
+import { param, READ, CHANGE, PUT, GroupAclRoutes } from './group-acl.routes.js';
 
 const asset = new UuidParamPipe('Asset');
 const user = new UuidParamPipe('User');
-const group = new UuidParamPipe('Group');
-const param = 'asset_id';
-const READ = { roles: ['can_read_assets' as const], access: { entity: ASSET_ACCESS.read, param } };
-const CHANGE = {
-  roles: ['can_write_assets' as const],
-  access: { entity: ASSET_ACCESS['change-acl'], param },
-};
-const PUT =
-  'needs change-acl on the asset; grants only permissions the caller holds, and changes only an entry whose permissions the caller holds';
-
 /** Entity ACLs of assets (the access lists of docs/interface.md); object_type is `assets`. */
 @ApiTags('acls')
 @ApiErrors(400, { 404: 'No such asset the caller may read, user, group or entry' })
 @Controller('API/acls/v1')
-export class AclsController {
-  constructor(private readonly acls: AclsService) {}
+export class AclsController extends GroupAclRoutes {
+  constructor(protected readonly acls: AclsService) {
+    super();
+  }
 
   @Get('acl/assets/:asset_id/permissions')
   @Authenticated(READ)
@@ -101,54 +93,5 @@ export class AclsController {
     @Caller() caller: AuthContext,
   ): Promise<void> {
     return this.acls.remove(caller, id, { kind: 'user', id: userId });
-  }
-
-  @Get('groups/:group_id/acl/assets/:asset_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'A group’s entry in an asset’s ACL' })
-  @ApiOkResponse({ type: GroupAclDto })
-  getGroupAssetAcl(
-    @Param('group_id', group) groupId: string,
-    @Param(param, asset) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<GroupAclDto> {
-    return this.acls.get(caller, id, { kind: 'group', id: groupId }) as Promise<GroupAclDto>;
-  }
-
-  @Put('groups/:group_id/acl/assets/:asset_id')
-  @Authenticated(CHANGE)
-  @ApiOperation({
-    summary: `Set a group’s permissions on an asset (200, or 201 when the entry is new); ${PUT}`,
-  })
-  @ApiOkResponse({ type: GroupAclDto })
-  @ApiCreatedResponse({ type: GroupAclDto })
-  async putGroupAssetAcl(
-    @Param('group_id', group) groupId: string,
-    @Param(param, asset) id: string,
-    @Body() body: AclBodyDto,
-    @Caller() caller: AuthContext,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<GroupAclDto> {
-    const { entry, created } = await this.acls.put(
-      caller,
-      id,
-      { kind: 'group', id: groupId },
-      body.permissions,
-    );
-    res.status(created ? 201 : 200);
-    return entry as GroupAclDto;
-  }
-
-  @Delete('groups/:group_id/acl/assets/:asset_id')
-  @HttpCode(204)
-  @Authenticated(CHANGE)
-  @ApiOperation({ summary: 'Remove a group’s entry from an asset’s ACL; needs change-acl' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  deleteGroupAssetAcl(
-    @Param('group_id', group) groupId: string,
-    @Param(param, asset) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<void> {
-    return this.acls.remove(caller, id, { kind: 'group', id: groupId });
   }
 }
