@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Not } from 'typeorm';
+import { type EntityManager, In, IsNull, Not } from 'typeorm';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
+import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
+import { UserEntity } from '../users/user.entity.js';
 import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 import { returningRows } from '../database/returning-rows.js';
 import {
   IdentityProviderDomainEntity,
   IdentityProviderEntity,
+  SamlLoginCodeEntity,
   SamlRequestEntity,
 } from './identity-provider.entity.js';
 
@@ -23,8 +27,61 @@ export interface TakenLoginCode {
  * both use one; expiry compares with the database's now().
  */
 @Injectable()
-export class IdentityProvidersRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class IdentityProvidersRepository extends FeatureRepository {
+  idp(id: string): Promise<IdentityProviderEntity | null> {
+    return this.ds.getRepository(IdentityProviderEntity).findOneBy({ id });
+  }
+
+  /** The system domain an IdP belongs to. */
+  domainOf(idp: { system_domain_id: string }): Promise<SystemDomainEntity | null> {
+    return this.ds.getRepository(SystemDomainEntity).findOneBy({ id: idp.system_domain_id });
+  }
+
+  /** Stores a single-use login code (its hash only). */
+  async insertLoginCode(row: {
+    code_sha256: string;
+    user_id: string;
+    system_domain_id: string;
+    identity_provider_id: string;
+    expires: Date;
+  }): Promise<void> {
+    await this.ds.getRepository(SamlLoginCodeEntity).insert(row);
+  }
+
+  /** Whether the IdP is one of the domain's (inside the caller's transaction). */
+  idpInDomain(em: EntityManager, idpId: string, systemDomainId: string): Promise<boolean> {
+    return em.existsBy(IdentityProviderEntity, { id: idpId, system_domain_id: systemDomainId });
+  }
+
+  /** Removes the user's SSO identity in the domain: whether there was one. */
+  async removeUserIdentity(em: EntityManager, userId: string, systemDomainId: string): Promise<boolean> {
+    const res = await em.delete(UserSamlIdentityEntity, {
+      user_id: userId,
+      system_domain_id: systemDomainId,
+    });
+    return Boolean(res.affected);
+  }
+
+  /**
+   * The user as a member of the domain (null: not a member), and whether they belong to any other domain
+   * (inside the caller's transaction).
+   */
+  async memberOf(
+    em: EntityManager,
+    userId: string,
+    systemDomainId: string,
+  ): Promise<{ user: UserEntity; isAdmin: boolean; otherDomains: boolean } | null> {
+    const membership = await em.findOneBy(UserSystemDomainEntity, {
+      user_id: userId,
+      system_domain_id: systemDomainId,
+    });
+    if (!membership) return null;
+    const user = await em.findOneByOrFail(UserEntity, { id: userId });
+    const otherDomains = await em.exists(UserSystemDomainEntity, {
+      where: { user_id: userId, system_domain_id: Not(systemDomainId) },
+    });
+    return { user, isAdmin: membership.is_admin, otherDomains };
+  }
 
   /** Which of these IdPs belong to the domain. */
   idsInDomain(ids: string[], systemDomainId: string): Promise<{ id: string }[]> {

@@ -1,16 +1,13 @@
 import { applyGroupMappings } from '../groups/group-mappings.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { generateSecret, sha256Hex } from '../common/crypto/secrets.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SignInAuthority, SignInRefusal, type TenantAuthenticator } from '../login/sign-in-authority.js';
 import { effectiveStatus } from '../system-domains/domain-status.js';
-import { SystemDomainEntity } from '../system-domains/system-domain.entity.js';
 import type { LoginTokenDto, MultiDomainUserSystemDto } from '../tokens/dto/token.dto.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
-import { IdentityProviderEntity, SamlLoginCodeEntity } from './identity-provider.entity.js';
+import type { IdentityProviderEntity } from './identity-provider.entity.js';
 import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { spUrls } from './idp-view.js';
@@ -28,7 +25,6 @@ export const CODE_TTL_MS = 60_000;
 @Injectable()
 export class SsoLoginService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly authority: SignInAuthority,
@@ -40,7 +36,7 @@ export class SsoLoginService {
   async idpForEmail(email: string): Promise<IdentityProviderEntity | null> {
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
     const id = await this.repo.routedIdpId(domain);
-    return id !== undefined ? this.ds.getRepository(IdentityProviderEntity).findOneByOrFail({ id }) : null;
+    return id !== undefined ? this.repo.idp(id) : null;
   }
 
   /** `{url}` that starts SSO for this email (404 when no IdP serves its domain). */
@@ -55,7 +51,8 @@ export class SsoLoginService {
   async multiDomain(email: string): Promise<MultiDomainUserSystemDto[]> {
     const idp = await this.idpForEmail(email);
     if (!idp) return [];
-    const d = await this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: idp.system_domain_id });
+    const d = await this.repo.domainOf(idp);
+    if (!d) return [];
     const sso = spUrls(this.config, idp.public_id).sso;
     return [
       {
@@ -73,7 +70,7 @@ export class SsoLoginService {
    * origin); anything else (and nothing) becomes the domain's web app.
    */
   async safeReturn(idp: IdentityProviderEntity, wanted: string | null | undefined): Promise<string> {
-    const d = await this.ds.getRepository(SystemDomainEntity).findOneBy({ id: idp.system_domain_id });
+    const d = await this.repo.domainOf(idp);
     const own = new URL(this.config.http.publicBaseUrl).origin;
     const app = originOf(d?.base_url ?? '');
     const fallback = app ? d!.base_url : `${own}/`;
@@ -94,7 +91,7 @@ export class SsoLoginService {
     a: AcceptedAssertion,
     requestId: string | null,
   ): Promise<string> {
-    const domain = await this.ds.getRepository(SystemDomainEntity).findOneBy({ id: idp.system_domain_id });
+    const domain = await this.repo.domainOf(idp);
     if (!domain || effectiveStatus(domain, this.clock.now()) === 'DEACTIVATED') {
       throw new SamlRefusal('the system domain is deactivated');
     }
@@ -118,7 +115,7 @@ export class SsoLoginService {
       .catch((e: unknown) => {
         throw e instanceof SignInRefusal ? new SamlRefusal(e.message) : e;
       });
-    await this.ds.transaction((em) =>
+    await this.repo.transaction((em) =>
       applyGroupMappings(em, this.events, {
         systemDomainId: idp.system_domain_id,
         userId,
@@ -127,7 +124,7 @@ export class SsoLoginService {
       }),
     );
     const code = generateSecret();
-    await this.ds.getRepository(SamlLoginCodeEntity).insert({
+    await this.repo.insertLoginCode({
       code_sha256: sha256Hex(code),
       user_id: userId,
       system_domain_id: idp.system_domain_id,
@@ -145,9 +142,7 @@ export class SsoLoginService {
   async exchange(code: string): Promise<LoginTokenDto> {
     const row = await this.repo.takeLoginCode(sha256Hex(code));
     if (!row || new Date(row.expires).getTime() <= this.clock.now().getTime()) throw IdpErrors.CODE_INVALID();
-    const idp = await this.ds
-      .getRepository(IdentityProviderEntity)
-      .findOneBy({ id: row.identity_provider_id });
+    const idp = await this.repo.idp(row.identity_provider_id);
     if (!idp?.enabled) throw IdpErrors.CODE_INVALID();
     const selfLinked = await this.repo.selfLinked(idp.id, row.user_id);
     return this.authority.tenantSession(this.authenticator(idp), row.user_id, selfLinked, () =>

@@ -1,21 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, Not } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { isUniqueViolation } from '../database/sql-helpers.js';
 import type { UserDto } from '../users/dto/user.dto.js';
-import { UserSystemDomainEntity } from '../users/user-system-domain.entity.js';
 import { userView } from '../users/user-view.js';
 import { withMemberships } from '../users/user-memberships.js';
-import { UserEntity } from '../users/user.entity.js';
+import type { UserEntity } from '../users/user.entity.js';
 import { UsersErrors } from '../users/users.errors.js';
 import { WebhookEventsService } from '../webhooks/webhook-events.service.js';
 import type { UserSamlIdentityDto } from './dto/user-saml-identity.dto.js';
-import { IdentityProviderEntity } from './identity-provider.entity.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { IdentityProvidersRepository } from './identity-providers.repository.js';
-import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 
 /**
  * A user's single-sign-on identity in a domain: which of the domain's identity providers names them, with
@@ -29,7 +25,6 @@ import { UserSamlIdentityEntity } from './user-saml-identity.entity.js';
 @Injectable()
 export class UserSamlIdentityService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
     private readonly repo: IdentityProvidersRepository,
@@ -61,13 +56,10 @@ export class UserSamlIdentityService {
     body: UserSamlIdentityDto,
     bySelf: boolean,
   ): Promise<UserDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const member = await this.member(em, auth, userId, bySelf);
-      const idp = await em.existsBy(IdentityProviderEntity, {
-        id: body.identity_provider_id,
-        system_domain_id: auth.systemDomainId,
-      });
-      if (!idp) throw IdpErrors.NOT_FOUND();
+      if (!(await this.repo.idpInDomain(em, body.identity_provider_id, auth.systemDomainId)))
+        throw IdpErrors.NOT_FOUND();
       await this.repo
         .setUserIdentity(em, {
           userId,
@@ -84,13 +76,10 @@ export class UserSamlIdentityService {
   }
 
   private async unlink(auth: AuthContext, userId: string, bySelf: boolean): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const member = await this.member(em, auth, userId, bySelf, true);
-      const res = await em.delete(UserSamlIdentityEntity, {
-        user_id: userId,
-        system_domain_id: auth.systemDomainId,
-      });
-      if (!res.affected) throw IdpErrors.NO_SAML_IDENTITY();
+      if (!(await this.repo.removeUserIdentity(em, userId, auth.systemDomainId)))
+        throw IdpErrors.NO_SAML_IDENTITY();
       await this.changed(em, auth, member, 'removed', null, bySelf);
     });
   }
@@ -106,19 +95,12 @@ export class UserSamlIdentityService {
     bySelf: boolean,
     removing = false,
   ): Promise<{ user: UserEntity; isAdmin: boolean }> {
-    const membership = await em.findOneBy(UserSystemDomainEntity, {
-      user_id: userId,
-      system_domain_id: auth.systemDomainId,
-    });
-    if (!membership) throw UsersErrors.NOT_FOUND();
-    const user = await em.findOneByOrFail(UserEntity, { id: userId });
-    if (!bySelf && !(removing && auth.isSuperAdmin)) {
-      const other = await em.exists(UserSystemDomainEntity, {
-        where: { user_id: userId, system_domain_id: Not(auth.systemDomainId) },
-      });
-      if (other || user.is_super_admin) throw IdpErrors.SAML_SHARED_ACCOUNT();
-    }
-    return { user, isAdmin: membership.is_admin };
+    const member = await this.repo.memberOf(em, userId, auth.systemDomainId);
+    if (!member) throw UsersErrors.NOT_FOUND();
+    const { user, isAdmin, otherDomains } = member;
+    if (!bySelf && !(removing && auth.isSuperAdmin) && (otherDomains || user.is_super_admin))
+      throw IdpErrors.SAML_SHARED_ACCOUNT();
+    return { user, isAdmin };
   }
 
   private async changed(

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ENUMERATION_FLOOR_MS, withAnswerFloor } from '../common/answer-floor.js';
 import { Clock } from '../common/clock.js';
 import { normalizeEmail } from '../common/validation/email-rules.js';
@@ -9,8 +7,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { linkMail } from '../mail/mail-templates.js';
 import { MailService } from '../mail/mail.service.js';
 import type { LoginTokenDto } from '../tokens/dto/token.dto.js';
-import { UserEntity } from '../users/user.entity.js';
-import { EmailLoginLinkEntity } from './email-login-link.entity.js';
 import { EmailLoginErrors } from './email-login.errors.js';
 import { LoginRepository } from './login.repository.js';
 import { SignInAuthority } from './sign-in-authority.js';
@@ -36,7 +32,6 @@ export class EmailLoginService {
   private readonly logger = new Logger('EmailLogin');
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -58,7 +53,7 @@ export class EmailLoginService {
   }
 
   private async mailLink(email: string): Promise<void> {
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ email: normalizeEmail(email) });
+    const user = await this.repo.userBy({ email: normalizeEmail(email) });
     if (!user || user.status !== 'ACTIVE') {
       this.logger.debug('email login requested for an address without an active user: nothing sent');
       return;
@@ -95,10 +90,10 @@ export class EmailLoginService {
     const now = this.clock.now();
     const usedBy = await this.repo.consumeEmailLink(hash, now);
     if (usedBy === undefined) {
-      const known = await this.ds.getRepository(EmailLoginLinkEntity).existsBy({ secret_sha256: hash });
+      const known = await this.repo.emailLinkKnown(hash);
       throw known ? EmailLoginErrors.LINK_EXPIRED() : EmailLoginErrors.NOT_FOUND();
     }
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ id: usedBy });
+    const user = await this.repo.userBy({ id: usedBy });
     // deactivated since the link was mailed: the link is no good any more
     if (!user || user.status !== 'ACTIVE') throw EmailLoginErrors.LINK_EXPIRED();
     return this.signIns.signIn(user, 'email_link', EmailLoginErrors.NO_DOMAIN);

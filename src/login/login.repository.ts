@@ -160,6 +160,21 @@ export class LoginRepository extends FeatureRepository {
     return this.lastLogins.add(userId);
   }
 
+  /** `last_login` now, inside the caller's transaction (a sign-in whose work commits together). */
+  async touchLastLoginIn(em: EntityManager, userId: string): Promise<void> {
+    await em.getRepository(UserEntity).update({ id: userId }, { last_login: new Date() });
+  }
+
+  /** The account of a (normalized) email, or of an id. */
+  userBy(where: { email: string } | { id: string }): Promise<UserEntity | null> {
+    return this.ds.getRepository(UserEntity).findOneBy(where);
+  }
+
+  /** Whether a mailed sign-in link of this secret's hash was ever issued (used or expired: 419, not 404). */
+  emailLinkKnown(secretSha256: string): Promise<boolean> {
+    return this.ds.getRepository(EmailLoginLinkEntity).existsBy({ secret_sha256: secretSha256 });
+  }
+
   /** See LIVE_MEMBERSHIPS_SQL: every sign-in's first read, one prepared statement. */
   async liveMemberships(userId: string): Promise<LiveMembership[]> {
     // raw: a prepared statement on the sign-in path (the query builder's SQL generation and entity mapping

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { acceptedOtpTypes, confirmedMethods, factorOwed, type MfaMethod } from '../mfa/mfa-policy.js';
@@ -9,7 +8,7 @@ import { SystemDomainsService } from '../system-domains/system-domains.service.j
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../tokens/dto/token.dto.js';
 import { tokenView } from '../tokens/token-view.js';
 import { CredentialMintService } from '../credentials/credential-mint.service.js';
-import { UserEntity } from '../users/user.entity.js';
+import type { UserEntity } from '../users/user.entity.js';
 import { logoUrl } from '../system-domains/logo.js';
 import { type LiveMembership, LoginRepository } from './login.repository.js';
 import { signInEntry } from '../audit/audit-entries.js';
@@ -40,7 +39,6 @@ export type SignInHook = (em: EntityManager, issued: { domainIds: string[]; owed
 @Injectable()
 export class SignInService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly mint: CredentialMintService,
     private readonly domains: SystemDomainsService,
     private readonly clock: Clock,
@@ -83,7 +81,7 @@ export class SignInService {
       // outside a transaction the domains' tokens go out together (one group commit); inside one, one
       // statement after another on the transaction's connection
       const out = [];
-      if (em === this.ds.manager) out.push(...(await Promise.all(rows.map(tokenFor))));
+      if (em === this.users.manager) out.push(...(await Promise.all(rows.map(tokenFor))));
       else for (const r of rows) out.push(await tokenFor(r));
       const owed = out.some((i) => i.token === null);
       const lastLogin = owed ? null : this.lastLogin(em, user.id);
@@ -104,7 +102,7 @@ export class SignInService {
         await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
       return { out, temp };
     };
-    const issued = within ? await this.ds.transaction(write) : await write(this.ds.manager);
+    const issued = within ? await this.users.transaction(write) : await write(this.users.manager);
     const items = issued.out.map(({ domain, token }, i) =>
       this.domainItem(rows[i], token, factorOwed(domain, configured)),
     );
@@ -135,11 +133,8 @@ export class SignInService {
 
   /** `last_login` now: in the caller's transaction, else group-committed with the other sign-ins' (LoginRepository). */
   private lastLogin(em: EntityManager, userId: string): Promise<void> {
-    if (em === this.ds.manager) return this.users.touchLastLogin(userId);
-    return em
-      .getRepository(UserEntity)
-      .update({ id: userId }, { last_login: new Date() })
-      .then(() => undefined);
+    if (em === this.users.manager) return this.users.touchLastLogin(userId);
+    return this.users.touchLastLoginIn(em, userId);
   }
 
   /**
@@ -158,7 +153,7 @@ export class SignInService {
     const row = (await this.membershipsOf(user.id)).find((r) => r.domain.id === domainId);
     if (!row || user.status !== 'ACTIVE') throw unauthorized();
     const { domain } = row;
-    const issued = await this.ds.transaction(async (em) => {
+    const issued = await this.users.transaction(async (em) => {
       const out = await this.domainToken(em, user.id, domain.id, { method: 'saml', origin, rightsCap });
       await this.lastLogin(em, user.id);
       return out;
