@@ -1,40 +1,27 @@
-import { pipeline } from 'node:stream/promises';
-import { Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
-  ApiQuery,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/authenticated.decorator.js';
-import { isUuid } from '../common/http/uuid-param.pipe.js';
 import { DownloadService } from './download.service.js';
-import { FileLinks, type LinkPurpose } from './file-links.js';
+import { FileLinks } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
 import { UploadService } from './upload.service.js';
+import { signed, TransferDownloadRoutes } from './transfer-download.routes.js';
 
 class UploadedFileDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: 'integer', format: 'int64' }) size!: number;
 }
-
-const OCTETS = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
-const JPEG = { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } };
-
-const SIGNED = [
-  ApiQuery({ name: 'expires', required: true, description: 'Unix time the link stops working' }),
-  ApiQuery({ name: 'signature', required: true, description: 'The service’s signature of the link' }),
-];
-const signed = (): MethodDecorator => (t, k, d) => {
-  for (const dec of SIGNED) dec(t, k, d);
-};
 
 /**
  * The signed links: the resumable upload of one file (`upload_url`) and the downloads of closed files and
@@ -45,12 +32,14 @@ const signed = (): MethodDecorator => (t, k, d) => {
 @ApiTags('files')
 @ApiErrors({ 400: 'Hostile or malformed input' })
 @Controller('API/files/v1')
-export class TransferController {
+export class TransferController extends TransferDownloadRoutes {
   constructor(
-    private readonly links: FileLinks,
+    protected readonly links: FileLinks,
     private readonly uploads: UploadService,
-    private readonly downloads: DownloadService,
-  ) {}
+    protected readonly downloads: DownloadService,
+  ) {
+    super();
+  }
 
   @Post('upload/:file_id')
   @HttpCode(201)
@@ -112,53 +101,5 @@ export class TransferController {
     }
     if (answer.range) res.set('Range', answer.range);
     res.status(308).end();
-  }
-
-  @Get('download/files/:file_id')
-  @Public()
-  @signed()
-  @ApiHeader({ name: 'Range', required: false, description: 'bytes=S-E, bytes=S- or bytes=-N' })
-  @ApiOperation({
-    summary: 'The bytes of a closed file (signed link from …/files/{file_id}/download/); Range answered',
-  })
-  @ApiOkResponse({ description: 'The bytes', content: OCTETS })
-  @ApiResponse({ status: 206, description: 'The requested range', content: OCTETS })
-  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
-  async downloadFile(
-    @Param('file_id') fileId: string,
-    @Query() q: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    this.check('file', fileId, q);
-    await this.send(res, await this.downloads.file(fileId, req.headers.range));
-  }
-
-  @Get('download/keyframes/:keyframe_id')
-  @Public()
-  @signed()
-  @ApiOperation({ summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)' })
-  @ApiOkResponse({ description: 'The image', content: JPEG })
-  @ApiResponse({ status: 206, description: 'The requested range', content: JPEG })
-  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
-  async downloadKeyframe(
-    @Param('keyframe_id') id: string,
-    @Query() q: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    this.check('keyframe', id, q);
-    await this.send(res, await this.downloads.keyframe(id, req.headers.range));
-  }
-
-  private check(purpose: LinkPurpose, id: string, q: Record<string, unknown>): void {
-    if (!isUuid(id) || !this.links.verify(purpose, id, q.expires, q.signature)) throw FilesErrors.BAD_LINK();
-  }
-
-  private async send(res: Response, d: Awaited<ReturnType<DownloadService['file']>>): Promise<void> {
-    res.status(d.status).set(d.headers);
-    await pipeline(d.body, res).catch(() => {
-      // the client went away mid-download: nothing to answer
-    });
   }
 }
