@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -12,8 +12,6 @@ import { Authenticated } from '../common/auth/authenticated.decorator.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
 import {
-  DomainMfaPolicyDto,
-  DomainMfaPolicyOutDto,
   MailOtpUpdateDto,
   MultiDomainLoginDto,
   OtpCodeDto,
@@ -140,24 +138,5 @@ export class MfaEnrolmentController {
   @ApiErrors(400)
   updateOtp(@Caller() caller: AuthContext, @Body() body: MailOtpUpdateDto): Promise<OtpConfigurationDto> {
     return this.otpConfig.update(caller, body);
-  }
-}
-
-/** A domain's second-factor policy, set by its administrators (there is no system-domain CRUD yet). */
-@ApiTags('system_domains')
-@Controller('API/auth/v1/system_domains/current')
-export class DomainMfaController {
-  constructor(private readonly mfa: MfaEnrolmentService) {}
-
-  @Patch('mfa')
-  @Authenticated({ admin: true })
-  @ApiOperation({ summary: 'Sets the caller’s domain’s second-factor policy (mfa_required, mfa_methods)' })
-  @ApiOkResponse({ type: DomainMfaPolicyOutDto })
-  @ApiErrors(400)
-  updateDomainMfa(
-    @Caller() caller: AuthContext,
-    @Body() body: DomainMfaPolicyDto,
-  ): Promise<DomainMfaPolicyOutDto> {
-    return this.mfa.domainPolicy(caller, body);
   }
 }

@@ -4,7 +4,8 @@ import { SystemDomainsModule } from '../system-domains/system-domains.module.js'
 import { MailModule } from '../mail/mail.module.js';
 import { MarketplaceModule } from '../marketplace/marketplace.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { DomainMfaController, MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
+import { DomainMfaController } from './domain-mfa.controller.js';
+import { MfaEnrolmentController, MfaLoginController } from './mfa.controller.js';
 import { MfaCodes } from './mfa-codes.service.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { MfaRepository } from './mfa.repository.js';
