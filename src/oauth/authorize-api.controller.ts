@@ -1,14 +1,10 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import { AuthorizeErrors } from './authorize.errors.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
 import { Authenticated } from '../common/auth/authenticated.decorator.js';
-import { RequestErrors } from '../common/errors/request.errors.js';
-import { flattenValidationErrors } from '../common/errors/validation-exception.factory.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import {
   AuthorizationRequestError,
@@ -16,12 +12,12 @@ import {
   type ValidAuthorization,
 } from './authorization-request.service.js';
 import {
-  AUTHORIZATION_PARAMS,
   AuthorizationDecisionDto,
   AuthorizationQueryDto,
   AuthorizationRedirectDto,
   PendingAuthorizationDto,
 } from './dto/authorize.dto.js';
+import { decisionOf, mergeDecision, requestOf } from './authorization-decision.js';
 
 /** For consent pages rendered by a client of this API: describe a pending request, record the decision. */
 @ApiTags('oauth')
@@ -96,52 +92,6 @@ export class AuthorizeApiController {
 /** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
 function requireLogin(auth: AuthContext): void {
   if (auth.kind !== 'LOGIN') throw AuthorizeErrors.LOGIN_ONLY();
-}
-
-const MERGED_FIELDS = [...AUTHORIZATION_PARAMS, 'confirm', 'decision'] as const;
-
-/**
- * One request out of the query string and the body: each field from wherever it was given. A field given in
- * both with different values is refused rather than one silently winning (which would let a query string
- * the user never saw steer what the body approved).
- */
-function mergeDecision(
-  query: AuthorizationDecisionDto,
-  body: AuthorizationDecisionDto,
-): AuthorizationDecisionDto {
-  const merged: Record<string, string | undefined> = {};
-  const conflicts: Record<string, string> = {};
-  for (const f of MERGED_FIELDS) {
-    const a = query[f];
-    const b = body[f];
-    if (a !== undefined && b !== undefined && a !== b) {
-      conflicts[f] = 'given in the query string and in the body with different values';
-    }
-    merged[f] = b ?? a;
-  }
-  if (Object.keys(conflicts).length) throw RequestErrors.INVALID(conflicts);
-  return merged as AuthorizationDecisionDto;
-}
-
-/** `confirm` present allows, absent denies; `decision` (the earlier form) must agree when both are given. */
-function decisionOf(d: AuthorizationDecisionDto): boolean {
-  const confirmed = d.confirm !== undefined;
-  if (d.decision === undefined) return confirmed;
-  if (confirmed && d.decision !== 'allow') {
-    throw RequestErrors.INVALID({ decision: 'disagrees with confirm (present means allow)' });
-  }
-  return d.decision === 'allow';
-}
-
-/** The merged request must be complete, with the same field errors GET answers for a missing parameter. */
-function requestOf(d: AuthorizationDecisionDto): AuthorizationQueryDto {
-  const fields = Object.fromEntries(
-    AUTHORIZATION_PARAMS.filter((f) => d[f] !== undefined).map((f) => [f, d[f]]),
-  );
-  const request = plainToInstance(AuthorizationQueryDto, fields);
-  const errors = validateSync(request, { validationError: { target: false, value: false } });
-  if (errors.length) throw RequestErrors.INVALID(flattenValidationErrors(errors));
-  return request;
 }
 
 function rethrow(e: unknown): never {
