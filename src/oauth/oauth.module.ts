@@ -7,6 +7,7 @@ import { AuthorizationRequestService } from './authorization-request.service.js'
 import { AuthorizeApiController } from './authorize-api.controller.js';
 import { ClientAuthService } from './client-auth.service.js';
 import { ConsentController } from './consent/consent.controller.js';
+import { ConsentFlow } from './consent/consent-flow.service.js';
 import { ConsentSessionService } from './consent/consent-session.service.js';
 import { CorsPreflightMiddleware } from '../common/http/cors.js';
 import { AuthorizationCodeGrant } from './grants/authorization-code.grant.js';
@@ -40,6 +41,7 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     TokenEndpointService,
     AuthorizationRequestService,
     ConsentSessionService,
+    ConsentFlow,
     CorsPreflightMiddleware,
   ],
 })

@@ -43,6 +43,11 @@ export class SystemDomainsRepository extends FeatureRepository {
     return this.ds.getRepository(SystemDomainEntity).find({ select: { id: true }, where: { id: In(ids) } });
   }
 
+  /** One domain, which must exist (e.g. the domain a sign-in was just issued for). */
+  async byId(id: string): Promise<SystemDomainEntity> {
+    return this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id });
+  }
+
   /** The built-in app of a live domain, or undefined (no such domain, or deactivated). */
   async builtinAppOfLiveDomain(em: EntityManager, systemDomainId: string): Promise<string | undefined> {
     // raw: the live-domain condition is shared SQL (liveDomainSql, also in the token lookup)

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -12,6 +12,7 @@ import type { UserEntity } from '../../users/user.entity.js';
 import { Authenticator } from '../../common/auth/authenticator.js';
 import { parseCookie } from 'cookie';
 import { PENDING_COOKIE, SESSION_COOKIE } from '../../common/auth/credentials.js';
+import type { PageCookie } from './page-result.js';
 
 /**
  * The consent page's browser session: an HttpOnly cookie holding a login token (looked up like any other
@@ -57,40 +58,45 @@ export class ConsentSessionService {
     return domains.includes(preferredDomainId) ? preferredDomainId : user.system_domain_id;
   }
 
-  /** Signs the user in for the app's domain when they belong to it (else their home domain). */
-  async start(res: Response, user: UserEntity, preferredDomainId: string): Promise<void> {
+  /** Signs the user in for the app's domain when they belong to it (else their home domain): the cookies. */
+  async start(user: UserEntity, preferredDomainId: string): Promise<PageCookie[]> {
     const domainId = await this.chooseDomain(user, preferredDomainId);
     const { token } = await this.signIns.serviceSession(
       this.ds.manager,
       { userId: user.id, domainId },
       { method: 'password' },
     );
-    this.startWith(res, token);
+    return this.startWith(token);
   }
 
   /** The session cookie for a login token issued elsewhere (after a second factor); the pending state goes. */
-  startWith(res: Response, token: string): void {
-    res.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secure,
-      path: '/oauth',
-      maxAge: this.config.auth.loginTokenTtlSeconds * 1000,
-    });
-    res.clearCookie(PENDING_COOKIE, { path: '/oauth' });
+  startWith(token: string): PageCookie[] {
+    const session: PageCookie = {
+      name: SESSION_COOKIE,
+      value: token,
+      options: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        path: '/oauth',
+        maxAge: this.config.auth.loginTokenTtlSeconds * 1000,
+      },
+    };
+    const pending: PageCookie = { name: PENDING_COOKIE, value: null, options: { path: '/oauth' } };
     // the anonymous form's token is bound to "no session": the signed-in pages need one of their own
-    this.mintCsrf(res, token);
+    return [session, pending, this.mintCsrf(token).cookie];
   }
 
   /** Password verified, second factor owed: the temporary token waits in its own cookie (strict, short). */
-  startPending(res: Response, tempToken: string): void {
-    res.cookie(PENDING_COOKIE, tempToken, {
+  startPending(tempToken: string): PageCookie[] {
+    const options = {
       httpOnly: true,
-      sameSite: 'strict',
+      sameSite: 'strict' as const,
       secure: this.secure,
       path: '/oauth',
       maxAge: this.config.auth.tempTokenTtlSeconds * 1000,
-    });
+    };
+    return [{ name: PENDING_COOKIE, value: tempToken, options }];
   }
 
   /** The pending sign-in's temporary token (source `consent-pending`), or null (absent, expired, used). */
@@ -98,12 +104,15 @@ export class ConsentSessionService {
     return this.authenticator.fromCookie('consent-pending', req);
   }
 
-  /** The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session. */
-  csrfToken(req: Request, res: Response): string {
+  /**
+   * The CSRF token for the page being rendered: the cookie's, if it is ours and bound to this session, else
+   * a new one and its cookie.
+   */
+  csrfToken(req: Request): { token: string; cookie?: PageCookie } {
     const cookies = cookiesOf(req);
     const existing = cookies[this.csrfCookie];
-    if (existing && this.csrfMatches(existing, cookies[SESSION_COOKIE])) return existing;
-    return this.mintCsrf(res, cookies[SESSION_COOKIE]);
+    if (existing && this.csrfMatches(existing, cookies[SESSION_COOKIE])) return { token: existing };
+    return this.mintCsrf(cookies[SESSION_COOKIE]);
   }
 
   /** The submitted token equals the cookie, and the cookie is one we minted for this request's session. */
@@ -118,16 +127,16 @@ export class ConsentSessionService {
     );
   }
 
-  private mintCsrf(res: Response, session: string | undefined): string {
+  private mintCsrf(session: string | undefined): { token: string; cookie: PageCookie } {
     const nonce = randomBytes(18).toString('base64url');
     const token = `${nonce}.${this.csrfMac(nonce, session)}`;
-    res.cookie(this.csrfCookie, token, {
+    const options = {
       httpOnly: true,
-      sameSite: 'strict',
+      sameSite: 'strict' as const,
       secure: this.secure,
       path: this.secure ? '/' : '/oauth',
-    });
-    return token;
+    };
+    return { token, cookie: { name: this.csrfCookie, value: token, options } };
   }
 
   private csrfMatches(token: string, session: string | undefined): boolean {
