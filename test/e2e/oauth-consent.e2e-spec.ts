@@ -145,6 +145,14 @@ describe('consent page {base_url}/oauth/authorize', () => {
       const res = await t.http.get(`${OAUTH.consent}?${params}`).expect(400);
       expect(res.text).toContain('Unknown application');
     });
+
+    it('a form field given twice counts as absent (the typed form changes no answer): the page says so', async () => {
+      const params = new URLSearchParams(authorizationRequest(app, pkce()));
+      params.append('client_id', app.id);
+      const res = await t.http.post(OAUTH.consent).type('form').send(params.toString()).expect(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<h1 class="error">Unknown application</h1>');
+    });
   });
 
   describe('signing in', () => {

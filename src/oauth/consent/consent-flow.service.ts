@@ -24,10 +24,8 @@ import {
   ssoRedirectPage,
 } from './consent-pages.js';
 import { ConsentSessionService } from './consent-session.service.js';
+import type { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
 import type { PageCookie, PageResult } from './page-result.js';
-
-/** A form of the consent pages: the authorization request's fields and the form's own. */
-export type ConsentForm = Record<string, string | undefined>;
 
 /** A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page). */
 function notAnOutage(e: unknown): null {
@@ -82,7 +80,7 @@ export class ConsentFlow {
   }
 
   /** POST login: the password form, or the single sign-on button. */
-  login(req: Request, body: ConsentForm): Promise<PageResult> {
+  login(req: Request, body: ConsentLoginForm): Promise<PageResult> {
     const q = requestFields(body);
     return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
       if (!this.sessions.csrfValid(req, body.csrf)) {
@@ -90,14 +88,12 @@ export class ConsentFlow {
       }
       if (body.sso === '1') {
         // single sign-on: the IdP of the email's domain, returning to this same authorization request
-        const email = String(body.email ?? '')
-          .trim()
-          .toLowerCase();
+        const email = (body.email ?? '').trim().toLowerCase();
         const url = await this.sso.loginUrl(email, backTo(q)).catch(notAnOutage);
         if (!url) return page(404, loginPage(v.app.name, q, csrf, 'No single sign-on for this email.'));
         return page(200, ssoRedirectPage(url.url));
       }
-      const user = await this.credentials.verify(String(body.email ?? ''), String(body.password ?? ''));
+      const user = await this.credentials.verify(body.email ?? '', body.password ?? '');
       if (!user) return page(401, loginPage(v.app.name, q, csrf, 'Invalid email or password'));
       const domainId = await this.sessions.chooseDomain(user, v.app.system_domain_id);
       const accepted = await this.mfa.owedFor(user.id, await this.domains.byId(domainId));
@@ -115,7 +111,7 @@ export class ConsentFlow {
   }
 
   /** POST mfa: the second factor of a pending sign-in (send a mailed code, or verify one). */
-  secondFactor(req: Request, body: ConsentForm): Promise<PageResult> {
+  secondFactor(req: Request, body: ConsentSecondFactorForm): Promise<PageResult> {
     const q = requestFields(body);
     return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
       const pending = await this.sessions.pending(req);
@@ -136,7 +132,7 @@ export class ConsentFlow {
       const type = (OTP_TYPES as readonly string[]).includes(body.otp_type ?? '')
         ? (body.otp_type as OtpType)
         : null;
-      const otp = typeof body.otp === 'string' ? body.otp : null;
+      const otp = body.otp ?? null;
       let token: string;
       try {
         ({ token } = await this.mfa.completeWithCode(pending, domain.id, accepted, type, otp));
@@ -149,7 +145,7 @@ export class ConsentFlow {
   }
 
   /** POST: the decision (Allow or Deny), a 303 to the application. */
-  decide(req: Request, body: ConsentForm): Promise<PageResult> {
+  decide(req: Request, body: ConsentDecisionForm): Promise<PageResult> {
     const q = requestFields(body);
     return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
       const session = await this.approver(req, v);

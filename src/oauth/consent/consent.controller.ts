@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/authenticated.decorator.js';
 import type { AuthorizationParams } from '../authorization-request.service.js';
 import { ConsentExceptionFilter } from './consent-exception.filter.js';
-import { type ConsentForm, ConsentFlow } from './consent-flow.service.js';
+import { ConsentFlow } from './consent-flow.service.js';
+import { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
 import { sendPage } from './page-result.js';
 
 /**
@@ -31,7 +32,7 @@ export class ConsentController {
   @Post('login')
   @Public('signin') // checks a password: the sign-in budget of the address
   async submitConsentLogin(
-    @Body() body: ConsentForm,
+    @Body() body: ConsentLoginForm,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -41,7 +42,7 @@ export class ConsentController {
   @Post('mfa')
   @Public('signin') // checks a code: the sign-in budget of the address
   async submitConsentSecondFactor(
-    @Body() body: ConsentForm,
+    @Body() body: ConsentSecondFactorForm,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -50,7 +51,7 @@ export class ConsentController {
 
   @Post()
   async submitConsentDecision(
-    @Body() body: ConsentForm,
+    @Body() body: ConsentDecisionForm,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
