@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
 import type { UserEntity } from '../../src/users/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -400,6 +401,44 @@ describe('consent page {base_url}/oauth/authorize', () => {
         .set(jar.header())
         .type('form')
         .send({ ...params, csrf: hiddenField(page.text, 'csrf') as string, decision: 'allow' })
+        .expect(401);
+      expectConsentHeaders(res);
+      expect(res.text).toContain('Please sign in again.');
+      expect(res.headers.location).toBeUndefined();
+    });
+  });
+
+  describe('the domain’s status: the guard’s own steps run on the session cookie, as on the API', () => {
+    async function signedInTo(status: 'FROZEN' | 'DEACTIVATED') {
+      const domain = await createDomain(t);
+      const member = await createUser(t, { domainId: domain.id });
+      const own = await createOAuthApp(t, { kind: 'browser', domainId: domain.id });
+      const params = authorizationRequest(own, pkce());
+      const jar = await signIn(params, member.email);
+      await t.ds.getRepository(SystemDomainEntity).update({ id: domain.id }, { status });
+      return { params, jar };
+    }
+
+    it('FROZEN: the page and the decision work, as the API’s (approving is allowed while frozen)', async () => {
+      const { params, jar } = await signedInTo('FROZEN');
+      const page = await open(params, jar).expect(200);
+      expect(page.text).toContain('value="allow"');
+      const res = await decide(params, jar, 'allow');
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toMatch(/[?&]code=/);
+    });
+
+    it('DEACTIVATED: not signed in (the sign-in form; a decision is a 401 page, never a code)', async () => {
+      const { params, jar } = await signedInTo('DEACTIVATED');
+      const page = await open(params, jar).expect(200);
+      expect(page.text).toContain('Sign in to continue');
+      expect(page.text).not.toContain('value="allow"');
+      const csrf = hiddenField(page.text, 'csrf') as string;
+      const res = await t.http
+        .post(OAUTH.consent)
+        .set(jar.header())
+        .type('form')
+        .send({ ...params, csrf, decision: 'allow' })
         .expect(401);
       expectConsentHeaders(res);
       expect(res.text).toContain('Please sign in again.');

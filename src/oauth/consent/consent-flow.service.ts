@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthContext } from '../../common/auth/auth-context.js';
+import type { AuthenticatedOptions } from '../../common/auth/authenticated.decorator.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { isUnavailable } from '../../common/errors/unavailable.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -32,6 +33,17 @@ function notAnOutage(e: unknown): null {
   if (isUnavailable(e)) throw e;
   return null;
 }
+
+/**
+ * What each step accepts, declared as an API route declares it and checked by the guard's own steps on the
+ * cookie (common/auth/guard/page-steps.ts: credential kind, tenant status), so the page answers as the API:
+ * - the session that views and decides: a person's sign-in (LOGIN) only, as the authorization API's routes;
+ *   the decision is allowed on a FROZEN domain, as the API's decision route (`whileFrozen`, docs/tenants.md);
+ * - the pending sign-in: the temporary token (TEMP) only, as the API's second-factor routes (`whileFrozen`).
+ * A DEACTIVATED domain's credential is "not signed in" on every step.
+ */
+export const APPROVER: AuthenticatedOptions = { kinds: ['LOGIN'], whileFrozen: true };
+export const PENDING_SIGN_IN: AuthenticatedOptions = { kinds: ['TEMP'], whileFrozen: true };
 
 /** What a step of a valid request sees: the request, its CSRF token, and the answers it builds. */
 interface Step {
@@ -114,7 +126,7 @@ export class ConsentFlow {
   secondFactor(req: Request, body: ConsentSecondFactorForm): Promise<PageResult> {
     const q = requestFields(body);
     return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
-      const pending = await this.sessions.pending(req);
+      const pending = await this.sessions.pending(req, PENDING_SIGN_IN);
       if (!pending) return page(401, loginPage(v.app.name, q, csrf, 'Please sign in again.'));
       const domain = await this.domains.byId(pending.systemDomainId);
       const accepted = (await this.mfa.owedFor(pending.userId, domain)) ?? [];
@@ -161,7 +173,7 @@ export class ConsentFlow {
 
   /** The session that may approve `v`, or null where signing in again would give one (see requireApprover). */
   private async approver(req: Request, v: ValidAuthorization): Promise<AuthContext | null> {
-    const session = await this.sessions.current(req);
+    const session = await this.sessions.current(req, APPROVER);
     if (!session) return null;
     try {
       await this.requests.requireApprover(v, session);

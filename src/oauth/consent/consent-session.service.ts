@@ -9,7 +9,9 @@ import { deriveKey, serviceSecret } from '../../keys/key-encryption.js';
 import { SignInAuthority } from '../../login/sign-in-authority.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import type { UserEntity } from '../../users/user.entity.js';
+import type { AuthenticatedOptions } from '../../common/auth/authenticated.decorator.js';
 import { Authenticator } from '../../common/auth/authenticator.js';
+import { admitToPage } from '../../common/auth/guard/page-steps.js';
 import { parseCookie } from 'cookie';
 import { PENDING_COOKIE, SESSION_COOKIE } from '../../common/auth/credentials.js';
 import type { PageCookie } from './page-result.js';
@@ -45,11 +47,13 @@ export class ConsentSessionService {
   }
 
   /**
-   * The signed-in session (credential source `consent-session`, through the one Authenticator), or null
-   * (absent, invalid, revoked). The database down is thrown on: the page filter shows its 503 page.
+   * The signed-in session (credential source `consent-session`, through the one Authenticator) if it passes
+   * the guard's steps for the page's `policy` (credential kind, tenant status: guard/page-steps.ts), or null
+   * (absent, invalid, revoked, a deactivated domain). A frozen domain's write is thrown on (its 403 page), and
+   * so is the database down (the 503 page).
    */
-  async current(req: Request): Promise<AuthContext | null> {
-    return this.authenticator.fromCookie('consent-session', req);
+  async current(req: Request, policy: AuthenticatedOptions): Promise<AuthContext | null> {
+    return admitToPage(req, policy, await this.authenticator.fromCookie('consent-session', req));
   }
 
   /** The domain a consent-page sign-in is for: the app's domain when the user belongs to it, else their home. */
@@ -99,9 +103,12 @@ export class ConsentSessionService {
     return [{ name: PENDING_COOKIE, value: tempToken, options }];
   }
 
-  /** The pending sign-in's temporary token (source `consent-pending`), or null (absent, expired, used). */
-  async pending(req: Request): Promise<AuthContext | null> {
-    return this.authenticator.fromCookie('consent-pending', req);
+  /**
+   * The pending sign-in's temporary token (source `consent-pending`) if it passes the guard's steps for
+   * `policy`, or null (absent, expired, used, a deactivated domain).
+   */
+  async pending(req: Request, policy: AuthenticatedOptions): Promise<AuthContext | null> {
+    return admitToPage(req, policy, await this.authenticator.fromCookie('consent-pending', req));
   }
 
   /**
