@@ -4,7 +4,7 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { ApiErrors } from '../common/http/api-errors.js';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { Caller } from '../common/auth/caller.decorator.js';
-import { Authenticated } from '../common/auth/authenticated.decorator.js';
+import { Authenticated, type AuthenticatedOptions } from '../common/auth/authenticated.decorator.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import {
   AuthorizationRequestError,
@@ -19,6 +19,12 @@ import {
 } from './dto/authorize.dto.js';
 import { decisionOf, mergeDecision, requestOf } from './authorization-decision.js';
 
+/**
+ * Only a person's sign-in session may approve (or see what it would approve): OAuth and service-account
+ * tokens cannot grant access. A declared kind, refused by the guard (CredentialKindStep) with this API's answer.
+ */
+const APPROVER: AuthenticatedOptions = { kinds: ['LOGIN'], kindRefused: AuthorizeErrors.LOGIN_ONLY };
+
 /** For consent pages rendered by a client of this API: describe a pending request, record the decision. */
 @ApiTags('oauth')
 @ApiErrors(400)
@@ -30,7 +36,7 @@ export class AuthorizeApiController {
   ) {}
 
   @Get()
-  @Authenticated()
+  @Authenticated(APPROVER)
   @ApiOperation({ summary: 'Describe a pending authorization request (app name, scopes in plain words)' })
   @ApiOkResponse({ type: PendingAuthorizationDto })
   async describeAuthorization(
@@ -53,7 +59,7 @@ export class AuthorizeApiController {
   @Post()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store') // the answer carries a code
-  @Authenticated({ whileFrozen: true })
+  @Authenticated({ ...APPROVER, whileFrozen: true })
   @ApiOperation({
     summary: 'Record the signed-in user’s decision; Allow issues a 60-second code',
     description:
@@ -73,7 +79,6 @@ export class AuthorizeApiController {
     @Body() body: AuthorizationDecisionDto,
     @Caller() caller: AuthContext,
   ): Promise<AuthorizationRedirectDto> {
-    requireLogin(caller);
     const merged = mergeDecision(query, body ?? {});
     const allow = decisionOf(merged);
     const v = await this.validate(requestOf(merged), caller);
@@ -82,16 +87,10 @@ export class AuthorizeApiController {
   }
 
   private async validate(q: AuthorizationQueryDto, auth: AuthContext): Promise<ValidAuthorization> {
-    requireLogin(auth);
     const v = await this.requests.validate(q).catch(rethrow);
     await this.requests.requireApprover(v, auth).catch(rethrow);
     return v;
   }
-}
-
-/** Only a person's sign-in session may approve: OAuth and service-account tokens cannot grant access. */
-function requireLogin(auth: AuthContext): void {
-  if (auth.kind !== 'LOGIN') throw AuthorizeErrors.LOGIN_ONLY();
 }
 
 function rethrow(e: unknown): never {

@@ -7,6 +7,7 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import type { ApiError } from '../errors/api-error.js';
 import { ErrorsDto } from '../errors/errors.dto.js';
 import type { TokenKind } from '../../tokens/token.entity.js';
 import type { Role } from './roles.js';
@@ -33,6 +34,12 @@ export interface AuthenticatedOptions {
   access?: { entity: AccessEntity; param: string };
   /** Credential kinds the route accepts; default LOGIN, PAT and OAUTH (see CredentialKindStep). */
   kinds?: TokenKind[];
+  /**
+   * The refusal of a default kind (LOGIN, PAT, OAUTH) that `kinds` leaves out, where the route's answer says
+   * why (only a person's sign-in may approve an app: authorize.LOGIN_ONLY, 403); any other kind, and routes
+   * without it, get auth.KIND_NOT_ACCEPTED (401).
+   */
+  kindRefused?: () => ApiError;
   /**
    * A write that a FROZEN domain still allows (see TenantStatusStep): signing in and out, renewing one's own
    * token, granting an app a sign-in. Reads are always allowed.

@@ -1,3 +1,4 @@
+import { ApiError } from '../../errors/api-error.js';
 import { guardContext } from '../../../../test/utils/guard-context.js';
 import { CredentialKindStep, DEFAULT_KINDS } from './credential-kind.step.js';
 
@@ -15,6 +16,19 @@ describe('CredentialKindStep', () => {
     expect(() => step.run(guardContext({ auth: { kind: 'PAT' }, policy: { kinds: ['LOGIN'] } }))).toThrow(
       expect.objectContaining({ status: 401 }),
     );
+  });
+
+  it('refuses with the route’s own answer where it names one (kindRefused)', () => {
+    const kindRefused = () => new ApiError(403, ['Only a signed-in user session can approve applications']);
+    expect(() =>
+      step.run(guardContext({ auth: { kind: 'OAUTH' }, policy: { kinds: ['LOGIN'], kindRefused } })),
+    ).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() =>
+      step.run(guardContext({ auth: { kind: 'LOGIN' }, policy: { kinds: ['LOGIN'], kindRefused } })),
+    ).not.toThrow();
+    expect(() =>
+      step.run(guardContext({ auth: { kind: 'TEMP' }, policy: { kinds: ['LOGIN'], kindRefused } })),
+    ).toThrow(expect.objectContaining({ status: 401 }));
   });
 
   it('accepts a kind the route names', () => {
