@@ -8,6 +8,7 @@ import { emailLoginPage } from './email-login-page.js';
 import { LoginTokenDto } from '../tokens/dto/token.dto.js';
 import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
+import { protectPage } from '../common/html/page-headers.js';
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth/email/login')
@@ -68,18 +69,6 @@ export class EmailLoginPageController {
     const base = this.config.http.publicBaseUrl;
     const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
     const html = emailLoginPage(action);
-    res
-      .status(200)
-      .setHeader('Cache-Control', 'no-store')
-      .setHeader('Pragma', 'no-cache')
-      .setHeader('X-Frame-Options', 'DENY')
-      .setHeader('Referrer-Policy', 'no-referrer')
-      .setHeader('X-Content-Type-Options', 'nosniff')
-      .setHeader(
-        'Content-Security-Policy',
-        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(base).origin}; frame-ancestors 'none'; base-uri 'none'`,
-      )
-      .setHeader('Content-Type', 'text/html; charset=utf-8')
-      .send(html);
+    protectPage(res, base).status(200).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
   }
 }

@@ -65,7 +65,10 @@ describe('email login', () => {
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.headers['cache-control']).toBe('no-store');
-      expect(page.headers['content-security-policy']).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+      expect(page.headers['content-security-policy']).toBe(
+        `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(t.config.http.publicBaseUrl).origin}; frame-ancestors 'none'; base-uri 'none'`,
+      );
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
       expect(page.text).toContain(`action="${t.config.http.publicBaseUrl}${REQUEST}${secret}/"`);
       expect(page.text).toContain('method="post"');
     }

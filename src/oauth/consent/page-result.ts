@@ -1,4 +1,5 @@
 import type { CookieOptions, Response } from 'express';
+import { protectPage } from '../../common/html/page-headers.js';
 
 /** A cookie a page sets, or clears (`value` null). */
 export interface PageCookie {
@@ -27,28 +28,10 @@ export function sendPage(res: Response, page: PageResult): void {
     if (c.value === null) res.clearCookie(c.name, c.options);
     else res.cookie(c.name, c.value, c.options);
   }
-  protect(res, page.formTarget);
+  protectPage(res, page.formTarget);
   if (page.redirect !== undefined) return res.redirect(303, page.redirect);
   res
     .status(page.status)
     .setHeader('Content-Type', 'text/html; charset=utf-8')
     .send(page.html ?? '');
-}
-
-function protect(res: Response, redirectUri: string | undefined): void {
-  const target = redirectUri ? new URL(redirectUri) : null;
-  const formTarget = target ? (target.protocol.startsWith('http') ? target.origin : target.protocol) : '';
-  res
-    .setHeader('Cache-Control', 'no-store')
-    .setHeader('Pragma', 'no-cache')
-    .setHeader('X-Frame-Options', 'DENY')
-    .setHeader('Referrer-Policy', 'no-referrer')
-    .setHeader('X-Content-Type-Options', 'nosniff')
-    .setHeader(
-      'Content-Security-Policy',
-      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget}; frame-ancestors 'none'; base-uri 'none'`.replace(
-        /\s+;/,
-        ';',
-      ),
-    );
 }
