@@ -110,7 +110,10 @@ export class SignInAuthority {
   /** A temporary sign-in token in one domain: the service verified the password, a second factor is owed. */
   async pendingSession(userId: string, domainId: string): Promise<string> {
     const { token } = await this.repo.transaction((em) =>
-      this.issuing.tempToken(em, userId, domainId, 'password'),
+      this.issuing.tempToken(em, userId, domainId, {
+        method: 'password',
+        origin: { ...OUTSIDE_REQUEST, actorUserId: userId },
+      }),
     );
     return token;
   }

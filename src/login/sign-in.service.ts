@@ -86,16 +86,7 @@ export class SignInService {
       const owed = out.some((i) => i.token === null);
       const lastLogin = owed ? null : this.lastLogin(em, user.id);
       const temp = owed
-        ? await this.mint.signIn(
-            em,
-            {
-              userId: user.id,
-              appId: home.builtinAppId ?? (await this.domains.builtinAppId(em, home.domain.id)),
-              systemDomainId: home.domain.id,
-              kind: 'TEMP',
-            },
-            { origin, entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method }) },
-          )
+        ? await this.tempToken(em, user.id, home.domain.id, { method, origin }, home.builtinAppId)
         : null;
       await lastLogin;
       if (within)
@@ -229,15 +220,24 @@ export class SignInService {
     return { appId, ...issued };
   }
 
-  /** A temporary sign-in token (TEMP) in one domain, while a second factor is owed (the consent page's). */
-  async tempToken(em: EntityManager, userId: string, domainId: string, method: ServiceMethod) {
-    const appId = await this.domains.builtinAppId(em, domainId);
+  /**
+   * A temporary sign-in token (TEMP) in one domain while a second factor is owed, under the domain's built-in
+   * sign-in app (read with the memberships by signIn, else now), with its `signin.second_factor_owed` record.
+   */
+  async tempToken(
+    em: EntityManager,
+    userId: string,
+    domainId: string,
+    how: { method: ServiceMethod; origin: AuditOrigin },
+    builtinAppId: string | null = null,
+  ) {
+    const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
     return this.mint.signIn(
       em,
       { userId, appId, systemDomainId: domainId, kind: 'TEMP' },
       {
-        origin: { ...OUTSIDE_REQUEST, actorUserId: userId },
-        entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method }),
+        origin: how.origin,
+        entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method: how.method }),
       },
     );
   }
