@@ -70,7 +70,11 @@ export class SsoLoginService {
    * origin); anything else (and nothing) becomes the domain's web app.
    */
   async safeReturn(idp: IdentityProviderEntity, wanted: string | null | undefined): Promise<string> {
-    const d = await this.repo.domainOf(idp);
+    return this.returnWithin(await this.repo.domainOf(idp), wanted);
+  }
+
+  /** safeReturn for the IdP's domain already read. */
+  private returnWithin(d: { base_url: string } | null, wanted: string | null | undefined): string {
     const own = new URL(this.config.http.publicBaseUrl).origin;
     const app = originOf(d?.base_url ?? '');
     const fallback = app ? d!.base_url : `${own}/`;
@@ -131,7 +135,7 @@ export class SsoLoginService {
       identity_provider_id: idp.id,
       expires: new Date(this.clock.now().getTime() + CODE_TTL_MS),
     });
-    const back = await this.safeReturn(idp, a.returnTo);
+    const back = this.returnWithin(domain, a.returnTo);
     return `${back}${back.includes('?') ? '&' : '?'}saml_code=${encodeURIComponent(code)}`;
   }
 
