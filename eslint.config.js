@@ -52,7 +52,6 @@ const NOT_YET_BEHIND_A_REPOSITORY = [
   'src/files/upload.service.ts',
   'src/groups/groups.service.ts',
   'src/health/health.controller.ts',
-  'src/identity-providers/domain-bindings.service.ts',
   'src/identity-providers/identity-providers.service.ts',
   'src/identity-providers/saml.service.ts',
   'src/invitations/invitation-links.service.ts',

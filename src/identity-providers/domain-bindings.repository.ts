@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, IsNull, Not } from 'typeorm';
-import { IdentityProviderDomainEntity } from './identity-provider.entity.js';
+import { FeatureRepository } from '../database/feature-repository.js';
+import { IdentityProviderDomainEntity, IdentityProviderEntity } from './identity-provider.entity.js';
+
+/** A binding's key: one name claimed by one system domain. */
+export interface BindingKey {
+  domain: string;
+  system_domain_id: string;
+}
 
 /**
  * The statements of email-domain bindings (DomainBindingsService), each in the caller's transaction. What
@@ -8,7 +15,40 @@ import { IdentityProviderDomainEntity } from './identity-provider.entity.js';
  * isDomainBound, which see verified bindings only.
  */
 @Injectable()
-export class DomainBindingsRepository {
+export class DomainBindingsRepository extends FeatureRepository {
+  /** One of the domain's IdPs, or null. */
+  idpOfDomain(id: string, systemDomainId: string): Promise<IdentityProviderEntity | null> {
+    return this.ds.getRepository(IdentityProviderEntity).findOneBy({ id, system_domain_id: systemDomainId });
+  }
+
+  /** A binding by its key (inside `em`'s transaction, else outside any), or null. */
+  binding(
+    key: BindingKey,
+    em: EntityManager = this.ds.manager,
+  ): Promise<IdentityProviderDomainEntity | null> {
+    return em.findOneBy(IdentityProviderDomainEntity, key);
+  }
+
+  /** A binding that must be there (it was just written in `em`'s transaction). */
+  bindingOrFail(em: EntityManager, key: BindingKey): Promise<IdentityProviderDomainEntity> {
+    return em.findOneByOrFail(IdentityProviderDomainEntity, key);
+  }
+
+  /** The bindings of a name: one domain's, or (no domain given) every domain's. */
+  bindingsNamed(
+    em: EntityManager,
+    domain: string,
+    systemDomainId?: string,
+  ): Promise<IdentityProviderDomainEntity[]> {
+    return em.findBy(IdentityProviderDomainEntity, {
+      domain,
+      ...(systemDomainId === undefined ? {} : { system_domain_id: systemDomainId }),
+    });
+  }
+
+  async removeBinding(em: EntityManager, key: BindingKey): Promise<void> {
+    await em.delete(IdentityProviderDomainEntity, key);
+  }
   /**
    * People with this email domain whose accounts the system domain does not hold alone: super administrators,
    * and users who belong to any other domain, or not to this one. Binding such a name would route them to this

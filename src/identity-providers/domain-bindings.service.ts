@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../common/auth/auth-context.js';
 import { AccessService } from '../common/auth/access.service.js';
 import { generateSecret } from '../common/crypto/secrets.js';
@@ -9,8 +8,8 @@ import { AuditService } from '../audit/audit.service.js';
 import { fromAuth } from '../audit/audit-origin.js';
 import type { DomainBindingDto, DomainIdentityProviderMapDto } from './dto/identity-provider.dto.js';
 import { DnsTxt, DnsUnavailableError } from './dns-txt.js';
-import { IdentityProviderDomainEntity, IdentityProviderEntity } from './identity-provider.entity.js';
-import { DomainBindingsRepository } from './domain-bindings.repository.js';
+import type { IdentityProviderDomainEntity } from './identity-provider.entity.js';
+import { type BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { bindingView, CHALLENGE_PREFIX, CHALLENGE_VALUE } from './idp-view.js';
 
@@ -28,7 +27,6 @@ export class DomainBindingsService {
   private readonly logger = new Logger('SAML');
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly access: AccessService,
     private readonly audit: AuditService,
     private readonly repo: DomainBindingsRepository,
@@ -40,17 +38,15 @@ export class DomainBindingsService {
     const domain = domainName(body.domain);
     if (body.force && !auth.isSuperAdmin) throw IdpErrors.FORCE_FORBIDDEN();
     await this.access.require(auth, 'identity_provider', [body.identity_provider_id]);
-    const idp = await this.ds
-      .getRepository(IdentityProviderEntity)
-      .findOneBy({ id: body.identity_provider_id, system_domain_id: auth.systemDomainId });
+    const idp = await this.repo.idpOfDomain(body.identity_provider_id, auth.systemDomainId);
     if (!idp) throw IdpErrors.NOT_FOUND();
     if (body.system_domain_id !== undefined && body.system_domain_id !== idp.system_domain_id) {
       throw IdpErrors.INVALID({ system_domain_id: 'must be the identity provider’s system domain' });
     }
     const forced = body.force === true;
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const key = { domain, system_domain_id: idp.system_domain_id };
-      const own = await em.findOneBy(IdentityProviderDomainEntity, key);
+      const own = await this.repo.binding(key, em);
       if (own && own.identity_provider_id !== idp.id) throw IdpErrors.DOMAIN_TAKEN();
       if (!own || (forced && !own.verified_at)) {
         if (await this.repo.verifiedElsewhere(em, domain, idp.system_domain_id))
@@ -69,7 +65,7 @@ export class DomainBindingsService {
         await this.record(em, auth, key, { operation: 'bind' });
       }
       if (forced && !own?.verified_at) await this.verified(em, auth, key, 'decision');
-      return bindingView(await em.findOneByOrFail(IdentityProviderDomainEntity, key));
+      return bindingView(await this.repo.bindingOrFail(em, key));
     });
   }
 
@@ -87,15 +83,15 @@ export class DomainBindingsService {
       domain: name.trim().toLowerCase(),
       system_domain_id: this.whose(auth, body.system_domain_id),
     };
-    const binding = await this.ds.getRepository(IdentityProviderDomainEntity).findOneBy(key);
+    const binding = await this.repo.binding(key);
     if (!binding) throw IdpErrors.DOMAIN_NOT_FOUND();
     if (binding.verified_at) return bindingView(binding);
-    if (await this.repo.verifiedElsewhere(this.ds.manager, key.domain, key.system_domain_id))
+    if (await this.repo.verifiedElsewhere(this.repo.manager, key.domain, key.system_domain_id))
       throw IdpErrors.DOMAIN_FOREIGN();
     if (!body.force) await this.proven(binding);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       await this.verified(em, auth, key, body.force ? 'decision' : 'dns');
-      return bindingView(await em.findOneByOrFail(IdentityProviderDomainEntity, key));
+      return bindingView(await this.repo.bindingOrFail(em, key));
     });
   }
 
@@ -106,17 +102,15 @@ export class DomainBindingsService {
   async unbind(auth: AuthContext, domain: string, systemDomainId?: string): Promise<void> {
     const name = domain.trim().toLowerCase();
     const everywhere = auth.isSuperAdmin && systemDomainId === undefined;
-    await this.ds.transaction(async (em) => {
-      const rows = await em.findBy(IdentityProviderDomainEntity, {
-        domain: name,
-        ...(everywhere ? {} : { system_domain_id: this.whose(auth, systemDomainId) }),
-      });
+    await this.repo.transaction(async (em) => {
+      const rows = await this.repo.bindingsNamed(
+        em,
+        name,
+        everywhere ? undefined : this.whose(auth, systemDomainId),
+      );
       if (!rows.length) throw IdpErrors.DOMAIN_NOT_FOUND();
       for (const row of rows) {
-        await em.delete(IdentityProviderDomainEntity, {
-          domain: name,
-          system_domain_id: row.system_domain_id,
-        });
+        await this.repo.removeBinding(em, { domain: name, system_domain_id: row.system_domain_id });
         await this.record(em, auth, row, { operation: 'unbind' });
       }
     });
@@ -148,7 +142,7 @@ export class DomainBindingsService {
   private async verified(
     em: EntityManager,
     auth: AuthContext,
-    key: { domain: string; system_domain_id: string },
+    key: BindingKey,
     method: 'dns' | 'decision',
   ): Promise<void> {
     try {
@@ -163,7 +157,7 @@ export class DomainBindingsService {
   private record(
     em: EntityManager,
     auth: AuthContext,
-    key: { domain: string; system_domain_id: string },
+    key: BindingKey,
     details: Record<string, unknown>,
   ): Promise<void> {
     return this.audit.record(em, fromAuth(auth), {
