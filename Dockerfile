@@ -39,7 +39,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/API/auth/readyz/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself as PID 1 receives SIGTERM: the service stops accepting, finishes the requests in flight
-# (SHUTDOWN_GRACE_MS), stops its workers and closes the pool (src/shutdown.ts). The heap flags are those of
+# (SHUTDOWN_GRACE_MS), stops its workers and closes the pool (src/app/shutdown.ts). The heap flags are those of
 # `npm run start:prod` (docs/performance.md, Memory): a young generation of 2 x 8 MB and an old generation
 # let grow 25% past the live data before it is collected, so the resident set stays near 180 MB under load.
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "dist/src/main.js"]

@@ -12,9 +12,10 @@
 // BENCH_ONLY, search or upload runs alone), BENCH_PROFILE.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory.js';
-import { OAuthTokensService } from '../src/oauth/oauth-tokens.service.js';
-import { loadConfig, randomSecret } from '../src/config/config.js';
+import { createApp } from '../src/app/app.factory.js';
+import { OAuthTokensService } from '../src/sign-in/oauth/oauth-tokens.service.js';
+import { randomSecret } from '../src/base/config/config.js';
+import { loadConfig } from '../src/app/config.js';
 import { startServer } from './servers.js';
 import { adminQuery, databaseUrl } from './scratch-database.js';
 import { basic, call, FORM } from './http-client.js';

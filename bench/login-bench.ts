@@ -1,6 +1,6 @@
 // The password sign-in section of the benchmark (phase `login`; issue 23 item 3): password sign-ins per
 // second against raw argon2id verifications per second with the service's own parameters
-// (src/common/crypto/passwords.ts) and the same library, run in the benchmark's process while the service's
+// (src/base/common/crypto/passwords.ts) and the same library, run in the benchmark's process while the service's
 // is idle (each has the machine to itself in turn), at the same concurrency, in alternating rounds; `login_vs_argon2` is the median of the rounds' ratios. The sign-ins cycle through
 // BENCH_LOGIN_USERS (default 100) seeded accounts, each with the right password, so at 20 connections no
 // account has two attempts in flight: the guessing defence runs as in production (its reservation and
@@ -8,7 +8,7 @@
 // service are set out of reach (bench/bench.ts), so every request is charged in Redis but none refused.
 import { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
-import { hashPassword, verifyPassword } from '../src/common/crypto/passwords.js';
+import { hashPassword, verifyPassword } from '../src/base/common/crypto/passwords.js';
 import { CONNECTIONS, DURATION, median, positiveInt, WARMUP, type LoadConfig } from './measure.js';
 
 type Result = { rps: number; ok: boolean; p99: number };

@@ -12,8 +12,8 @@
 // BENCH_SCALE_TOKENS_SMALL (1000), BENCH_SCALE_TOKENS (1000000).
 import pg from 'pg';
 import type { INestApplication } from '@nestjs/common';
-import { TOKEN_LOOKUP_SQL } from '../src/tokens/tokens.repository.js';
-import { hashPassword } from '../src/common/crypto/passwords.js';
+import { TOKEN_LOOKUP_SQL } from '../src/credentials/tokens/tokens.repository.js';
+import { hashPassword } from '../src/base/common/crypto/passwords.js';
 import type { LoadConfig } from './measure.js';
 import { median, positiveInt } from './measure.js';
 

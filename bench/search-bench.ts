@@ -13,9 +13,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppEntity } from '../src/apps/app.entity.js';
-import { SEARCH_DOCUMENT_SQL } from '../src/assets/search-document.js';
-import { CredentialMintService } from '../src/credentials/credential-mint.service.js';
+import { AppEntity } from '../src/base/model/app.entity.js';
+import { SEARCH_DOCUMENT_SQL } from '../src/platform/assets/search-document.js';
+import { CredentialMintService } from '../src/credentials/mint/credential-mint.service.js';
 
 export interface SearchBenchContext {
   app: INestApplication;
@@ -208,7 +208,7 @@ async function startBaseline(
   dist: string,
   config: unknown,
 ): Promise<{ app: INestApplication; base: string }> {
-  const factory = pathToFileURL(resolve(dist, 'src/app.factory.js')).href;
+  const factory = pathToFileURL(resolve(dist, 'src/app/app.factory.js')).href;
   const { createApp } = (await import(factory)) as {
     createApp: (c: unknown) => Promise<INestApplication>;
   };

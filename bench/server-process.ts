@@ -26,8 +26,8 @@ let app: INestApplication;
 if (kind === 'floor') app = await (await import('./floor-app.js')).createFloorApp();
 else if (kind === 'service') {
   const [{ createApp }, { loadConfig }] = await Promise.all([
-    import('../src/app.factory.js'),
-    import('../src/config/config.js'),
+    import('../src/app/app.factory.js'),
+    import('../src/app/config.js'),
   ]);
   app = await createApp(loadConfig(JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as NodeJS.ProcessEnv));
 } else throw new Error(`server-process: unknown kind ${kind}`);

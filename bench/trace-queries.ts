@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig, randomSecret } from '../src/config/config.js';
+import { createApp } from '../src/app/app.factory.js';
+import { randomSecret } from '../src/base/config/config.js';
+import { loadConfig } from '../src/app/config.js';
 import { adminQuery, databaseUrl } from './scratch-database.js';
 import { basic, FORM } from './http-client.js';
 

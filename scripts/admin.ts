@@ -4,19 +4,19 @@
 // Either way the account's domains' password checks apply, every token of the account is revoked, and the
 // change is recorded in the audit trail (action password.reset, actor admin_cli).
 import { userInfo } from 'node:os';
-import { AuditRepository } from '../src/audit/audit.repository.js';
-import { AuditService } from '../src/audit/audit.service.js';
-import { Clock } from '../src/common/clock.js';
-import { loadConfig } from '../src/config/config.js';
-import { createDataSource, runMigrations } from '../src/database/data-source.js';
-import { Metrics } from '../src/metrics/metrics.service.js';
-import { AdminResetError, adminResetPassword } from '../src/passwords/admin-reset.js';
-import { PasswordPolicyService } from '../src/passwords/password-policy.service.js';
-import { PasswordsRepository } from '../src/passwords/passwords.repository.js';
-import { TokensRepository } from '../src/tokens/tokens.repository.js';
-import { TokensService } from '../src/tokens/tokens.service.js';
-import { WebhookEventsService } from '../src/webhooks/webhook-events.service.js';
-import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
+import { AuditRepository } from '../src/delivery/audit/audit.repository.js';
+import { AuditService } from '../src/delivery/audit/audit.service.js';
+import { Clock } from '../src/base/common/clock.js';
+import { loadConfig } from '../src/app/config.js';
+import { createDataSource, runMigrations } from '../src/base/database/data-source.js';
+import { Metrics } from '../src/base/common/metrics/metrics.service.js';
+import { AdminResetError, adminResetPassword } from '../src/accounts/passwords/admin-reset.js';
+import { PasswordPolicyService } from '../src/accounts/passwords/password-policy.service.js';
+import { PasswordsRepository } from '../src/accounts/passwords/passwords.repository.js';
+import { TokensRepository } from '../src/credentials/tokens/tokens.repository.js';
+import { TokensService } from '../src/credentials/tokens/tokens.service.js';
+import { WebhookEventsService } from '../src/delivery/events/webhook-events.service.js';
+import { EventsRepository } from '../src/delivery/events/events.repository.js';
 
 const USAGE = 'usage: npm run admin -- reset-password <email> [--password-stdin]';
 
@@ -40,7 +40,7 @@ await ds.initialize();
 try {
   await runMigrations(ds);
   const clock = new Clock();
-  const events = new WebhookEventsService(ds, clock, new WebhooksRepository(ds));
+  const events = new WebhookEventsService(clock, new EventsRepository(ds));
   const audit = new AuditService(ds, new AuditRepository(ds), events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
   const policy = new PasswordPolicyService(new PasswordsRepository(ds));

@@ -2,7 +2,7 @@
 // route that openapi/openapi.json does not have: npm run docs:check (CI runs it; `--self-test` checks the rules).
 //
 // Files: a name with a source extension (.ts .mjs .js .cjs .json .sh .snap .yml) must be the tail of a path in
-//   the repository (`guard/acl.step.ts` and `acl.step.ts` both name src/common/auth/guard/acl.step.ts); `*` in a
+//   the repository (`guard/acl.step.ts` and `acl.step.ts` both name src/auth/guard/acl.step.ts); `*` in a
 //   name is a wildcard. Left alone: URLs, names outside the repository (`../shared/…`, `/work/…`), build output
 //   and installed code (`dist/`, `node_modules/`), templates (`x.module.ts`), and package names (`ipaddr.js`).
 // Routes: only absolute ones are checked, written as `/API/…`, `/.well-known/…`, `/login/…`, a URL on
@@ -21,11 +21,11 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /** Routes served outside the OpenAPI document, each with the code that serves it. */
 const NOT_IN_OPENAPI = {
-  '/API/auth/spec': 'src/openapi.ts (the document itself)',
-  '/API/auth/spec/ui': 'src/openapi.ts (Swagger UI)',
-  '/API/auth/spec/json': 'src/openapi.ts',
-  '/oauth/authorize': 'src/oauth/consent/consent.controller.ts (HTML consent page)',
-  '/oauth/authorize/decision': 'src/oauth/consent/consent.controller.ts (HTML form post)',
+  '/API/auth/spec': 'src/app/openapi.ts (the document itself)',
+  '/API/auth/spec/ui': 'src/app/openapi.ts (Swagger UI)',
+  '/API/auth/spec/json': 'src/app/openapi.ts',
+  '/oauth/authorize': 'src/sign-in/oauth/consent/consent.controller.ts (HTML consent page)',
+  '/oauth/authorize/decision': 'src/sign-in/oauth/consent/consent.controller.ts (HTML form post)',
 };
 
 const SOURCE_EXT = /\.(?:ts|mjs|cjs|js|json|sh|snap|ya?ml)$/;
@@ -131,7 +131,7 @@ export function check(root = ROOT) {
 }
 
 function selfTest() {
-  const files = ['src/common/auth/guard/acl.step.ts', 'src/mfa/mfa.service.ts', 'test/e2e/x.e2e-spec.ts'];
+  const files = ['src/auth/guard/acl.step.ts', 'src/sign-in/mfa/mfa.service.ts', 'test/e2e/x.e2e-spec.ts'];
   const paths = [
     '/API/auth/v1/apps/{app_id}/token',
     '/API/users/v1/users/current',

@@ -2,9 +2,10 @@
 // fails when the served document and the committed file differ).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig, randomSecret } from '../src/config/config.js';
-import { buildOpenApiDocument } from '../src/openapi.js';
+import { createApp } from '../src/app/app.factory.js';
+import { randomSecret } from '../src/base/config/config.js';
+import { loadConfig } from '../src/app/config.js';
+import { buildOpenApiDocument } from '../src/app/openapi.js';
 
 // A throwaway in-memory app: the document depends on the routes and DTOs only, never on the environment,
 // so nothing of the caller's environment (DATABASE_URL, PUBLIC_BASE_URL...) is read.

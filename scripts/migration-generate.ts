@@ -1,4 +1,4 @@
-// Usage: npm run migration:generate -- Name. Writes src/database/migrations/<timestamp>-<name>.ts and
+// Usage: npm run migration:generate -- Name. Writes src/base/database/migrations/<timestamp>-<name>.ts and
 // re-lists the folder in migrations/index.ts.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ if (up.length === 0) {
 const ts = Date.now();
 const cls = `${name}${ts}`;
 const q = (s: string) => '    await queryRunner.query(' + JSON.stringify(s) + ');';
-const dir = 'src/database/migrations';
+const dir = 'src/base/database/migrations';
 const file = `${ts}-${name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.ts`;
 writeFileSync(
   join(dir, file),

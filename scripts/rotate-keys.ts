@@ -3,10 +3,10 @@
 //   npm run keys:rotate -- list      kid, status, created
 //   npm run keys:rotate -- retire K  stop key K verifying (after a compromise): its tokens are refused
 // Running instances pick the change up within a minute (and at once when they meet an unknown kid).
-import { loadConfig } from '../src/config/config.js';
-import { createDataSource, runMigrations } from '../src/database/data-source.js';
-import { SigningKeyEntity } from '../src/keys/signing-key.entity.js';
-import { SigningKeysService } from '../src/keys/signing-keys.service.js';
+import { loadConfig } from '../src/app/config.js';
+import { createDataSource, runMigrations } from '../src/base/database/data-source.js';
+import { SigningKeyEntity } from '../src/base/model/signing-key.entity.js';
+import { SigningKeysService } from '../src/base/keys/signing-keys.service.js';
 
 const [command = 'rotate', arg] = process.argv.slice(2);
 const config = loadConfig();

@@ -1,5 +1,5 @@
-import { loadConfig } from '../src/config/config.js';
-import { createDataSource, runMigrations } from '../src/database/data-source.js';
+import { loadConfig } from '../src/app/config.js';
+import { createDataSource, runMigrations } from '../src/base/database/data-source.js';
 
 /** SQL that would bring the migrated database in line with the entities (empty: no drift). */
 export async function pendingSchemaChanges(): Promise<{ up: string[]; down: string[] }> {

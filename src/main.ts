@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.factory.js';
-import { startBanner } from './banner.js';
-import { ConfigError, loadConfig } from './config/config.js';
-import { BootstrapService } from './system-domains/bootstrap.service.js';
-import { stopGracefully } from './shutdown.js';
+import { createApp } from './app/app.factory.js';
+import { startBanner } from './app/banner.js';
+import { ConfigError } from './base/config/config.js';
+import { loadConfig } from './app/config.js';
+import { BootstrapService } from './accounts/system-domains/bootstrap.service.js';
+import { stopGracefully } from './app/shutdown.js';
 import { Logger } from '@nestjs/common';
 
 try {

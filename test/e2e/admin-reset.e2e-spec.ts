@@ -1,7 +1,11 @@
-import { AuditService } from '../../src/audit/audit.service.js';
-import { AdminResetError, adminResetPassword, type AdminResetDeps } from '../../src/passwords/admin-reset.js';
-import { PasswordPolicyService } from '../../src/passwords/password-policy.service.js';
-import { TokensService } from '../../src/tokens/tokens.service.js';
+import { AuditService } from '../../src/delivery/audit/audit.service.js';
+import {
+  AdminResetError,
+  adminResetPassword,
+  type AdminResetDeps,
+} from '../../src/accounts/passwords/admin-reset.js';
+import { PasswordPolicyService } from '../../src/accounts/passwords/password-policy.service.js';
+import { TokensService } from '../../src/credentials/tokens/tokens.service.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

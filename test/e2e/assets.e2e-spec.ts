@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { AuditRetentionWorker } from '../../src/audit/audit-retention.worker.js';
-import { Clock } from '../../src/common/clock.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
-import { AuditService } from '../../src/audit/audit.service.js';
-import { OUTSIDE_REQUEST } from '../../src/audit/audit-origin.js';
+import { AuditRetentionWorker } from '../../src/delivery/audit/audit-retention.worker.js';
+import { Clock } from '../../src/base/common/clock.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { AuditService } from '../../src/delivery/audit/audit.service.js';
+import { OUTSIDE_REQUEST } from '../../src/delivery/audit/audit-origin.js';
 import { createApp, createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

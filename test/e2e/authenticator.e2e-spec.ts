@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
-import { Authenticator } from '../../src/common/auth/authenticator.js';
-import { SsoLoginService } from '../../src/identity-providers/sso-login.service.js';
-import { TokensService } from '../../src/tokens/tokens.service.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { Authenticator } from '../../src/auth/authenticator.js';
+import { SsoLoginService } from '../../src/sign-in/identity-providers/sso-login.service.js';
+import { TokensService } from '../../src/credentials/tokens/tokens.service.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

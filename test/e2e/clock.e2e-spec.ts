@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../src/common/clock.js';
+import { Clock } from '../../src/base/common/clock.js';
 import { createApp, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthContext } from '../../src/common/auth/auth-context.js';
-import { excess } from '../../src/common/auth/rights.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
-import { type JwtClaims, TokensService } from '../../src/tokens/tokens.service.js';
+import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
+import { excess } from '../../src/base/common/auth/rights.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
+import { type JwtClaims, TokensService } from '../../src/credentials/tokens/tokens.service.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

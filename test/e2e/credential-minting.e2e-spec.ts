@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AuthContext } from '../../src/common/auth/auth-context.js';
-import { excess } from '../../src/common/auth/rights.js';
-import { type JwtClaims, TokensService } from '../../src/tokens/tokens.service.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
+import { excess } from '../../src/base/common/auth/rights.js';
+import { type JwtClaims, TokensService } from '../../src/credentials/tokens/tokens.service.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { COMMITTED_DOCUMENT } from '../utils/contract/contract-checker.js';

@@ -1,4 +1,4 @@
-import { AppEntity } from '../../src/apps/app.entity.js';
+import { AppEntity } from '../../src/base/model/app.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

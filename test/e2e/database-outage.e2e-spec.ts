@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import pg from 'pg';
 import type { Response } from 'supertest';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -15,8 +15,8 @@ import {
   SESSION_COOKIE,
 } from '../utils/oauth.js';
 import { TcpProxy } from '../utils/tcp-proxy.js';
-import { outageCause } from '../../src/common/errors/unavailable.js';
-import { poolOptions } from '../../src/database/bounded-client.js';
+import { outageCause } from '../../src/base/common/errors/unavailable.js';
+import { poolOptions } from '../../src/base/database/bounded-client.js';
 import { waitFor } from '../utils/wait-for.js';
 
 /**

@@ -1,4 +1,4 @@
-import { UserEntity } from '../../src/users/user.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Clock } from '../../src/common/clock.js';
-import { EMAIL_LOGIN_ANSWER_FLOOR_MS } from '../../src/login/email-login.service.js';
-import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
-import { MailWorker } from '../../src/mail/mail-worker.service.js';
-import { FORGOT_ANSWER_FLOOR_MS } from '../../src/passwords/passwords.service.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { EMAIL_LOGIN_ANSWER_FLOOR_MS } from '../../src/sign-in/login/email-login.service.js';
+import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
+import { MailWorker } from '../../src/delivery/mail/mail-worker.service.js';
+import { FORGOT_ANSWER_FLOOR_MS } from '../../src/accounts/passwords/passwords.service.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

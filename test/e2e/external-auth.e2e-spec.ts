@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppEntity } from '../../src/apps/app.entity.js';
-import { TokenIssuer } from '../../src/credentials/token-issuer.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { AppEntity } from '../../src/base/model/app.entity.js';
+import { TokenIssuer } from '../../src/credentials/mint/token-issuer.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

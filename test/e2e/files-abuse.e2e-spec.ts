@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { Clock } from '../../src/common/clock.js';
-import { ByteStores } from '../../src/files/byte-stores.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { ByteStores } from '../../src/platform/files/byte-stores.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -17,7 +17,7 @@ import {
   type RawAnswer,
   startS3,
 } from '../utils/files.js';
-import { ByteStores } from '../../src/files/byte-stores.js';
+import { ByteStores } from '../../src/platform/files/byte-stores.js';
 import { waitFor } from '../utils/wait-for.js';
 
 const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];

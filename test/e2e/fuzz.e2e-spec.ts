@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import { AUTHORIZATION_PARAMS } from '../../src/oauth/consent/consent-pages.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { AUTHORIZATION_PARAMS } from '../../src/sign-in/oauth/consent/consent-pages.js';
 import { createApp, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

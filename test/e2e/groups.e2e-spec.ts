@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_ROLES } from '../../src/common/auth/roles.js';
-import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
-import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { ALL_ROLES } from '../../src/base/common/auth/roles.js';
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,9 +1,9 @@
-import { Clock } from '../../src/common/clock.js';
+import { Clock } from '../../src/base/common/clock.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { SigningKeysService } from '../../src/keys/signing-keys.service.js';
-import { TokensService } from '../../src/tokens/tokens.service.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { SigningKeysService } from '../../src/base/keys/signing-keys.service.js';
+import { TokensService } from '../../src/credentials/tokens/tokens.service.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { takeViolations } from '../utils/contract/recorder.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../src/common/clock.js';
-import { GuessingDefence } from '../../src/login/guessing-defence.js';
-import { LoginAttemptEntity } from '../../src/login/guessing-defence.entity.js';
-import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { GuessingDefence } from '../../src/accounts/lockout/guessing-defence.js';
+import { LoginAttemptEntity } from '../../src/base/model/guessing-defence.entity.js';
+import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

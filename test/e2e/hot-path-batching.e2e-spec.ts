@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { LoginAttemptEntity } from '../../src/login/guessing-defence.entity.js';
-import { TokensRepository } from '../../src/tokens/tokens.repository.js';
-import { TokenEntity } from '../../src/tokens/token.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { LoginAttemptEntity } from '../../src/base/model/guessing-defence.entity.js';
+import { TokensRepository } from '../../src/credentials/tokens/tokens.repository.js';
+import { TokenEntity } from '../../src/base/model/token.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

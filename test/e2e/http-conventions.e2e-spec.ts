@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

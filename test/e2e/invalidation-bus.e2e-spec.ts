@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { ClientRegistry } from '../../src/apps/client-registry.js';
-import { loadConfig } from '../../src/config/config.js';
-import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
+import { ClientRegistry } from '../../src/credentials/apps/client-registry.js';
+import { loadConfig } from '../../src/app/config.js';
+import { InvalidationBus } from '../../src/base/common/cache/invalidation-bus.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp } from '../utils/create-test-app.js';
 import { waitFor } from '../utils/wait-for.js';

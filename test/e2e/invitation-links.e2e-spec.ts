@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../src/common/clock.js';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../src/common/clock.js';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
-import { InvitationEntity } from '../../src/invitations/invitation.entity.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
+import { InvitationEntity } from '../../src/base/model/invitation.entity.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

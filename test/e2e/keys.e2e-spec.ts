@@ -1,6 +1,6 @@
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
-import { SigningKeysService } from '../../src/keys/signing-keys.service.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { SigningKeysService } from '../../src/base/keys/signing-keys.service.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
-import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../utils/create-test-app.js';

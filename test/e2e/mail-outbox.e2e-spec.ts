@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
-import { MailService } from '../../src/mail/mail.service.js';
+import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
+import { MailService } from '../../src/delivery/mail/mail.service.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

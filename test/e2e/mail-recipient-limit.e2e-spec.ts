@@ -1,5 +1,5 @@
-import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
-import { PasswordResetEntity } from '../../src/passwords/password-reset.entity.js';
+import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
+import { PasswordResetEntity } from '../../src/base/model/password-reset.entity.js';
 import { createUser } from '../factories/index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 

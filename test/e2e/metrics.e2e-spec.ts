@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { MetricsServer } from '../../src/metrics/metrics-server.js';
+import { MetricsServer } from '../../src/delivery/metrics/metrics-server.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
-import { Clock } from '../../src/common/clock.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import {
   apiLogin,

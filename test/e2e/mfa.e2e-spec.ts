@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import { Secret, TOTP } from 'otpauth';
-import { Clock } from '../../src/common/clock.js';
-import { WebhookEventsService } from '../../src/webhooks/webhook-events.service.js';
-import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import { SystemDomainEntity as DomainRepo } from '../../src/system-domains/system-domain.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { WebhookEventsService } from '../../src/delivery/events/webhook-events.service.js';
+import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import { SystemDomainEntity as DomainRepo } from '../../src/base/model/system-domain.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

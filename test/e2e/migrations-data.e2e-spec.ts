@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config.js';
-import { dataSourceOptions } from '../../src/database/data-source.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
-import { CredentialCeilings1795263800000 } from '../../src/database/migrations/1795263800000-credential-ceilings.js';
-import { DomainVerification1795700800000 } from '../../src/database/migrations/1795700800000-domain-verification.js';
-import { SignInAuthority1795700700000 } from '../../src/database/migrations/1795700700000-sign-in-authority.js';
+import { loadConfig } from '../../src/app/config.js';
+import { dataSourceOptions } from '../../src/base/database/data-source.js';
+import { MIGRATIONS } from '../../src/base/database/migrations/index.js';
+import { CredentialCeilings1795263800000 } from '../../src/base/database/migrations/1795263800000-credential-ceilings.js';
+import { DomainVerification1795700800000 } from '../../src/base/database/migrations/1795700800000-domain-verification.js';
+import { SignInAuthority1795700700000 } from '../../src/base/database/migrations/1795700700000-sign-in-authority.js';
 import { createTestDatabase } from '../utils/test-database.js';
 
 /**

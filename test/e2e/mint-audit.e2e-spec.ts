@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
-import { InactiveMemberError, TokenIssuer, type MintAudit } from '../../src/credentials/token-issuer.js';
-import { tokenMinted } from '../../src/audit/audit-entries.js';
-import { OUTSIDE_REQUEST } from '../../src/audit/audit-origin.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { InactiveMemberError, TokenIssuer, type MintAudit } from '../../src/credentials/mint/token-issuer.js';
+import { tokenMinted } from '../../src/delivery/audit/audit-entries.js';
+import { OUTSIDE_REQUEST } from '../../src/delivery/audit/audit-origin.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,11 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory.js';
-import { InvalidationBus } from '../../src/common/cache/invalidation-bus.js';
-import { loadConfig } from '../../src/config/config.js';
-import { SigningKeysService } from '../../src/keys/signing-keys.service.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { createApp } from '../../src/app/app.factory.js';
+import { InvalidationBus } from '../../src/base/common/cache/invalidation-bus.js';
+import { loadConfig } from '../../src/app/config.js';
+import { SigningKeysService } from '../../src/base/keys/signing-keys.service.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { recordContract } from '../utils/contract/recorder.js';
 import { createTestDatabase } from '../utils/test-database.js';
 

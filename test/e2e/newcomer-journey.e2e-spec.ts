@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
+import { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
 import { bearer, login } from '../utils/auth.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';

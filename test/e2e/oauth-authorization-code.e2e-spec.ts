@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
-import { Clock } from '../../src/common/clock.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

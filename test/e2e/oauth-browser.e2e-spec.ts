@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { SCOPES } from '../../src/common/auth/scopes.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { SCOPES } from '../../src/base/common/auth/scopes.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import {
   apiLogin,

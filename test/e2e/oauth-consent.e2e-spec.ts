@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
-import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,5 +1,5 @@
-import { pageList } from '../../src/common/http/page-list.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { pageList } from '../../src/base/common/http/page-list.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
-import { TEN_YEARS_SECONDS } from '../../src/config/config.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
+import { TEN_YEARS_SECONDS } from '../../src/base/config/config.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

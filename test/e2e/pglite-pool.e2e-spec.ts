@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config.js';
-import { dataSourceOptions } from '../../src/database/data-source.js';
+import { loadConfig } from '../../src/app/config.js';
+import { dataSourceOptions } from '../../src/base/database/data-source.js';
 import { PglitePool } from '../utils/pglite-pool.js';
 import { pgliteTemplate } from '../utils/test-database.js';
 

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type BucketCharge, LeakyBucketStorage } from '../../src/common/rate-limit/leaky-bucket.storage.js';
+import {
+  type BucketCharge,
+  LeakyBucketStorage,
+} from '../../src/base/common/rate-limit/leaky-bucket.storage.js';
 
 /**
  * The rate limit's storage against a real Redis (REDIS_URL: CI's PostgreSQL pass): the charges of one turn of

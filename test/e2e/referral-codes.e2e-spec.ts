@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ReferralCodeEntity } from '../../src/onboarding/referral-code.entity.js';
-import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
-import { WebhookEventsService } from '../../src/webhooks/webhook-events.service.js';
+import { ReferralCodeEntity } from '../../src/base/model/referral-code.entity.js';
+import { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
+import { WebhookEventsService } from '../../src/delivery/events/webhook-events.service.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,9 +1,9 @@
-// The route index (src/common/http/route-index.ts) over the service's own route table: for paths made from
+// The route index (src/base/common/http/route-index.ts) over the service's own route table: for paths made from
 // every route (parameters filled with ordinary values and with values that spell a sibling's literal
 // segment, in upper and lower case, with and without a trailing slash), the routes the index offers match
 // exactly as Express's linear walk of all routes does, in the same order; and over HTTP, the behaviours the
 // router owned (HEAD on a GET route, 405 with Allow, case-insensitive paths, deep routes) are unchanged.
-import { routeLayers, routeLayersFor } from '../../src/common/http/route-index.js';
+import { routeLayers, routeLayersFor } from '../../src/base/common/http/route-index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 describe('route index over the service routes', () => {

@@ -8,12 +8,12 @@ import {
   describePolicy,
   IS_PUBLIC,
   Public,
-} from '../../src/common/auth/authenticated.decorator.js';
+} from '../../src/base/common/auth/authenticated.decorator.js';
 import { randomUUID } from 'node:crypto';
-import { AccessService } from '../../src/common/auth/access.service.js';
+import { AccessService } from '../../src/base/common/auth/access.service.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { routeLayers } from '../../src/common/http/route-index.js';
+import { routeLayers } from '../../src/base/common/http/route-index.js';
 
 interface RouteInfo {
   route: string;
@@ -145,7 +145,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
 
   it('every route Express serves (the OpenAPI document aside) is a controller route the walk saw', () => {
     const walked = new Set(routes.map((r) => r.route.replace(/\/$/, '')));
-    // the routes the index holds too (src/common/http/route-index.ts)
+    // the routes the index holds too (src/base/common/http/route-index.ts)
     const served = routeLayers(t.app.getHttpAdapter().getInstance())
       .map((l) => l.route!)
       .filter((r) => !String(r.path).startsWith('/API/auth/spec'))

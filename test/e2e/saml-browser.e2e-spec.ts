@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
+import { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
 import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
 import { createOAuthApp, exchangeCode, type OAuthApp } from '../utils/oauth.js';
 import { type ListeningApp, startListeningApp } from '../utils/oauth-interop-helpers.js';

@@ -1,5 +1,5 @@
-import { IdentityProviderEntity } from '../../src/identity-providers/identity-provider.entity.js';
-import { IdentityProvidersService } from '../../src/identity-providers/identity-providers.service.js';
+import { IdentityProviderEntity } from '../../src/base/model/identity-provider.entity.js';
+import { IdentityProvidersService } from '../../src/sign-in/identity-providers/identity-providers.service.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

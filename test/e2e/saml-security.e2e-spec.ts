@@ -1,8 +1,8 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createApp } from '../../src/app.factory.js';
-import { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
+import { createApp } from '../../src/app/app.factory.js';
+import { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { recordContract } from '../utils/contract/recorder.js';

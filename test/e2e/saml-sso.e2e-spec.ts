@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { Clock } from '../../src/common/clock.js';
+import { Clock } from '../../src/base/common/clock.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { authnRequestOf } from '../utils/saml-idp.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SystemDomainEntity, type BillingLimits } from '../../src/system-domains/system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { SystemDomainEntity, type BillingLimits } from '../../src/base/model/system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import { UserSamlIdentityEntity } from '../../src/identity-providers/user-saml-identity.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { UserSamlIdentityEntity } from '../../src/base/model/user-saml-identity.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -11,7 +11,7 @@ import { authorizationRequest, createOAuthApp, OAUTH, pkce } from '../utils/oaut
 import { codeOf, SAML, samlWorld, type SamlWorld } from '../utils/saml-setup.js';
 
 /**
- * The sign-in authority (src/login/sign-in-authority.ts, docs/security.md): every cell of authenticator ×
+ * The sign-in authority (src/sign-in/login/sign-in-authority.ts, docs/security.md): every cell of authenticator ×
  * account × action, over HTTP. A tenant's IdP (the SAML IdP of domain D, whose administrator controls it and
  * can sign any assertion) vouches only for accounts D owns, or through a link the person made themselves;
  * its sessions never count as a second factor, carry no super administrator's power, and change no account

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PAGE_STYLE } from '../../src/common/html/page-style.js';
+import { PAGE_STYLE } from '../../src/base/common/html/page-style.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 const STATIC = '/API/auth/static';

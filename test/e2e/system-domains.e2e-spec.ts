@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AppEntity } from '../../src/apps/app.entity.js';
-import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
-import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
-import { WebhookEventEntity } from '../../src/webhooks/webhook-event.entity.js';
+import { AppEntity } from '../../src/base/model/app.entity.js';
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
+import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
+import { WebhookEventEntity } from '../../src/base/model/webhook-event.entity.js';
 import { createApp, createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

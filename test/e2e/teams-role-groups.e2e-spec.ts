@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
-import { WebhookEventEntity } from '../../src/webhooks/webhook-event.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { WebhookEventEntity } from '../../src/base/model/webhook-event.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { UserEntity } from '../../src/users/user.entity.js';
-import { WebhookEventEntity } from '../../src/webhooks/webhook-event.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { WebhookEventEntity } from '../../src/base/model/webhook-event.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -63,7 +63,11 @@ describe('users: photos, one role, reindex (API/users/v1/users)', () => {
     await raw(`${USERS}/current/photo`, mh, PNG).expect(201);
     await raw(`${USERS}/current/photo`, mh, HTML).expect(400);
     await raw(`${USERS}/current/photo`, mh, Buffer.alloc(0)).expect(400);
-    await t.http.post(`${USERS}/current/photo`).set(mh).send({ photo: PNG.toString('base64') }).expect(400);
+    await t.http
+      .post(`${USERS}/current/photo`)
+      .set(mh)
+      .send({ photo: PNG.toString('base64') })
+      .expect(400);
     await t.http
       .post(`${USERS}/current/photo`)
       .set(mh)
@@ -109,7 +113,10 @@ describe('users: photos, one role, reindex (API/users/v1/users)', () => {
     const other = await createDomain(t);
     const otherAdmin = await as(await createUser(t, { domainId: other.id, isAdmin: true }), other.id);
     await t.http.get(`${USERS}/${reader.id}/roles/can_read_users/`).set(otherAdmin).expect(404);
-    await t.http.get(`${USERS}/${reader.id}/roles/can_read_users/`).set(await as(await createUser(t))).expect(403);
+    await t.http
+      .get(`${USERS}/${reader.id}/roles/can_read_users/`)
+      .set(await as(await createUser(t)))
+      .expect(403);
   });
 
   it('{id}/reindex: 201 with the request, recorded for the indexer; writers of the domain only', async () => {
@@ -120,7 +127,10 @@ describe('users: photos, one role, reindex (API/users/v1/users)', () => {
       .getRepository(WebhookEventEntity)
       .find({ where: { object_id: target.id, operation: 'reindex' } });
     expect(events.map((e) => e.data)).toEqual([{ reindex_id: res.body.id, user_id: target.id }]);
-    await t.http.post(`${USERS}/${target.id}/reindex/`).set(await as(await createUser(t))).expect(403);
+    await t.http
+      .post(`${USERS}/${target.id}/reindex/`)
+      .set(await as(await createUser(t)))
+      .expect(403);
     await t.http.post(`${USERS}/${randomUUID()}/reindex/`).set(h).expect(404);
   });
 });

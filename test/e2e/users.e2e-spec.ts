@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
-import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';
 import { createOAuthApp, obtainTokens, OAUTH, type OAuthApp, refreshGrant } from '../utils/oauth.js';
-import { WebhookWorker } from '../../src/webhooks/webhook-worker.service.js';
+import { WebhookWorker } from '../../src/delivery/webhooks/webhook-worker.service.js';
 import { WebhookReceiver } from '../utils/webhook-receiver.js';
 
 const HOOKS = '/API/notifications/v1/webhooks';

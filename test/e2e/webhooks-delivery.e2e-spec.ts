@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { Clock } from '../../src/common/clock.js';
-import { WebhookDeliveryEntity } from '../../src/webhooks/webhook-delivery.entity.js';
-import { WebhookEventEntity } from '../../src/webhooks/webhook-event.entity.js';
-import { type WebhookEvent, WebhookEventsService } from '../../src/webhooks/webhook-events.service.js';
-import { WebhookEntity } from '../../src/webhooks/webhook.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import { WebhookDeliveryEntity } from '../../src/base/model/webhook-delivery.entity.js';
+import { WebhookEventEntity } from '../../src/base/model/webhook-event.entity.js';
+import { type WebhookEvent, WebhookEventsService } from '../../src/delivery/events/webhook-events.service.js';
+import { WebhookEntity } from '../../src/base/model/webhook.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { WebhookWorker } from '../../src/webhooks/webhook-worker.service.js';
+import { WebhookWorker } from '../../src/delivery/webhooks/webhook-worker.service.js';
 import { WebhookReceiver } from '../utils/webhook-receiver.js';
 import { waitFor } from '../utils/wait-for.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { WIRE_DATE_PATTERN } from '../../src/common/http/wire-date.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
-import { WebhookEntity } from '../../src/webhooks/webhook.entity.js';
-import { WebhookSecrets } from '../../src/webhooks/webhook-secrets.js';
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { WebhookEntity } from '../../src/base/model/webhook.entity.js';
+import { WebhookSecrets } from '../../src/delivery/webhooks/webhook-secrets.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppEntity, type AppType, type OAuthClientType } from '../../src/apps/app.entity.js';
-import { capOf } from '../../src/common/auth/rights.js';
-import { hashPassword } from '../../src/common/crypto/passwords.js';
-import { GroupMemberEntity } from '../../src/groups/group-member.entity.js';
-import { GroupEntity } from '../../src/groups/group.entity.js';
-import type { SystemDomainEntity } from '../../src/system-domains/system-domain.entity.js';
-import { SystemDomainsService } from '../../src/system-domains/system-domains.service.js';
-import { ActingRightsService } from '../../src/tokens/acting-rights.service.js';
-import { UserSystemDomainEntity } from '../../src/users/user-system-domain.entity.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { AppEntity, type AppType, type OAuthClientType } from '../../src/base/model/app.entity.js';
+import { capOf } from '../../src/base/common/auth/rights.js';
+import { hashPassword } from '../../src/base/common/crypto/passwords.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
+import { SystemDomainsService } from '../../src/accounts/system-domains/system-domains.service.js';
+import { ActingRightsService } from '../../src/credentials/tokens/acting-rights.service.js';
+import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import type { TestApp } from '../utils/create-test-app.js';
 
 export const DEFAULT_PASSWORD = 'correct-horse-battery';

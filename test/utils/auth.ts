@@ -1,8 +1,8 @@
-import { AppEntity } from '../../src/apps/app.entity.js';
-import { Clock } from '../../src/common/clock.js';
-import type { TokenKind } from '../../src/tokens/token.entity.js';
-import { TokenIssuer } from '../../src/credentials/token-issuer.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { AppEntity } from '../../src/base/model/app.entity.js';
+import { Clock } from '../../src/base/common/clock.js';
+import type { TokenKind } from '../../src/base/model/token.entity.js';
+import { TokenIssuer } from '../../src/credentials/mint/token-issuer.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import type { TestApp } from './create-test-app.js';
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

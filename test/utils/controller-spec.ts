@@ -6,21 +6,23 @@ import { Test } from '@nestjs/testing';
 import express, { type Request } from 'express';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
-import { AccessRepository } from '../../src/common/auth/access.repository.js';
-import { AccessService } from '../../src/common/auth/access.service.js';
-import type { AuthContext } from '../../src/common/auth/auth-context.js';
-import { AuthErrors } from '../../src/common/auth/auth.errors.js';
-import { AuthGuard } from '../../src/common/auth/auth.guard.js';
-import { Authenticator } from '../../src/common/auth/authenticator.js';
-import { applyCap } from '../../src/common/auth/rights.js';
-import { effectiveRoles, type Role } from '../../src/common/auth/roles.js';
-import { Clock } from '../../src/common/clock.js';
-import type { ApiError } from '../../src/common/errors/api-error.js';
-import { ApiExceptionFilter } from '../../src/common/errors/api-exception.filter.js';
-import { RateLimiter } from '../../src/common/rate-limit/rate-limiter.js';
-import { globalPipes } from '../../src/common/validation/global-pipes.js';
-import { APP_CONFIG, loadConfig } from '../../src/config/config.js';
-import type { TokenKind } from '../../src/tokens/token.entity.js';
+import { AccessRepository } from '../../src/base/common/auth/access.repository.js';
+import { AccessService } from '../../src/base/common/auth/access.service.js';
+import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
+import { AuthErrors } from '../../src/base/common/auth/auth.errors.js';
+import { AuthGuard } from '../../src/auth/auth.guard.js';
+import { Authenticator } from '../../src/auth/authenticator.js';
+import { applyCap } from '../../src/base/common/auth/rights.js';
+import { effectiveRoles, type Role } from '../../src/base/common/auth/roles.js';
+import { Clock } from '../../src/base/common/clock.js';
+import type { ApiError } from '../../src/base/common/errors/api-error.js';
+import { ApiExceptionFilter } from '../../src/base/common/filters/api-exception.filter.js';
+import { RateLimiter } from '../../src/base/common/rate-limit/rate-limiter.js';
+import { globalPipes } from '../../src/base/common/validation/global-pipes.js';
+import { APP_CONFIG } from '../../src/base/config/config.js';
+import { provideConfig } from '../../src/base/config/namespace.js';
+import { FEATURE_CONFIGS, loadConfig } from '../../src/app/config.js';
+import type { TokenKind } from '../../src/base/model/token.entity.js';
 
 /** The caller's domain, and another tenant's (for the ACL's cross-tenant 404). */
 export const DOMAIN = '0d0d0d0d-0000-4000-8000-000000000001';
@@ -176,6 +178,8 @@ export async function controllerSpec<C extends string = never>(
     controllers: o.controllers,
     providers: [
       { provide: APP_CONFIG, useValue: config },
+      // each feature's namespace, as its module registers it
+      ...FEATURE_CONFIGS.map(provideConfig),
       { provide: Authenticator, useValue: authenticator },
       { provide: AccessRepository, useValue: {} },
       AccessService,

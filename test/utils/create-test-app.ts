@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory.js';
-import { type AppConfig, loadConfig } from '../../src/config/config.js';
-import { UserEntity } from '../../src/users/user.entity.js';
+import { createApp } from '../../src/app/app.factory.js';
+import { type AppConfig, loadConfig } from '../../src/app/config.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { recordContract } from './contract/recorder.js';
 import { createTestDatabase, seedPgliteDataDir } from './test-database.js';
 

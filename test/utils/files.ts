@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { loadFfmpegConfig } from '../../src/files/ffmpeg-binary.js';
+import { loadFfmpegConfig } from '../../src/platform/files/ffmpeg-binary.js';
 import type { TestApp } from './create-test-app.js';
 import { waitFor } from './wait-for.js';
 

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { AuthContext } from '../../src/common/auth/auth-context.js';
-import type { AuthenticatedOptions } from '../../src/common/auth/authenticated.decorator.js';
-import type { GuardContext } from '../../src/common/auth/guard/guard-step.js';
-import { effectiveRoles } from '../../src/common/auth/roles.js';
+import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
+import type { AuthenticatedOptions } from '../../src/base/common/auth/authenticated.decorator.js';
+import type { GuardContext } from '../../src/auth/guard/guard-step.js';
+import { effectiveRoles } from '../../src/base/common/auth/roles.js';
 
 /** A guard context for unit tests of the guard's steps: a plain user with no roles unless told. */
 export function guardContext(

@@ -1,5 +1,5 @@
-import { MailOutboxEntity } from '../../src/mail/mail-outbox.entity.js';
-import { MailService } from '../../src/mail/mail.service.js';
+import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
+import { MailService } from '../../src/delivery/mail/mail.service.js';
 import type { TestApp } from './create-test-app.js';
 
 /** The text of the newest mail queued for `to` (read the way the delivery worker reads it). */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { sha256Hex } from '../../src/common/crypto/secrets.js';
-import type { UserEntity } from '../../src/users/user.entity.js';
+import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from './auth.js';
 import type { TestApp } from './create-test-app.js';

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-driver.js';
+import { openPglite, type PgliteSource } from '../../src/base/database/pglite-serial-driver.js';
 
 /**
  * The in-memory databases of the test apps on PGlite, reused: a database an app hands back when it closes

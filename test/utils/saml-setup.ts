@@ -1,4 +1,4 @@
-import type { UserEntity } from '../../src/users/user.entity.js';
+import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from './auth.js';
 import type { TestApp } from './create-test-app.js';

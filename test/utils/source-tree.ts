@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 
 /**
  * The service's source files as text (src/, specs left out), for the architecture specs that hold a rule over
- * the whole tree (src/credentials/architecture.spec.ts, src/login/architecture.spec.ts): a new file that
+ * the whole tree (src/credentials/mint/architecture.spec.ts, src/sign-in/login/architecture.spec.ts): a new file that
  * breaks the rule fails there before any review. Paths are relative to src/.
  */
 const SRC = new URL('../../src/', import.meta.url).pathname;

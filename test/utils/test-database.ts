@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openPglite, type PgliteSource } from '../../src/database/pglite-serial-driver.js';
+import { openPglite, type PgliteSource } from '../../src/base/database/pglite-serial-driver.js';
 import { type DatabaseKind, PglitePool, ReusePool } from './pglite-pool.js';
 
 /**
@@ -93,7 +93,7 @@ async function buildPgliteTemplateOnce(): Promise<void> {
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MIGRATIONS_DIR = join(ROOT, 'src/database/migrations');
+const MIGRATIONS_DIR = join(ROOT, 'src/base/database/migrations');
 const CACHE_DIR = join(ROOT, 'node_modules/.cache/portcullis-tests');
 // the template of one server is built by one jest worker at a time (arbitrary, fixed)
 const TEMPLATE_LOCK_KEY = 4_280_517_732;
@@ -191,8 +191,8 @@ async function readOrBuildPgliteTemplate(): Promise<Blob> {
   const cached = await readFile(file).catch(() => null);
   if (cached) return new Blob([cached]);
   // imported here: the setup file of every e2e suite imports this module, most of them never build
-  const { loadConfig } = await import('../../src/config/config.js');
-  const { createDataSource, runMigrations } = await import('../../src/database/data-source.js');
+  const { loadConfig } = await import('../../src/app/config.js');
+  const { createDataSource, runMigrations } = await import('../../src/base/database/data-source.js');
   const ds = await createDataSource(
     loadConfig({ DATA_DIR: 'memory://', KEY_ENCRYPTION_SECRET }),
   ).initialize();
@@ -244,8 +244,8 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
 }
 
 async function migrate(url: string): Promise<void> {
-  const { loadConfig } = await import('../../src/config/config.js');
-  const { createDataSource, runMigrations } = await import('../../src/database/data-source.js');
+  const { loadConfig } = await import('../../src/app/config.js');
+  const { createDataSource, runMigrations } = await import('../../src/base/database/data-source.js');
   const ds = await createDataSource(loadConfig({ DATABASE_URL: url, KEY_ENCRYPTION_SECRET })).initialize();
   try {
     await runMigrations(ds);

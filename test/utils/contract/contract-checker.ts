@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isEmail } from 'class-validator';
 import addFormats from 'ajv-formats';
-import { WIRE_DATE_PATTERN } from '../../../src/common/http/wire-date.js';
+import { WIRE_DATE_PATTERN } from '../../../src/base/common/http/wire-date.js';
 import { componentRef, componentsSchema, type OpenApiSchema, toJsonSchema } from './json-schema.js';
 
 /**
  * Holds what the service answered against what the committed OpenAPI document declares for that
  * operation: the status, the content type, and the JSON body against the response schema (required
  * fields, types, enums, formats, no undeclared fields; date-times in the wire form of
- * `src/common/http/wire-date.ts`). Pure: the recorder feeds it exchanges, the contract suite feeds it
+ * `src/base/common/http/wire-date.ts`). Pure: the recorder feeds it exchanges, the contract suite feeds it
  * hand-made ones.
  */
 

@@ -1,0 +1,102 @@
+import { Body, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import {
+  CreateSystemDomainDto,
+  SystemDomainDto,
+  SystemDomainProfileDto,
+  UpdateSystemDomainDto,
+} from './dto/system-domain.dto.js';
+import {
+  superAdmin,
+  domainAdmin,
+  NOT_FOUND,
+  domainId,
+  SystemDomainFeatureRoutes,
+} from './system-domain-feature.routes.js';
+
+const edit = PutAndPatch({
+  path: ':id',
+  policy: superAdmin,
+  ok: SystemDomainDto,
+  errors: [{ 404: NOT_FOUND }],
+  put: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
+  patch: 'Update some fields of a system domain (the super-admin form)',
+});
+
+/**
+ * The /{id} routes of `SystemDomainsController`, which extends this class: Nest registers a controller's own
+ * routes first and inherited ones after, so the route order and the route-policy keys
+ * (`<Controller>.<method>`) stay as they were.
+ */
+export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
+  @Get(':id')
+  @Authenticated(domainAdmin)
+  @ApiOperation({ summary: 'One system domain, full form (its administrators: their own domain only)' })
+  @ApiOkResponse({ type: SystemDomainDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  getSystemDomain(@Param('id', domainId) id: string): Promise<SystemDomainDto> {
+    return this.domains.get(id);
+  }
+
+  @edit.put
+  replaceSystemDomain(
+    @Param('id', domainId) id: string,
+    @Body() body: CreateSystemDomainDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainDto> {
+    return this.domains.update(caller, id, body);
+  }
+
+  @edit.patch
+  updateSystemDomain(
+    @Param('id', domainId) id: string,
+    @Body() body: UpdateSystemDomainDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainDto> {
+    return this.domains.update(caller, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Authenticated(superAdmin)
+  @ApiOperation({
+    summary:
+      'Delete a system domain and everything in it, at once: its tokens stop working, its apps, groups, ' +
+      'memberships, invitations and webhooks go, users who belonged to it alone are deleted, the others keep ' +
+      'their accounts in their other domains. Not the domain of the caller’s own token (400)',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors({ 404: NOT_FOUND })
+  deleteSystemDomain(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.domains.remove(caller, id);
+  }
+
+  @Get(':id/profile')
+  @Authenticated(domainAdmin)
+  @ApiOperation({ summary: 'The domain’s Profile (industry)' })
+  @ApiOkResponse({ type: SystemDomainProfileDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  getSystemDomainProfile(@Param('id', domainId) id: string): Promise<SystemDomainProfileDto> {
+    return this.domains.profile(id);
+  }
+
+  @Patch(':id/profile')
+  @Authenticated(domainAdmin)
+  @ApiOperation({
+    summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
+  })
+  @ApiOkResponse({ type: SystemDomainProfileDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  updateSystemDomainProfile(
+    @Param('id', domainId) id: string,
+    @Body() body: SystemDomainProfileDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainProfileDto> {
+    return this.domains.updateProfile(caller, id, body);
+  }
+}

@@ -1,0 +1,152 @@
+import { Body, Get, Headers, HttpCode, Param, Post, Put, Query, Res, UploadedFiles } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { isUuid } from '../../base/common/validation/uuid.js';
+import { ImageRoutes, sendPublicImage } from '../../base/common/http/image-routes.js';
+import {
+  LogoDto,
+  ReindexRequestDto,
+  ReindexSystemDomainDto,
+  SystemDomainFeaturesDto,
+  AddSystemDomainFeatureDto,
+} from './dto/system-domain.dto.js';
+import { LOGO_MAX_BYTES } from './logo.js';
+import { LogoUploadInterceptor } from './logo-upload.js';
+import { withFeature } from './domain-features.js';
+import { type LogoFile, SystemDomainAdminService } from './system-domain-admin.service.js';
+import { SystemDomainsErrors } from './system-domains.errors.js';
+
+class DomainIdPipe {
+  transform(value: string): string {
+    if (!isUuid(value)) throw SystemDomainsErrors.NOT_FOUND();
+    return value;
+  }
+}
+/** A path id that is not a UUID names no domain: the same 404 as an unknown one. */
+export const domainId = new DomainIdPipe();
+
+export const superAdmin = { superAdmin: true } as const;
+/** The domain itself: super administrators any, everyone else only the domain of their token (else 404). */
+export const access = { entity: 'system_domain', param: 'id' } as const;
+export const domainAdmin = { admin: true, access } as const;
+export const NOT_FOUND = 'System domain does not exist';
+
+const logo = ImageRoutes({
+  path: ':id/logo',
+  interceptor: LogoUploadInterceptor,
+  tooLarge: `A file over ${LOGO_MAX_BYTES} bytes`,
+  write: domainAdmin,
+  read: 'public',
+  uploaded: { status: 201, type: LogoDto },
+  uploadErrors: [{ 404: NOT_FOUND }],
+  missing: 'No such domain, or it has no logo',
+  summaries: {
+    upload:
+      'Upload the domain’s logo: one PNG, JPEG, GIF or WebP file (judged by its bytes) of at most 1 MiB, ' +
+      'as the raw body (Content-Type image/*) or in the multipart field "logo" (or "file")',
+    remove: 'Remove the domain’s logo',
+    get:
+      'The domain’s logo, public (sign-in pages show it): the stored image with nosniff, a CSP that runs ' +
+      'nothing, an ETag and caching (long when ?v= names the current image)',
+  },
+});
+
+/**
+ * The feature, reindex and logo routes of `SystemDomainsController` (through `SystemDomainByIdRoutes`), which
+ * extends this class: Nest registers a controller's own routes first and inherited ones after, so the route
+ * order and the route-policy keys (`<Controller>.<method>`) stay as they were.
+ */
+export abstract class SystemDomainFeatureRoutes {
+  protected abstract readonly domains: SystemDomainAdminService;
+
+  @Get(':id/features')
+  @Authenticated(domainAdmin)
+  @ApiOperation({ summary: 'The domain’s feature flags' })
+  @ApiOkResponse({ type: SystemDomainFeaturesDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  getSystemDomainFeatures(@Param('id', domainId) id: string): Promise<SystemDomainFeaturesDto> {
+    return this.domains.features(id);
+  }
+
+  @Put(':id/features')
+  @Authenticated(superAdmin)
+  @ApiOperation({ summary: 'Replace the domain’s feature flags' })
+  @ApiOkResponse({ type: SystemDomainFeaturesDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  replaceSystemDomainFeatures(
+    @Param('id', domainId) id: string,
+    @Body() body: SystemDomainFeaturesDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainFeaturesDto> {
+    return this.domains.replaceFeatures(caller, id, body);
+  }
+
+  @Post(':id/features')
+  @Authenticated(superAdmin)
+  @ApiOperation({
+    summary:
+      'Turn one feature on (the published body {config: {feature, parameters}}; parameters are not kept, so only none, null or {} pass)',
+  })
+  @ApiCreatedResponse({ type: SystemDomainFeaturesDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  addSystemDomainFeature(
+    @Param('id', domainId) id: string,
+    @Body() body: AddSystemDomainFeatureDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainFeaturesDto> {
+    return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
+  }
+
+  @Post(':id/reindex')
+  @HttpCode(202)
+  @Authenticated(superAdmin)
+  @ApiOperation({
+    summary:
+      'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
+      'operation reindex) for the platform’s indexer; answers the request',
+  })
+  @ApiAcceptedResponse({ type: ReindexRequestDto })
+  @ApiErrors({ 404: NOT_FOUND })
+  reindexSystemDomain(
+    @Param('id', domainId) id: string,
+    @Body() body: ReindexSystemDomainDto,
+    @Caller() caller: AuthContext,
+  ): Promise<ReindexRequestDto> {
+    return this.domains.reindex(caller, id, body);
+  }
+
+  @logo.upload
+  uploadSystemDomainLogo(
+    @Param('id', domainId) id: string,
+    @UploadedFiles() files: LogoFile[] | undefined,
+    @Caller() caller: AuthContext,
+  ): Promise<LogoDto> {
+    return this.domains.uploadLogo(caller, id, files);
+  }
+
+  @logo.remove
+  deleteSystemDomainLogo(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.domains.deleteLogo(caller, id);
+  }
+
+  @logo.get
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
+  async getSystemDomainLogo(
+    @Param('id', domainId) id: string,
+    @Query('v') version: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    sendPublicImage(res, await this.domains.logo(id), version, ifNoneMatch);
+  }
+}

@@ -1,0 +1,78 @@
+import { Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import type { UploadedImage } from '../../base/common/http/image-upload.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
+import { GroupReindexDto } from './dto/group-mapping.dto.js';
+import type { GroupLogosService } from './group-logos.service.js';
+import type { GroupMappingsService } from './group-mappings.service.js';
+import { ImageRoutes, sendImage } from '../../base/common/http/image-routes.js';
+import { ImageBodyInterceptor } from './image-upload.interceptor.js';
+
+const uuid = new UuidParamPipe();
+const groupAccess = { entity: 'group', param: 'group_id' };
+
+const logo = ImageRoutes({
+  path: ':group_id/logo',
+  interceptor: ImageBodyInterceptor,
+  write: { roles: ['can_write_groups'], access: groupAccess },
+  read: { access: groupAccess },
+  uploaded: { status: 200, type: LogoDto },
+  uploadErrors: [404],
+  missing: 'No such group, or it has no logo',
+  summaries: {
+    upload: 'Set a group’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
+    remove: 'Remove a group’s logo',
+    get: 'A group’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
+  },
+});
+
+/**
+ * The /{group_id} routes (reindex, logo) of `GroupExtrasController`, which extends this class: Nest registers
+ * a controller's own routes first and inherited ones after, so the route order and the route-policy keys
+ * (`<Controller>.<method>`) stay as they were.
+ */
+export abstract class GroupExtrasByIdRoutes {
+  protected abstract readonly mappings: GroupMappingsService;
+  protected abstract readonly logos: GroupLogosService;
+
+  @Post(':group_id/reindex')
+  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
+  @ApiOperation({
+    summary:
+      'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
+  })
+  @ApiCreatedResponse({ type: GroupReindexDto })
+  @ApiErrors(404)
+  reindexGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupReindexDto> {
+    return this.mappings.reindex(caller, id);
+  }
+
+  @logo.upload
+  uploadGroupLogo(
+    @Param('group_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ): Promise<LogoDto> {
+    return this.logos.upload('GROUP', caller, id, files);
+  }
+
+  @logo.remove
+  deleteGroupLogo(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.logos.remove('GROUP', caller, id);
+  }
+
+  @logo.get
+  async getGroupLogo(
+    @Param('group_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+    @Res() res: Response,
+  ) {
+    sendImage(res, await this.logos.get('GROUP', caller, id));
+  }
+}

@@ -1,0 +1,89 @@
+import { UserDto } from '../users/dto/user.dto.js';
+import { Delete, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import type { UploadedImage } from '../../base/common/http/image-upload.js';
+import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
+import type { GroupLogosService } from './group-logos.service.js';
+import { ImageRoutes, sendImage } from '../../base/common/http/image-routes.js';
+import { ImageBodyInterceptor } from './image-upload.interceptor.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { TEAM } from './group-kind.js';
+import type { GroupKindsService } from './group-kinds.service.js';
+
+const uuid = new UuidParamPipe();
+export const teamAccess = { entity: 'team', param: 'team_id' };
+const logo = ImageRoutes({
+  path: ':team_id/logo',
+  interceptor: ImageBodyInterceptor,
+  write: { roles: ['can_write_groups'], access: teamAccess },
+  read: { access: teamAccess },
+  uploaded: { status: 200, type: LogoDto },
+  uploadErrors: [404],
+  missing: 'No such team, or it has no logo',
+  summaries: {
+    upload: 'Set a team’s logo: one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB',
+    remove: 'Remove a team’s logo',
+    get: 'A team’s logo (any member of the domain): the stored image, nosniff, a CSP that runs nothing',
+  },
+});
+
+/**
+ * The member and logo routes of `TeamsController`, which extends this class: Nest registers a controller's
+ * own routes first and inherited ones after, so the route order and the route-policy keys
+ * (`<Controller>.<method>`) stay as they were.
+ */
+export abstract class TeamMemberRoutes {
+  protected abstract readonly kinds: GroupKindsService;
+  protected abstract readonly logos: GroupLogosService;
+
+  @Post(':team_id/users/:user_id')
+  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
+  @ApiOperation({ summary: 'Add a user of the domain to a team (idempotent); the user comes back' })
+  @ApiCreatedResponse({ type: UserDto })
+  @ApiErrors({ 404: 'No such team or user in this domain' })
+  addTeamUser(
+    @Param('team_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.kinds.addUser(TEAM, caller, id, userId);
+  }
+
+  @Delete(':team_id/users/:user_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
+  @ApiOperation({ summary: 'Remove a user from a team' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrors({ 404: 'No such team, user or membership' })
+  removeTeamUser(
+    @Param('team_id', uuid) id: string,
+    @Param('user_id', uuid) userId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.kinds.removeUser(TEAM, caller, id, userId);
+  }
+
+  @logo.upload
+  uploadTeamLogo(
+    @Param('team_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ): Promise<LogoDto> {
+    return this.logos.upload('TEAM', caller, id, files);
+  }
+
+  @logo.remove
+  deleteTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.logos.remove('TEAM', caller, id);
+  }
+
+  @logo.get
+  async getTeamLogo(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext, @Res() res: Response) {
+    sendImage(res, await this.logos.get('TEAM', caller, id));
+  }
+}

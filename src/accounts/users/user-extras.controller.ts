@@ -1,0 +1,132 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ImageRoutes, ImageUpload, sendImage } from '../../base/common/http/image-routes.js';
+import type { UploadedImage } from '../../base/common/http/image-upload.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
+import { UserExtrasService } from './user-extras.service.js';
+
+const uuid = new UuidParamPipe();
+const userAccess = { entity: 'user' as const, param: 'user_id' };
+const PHOTO =
+  'one PNG, JPEG, GIF or WebP image (judged by its bytes), at most 1 MiB; shown in the caller’s domain';
+
+class PhotoDto {
+  @ApiProperty({ description: 'Where the photo is served (a path starting with /API/)' }) photo!: string;
+}
+class UserRoleDto {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() role!: string;
+}
+class UserReindexDto {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The request’s id; the webhook event carries it as data.reindex_id',
+  })
+  id!: string;
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+}
+
+const photo = ImageRoutes({
+  path: ':user_id/photo',
+  interceptor: PhotoUploadInterceptor,
+  field: 'photo',
+  write: { roles: ['can_write_users'], access: userAccess },
+  read: { access: userAccess },
+  uploaded: { status: 201, type: PhotoDto },
+  uploadErrors: [404],
+  missing: 'No such user, or no photo',
+  summaries: {
+    upload: `Set a user’s photo: ${PHOTO}`,
+    remove: 'Remove a user’s photo (in the caller’s domain)',
+    get: 'A user’s photo as the caller’s domain shows it (any member): nosniff, a CSP that runs nothing',
+  },
+});
+
+/** Users routes of the published service beyond the CRUD: photos, one role, reindex. */
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users')
+export class UserExtrasController {
+  constructor(private readonly extras: UserExtrasService) {}
+
+  // current/ before /{user_id}
+  @Post('current/photo')
+  @Authenticated()
+  @ImageUpload(PhotoUploadInterceptor, 'photo')
+  @ApiOperation({ summary: `Set the caller’s photo: ${PHOTO}` })
+  @ApiCreatedResponse({ type: PhotoDto })
+  setCurrentUserPhoto(@UploadedFiles() files: UploadedImage[] | undefined, @Caller() caller: AuthContext) {
+    return this.extras.setPhoto(caller, caller.userId, files) as Promise<PhotoDto>;
+  }
+
+  @Delete('current/photo')
+  @HttpCode(204)
+  @Authenticated()
+  @ApiOperation({ summary: 'Remove the caller’s photo (in the caller’s domain)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrors({ 404: 'No photo' })
+  deleteCurrentUserPhoto(@Caller() caller: AuthContext): Promise<void> {
+    return this.extras.deletePhoto(caller, caller.userId);
+  }
+
+  @photo.upload
+  setUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ) {
+    return this.extras.setPhoto(caller, id, files) as Promise<PhotoDto>;
+  }
+
+  @photo.remove
+  deleteUserPhoto(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.extras.deletePhoto(caller, id);
+  }
+
+  @photo.get
+  async getUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+    @Res() res: Response,
+  ) {
+    sendImage(res, await this.extras.photo(caller, id));
+  }
+
+  @Get(':user_id/roles/:role')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'Whether a user holds one role in the caller’s domain: 200, else 404' })
+  @ApiOkResponse({ type: UserRoleDto })
+  @ApiErrors({ 404: 'No such user, or the user lacks the role' })
+  getUserRole(
+    @Param('user_id', uuid) id: string,
+    @Param('role') role: string,
+    @Caller() caller: AuthContext,
+  ) {
+    return this.extras.hasRole(caller, id, role);
+  }
+
+  @Post(':user_id/reindex')
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
+  })
+  @ApiCreatedResponse({ type: UserReindexDto })
+  @ApiErrors(404)
+  reindexUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext) {
+    return this.extras.reindex(caller, id) as Promise<UserReindexDto>;
+  }
+}

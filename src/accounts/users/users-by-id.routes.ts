@@ -1,0 +1,101 @@
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { UpdateUserDto, UserDto, UserRolesDto } from './dto/user.dto.js';
+import type { UsersService } from './users.service.js';
+import type { UserUnlockService } from './user-unlock.service.js';
+
+const uuid = new UuidParamPipe();
+export const userAccess = { entity: 'user' as const, param: 'user_id' };
+export const PUT_IS_PATCH =
+  'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
+const UPDATE =
+  'Update a user: can_write_users, except that users may change their own first_name and last_name';
+
+const edit = PutAndPatch({
+  path: ':user_id',
+  policy: { access: userAccess },
+  ok: UserDto,
+  errors: [404, { 409: 'The email already belongs to another user' }],
+  put: `${UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
+  patch: UPDATE,
+});
+
+/**
+ * The /{user_id} routes of `UsersController`, which extends this class: Nest registers a controller's own
+ * routes first and inherited ones after, so these stay behind the fixed paths, and the route-policy keys
+ * still name `UsersController`.
+ */
+export abstract class UsersByIdRoutes {
+  protected abstract readonly users: UsersService;
+  protected abstract readonly unlocks: UserUnlockService;
+
+  @Get(':user_id')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'One user of the caller’s domain' })
+  @ApiOkResponse({ type: UserDto })
+  @ApiErrors(404)
+  getUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.get(caller, id);
+  }
+
+  @Get(':user_id/roles')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'A user’s effective roles in the caller’s domain' })
+  @ApiOkResponse({ type: UserRolesDto })
+  @ApiErrors(404)
+  getUserRoles(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserRolesDto> {
+    return this.users.roles(caller, id);
+  }
+
+  @edit.patch
+  updateUser(
+    @Param('user_id', uuid) id: string,
+    @Body() body: UpdateUserDto,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.users.update(caller, id, body);
+  }
+
+  @edit.put
+  replaceUser(
+    @Param('user_id', uuid) id: string,
+    @Body() body: UpdateUserDto,
+    @Caller() caller: AuthContext,
+  ): Promise<UserDto> {
+    return this.users.update(caller, id, body);
+  }
+
+  @Post(':user_id/unlock')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts. The locks are the account’s: only an administrator of the user’s only domain, or a super administrator, may lift them',
+  })
+  @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
+  @ApiErrors(404, {
+    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
+  })
+  unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.unlocks.unlock(caller, id);
+  }
+
+  @Delete(':user_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Remove a user from the caller’s domain (their tokens there stop working); the account goes when no domain is left',
+  })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrors(404)
+  deleteUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.users.remove(caller, id);
+  }
+}

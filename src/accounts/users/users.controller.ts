@@ -1,0 +1,117 @@
+import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import {
+  CreateUserDto,
+  UpdateUserDto,
+  UserBasicListDto,
+  UserDto,
+  UserListDto,
+  UserListQueryDto,
+  UserRolesDto,
+} from './dto/user.dto.js';
+import { UsersService } from './users.service.js';
+import { UserUnlockService } from './user-unlock.service.js';
+import { PUT_IS_PATCH, UsersByIdRoutes } from './users-by-id.routes.js';
+
+const SELF_UPDATE =
+  'Update the caller: first_name and last_name; anything else as on PATCH /{user_id} (email and password never through a token minted for an app)';
+
+const editCurrent = PutAndPatch({
+  path: 'current',
+  ok: UserDto,
+  errors: [
+    { 404: 'The caller is not a member of this domain', 409: 'The email already belongs to another user' },
+  ],
+  put: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
+  patch: SELF_UPDATE,
+});
+
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users')
+export class UsersController extends UsersByIdRoutes {
+  constructor(
+    protected readonly users: UsersService,
+    protected readonly unlocks: UserUnlockService,
+  ) {
+    super();
+  }
+
+  // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
+  // routes: Express matches in registration order, and Nest registers own routes before inherited ones
+  @Get('current')
+  @Authenticated({ anyScope: true })
+  @ApiOperation({ summary: 'The user the presented token acts as' })
+  @ApiOkResponse({ type: UserDto })
+  getCurrentUser(@Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.current(caller);
+  }
+
+  // no role: the caller edits themself (names; email and password only from their own sign-in or a super
+  // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
+  @editCurrent.patch
+  updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.update(caller, caller.userId, body);
+  }
+
+  @editCurrent.put
+  replaceCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.update(caller, caller.userId, body);
+  }
+
+  @Get('current/roles')
+  @Authenticated({ anyScope: true })
+  @ApiOperation({
+    summary:
+      'The roles the presented token may use in its domain: the caller’s roles cut down to the token’s ceiling',
+  })
+  @ApiOkResponse({ type: UserRolesDto })
+  getCurrentUserRoles(@Caller() caller: AuthContext): UserRolesDto {
+    return this.users.currentRoles(caller);
+  }
+
+  @Get('basic')
+  @Authenticated()
+  @ApiOperation({
+    summary:
+      'Users of the caller’s domain in the basic form, for pickers: any member may list them (page style; query and sort as on the full list)',
+  })
+  @ApiOkResponse({ type: UserBasicListDto })
+  listUsersBasic(
+    @Query() q: UserListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<UserBasicListDto> {
+    return this.users.basicList(caller, q, req.path);
+  }
+
+  @Get()
+  @Authenticated({ roles: ['can_read_users'] })
+  @ApiOperation({
+    summary:
+      'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
+  })
+  @ApiOkResponse({ type: UserListDto })
+  listUsers(
+    @Query() q: UserListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<UserListDto> {
+    return this.users.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ admin: true, roles: ['can_write_users'] })
+  @ApiOperation({ summary: 'Create a user in the caller’s domain (emails are unique across domains)' })
+  @ApiCreatedResponse({ type: UserDto })
+  @ApiErrors({ 409: 'The email already belongs to a user' })
+  createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
+    return this.users.create(caller, body);
+  }
+}

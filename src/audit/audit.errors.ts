@@ -1,5 +1,0 @@
-import { defineErrors, message } from '../common/errors/error-codes.js';
-
-export const AuditErrors = defineErrors('audit', {
-  OTHER_DOMAIN: message(403, 'Only super administrators may list another domain’s audit records'),
-});

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import type { KeyObject } from 'node:crypto';
+import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
+import { clientAddressOf } from '../delivery/audit/audit-origin.js';
+import { JWT_ALGORITHM, SigningKeysService } from '../base/keys/signing-keys.service.js';
+import type { TokenKind } from '../base/model/token.entity.js';
+import { type JwtClaims, TokensService } from '../credentials/tokens/tokens.service.js';
+import type { AuthContext } from '../base/common/auth/auth-context.js';
+import { AuthErrors } from '../base/common/auth/auth.errors.js';
+import { type Carrier, extractCredential } from '../base/common/auth/credentials.js';
+import { kidOf, TokenVerifier } from './token-verifier.js';
+
+/** The one passport strategy's name: every credential source is read by its extractor. */
+export const JWT_STRATEGY = 'jwt';
+
+/** The strategy's own TokenVerifier, in passport-jwt's per-strategy jsonwebtoken options. */
+const VERIFIER = 'portcullisVerifier';
+
+type JwtVerify = (
+  token: string,
+  key: unknown,
+  options: Record<string, unknown>,
+  done: (err: Error | null, claims?: unknown) => void,
+) => void;
+const seam = Strategy as unknown as { JwtVerifier: JwtVerify };
+const jsonwebtokenVerify = seam.JwtVerifier;
+/**
+ * passport-jwt 4 verifies a token through its class's `JwtVerifier` alone (jsonwebtoken; no per-strategy
+ * option): set once, here, to a dispatcher that holds no state. It hands each strategy's tokens to the
+ * TokenVerifier in that strategy's own options (every application of a process its own; verified signatures
+ * remembered: ECDSA was the largest cost of a validation), and any other strategy's to jsonwebtoken.
+ */
+seam.JwtVerifier = (token, key, options, done) => {
+  const verifier = options[VERIFIER] as TokenVerifier | undefined;
+  if (!verifier) return jsonwebtokenVerify(token, key, options, done);
+  let claims;
+  try {
+    claims = verifier.verifyWith(token, key as KeyObject);
+  } catch (e) {
+    return done(e as Error);
+  }
+  done(null, claims);
+};
+
+/** Which token kinds each carrier accepts: the temporary sign-in token (TEMP) only in its own two. */
+const ACCEPTS: Record<Carrier, (kind: TokenKind) => boolean> = {
+  authorization: (kind) => kind !== 'TEMP',
+  'auth-token': (kind) => kind !== 'TEMP',
+  'temp-auth-token': (kind) => kind === 'TEMP',
+  'session-cookie': (kind) => kind === 'LOGIN',
+  'pending-cookie': (kind) => kind === 'TEMP',
+};
+
+/**
+ * The one credential strategy (passport-jwt), for the guard and the consent pages alike (the Authenticator
+ * runs it): its extractor (credentials.ts) reads the source the request is asked for, the key is chosen by
+ * `kid` among the service's live keys, TokenVerifier verifies the JWT (ES256 only), and the token's record is
+ * looked up, so a revoked token fails on its very next use. The carrier decides two things: a temporary
+ * sign-in token (TEMP) is accepted only from `Temp-Auth-Token` and the pending cookie, which carry nothing
+ * else, the session cookie only a login token; and the App-ID header, when Auth-Token or Temp-Auth-Token
+ * carried the token, must name the token's app. Which kinds a route accepts is the route's own `kinds`.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+  constructor(
+    keys: SigningKeysService,
+    private readonly tokens: TokensService,
+    verifier: TokenVerifier,
+  ) {
+    super({
+      jwtFromRequest: extractCredential,
+      algorithms: [JWT_ALGORITHM],
+      jsonWebTokenOptions: { [VERIFIER]: verifier },
+      passReqToCallback: true,
+      secretOrKeyProvider: (_req: Request, rawJwt: string, done: (err: unknown, key?: unknown) => void) => {
+        const kid = kidOf(rawJwt);
+        if (!kid) return done(null, undefined);
+        // a failure to load the keys (the database down) reaches the Authenticator as passport-jwt's `fail`
+        // with this error, which is no verdict on the token: it is thrown on there
+        keys.verificationKey(kid).then(
+          (key) => done(null, key ?? undefined),
+          (err) => done(err),
+        );
+      },
+    } as StrategyOptionsWithRequest);
+  }
+
+  async validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
+    const { carrier, token } = req.credential!;
+    if (
+      typeof claims.id !== 'string' ||
+      typeof claims.app_id !== 'string' ||
+      typeof claims.exp !== 'number'
+    ) {
+      throw AuthErrors.INVALID_TOKEN();
+    }
+    if (carrier === 'auth-token' || carrier === 'temp-auth-token') {
+      const appId = req.headers['app-id'];
+      const named = (Array.isArray(appId) ? appId[0] : appId)?.trim();
+      if (named && named !== claims.app_id) throw AuthErrors.APP_ID_MISMATCH();
+    }
+    // the request logger, the first middleware, gives every request its id
+    const auth = await this.tokens.authenticate(claims, token!, req.id as string);
+    if (!ACCEPTS[carrier](auth.kind)) throw AuthErrors.KIND_NOT_ACCEPTED();
+    auth.clientAddress = clientAddressOf(req);
+    return auth;
+  }
+}

@@ -1,0 +1,48 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  type Relation,
+} from 'typeorm';
+import { GroupEntity } from './group.entity.js';
+import { UserEntity } from './user.entity.js';
+import { AssetEntity } from './asset.entity.js';
+
+/** The permissions an entity ACL entry can grant. */
+export const ASSET_PERMISSIONS = ['read', 'write', 'delete', 'change-acl'] as const;
+export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
+
+/**
+ * One entry of an asset's ACL: a user's or a group's permissions on it (exactly one of user_id and group_id).
+ * A caller's permissions are the union of their own entry and their groups' entries; a domain administrator
+ * holds all of them on every asset of the domain.
+ */
+@Entity('asset_acls')
+@Index('uq_asset_acls_user', ['asset_id', 'user_id'], { unique: true, where: '"user_id" IS NOT NULL' })
+@Index('uq_asset_acls_group', ['asset_id', 'group_id'], { unique: true, where: '"group_id" IS NOT NULL' })
+@Index('ix_asset_acls_asset', ['asset_id'])
+@Index('ix_asset_acls_user', ['user_id'])
+@Index('ix_asset_acls_group', ['group_id'])
+export class AssetAclEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) asset_id!: string;
+  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'asset_id' })
+  asset?: Relation<AssetEntity>;
+  @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<UserEntity>;
+  @Column({ type: 'uuid', nullable: true }) group_id!: string | null;
+  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'group_id' })
+  group?: Relation<GroupEntity>;
+  @Column({ type: 'text', array: true }) permissions!: string[];
+  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
+}

@@ -1,0 +1,143 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
+import { TokenDto } from '../tokens/dto/token.dto.js';
+import { appView } from './app-view.js';
+import { AppsService } from './apps.service.js';
+import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
+import { PatQueryDto } from './dto/pat-query.dto.js';
+
+const uuid = new UuidParamPipe();
+const appAccess = { entity: 'app' as const, param: 'app_id' };
+
+const edit = PutAndPatch({
+  path: ':app_id',
+  policy: { roles: ['can_write_apps'], access: appAccess },
+  ok: CreatedAppDto,
+  errors: [404],
+  put: 'Update an application (type is fixed at creation and ignored here)',
+  patch: 'Partly update an application (type is ignored)',
+});
+
+@ApiTags('apps')
+@ApiErrors(400)
+@Controller('API/auth/v1/apps')
+export class AppsController {
+  constructor(private readonly apps: AppsService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_apps'] })
+  @ApiOperation({ summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)' })
+  @ApiOkResponse({ type: AppListDto })
+  listApps(
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<AppListDto> {
+    return this.apps.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ admin: true, roles: ['can_write_apps'] })
+  @ApiOperation({
+    summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
+  })
+  @ApiCreatedResponse({ type: CreatedAppDto })
+  createApp(@Body() body: CreateAppDto, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
+    return this.apps.create(caller, body);
+  }
+
+  @Get(':app_id')
+  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
+  @ApiOperation({ summary: 'One application' })
+  @ApiOkResponse({ type: AppDto })
+  @ApiErrors(404)
+  async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
+    return appView(await this.apps.get(caller, id));
+  }
+
+  @edit.put
+  replaceApp(
+    @Param('app_id', uuid) id: string,
+    @Body() body: UpdateAppDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CreatedAppDto> {
+    return this.apps.update(caller, id, body);
+  }
+
+  @edit.patch
+  updateApp(
+    @Param('app_id', uuid) id: string,
+    @Body() body: UpdateAppDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CreatedAppDto> {
+    return this.apps.update(caller, id, body);
+  }
+
+  @Delete(':app_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_apps'], access: appAccess })
+  @ApiOperation({ summary: 'Delete an application and every token issued for it' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404)
+  deleteApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.apps.remove(caller, id);
+  }
+
+  @Post(':app_id/secret')
+  @Authenticated({ admin: true, roles: ['can_write_apps'], access: appAccess })
+  @ApiOperation({
+    summary:
+      'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
+  })
+  @ApiCreatedResponse({ type: CreatedAppDto })
+  @ApiErrors(404)
+  rotateAppSecret(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
+    return this.apps.rotateSecret(caller, id);
+  }
+
+  @Post(':app_id/current_user_token')
+  @HttpCode(200)
+  @Authenticated({ kinds: ['LOGIN'], access: appAccess })
+  @ApiOperation({
+    summary:
+      'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
+  })
+  @ApiOkResponse({ type: TokenDto })
+  @ApiErrors(404)
+  createCurrentUserToken(
+    @Param('app_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<TokenDto> {
+    return this.apps.issueCurrentUserToken(caller, id);
+  }
+
+  @Post(':app_id/token')
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
+  @ApiOperation({
+    summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
+  })
+  @ApiOkResponse({ type: TokenDto })
+  @ApiErrors(404)
+  createAppToken(
+    @Param('app_id', uuid) id: string,
+    @Query() q: PatQueryDto,
+    @Caller() caller: AuthContext,
+  ): Promise<TokenDto> {
+    return this.apps.issuePat(caller, id, q.expires_in);
+  }
+}

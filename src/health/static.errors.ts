@@ -1,5 +1,0 @@
-import { defineErrors, message } from '../common/errors/error-codes.js';
-
-export const StaticErrors = defineErrors('static', {
-  NOT_FOUND: message(404, 'No such asset'),
-});

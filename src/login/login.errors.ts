@@ -1,6 +1,0 @@
-import { defineErrors, message } from '../common/errors/error-codes.js';
-
-export const LoginErrors = defineErrors('login', {
-  /** One answer for an unknown email, a wrong password and an inactive user. */
-  BAD_CREDENTIALS: message(401, 'Invalid email or password'),
-});

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessService } from '../../base/common/auth/access.service.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { wireDate } from '../../base/common/http/wire-date.js';
+import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
+import { AssetPermissionsService, canonical } from './asset-permissions.js';
+import { AssetsErrors } from './assets.errors.js';
+import type { GroupAclDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
+
+/** Whose entry: a user's or a group's. */
+export type Principal = { kind: 'user'; id: string } | { kind: 'group'; id: string };
+
+/**
+ * Entity ACLs of assets (`/API/acls/v1/`). The route's access step has checked the caller's permission on
+ * the asset (read to look, change-acl to change). Against escalation, a caller grants only permissions they
+ * hold, and changes or removes only entries whose permissions they hold (administrators hold all); the
+ * principal must be a user or group of the caller's domain (else 404).
+ */
+@Injectable()
+export class AclsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly access: AccessService,
+    private readonly permissions: AssetPermissionsService,
+  ) {}
+
+  async get(auth: AuthContext, assetId: string, who: Principal): Promise<UserAclDto | GroupAclDto> {
+    await this.principalExists(auth, who);
+    const entry = await this.ds.manager.findOneBy(AssetAclEntity, this.key(assetId, who));
+    if (!entry) throw AssetsErrors.ACL_NOT_FOUND();
+    return this.entryView(entry, who);
+  }
+
+  /** Sets the entry's permissions; `created` tells the controller to answer 201. */
+  async put(
+    auth: AuthContext,
+    assetId: string,
+    who: Principal,
+    permissions: string[],
+  ): Promise<{ entry: UserAclDto | GroupAclDto; created: boolean }> {
+    await this.principalExists(auth, who);
+    const wanted = canonical(permissions);
+    return this.ds.transaction(async (em) => {
+      const held = await this.held(em, auth, assetId);
+      this.requireHeld(held, wanted);
+      const existing = await em.findOne(AssetAclEntity, {
+        where: this.key(assetId, who),
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (existing) {
+        this.requireHeld(held, existing.permissions);
+        await em.update(AssetAclEntity, { id: existing.id }, { permissions: wanted });
+      } else {
+        await em.insert(AssetAclEntity, { ...this.key(assetId, who), permissions: wanted });
+      }
+      const entry = await em.findOneByOrFail(AssetAclEntity, this.key(assetId, who));
+      return { entry: this.entryView(entry, who), created: !existing };
+    });
+  }
+
+  async remove(auth: AuthContext, assetId: string, who: Principal): Promise<void> {
+    await this.principalExists(auth, who);
+    await this.ds.transaction(async (em) => {
+      const held = await this.held(em, auth, assetId);
+      const existing = await em.findOne(AssetAclEntity, {
+        where: this.key(assetId, who),
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!existing) throw AssetsErrors.ACL_NOT_FOUND();
+      this.requireHeld(held, existing.permissions);
+      await em.delete(AssetAclEntity, { id: existing.id });
+    });
+  }
+
+  async list(assetId: string): Promise<ObjectAclDto> {
+    const rows = await this.ds.manager.find(AssetAclEntity, {
+      where: { asset_id: assetId },
+      order: { date_created: 'ASC', id: 'ASC' },
+    });
+    return {
+      users_acl: rows
+        .filter((r) => r.user_id)
+        .map((r) => ({ user_id: r.user_id!, permissions: canonical(r.permissions) })),
+      groups_acl: rows
+        .filter((r) => r.group_id)
+        .map((r) => ({ group_id: r.group_id!, permissions: canonical(r.permissions) })),
+      inherited_users_acl: [],
+      inherited_groups_acl: [],
+      propagating_users_acl: [],
+      propagating_groups_acl: [],
+    };
+  }
+
+  async mine(auth: AuthContext, assetId: string): Promise<PermissionsDto> {
+    const [row] = await this.permissions.find(auth, [assetId]);
+    if (!row) throw AssetsErrors.NOT_FOUND();
+    return { permissions: row.permissions };
+  }
+
+  private async held(em: EntityManager, auth: AuthContext, assetId: string): Promise<Set<string>> {
+    const [row] = await this.permissions.find(auth, [assetId], em);
+    if (!row) throw AssetsErrors.NOT_FOUND();
+    return new Set(row.permissions);
+  }
+
+  private requireHeld(held: Set<string>, permissions: string[]): void {
+    const missing = canonical(permissions.filter((p) => !held.has(p)));
+    if (missing.length > 0) throw AssetsErrors.PERMISSIONS_NOT_HELD(missing);
+  }
+
+  private principalExists(auth: AuthContext, who: Principal): Promise<void> {
+    return this.access.require(auth, who.kind, [who.id]);
+  }
+
+  private key(assetId: string, who: Principal) {
+    return who.kind === 'user'
+      ? { asset_id: assetId, user_id: who.id }
+      : { asset_id: assetId, group_id: who.id };
+  }
+
+  private entryView(e: AssetAclEntity, who: Principal): UserAclDto | GroupAclDto {
+    const base = {
+      object_type: 'assets',
+      object_key: e.asset_id,
+      permissions: canonical(e.permissions),
+      date_created: wireDate(e.date_created),
+      date_modified: wireDate(e.date_modified),
+    };
+    return who.kind === 'user' ? { user_id: who.id, ...base } : { group_id: who.id, ...base };
+  }
+}

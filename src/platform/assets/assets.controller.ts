@@ -1,0 +1,109 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { ASSET_ACCESS } from './asset-access.js';
+import { AssetsService } from './assets.service.js';
+import {
+  AssetDto,
+  AssetListDto,
+  AssetListQueryDto,
+  CreateAssetDto,
+  UpdateAssetDto,
+} from './dto/asset.dto.js';
+
+const uuid = new UuidParamPipe('Asset');
+const param = 'asset_id';
+const UPDATE = 'Update an asset (any subset of the writable fields); needs the write permission';
+
+const edit = PutAndPatch({
+  path: ':asset_id',
+  policy: { roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } },
+  ok: AssetDto,
+  errors: [404],
+  put: `${UPDATE}. The same as PATCH; read-only fields are ignored`,
+  patch: UPDATE,
+});
+
+@ApiTags('assets')
+@ApiErrors(400)
+@Controller('API/assets/v1/assets')
+export class AssetsController {
+  constructor(private readonly assets: AssetsService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiOperation({
+    summary:
+      'Assets of the caller’s domain the caller may read (page style, facets per type and status; query filters the title; sort on title, date_created, date_modified, type, status)',
+  })
+  @ApiOkResponse({ type: AssetListDto })
+  listAssets(
+    @Query() q: AssetListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<AssetListDto> {
+    return this.assets.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ roles: ['can_write_assets'] })
+  @ApiOperation({
+    summary: 'Create an asset with its first version; the creator gets every permission on it',
+  })
+  @ApiCreatedResponse({ type: AssetDto })
+  createAsset(@Body() body: CreateAssetDto, @Caller() caller: AuthContext): Promise<AssetDto> {
+    return this.assets.create(caller, body);
+  }
+
+  @Get(':asset_id')
+  @Authenticated({ roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } })
+  @ApiOperation({ summary: 'One asset, with its versions and the caller’s permissions' })
+  @ApiOkResponse({ type: AssetDto })
+  @ApiErrors({ 404: 'No such asset the caller may read' })
+  getAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<AssetDto> {
+    return this.assets.get(caller, id);
+  }
+
+  @edit.patch
+  updateAsset(
+    @Param(param, uuid) id: string,
+    @Body() body: UpdateAssetDto,
+    @Caller() caller: AuthContext,
+  ): Promise<AssetDto> {
+    return this.assets.update(caller, id, body);
+  }
+
+  @edit.put
+  replaceAsset(
+    @Param(param, uuid) id: string,
+    @Body() body: UpdateAssetDto,
+    @Caller() caller: AuthContext,
+  ): Promise<AssetDto> {
+    return this.assets.update(caller, id, body);
+  }
+
+  @Delete(':asset_id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_delete_assets'], access: { entity: ASSET_ACCESS.delete, param } })
+  @ApiOperation({
+    summary:
+      'Delete an asset (soft: date_deleted and deleted_by_user are set; it is then 404 to reads and searches)',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404)
+  deleteAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.assets.remove(caller, id);
+  }
+}

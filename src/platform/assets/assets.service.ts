@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Clock } from '../../base/common/clock.js';
+import { pageList } from '../../base/common/http/page-list.js';
+import { escapeLike } from '../../base/database/sql-helpers.js';
+import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
+import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
+import { AssetPermissionsService, readableSql } from './asset-permissions.js';
+import { assetView } from './asset-view.js';
+import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import { AssetsErrors } from './assets.errors.js';
+import type {
+  AssetDto,
+  AssetListDto,
+  AssetListQueryDto,
+  CreateAssetDto,
+  UpdateAssetDto,
+} from './dto/asset.dto.js';
+import { refreshSearchDocument } from './search-document.js';
+
+const SORTABLE = ['title', 'date_created', 'date_modified', 'type', 'status'] as const;
+const FACETS = ['type', 'status'] as const;
+
+/**
+ * Assets of a domain. The route's ACL (the guard's access step, through the checkers AssetsModule registers)
+ * has already allowed the caller; every query still names the caller's domain, and a deleted asset is not
+ * found. Changes record their webhook event (event_type assets, realm asset) in their own transaction.
+ */
+@Injectable()
+export class AssetsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly permissions: AssetPermissionsService,
+    private readonly events: WebhookEventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(auth: AuthContext, body: CreateAssetDto): Promise<AssetDto> {
+    return this.ds.transaction(async (em) => {
+      const asset = em.create(AssetEntity, {
+        system_domain_id: auth.systemDomainId,
+        title: body.title,
+        type: body.type ?? 'ASSET',
+        status: body.status ?? 'ACTIVE',
+        analyze_status: body.analyze_status ?? 'N/A',
+        archive_status: body.archive_status ?? 'NOT_ARCHIVED',
+        external_id: body.external_id ?? null,
+        is_online: body.is_online ?? true,
+        media_type: body.media_type ?? null,
+        created_by_user: auth.userId,
+      });
+      await em.insert(AssetEntity, asset);
+      const version = em.create(AssetVersionEntity, {
+        asset_id: asset.id,
+        analyze_status: asset.analyze_status,
+        archive_status: asset.archive_status,
+        is_online: asset.is_online,
+        created_by_user: auth.userId,
+      });
+      await em.insert(AssetVersionEntity, version);
+      await em.update(AssetEntity, { id: asset.id }, { current_version_id: version.id });
+      // the creator holds every permission on what they created
+      await em.insert(AssetAclEntity, {
+        asset_id: asset.id,
+        user_id: auth.userId,
+        permissions: [...ASSET_PERMISSIONS],
+      });
+      await refreshSearchDocument(em, asset.id);
+      const created = await this.view(em, auth, asset.id);
+      await this.emit(em, auth, asset.id, 'create', created);
+      return created;
+    });
+  }
+
+  get(auth: AuthContext, id: string): Promise<AssetDto> {
+    return this.view(this.ds.manager, auth, id);
+  }
+
+  async list(auth: AuthContext, q: AssetListQueryDto, path: string): Promise<AssetListDto> {
+    const qb = this.ds
+      .getRepository(AssetEntity)
+      .createQueryBuilder('a')
+      .where('a.system_domain_id = :domainId', { domainId: auth.systemDomainId })
+      .andWhere('a.date_deleted IS NULL')
+      .andWhere(readableSql(auth, 'a', ':userId'), { userId: auth.userId });
+    const text = q.query?.trim();
+    if (text) qb.andWhere('a.title ILIKE :q', { q: `%${escapeLike(text)}%` });
+    // facets are asked for, so the envelope always carries them
+    return (await pageList({
+      qb,
+      alias: 'a',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'date_created', order: 'DESC' }],
+      path,
+      query: { query: text },
+      facets: FACETS,
+      view: (rows) => this.views(this.ds.manager, auth, rows),
+    })) as unknown as AssetListDto;
+  }
+
+  async update(auth: AuthContext, id: string, body: UpdateAssetDto): Promise<AssetDto> {
+    return this.ds.transaction(async (em) => {
+      const asset = await this.locked(em, auth, id);
+      const changes: Partial<AssetEntity> = {};
+      for (const key of [
+        'title',
+        'type',
+        'status',
+        'analyze_status',
+        'archive_status',
+        'external_id',
+        'is_online',
+        'media_type',
+      ] as const) {
+        if (body[key] !== undefined && body[key] !== asset[key]) {
+          (changes as Record<string, unknown>)[key] = body[key];
+        }
+      }
+      if (Object.keys(changes).length === 0) return this.view(em, auth, id);
+      await em.update(AssetEntity, { id }, changes);
+      if (changes.title !== undefined) await refreshSearchDocument(em, id);
+      const updated = await this.view(em, auth, id);
+      await this.emit(em, auth, id, 'update', updated);
+      return updated;
+    });
+  }
+
+  /** Soft: the asset stays (status DELETED, date_deleted, deleted_by_user) but every read answers 404. */
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await this.locked(em, auth, id);
+      await em.update(
+        AssetEntity,
+        { id },
+        { status: 'DELETED', date_deleted: this.clock.now(), deleted_by_user: auth.userId },
+      );
+      const deleted = await em.findOneByOrFail(AssetEntity, { id });
+      const versions = await em.find(AssetVersionEntity, {
+        where: { asset_id: id },
+        order: { date_created: 'ASC', id: 'ASC' },
+      });
+      const { permissions: _p, ...data } = assetView(deleted, versions, []);
+      await this.events.record(em, this.event(auth, id, 'delete', data));
+    });
+  }
+
+  /** The asset as the caller sees it; 404 when it is not readable (deleted, another domain's, no ACL). */
+  async view(em: EntityManager, auth: AuthContext, id: string): Promise<AssetDto> {
+    const asset = await em.findOneBy(AssetEntity, { id, system_domain_id: auth.systemDomainId });
+    if (!asset || asset.date_deleted) throw AssetsErrors.NOT_FOUND();
+    const [view] = await this.views(em, auth, [asset]);
+    if (!view) throw AssetsErrors.NOT_FOUND();
+    return view;
+  }
+
+  /** Views of readable assets (others are dropped), with versions and the caller's permissions. */
+  async views(em: EntityManager, auth: AuthContext, assets: AssetEntity[]): Promise<AssetDto[]> {
+    if (assets.length === 0) return [];
+    const ids = assets.map((a) => a.id);
+    const perms = await this.permissions.readable(auth, ids, em);
+    const versions = await em.find(AssetVersionEntity, {
+      where: { asset_id: In(ids) },
+      order: { date_created: 'ASC', id: 'ASC' },
+    });
+    return assets
+      .filter((a) => perms.has(a.id))
+      .map((a) =>
+        assetView(
+          a,
+          versions.filter((v) => v.asset_id === a.id),
+          perms.get(a.id) ?? [],
+        ),
+      );
+  }
+
+  private async locked(em: EntityManager, auth: AuthContext, id: string): Promise<AssetEntity> {
+    const asset = await em.findOne(AssetEntity, {
+      where: { id, system_domain_id: auth.systemDomainId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!asset || asset.date_deleted) throw AssetsErrors.NOT_FOUND();
+    return asset;
+  }
+
+  private emit(
+    em: EntityManager,
+    auth: AuthContext,
+    id: string,
+    operation: 'create' | 'update',
+    view: AssetDto,
+  ): Promise<void> {
+    // the caller's permissions describe the caller, not the asset: subscribers do not get them
+    const { permissions: _p, ...data } = view;
+    return this.events.record(em, this.event(auth, id, operation, data));
+  }
+
+  private event(auth: AuthContext, id: string, operation: string, data: Record<string, unknown>) {
+    return {
+      systemDomainId: auth.systemDomainId,
+      objectId: id,
+      realm: 'asset',
+      operation,
+      eventType: 'assets',
+      data,
+      requestId: auth.requestId,
+    };
+  }
+}

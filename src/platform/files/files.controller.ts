@@ -1,0 +1,124 @@
+import type { ConfigOf } from '../../base/config/namespace.js';
+import { FILES_CONFIG } from './files-config.js';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import { ASSET_ACCESS } from '../assets/asset-access.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { CreateFileDto, FileDto, FileListDto, KeyframeListDto, UpdateFileDto } from './dto/file.dto.js';
+import { FilesService } from './files.service.js';
+import { KeyframesService } from './keyframes.service.js';
+import { param, READ, WRITE, FileContentRoutes } from './file-content.routes.js';
+
+const asset = new UuidParamPipe('Asset');
+const file = new UuidParamPipe('File');
+const DELETE = { roles: ['can_delete_assets' as const], access: { entity: ASSET_ACCESS.delete, param } };
+
+/** Files of an asset and their keyframes: the asset's ACL governs them (read, write, delete per route). */
+@ApiTags('files')
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such file under it' })
+@Controller('API/files/v1/assets/:asset_id')
+export class FilesController extends FileContentRoutes {
+  constructor(
+    protected readonly files: FilesService,
+    protected readonly keyframes: KeyframesService,
+    @Inject(FILES_CONFIG.token) private readonly filesConfig: ConfigOf<typeof FILES_CONFIG>,
+  ) {
+    super();
+  }
+
+  @Post('files')
+  @Authenticated(WRITE)
+  @ApiOperation({
+    summary: 'Create a file (OPEN) in the asset; the answer carries its signed resumable upload_url',
+  })
+  @ApiCreatedResponse({ type: FileDto })
+  createFile(
+    @Param(param, asset) assetId: string,
+    @Body() body: CreateFileDto,
+    @Caller() caller: AuthContext,
+  ): Promise<FileDto> {
+    return this.files.create(caller, assetId, body, this.filesConfig.maxFileBytes);
+  }
+
+  @Get('files')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Files of the asset' })
+  @ApiOkResponse({ type: FileListDto })
+  listFiles(
+    @Param(param, asset) assetId: string,
+    @Query() q: PageQueryDto,
+    @Req() req: Request,
+  ): Promise<FileListDto> {
+    return this.files.list(assetId, q, req.path);
+  }
+
+  @Get('keyframes')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Keyframes of the asset’s files, each with a signed short-lived image URL' })
+  @ApiOkResponse({ type: KeyframeListDto })
+  listKeyframes(
+    @Param(param, asset) assetId: string,
+    @Query() q: PageQueryDto,
+    @Req() req: Request,
+  ): Promise<KeyframeListDto> {
+    return this.keyframes.list(assetId, q, req.path);
+  }
+
+  @Get('files/:file_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'One file' })
+  @ApiOkResponse({ type: FileDto })
+  getFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<FileDto> {
+    return this.files.get(assetId, id);
+  }
+
+  @Patch('files/:file_id')
+  @Authenticated(WRITE)
+  @ApiOperation({
+    summary:
+      'Progress, metadata, and status CLOSED once every byte arrived (checks the size, records a sha256 checksum; a mismatch is a 400 and the file stays OPEN)',
+  })
+  @ApiOkResponse({ type: FileDto })
+  @ApiErrors({ 409: 'A chunk is being written' })
+  updateFile(
+    @Param(param, asset) assetId: string,
+    @Param('file_id', file) id: string,
+    @Body() body: UpdateFileDto,
+  ): Promise<FileDto> {
+    return this.files.update(assetId, id, body);
+  }
+
+  @Delete('files/:file_id')
+  @HttpCode(204)
+  @Authenticated(DELETE)
+  @ApiOperation({ summary: 'Delete a file; its bytes are removed from the storage in the background' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors({ 409: 'A chunk is being written' })
+  deleteFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<void> {
+    return this.files.remove(assetId, id);
+  }
+}

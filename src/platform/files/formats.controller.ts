@@ -1,0 +1,86 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { CreateFormatDto, FormatDto, FormatListDto, UpdateFormatDto } from './dto/file.dto.js';
+import { FormatsService } from './formats.service.js';
+import { param, READ, WRITE, DELETE, FileSetRoutes } from './file-set.routes.js';
+
+const asset = new UuidParamPipe('Asset');
+const format = new UuidParamPipe('Format');
+/** Formats and file sets of an asset: the asset's ACL governs them (read, write, delete per route). */
+@ApiTags('files')
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such row under it' })
+@Controller('API/files/v1/assets/:asset_id')
+export class FormatsController extends FileSetRoutes {
+  constructor(protected readonly formats: FormatsService) {
+    super();
+  }
+
+  @Post('formats')
+  @Authenticated(WRITE)
+  @ApiOperation({ summary: 'Create a format of the asset' })
+  @ApiCreatedResponse({ type: FormatDto })
+  createFormat(
+    @Param(param, asset) assetId: string,
+    @Body() body: CreateFormatDto,
+    @Caller() caller: AuthContext,
+  ): Promise<FormatDto> {
+    return this.formats.createFormat(caller, assetId, body);
+  }
+
+  @Get('formats')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Formats of the asset' })
+  @ApiOkResponse({ type: FormatListDto })
+  listFormats(
+    @Param(param, asset) assetId: string,
+    @Query() q: PageQueryDto,
+    @Req() req: Request,
+  ): Promise<FormatListDto> {
+    return this.formats.listFormats(assetId, q, req.path);
+  }
+
+  @Get('formats/:format_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'One format' })
+  @ApiOkResponse({ type: FormatDto })
+  getFormat(
+    @Param(param, asset) assetId: string,
+    @Param('format_id', format) id: string,
+  ): Promise<FormatDto> {
+    return this.formats.getFormat(assetId, id);
+  }
+
+  @Patch('formats/:format_id')
+  @Authenticated(WRITE)
+  @ApiOperation({ summary: 'Change a format' })
+  @ApiOkResponse({ type: FormatDto })
+  updateFormat(
+    @Param(param, asset) assetId: string,
+    @Param('format_id', format) id: string,
+    @Body() body: UpdateFormatDto,
+  ): Promise<FormatDto> {
+    return this.formats.updateFormat(assetId, id, body);
+  }
+
+  @Delete('formats/:format_id')
+  @HttpCode(204)
+  @Authenticated(DELETE)
+  @ApiOperation({ summary: 'Delete a format that has no files left' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  deleteFormat(@Param(param, asset) assetId: string, @Param('format_id', format) id: string): Promise<void> {
+    return this.formats.deleteFormat(assetId, id);
+  }
+}

@@ -1,0 +1,79 @@
+import { pipeline } from 'node:stream/promises';
+import { Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request, Response } from 'express';
+import { Public } from '../../base/common/auth/authenticated.decorator.js';
+import { isUuid } from '../../base/common/validation/uuid.js';
+import type { DownloadService } from './download.service.js';
+import { FileLinks, type LinkPurpose } from './file-links.js';
+import { FilesErrors } from './files.errors.js';
+
+const OCTETS = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
+const JPEG = { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } };
+
+const SIGNED = [
+  ApiQuery({ name: 'expires', required: true, description: 'Unix time the link stops working' }),
+  ApiQuery({ name: 'signature', required: true, description: 'The service’s signature of the link' }),
+];
+export const signed = (): MethodDecorator => (t, k, d) => {
+  for (const dec of SIGNED) dec(t, k, d);
+};
+
+/**
+ * The download routes of `TransferController`, and the link check and streamed answer its routes share.
+ * `TransferController` extends this class: Nest registers a controller's own routes first and inherited ones
+ * after, so the route order and the route-policy keys (`TransferController.<method>`) stay as they were.
+ */
+export abstract class TransferDownloadRoutes {
+  protected abstract readonly links: FileLinks;
+  protected abstract readonly downloads: DownloadService;
+
+  @Get('download/files/:file_id')
+  @Public()
+  @signed()
+  @ApiHeader({ name: 'Range', required: false, description: 'bytes=S-E, bytes=S- or bytes=-N' })
+  @ApiOperation({
+    summary: 'The bytes of a closed file (signed link from …/files/{file_id}/download/); Range answered',
+  })
+  @ApiOkResponse({ description: 'The bytes', content: OCTETS })
+  @ApiResponse({ status: 206, description: 'The requested range', content: OCTETS })
+  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
+  async downloadFile(
+    @Param('file_id') fileId: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('file', fileId, q);
+    await this.send(res, await this.downloads.file(fileId, req.headers.range));
+  }
+
+  @Get('download/keyframes/:keyframe_id')
+  @Public()
+  @signed()
+  @ApiOperation({ summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)' })
+  @ApiOkResponse({ description: 'The image', content: JPEG })
+  @ApiResponse({ status: 206, description: 'The requested range', content: JPEG })
+  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
+  async downloadKeyframe(
+    @Param('keyframe_id') id: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.check('keyframe', id, q);
+    await this.send(res, await this.downloads.keyframe(id, req.headers.range));
+  }
+
+  protected check(purpose: LinkPurpose, id: string, q: Record<string, unknown>): void {
+    if (!isUuid(id) || !this.links.verify(purpose, id, q.expires, q.signature)) throw FilesErrors.BAD_LINK();
+  }
+
+  protected async send(res: Response, d: Awaited<ReturnType<DownloadService['file']>>): Promise<void> {
+    res.status(d.status).set(d.headers);
+    await pipeline(d.body, res).catch(() => {
+      // the client went away mid-download: nothing to answer
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import { jest } from '@jest/globals';
+import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import { ViewsController } from './views.controller.js';
+import { ViewsService } from './views.service.js';
+
+const API = '/API/metadata/v1';
+const VIEW = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const body = { name: 'Rights', view_fields: [] };
+/** A view as the service returns it: the controller shapes GET's answer itself (viewView). */
+const entity = {
+  id: VIEW,
+  name: 'Rights',
+  description: null,
+  view_fields: [],
+  system_domain_id: 'd',
+  date_created: new Date('2026-01-01T00:00:00Z'),
+  date_modified: new Date('2026-01-01T00:00:00Z'),
+};
+
+describe('ViewsController (HTTP layer, faked service)', () => {
+  let s: ControllerSpec<'reader' | 'writer'>;
+  const service = {
+    list: jest.fn(async () => ({ objects: [] })),
+    create: jest.fn(async () => ({ id: VIEW })),
+    get: jest.fn(async () => entity),
+    replace: jest.fn(async () => ({ id: VIEW })),
+    remove: jest.fn(async () => undefined),
+    listCategories: jest.fn(async () => ({ objects: [] })),
+    createCategory: jest.fn(async () => ({ id: 'c' })),
+  };
+
+  beforeAll(async () => {
+    s = await controllerSpec({
+      controllers: [ViewsController],
+      providers: [{ provide: ViewsService, useValue: service }],
+      callers: {
+        reader: { roles: ['can_read_assets'] },
+        writer: { roles: ['can_read_assets', 'can_write_assets'] },
+      },
+      entities: { 'metadata-view': { label: 'View', ids: [VIEW] } },
+    });
+  });
+  afterAll(() => s.close());
+  beforeEach(() => jest.clearAllMocks());
+
+  it('needs a token (401)', async () => {
+    await s.http.get(`${API}/views/`).expect(401);
+    await s.http.post(`${API}/views/`).send(body).expect(401);
+  });
+
+  it('reads need can_read_assets, writes can_write_assets, deletes can_delete_assets (403)', async () => {
+    await s.http.get(`${API}/views/`).set(s.as('user')).expect(403);
+    const res = await s.http.post(`${API}/views/`).set(s.as('reader')).send(body).expect(403);
+    expect(res.body).toEqual({ errors: ['Missing role: can_write_assets'] });
+    await s.http.post(`${API}/views/`).set(s.as('oauth')).send(body).expect(403);
+    await s.http.delete(`${API}/views/${VIEW}/`).set(s.as('writer')).expect(403);
+    const read = await s.http.get(`${API}/views/${VIEW}/`).set(s.as('oauth')).expect(200);
+    expect(read.body).toMatchObject({ id: VIEW, date_created: expect.any(String) });
+    expect(service.create).not.toHaveBeenCalled();
+    expect(service.remove).not.toHaveBeenCalled();
+  });
+
+  it('passes the caller, the id and the parsed body to the service', async () => {
+    await s.http.post(`${API}/views/`).set(s.as('writer')).send(body).expect(201);
+    expect(service.create).toHaveBeenCalledWith(s.callers.writer, body);
+    await s.http.put(`${API}/views/${VIEW}/`).set(s.as('writer')).send(body).expect(200);
+    expect(service.replace).toHaveBeenCalledWith(s.callers.writer, VIEW, body);
+  });
+
+  it.each([
+    [{}, ['name', 'view_fields']],
+    [{ ...body, view_fields: 'all' }, ['view_fields']],
+    [{ ...body, description: 5 }, ['description']],
+    [{ ...body, name: 'a\u0000' }, ['name']],
+  ])('refuses the body %j with 400 naming %j', async (sent, fields) => {
+    const res = await s.http.post(`${API}/views/`).set(s.as('writer')).send(sent).expect(400);
+    expect(Object.keys(res.body.errors as object).sort()).toEqual([...fields].sort());
+    expect(service.create).not.toHaveBeenCalled();
+  });
+
+  it('another domain’s view, an unknown or a malformed id is a 404 “View not found”', async () => {
+    for (const [who, id] of [
+      ['otherAdmin', VIEW],
+      ['admin', '0e0e0e0e-0000-4000-8000-00000000ffff'],
+      ['admin', 'nonsense'],
+    ] as const) {
+      for (const call of [s.http.get(`${API}/views/${id}/`), s.http.put(`${API}/views/${id}/`).send(body)]) {
+        expect((await call.set(s.as(who)).expect(404)).body).toEqual({ errors: ['View not found'] });
+      }
+    }
+    expect(service.get).not.toHaveBeenCalled();
+  });
+});

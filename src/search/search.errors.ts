@@ -1,5 +1,0 @@
-import { defineErrors, fields } from '../common/errors/error-codes.js';
-
-export const SearchErrors = defineErrors('search', {
-  INVALID: fields(),
-});

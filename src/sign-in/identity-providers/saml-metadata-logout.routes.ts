@@ -1,0 +1,162 @@
+import { Get, HttpCode, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request, Response } from 'express';
+import { Public } from '../../base/common/auth/authenticated.decorator.js';
+import { ApiError } from '../../base/common/errors/api-error.js';
+import { SamlUrlDto } from './dto/identity-provider.dto.js';
+import type { IdentityProviderEntity } from '../../base/model/identity-provider.entity.js';
+import { IdpErrors } from './identity-providers.errors.js';
+import { ssoErrorPage } from './saml-pages.js';
+import { HostileXmlError } from './saml-xml.js';
+import { SamlRefusal, type SamlService } from './saml.service.js';
+import type { SsoLoginService } from './sso-login.service.js';
+
+export const REDIRECT = {
+  status: 302,
+  description: 'To the identity provider (or back to the web app)',
+  headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+};
+export const BROWSER_ERROR = (status: number, description: string) => ({
+  status,
+  description: `${description}; an HTML page when the browser asks for text/html`,
+  content: {
+    'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } },
+    'text/html': { schema: { type: 'string' } },
+  },
+});
+
+/**
+ * The metadata, single logout and logout routes of `SamlController` (through `SamlSsoRoutes`), and the helpers
+ * of its browser routes. `SamlController` extends `SamlSsoRoutes`, which extends this class: Nest registers a
+ * controller's own routes first and inherited ones after, so the route order and the route-policy keys
+ * (`SamlController.<method>`) stay as they were.
+ */
+export abstract class SamlMetadataLogoutRoutes {
+  protected abstract readonly saml: SamlService;
+  protected abstract readonly sso: SsoLoginService;
+  private readonly logger = new Logger('SAML');
+
+  @Get('metadata/:public_id')
+  @Public()
+  @ApiOperation({ summary: 'The SP metadata (EntityDescriptor) to give the IdP’s administrator' })
+  @ApiOkResponse({
+    description: 'SAML 2.0 SP metadata',
+    content: { 'application/xml': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(404, { 400: 'A malformed path' })
+  async samlMetadata(@Param('public_id') publicId: string, @Res() res: Response): Promise<void> {
+    const xml = await this.saml.metadata(await this.saml.byPublicId(publicId));
+    res.status(200).type('application/xml').send(xml);
+  }
+
+  @Get('metadata/:system_domain_id/:identity_provider_id')
+  @Public()
+  @ApiOperation({ summary: 'Deprecated form of metadata/{public_id}', deprecated: true })
+  @ApiOkResponse({
+    description: 'SAML 2.0 SP metadata',
+    content: { 'application/xml': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(404, { 400: 'A malformed path' })
+  async samlMetadataDeprecated(
+    @Param('system_domain_id') domainId: string,
+    @Param('identity_provider_id') id: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const xml = await this.saml.metadata(await this.saml.byDomainAndId(domainId, id));
+    res.status(200).type('application/xml').send(xml);
+  }
+
+  @Get('slo/:public_id')
+  @Public()
+  @ApiOperation({
+    summary: 'Single logout: 302 to the IdP’s SLO endpoint, or back to the web app when it has none',
+  })
+  @ApiResponse(REDIRECT)
+  @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
+  @ApiErrors({ 400: 'A malformed path' })
+  samlSlo(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
+    return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
+  }
+
+  @Post('slo/:public_id')
+  @Public()
+  @ApiOperation({ summary: 'Single logout (POST binding): as GET' })
+  @ApiResponse(REDIRECT)
+  @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
+  @ApiErrors({ 400: 'A malformed path' })
+  samlSloPost(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
+    return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
+  }
+
+  @Post('logout/:public_id')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: '{url} of the IdP’s single logout (null when the IdP has none)' })
+  @ApiOkResponse({ type: SamlUrlDto })
+  @ApiErrors(404, { 400: 'A malformed path' })
+  async samlLogout(@Param('public_id') publicId: string): Promise<SamlUrlDto> {
+    return { url: this.saml.logoutUrl(await this.saml.byPublicId(publicId)) };
+  }
+
+  @Post('logout/:system_domain_id/:identity_provider_id')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Deprecated form of logout/{public_id}', deprecated: true })
+  @ApiOkResponse({ type: SamlUrlDto })
+  @ApiErrors(404, { 400: 'A malformed path' })
+  async samlLogoutDeprecated(
+    @Param('system_domain_id') domainId: string,
+    @Param('identity_provider_id') id: string,
+  ): Promise<SamlUrlDto> {
+    return { url: this.saml.logoutUrl(await this.saml.byDomainAndId(domainId, id)) };
+  }
+
+  protected async start(idp: IdentityProviderEntity, returnTo: unknown): Promise<string> {
+    const back = await this.sso.safeReturn(idp, typeof returnTo === 'string' ? returnTo : null);
+    return this.saml.authorizeUrl(idp, back);
+  }
+
+  protected async consume(idp: IdentityProviderEntity, body: unknown, req: Request): Promise<string> {
+    const form = (body ?? {}) as Record<string, unknown>;
+    if (typeof form.SAMLResponse !== 'string' || !form.SAMLResponse) throw IdpErrors.BAD_RESPONSE();
+    const relay = typeof form.RelayState === 'string' ? form.RelayState : null;
+    try {
+      const accepted = await this.saml.accept(idp, form.SAMLResponse, relay);
+      return await this.sso.complete(idp, accepted, req.id ?? null);
+    } catch (e) {
+      if (e instanceof HostileXmlError) {
+        this.logger.warn({ identity_provider_id: idp.id, reason: e.message }, 'SAML response refused (400)');
+        throw IdpErrors.BAD_RESPONSE();
+      }
+      if (e instanceof SamlRefusal) {
+        this.logger.warn({ identity_provider_id: idp.id, reason: e.message }, 'SAML response refused');
+        throw IdpErrors.REFUSED();
+      }
+      throw e;
+    }
+  }
+
+  protected async slo(idp: IdentityProviderEntity): Promise<string> {
+    return this.saml.logoutUrl(idp) ?? (await this.sso.safeReturn(idp, null));
+  }
+
+  /** A browser's answer: a 302 (no body, never cached), or the error as a page or as JSON. */
+  protected async browser(req: Request, res: Response, run: () => Promise<string>): Promise<void> {
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    try {
+      const url = await run();
+      res.status(302).location(url).end();
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      res.set(e.headers ?? {});
+      if (e.code) res.set('X-Error-Code', e.code);
+      const message = Array.isArray(e.errors) ? e.errors.join(' ') : Object.values(e.errors).join(' ');
+      if (req.accepts(['application/json', 'text/html']) === 'text/html') {
+        res.status(e.status).type('text/html').send(ssoErrorPage(message));
+      } else {
+        res.status(e.status).json({ errors: e.errors });
+      }
+    }
+  }
+}

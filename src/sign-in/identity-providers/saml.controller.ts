@@ -1,0 +1,63 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import { Public } from '../../base/common/auth/authenticated.decorator.js';
+import { LoginTokenDto, MultiDomainUserSystemDto } from '../../credentials/tokens/dto/token.dto.js';
+import { SamlLoginDto, SamlTokenRequestDto, SamlUrlDto } from './dto/identity-provider.dto.js';
+import { SamlService } from './saml.service.js';
+import { SsoLoginService } from './sso-login.service.js';
+import { SamlSsoRoutes } from './saml-sso.routes.js';
+
+/**
+ * The SAML endpoints a browser and an IdP reach: none takes a credential. Sign-in ends on a 302 to the web
+ * app with a single-use code (never a token in a URL), exchanged at `token/`.
+ */
+@ApiTags('saml')
+@Controller('API/auth/v1/auth/saml')
+export class SamlController extends SamlSsoRoutes {
+  constructor(
+    protected readonly saml: SamlService,
+    protected readonly sso: SsoLoginService,
+  ) {
+    super();
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @Public('signin')
+  @ApiOperation({
+    summary: 'SAMLLogin {email} → {url} that starts single sign-on at the IdP of the email’s domain',
+  })
+  @ApiOkResponse({ type: SamlUrlDto })
+  @ApiErrors(400, { 404: 'No identity provider serves this email’s domain' })
+  samlLogin(@Body() body: SamlLoginDto): Promise<{ url: string }> {
+    return this.sso.loginUrl(body.email);
+  }
+
+  @Post('multidomain/login')
+  @HttpCode(200)
+  @Public('signin')
+  @ApiOperation({ summary: '{email} → the domains offering it single sign-on (url starts it)' })
+  @ApiOkResponse({ type: [MultiDomainUserSystemDto] })
+  @ApiErrors(400)
+  samlMultiDomainLogin(@Body() body: SamlLoginDto): Promise<MultiDomainUserSystemDto[]> {
+    return this.sso.multiDomain(body.email);
+  }
+
+  @Post('token')
+  @HttpCode(201)
+  @Public('signin')
+  @ApiOperation({
+    summary: 'The single-use code of the ACS redirect (valid one minute) → the Token, as password login',
+  })
+  @ApiCreatedResponse({ type: LoginTokenDto })
+  @ApiErrors(400, { 401: 'Unknown, used or expired code' })
+  samlToken(
+    @Body() body: SamlTokenRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<LoginTokenDto> {
+    res.set('Cache-Control', 'no-store');
+    return this.sso.exchange(body.code);
+  }
+}

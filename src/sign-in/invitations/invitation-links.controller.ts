@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import {
+  InvitationLinkDto,
+  InvitationLinkRequestDto,
+  InvitationRegisterDto,
+  InvitationRegisteredDto,
+  InvitationTokenDto,
+  InvitationTokenStateDto,
+} from './dto/invitation-link.dto.js';
+import { InvitationLinksService } from './invitation-links.service.js';
+
+const EXPIRED = 'The token expired, was used or was purged';
+
+/**
+ * The published users service's invitation paths beyond invite/: reusable links for a group, registration
+ * through one, checking a token, purging. Mounted before UsersModule: `invite/register` must never reach
+ * `{user_id}/…` routes.
+ */
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users/invite')
+export class InvitationLinksController {
+  constructor(private readonly links: InvitationLinksService) {}
+
+  @Post('token/request')
+  @HttpCode(200)
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
+  })
+  @ApiOkResponse({ type: InvitationLinkDto })
+  @ApiErrors(403, { 404: 'A group is not one of the caller’s domain' })
+  requestInvitationLink(
+    @Body() body: InvitationLinkRequestDto,
+    @Caller() caller: AuthContext,
+  ): Promise<InvitationLinkDto> {
+    return this.links.request(caller, body);
+  }
+
+  @Post('register')
+  @Public('signin')
+  @ApiOperation({
+    summary:
+      'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
+  })
+  @ApiCreatedResponse({ type: InvitationRegisteredDto })
+  @ApiErrors(404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED })
+  registerInvitation(
+    @Body() body: InvitationRegisterDto,
+    @Req() req: Request,
+  ): Promise<InvitationRegisteredDto> {
+    return this.links.register(body, req.id ?? null);
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @Public('signin')
+  @ApiOperation({
+    summary: 'Check an invitation link’s token or a mailed invitation’s secret without using it',
+  })
+  @ApiOkResponse({ type: InvitationTokenStateDto })
+  @ApiErrors(404, { 419: EXPIRED })
+  validateInvitation(@Body() body: InvitationTokenDto): Promise<InvitationTokenStateDto> {
+    return this.links.validate(body.token);
+  }
+
+  @Delete('purge')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'] })
+  @ApiOperation({
+    summary:
+      'Purge the caller’s domain’s outstanding invitations: every invitation not accepted (pending or expired) and every invitation link',
+  })
+  @ApiNoContentResponse({ description: 'Purged' })
+  purgeInvitations(@Caller() caller: AuthContext): Promise<void> {
+    return this.links.purge(caller);
+  }
+}

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows } from '../../base/database/returning-rows.js';
+import { liveDomainSql } from '../../base/model/domain-status.js';
+import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../base/model/user.entity.js';
+
+/**
+ * The statements of invitations and invitation links beyond plain entity reads and writes, for
+ * InvitationsService and InvitationLinksService. Methods taking an EntityManager run in the caller's
+ * transaction (after its `lockDomain`, as the services order their locks).
+ */
+@Injectable()
+export class InvitationsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Whether an account with this email is a member of the domain. */
+  isMemberByEmail(em: EntityManager, systemDomainId: string, email: string): Promise<boolean> {
+    return em
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .innerJoin(UserSystemDomainEntity, 'm', 'm.user_id = u.id')
+      .where('u.email = :email AND m.system_domain_id = :domainId', { email, domainId: systemDomainId })
+      .getExists();
+  }
+
+  /** Whether the email is a member of the domain or has a pending invitation there. */
+  async emailTaken(em: EntityManager, systemDomainId: string, email: string): Promise<boolean> {
+    // raw: one UNION ALL over memberships and pending invitations in one round trip
+    const [taken] = await em.query(
+      `SELECT 1 FROM user_system_domains m JOIN users u ON u.id = m.user_id
+        WHERE m.system_domain_id = $1 AND u.email = $2
+       UNION ALL
+       SELECT 1 FROM invitations WHERE system_domain_id = $1 AND email = $2 AND accepted_at IS NULL`,
+      [systemDomainId, email],
+    );
+    return Boolean(taken);
+  }
+
+  /** Deletes the email's pending invitations in the domain: their ids. */
+  async deletePending(em: EntityManager, systemDomainId: string, email: string): Promise<{ id: string }[]> {
+    // raw: DELETE … RETURNING (each replaced invitation gets its event)
+    return returningRows<{ id: string }>(
+      await em.query(
+        'DELETE FROM invitations WHERE system_domain_id = $1 AND email = $2 AND accepted_at IS NULL RETURNING id',
+        [systemDomainId, email],
+      ),
+    );
+  }
+
+  /** Deletes every invitation of the domain not accepted and every invitation link: their ids. */
+  async purge(
+    em: EntityManager,
+    systemDomainId: string,
+  ): Promise<{ invitations: string[]; links: string[] }> {
+    // raw: DELETE … RETURNING (each deleted invitation gets its event)
+    const invitations = returningRows<{ id: string }>(
+      await em.query(
+        'DELETE FROM invitations WHERE system_domain_id = $1 AND accepted_at IS NULL RETURNING id',
+        [systemDomainId],
+      ),
+    );
+    // raw: DELETE … RETURNING (each deleted link gets its event)
+    const links = returningRows<{ id: string }>(
+      await em.query('DELETE FROM invitation_links WHERE system_domain_id = $1 RETURNING id', [
+        systemDomainId,
+      ]),
+    );
+    return { invitations: invitations.map((r) => r.id), links: links.map((r) => r.id) };
+  }
+
+  /** Makes the user a member of the domain: false when they were one already. */
+  async join(em: EntityManager, userId: string, systemDomainId: string): Promise<boolean> {
+    // raw: INSERT … ON CONFLICT DO NOTHING RETURNING tells a new membership from an existing one
+    const joined = returningRows<{ user_id: string }>(
+      await em.query(
+        `INSERT INTO user_system_domains (user_id, system_domain_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING RETURNING user_id`,
+        [userId, systemDomainId],
+      ),
+    );
+    return joined.length > 0;
+  }
+
+  /**
+   * What an invitation link granted, for a new member: its groups (those still in the domain), and with
+   * `isAdmin` or a primary group, administration and that primary group (if still in the domain).
+   */
+  async grantLink(
+    em: EntityManager,
+    userId: string,
+    systemDomainId: string,
+    groupIds: string[],
+    isAdmin: boolean,
+    primaryGroupId: string | null,
+  ): Promise<void> {
+    // raw: INSERT … SELECT … ON CONFLICT DO NOTHING with an array operator
+    await em.query(
+      `INSERT INTO group_members (group_id, user_id)
+       SELECT g.id, $2 FROM groups g WHERE g.system_domain_id = $1 AND g.id = ANY($3::uuid[])
+       ON CONFLICT DO NOTHING`,
+      [systemDomainId, userId, groupIds],
+    );
+    if (isAdmin || primaryGroupId) {
+      // raw: an UPDATE whose values come from the row itself and a subquery
+      await em.query(
+        `UPDATE user_system_domains SET is_admin = is_admin OR $3,
+           primary_group_id = (SELECT id FROM groups WHERE id = $4::uuid AND system_domain_id = $2)
+         WHERE user_id = $1 AND system_domain_id = $2`,
+        [userId, systemDomainId, isAdmin, primaryGroupId],
+      );
+    }
+  }
+
+  /** The name of the domain when it is live (not deactivated), else undefined. */
+  async liveDomainName(
+    systemDomainId: string,
+    em: EntityManager = this.ds.manager,
+  ): Promise<string | undefined> {
+    // raw: the shared live-domain SQL fragment (liveDomainSql)
+    const [domain] = (await em.query(
+      `SELECT d.name FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
+      [systemDomainId],
+    )) as { name: string }[];
+    return domain?.name;
+  }
+
+  /** The id of the invitation link behind a digest when its domain is live. */
+  async liveLinkId(em: EntityManager, secretHash: string): Promise<string | undefined> {
+    // raw: the shared live-domain SQL fragment (liveDomainSql) over a join
+    const [row] = (await em.query(
+      `SELECT l.id FROM invitation_links l JOIN system_domains d ON d.id = l.system_domain_id
+        WHERE l.secret_sha256 = $1 AND ${liveDomainSql('d')}`,
+      [secretHash],
+    )) as { id: string }[];
+    return row?.id;
+  }
+
+  /** The domain's groups among `ids`, with their roles. */
+  linkGroups(
+    em: EntityManager,
+    systemDomainId: string,
+    ids: string[],
+  ): Promise<{ id: string; roles: string[] }[]> {
+    // raw: an array operator over the ids, reading only the two columns
+    return em.query('SELECT id, roles FROM groups WHERE system_domain_id = $1 AND id = ANY($2::uuid[])', [
+      systemDomainId,
+      ids,
+    ]);
+  }
+}

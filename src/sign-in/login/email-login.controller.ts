@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { Response } from 'express';
+import { Public } from '../../base/common/auth/authenticated.decorator.js';
+import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
+import { emailLoginPage } from './email-login-page.js';
+import { LoginTokenDto } from '../../credentials/tokens/dto/token.dto.js';
+import { EmailLoginDto } from './email-login.dto.js';
+import { EmailLoginService } from './email-login.service.js';
+import { protectPage } from '../../base/common/html/page-headers.js';
+
+@ApiTags('login')
+@Controller('API/auth/v1/auth/email/login')
+export class EmailLoginController {
+  constructor(private readonly emailLogin: EmailLoginService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Public('signin') // mints a one-time secret: the sign-in budget of the address
+  @ApiOperation({
+    summary:
+      'Mail a single-use sign-in link (15 minutes) to the address; the same answer whether or not it belongs to an active user',
+  })
+  @ApiCreatedResponse({ description: 'Accepted; no body' })
+  @ApiErrors(400)
+  async requestEmailLogin(@Body() body: EmailLoginDto): Promise<void> {
+    await this.emailLogin.request(body.email);
+  }
+
+  @Post(':secret')
+  @HttpCode(201)
+  @Public('signin') // checks a one-time secret
+  @ApiOperation({
+    summary:
+      'Follow a mailed sign-in link (its secret is the last path segment of the link): signs the person in → the multi-platform Token form',
+  })
+  @ApiCreatedResponse({ type: LoginTokenDto })
+  @ApiErrors({
+    400: 'A path the hostile-input rules refuse',
+    401: 'The user has no active domain left',
+    404: 'No such link',
+    419: 'The link expired, was used or was replaced',
+  })
+  completeEmailLogin(@Param('secret') secret: string): Promise<LoginTokenDto> {
+    return this.emailLogin.complete(secret);
+  }
+}
+
+/**
+ * `{PUBLIC_BASE_URL}/login/email/{secret}`: what the mailed link opens. Mail scanners fetch links, so this
+ * page consumes nothing: it shows a button that POSTs the secret to the API. It does not look the secret up
+ * (no oracle for guessers); HTML for a browser (declared in the document as text/html), never framed or cached.
+ */
+@ApiTags('login')
+@Controller('login/email')
+export class EmailLoginPageController {
+  constructor(@Inject(APP_CONFIG) private readonly config: BaseConfig) {}
+
+  @Get(':secret')
+  @Public()
+  @ApiOperation({
+    summary:
+      'The page a mailed sign-in link opens: consumes nothing (mail scanners prefetch links); its button POSTs the secret to completeEmailLogin',
+  })
+  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiErrors({ 400: 'A path the hostile-input rules refuse' })
+  showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
+    const base = this.config.http.publicBaseUrl;
+    const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
+    const html = emailLoginPage(action);
+    protectPage(res, base).status(200).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../base/model/user.entity.js';
+
+/** What the SignInAuthority needs to know of an account, as seen from one domain. */
+export interface AccountFacts {
+  user: UserEntity;
+  /** A membership in the domain. */
+  member: boolean;
+  /** Memberships in any other domain (deactivated ones included). */
+  otherDomains: number;
+}
+
+/** The SignInAuthority's reads and the just-in-time account it writes. */
+@Injectable()
+export class SignInAuthorityRepository extends FeatureRepository {
+  /** The account by id or (normalized) email, with its memberships as seen from `domainId`. */
+  async accountFacts(
+    em: EntityManager,
+    by: { id: string } | { email: string },
+    domainId: string,
+  ): Promise<AccountFacts | undefined> {
+    const user = await em.getRepository(UserEntity).findOneBy(by);
+    if (!user) return undefined;
+    const memberships = await em
+      .getRepository(UserSystemDomainEntity)
+      .find({ select: { system_domain_id: true }, where: { user_id: user.id } });
+    return {
+      user,
+      member: memberships.some((m) => m.system_domain_id === domainId),
+      otherDomains: memberships.filter((m) => m.system_domain_id !== domainId).length,
+    };
+  }
+
+  /** A new ACTIVE standard account whose only membership is `domainId` (inside the caller's transaction). */
+  async insertOwnedAccount(
+    em: EntityManager,
+    a: { email: string; firstName: string | null; lastName: string | null; domainId: string },
+  ): Promise<UserEntity> {
+    const created = em.create(UserEntity, {
+      email: a.email,
+      first_name: a.firstName,
+      last_name: a.lastName,
+      password_hash: null,
+      status: 'ACTIVE',
+      type: 'STANDARD',
+      is_super_admin: false,
+      system_domain_id: a.domainId,
+      last_login: null,
+    });
+    await em.insert(UserEntity, created);
+    await em.insert(UserSystemDomainEntity, {
+      user_id: created.id,
+      system_domain_id: a.domainId,
+      is_admin: false,
+    });
+    return created;
+  }
+}

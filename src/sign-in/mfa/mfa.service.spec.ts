@@ -1,0 +1,192 @@
+import { jest } from '@jest/globals';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import type { Clock } from '../../base/common/clock.js';
+import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
+import type { SignInAuthority } from '../login/sign-in-authority.js';
+import type { MarketplaceService } from '../marketplace/marketplace.service.js';
+import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import type { TokensService } from '../../credentials/tokens/tokens.service.js';
+import type { MfaCodes } from './mfa-codes.service.js';
+import type { MfaMethod } from '../login/mfa-policy.js';
+import type { MfaRepository } from './mfa.repository.js';
+import { MfaService } from './mfa.service.js';
+
+const EM = { em: true };
+const NOW = new Date('2026-05-01T12:00:00Z');
+const domain = (over: Partial<SystemDomainEntity> = {}) =>
+  ({ id: 'd1', mfa_required: false, mfa_methods: ['TOTP', 'MAIL_2SV'], ...over }) as SystemDomainEntity;
+
+function setup(configured: MfaMethod[] = ['TOTP']) {
+  const repo = {
+    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+    configuredMethods: jest.fn(async () => configured),
+    liveMemberDomain: jest.fn(async (): Promise<SystemDomainEntity | null> => domain()),
+    touchLastLogin: jest.fn(async () => undefined),
+  };
+  const codes = { consume: jest.fn(async () => true), sendMailCode: jest.fn(async () => undefined) };
+  const guessing = {
+    attempt: jest.fn(
+      async (_u: string, _f: string, verify: () => Promise<boolean>): Promise<'ok' | 'wrong' | 'locked'> =>
+        (await verify()) ? 'ok' : 'wrong',
+    ),
+  };
+  const signIns = {
+    serviceSession: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })),
+    pendingSession: jest.fn(async () => 'temp-jwt'),
+  };
+  const tokens = { revoke: jest.fn(async () => true), isDomainAdmin: jest.fn(async () => false) };
+  const marketplace = {
+    assertUsable: jest.fn(async () => undefined),
+    consumeAtSignIn: jest.fn(async () => undefined),
+  };
+  const service = new MfaService(
+    repo as unknown as MfaRepository,
+    codes as unknown as MfaCodes,
+    { now: () => NOW } as Clock,
+    guessing as unknown as GuessingDefence,
+    signIns as unknown as SignInAuthority,
+    tokens as unknown as TokensService,
+    marketplace as unknown as MarketplaceService,
+  );
+  return { service, repo, codes, guessing, signIns, tokens, marketplace };
+}
+
+const temp = (over: Partial<AuthContext> = {}) =>
+  ({
+    kind: 'TEMP',
+    userId: 'u1',
+    tokenId: 't1',
+    requestId: 'r1',
+    user: { email: 'A@Example.test' },
+    ...over,
+  }) as AuthContext;
+
+const BAD = expect.objectContaining({ status: 401, code: 'mfa.BAD_SECOND_FACTOR' });
+
+describe('MfaService (the sign-in that owes a factor)', () => {
+  it('completes with a good code: uses up the temporary token and issues the domain token with the factor', async () => {
+    const s = setup();
+    const out = await s.service.completeWithCode(
+      temp(),
+      'd1',
+      ['TOTP', 'RECOVERY'],
+      'RECOVERY',
+      'abcdef0123456789',
+    );
+    expect(out).toEqual({ token: 'jwt', record: { id: 't2' } });
+    expect(s.guessing.attempt).toHaveBeenCalledWith(
+      'u1',
+      'recovery',
+      expect.any(Function),
+      expect.anything(),
+    );
+    expect(s.codes.consume).toHaveBeenCalledWith('u1', 'RECOVERY', 'abcdef0123456789');
+    expect(s.tokens.revoke).toHaveBeenCalledWith('t1', { em: EM, requestId: 'r1' });
+    expect(s.signIns.serviceSession).toHaveBeenCalledWith(
+      EM,
+      { userId: 'u1', domainId: 'd1' },
+      expect.objectContaining({ method: 'second_factor', mfa: true }),
+    );
+    expect(s.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', expect.any(Date));
+  });
+
+  it('defaults to the first accepted type', async () => {
+    const s = setup();
+    await s.service.completeWithCode(temp(), 'd1', ['MAIL_2SV'], null, '123456');
+    expect(s.codes.consume).toHaveBeenCalledWith('u1', 'MAIL_2SV', '123456');
+  });
+
+  it.each([
+    ['a login token instead of the temporary one', temp({ kind: 'LOGIN' }), ['TOTP'], 'TOTP', '123456'],
+    ['a type the domain does not accept', temp(), ['MAIL_2SV'], 'TOTP', '123456'],
+    ['no accepted type at all', temp(), [], null, '123456'],
+    ['a malformed code', temp(), ['TOTP'], 'TOTP', '12345x'],
+    ['no code', temp(), ['TOTP'], 'TOTP', null],
+  ] as const)(
+    'refuses %s without counting a guess or changing anything',
+    async (_n, auth, accepted, type, otp) => {
+      const s = setup();
+      await expect(s.service.completeWithCode(auth, 'd1', [...accepted], type, otp)).rejects.toEqual(BAD);
+      expect(s.guessing.attempt).not.toHaveBeenCalled();
+      expect(s.repo.transaction).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses a wrong code, and a locked account, before touching the temporary token', async () => {
+    const s = setup();
+    s.codes.consume.mockResolvedValueOnce(false);
+    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    s.guessing.attempt.mockResolvedValueOnce('locked');
+    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    expect(s.tokens.revoke).not.toHaveBeenCalled();
+    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
+  });
+
+  it('refuses a replayed temporary token (already revoked): no second domain token', async () => {
+    const s = setup();
+    s.tokens.revoke.mockResolvedValueOnce(false);
+    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
+  });
+
+  it('runs the extra work inside the same transaction', async () => {
+    const s = setup();
+    const within = jest.fn(async () => undefined);
+    await s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456', within);
+    expect(within).toHaveBeenCalledWith(EM);
+  });
+
+  it('owedFor: a factor once configured or required; none otherwise', async () => {
+    expect(await setup(['TOTP']).service.owedFor('u1', domain())).toEqual(['TOTP', 'RECOVERY']);
+    expect(await setup([]).service.owedFor('u1', domain())).toBeNull();
+    expect(await setup([]).service.owedFor('u1', domain({ mfa_required: true }))).toEqual(['MAIL_2SV']);
+    expect(
+      await setup([]).service.owedFor('u1', domain({ mfa_required: true, mfa_methods: ['TOTP'] })),
+    ).toEqual([]);
+  });
+
+  it('mails a sign-in code only for a member domain that accepts mailed codes, to the caller’s own address', async () => {
+    const s = setup(['MAIL_2SV']);
+    await s.service.generateForSignIn(temp(), { email: ' a@example.TEST ', system_domain_id: 'd1' } as never);
+    expect(s.repo.liveMemberDomain).toHaveBeenCalledWith('u1', 'd1');
+    expect(s.codes.sendMailCode).toHaveBeenCalledWith('u1', 'A@Example.test');
+
+    await expect(
+      s.service.generateForSignIn(temp(), { email: 'other@example.test', system_domain_id: 'd1' } as never),
+    ).rejects.toEqual(BAD);
+    s.repo.liveMemberDomain.mockResolvedValueOnce(null);
+    await expect(
+      s.service.generateForSignIn(temp(), { email: 'a@example.test', system_domain_id: 'd2' } as never),
+    ).rejects.toEqual(BAD);
+    const totpOnly = setup(['TOTP']);
+    await expect(
+      totpOnly.service.generateForSignIn(temp(), {
+        email: 'a@example.test',
+        system_domain_id: 'd1',
+      } as never),
+    ).rejects.toEqual(BAD);
+    expect(s.codes.sendMailCode).toHaveBeenCalledTimes(1);
+    expect(totpOnly.codes.sendMailCode).not.toHaveBeenCalled();
+  });
+
+  it('multidomainLogin: refuses an unusable marketplace nonce before checking any code', async () => {
+    const s = setup();
+    s.marketplace.assertUsable.mockRejectedValueOnce(new Error('unusable'));
+    await expect(
+      s.service.multidomainLogin(temp(), {
+        email: 'a@example.test',
+        system_domain_id: 'd1',
+        otp_type: 'TOTP',
+        otp: '123456',
+        marketplace_signup_nonce: 'n',
+      } as never),
+    ).rejects.toThrow('unusable');
+    expect(s.guessing.attempt).not.toHaveBeenCalled();
+  });
+
+  it('issues the temporary token through the sign-in authority', async () => {
+    const s = setup();
+    expect(await s.service.issueTemp('u1', 'd1')).toBe('temp-jwt');
+    expect(s.signIns.pendingSession).toHaveBeenCalledWith('u1', 'd1');
+  });
+});

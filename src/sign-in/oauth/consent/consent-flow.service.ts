@@ -1,0 +1,228 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import type { AuthContext } from '../../../base/common/auth/auth-context.js';
+import type { AuthenticatedOptions } from '../../../base/common/auth/authenticated.decorator.js';
+import { ApiError } from '../../../base/common/errors/api-error.js';
+import { isUnavailable } from '../../../base/common/errors/unavailable.js';
+import { APP_CONFIG, type BaseConfig } from '../../../base/config/config.js';
+import { SsoLoginService } from '../../identity-providers/sso-login.service.js';
+import { CredentialsService } from '../../login/credentials.service.js';
+import { OTP_TYPES, type OtpType } from '../../login/mfa-policy.js';
+import { MfaService } from '../../mfa/mfa.service.js';
+import { SystemDomainsService } from '../../../accounts/system-domains/system-domains.service.js';
+import {
+  type AuthorizationParams,
+  AuthorizationRequestError,
+  AuthorizationRequestService,
+  type ValidAuthorization,
+} from '../authorization-request.service.js';
+import {
+  consentPage,
+  errorPage,
+  loginPage,
+  requestFields,
+  secondFactorPage,
+  ssoRedirectPage,
+} from './consent-pages.js';
+import { ConsentSessionService } from './consent-session.service.js';
+import type { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
+import type { PageCookie, PageResult } from './page-result.js';
+
+/** A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page). */
+function notAnOutage(e: unknown): null {
+  if (isUnavailable(e)) throw e;
+  return null;
+}
+
+/**
+ * What each step accepts, declared as an API route declares it and checked by the guard's own steps on the
+ * cookie (common/auth/guard/page-steps.ts: credential kind, tenant status), so the page answers as the API:
+ * - the session that views and decides: a person's sign-in (LOGIN) only, as the authorization API's routes;
+ *   the decision is allowed on a FROZEN domain, as the API's decision route (`whileFrozen`, docs/tenants.md);
+ * - the pending sign-in: the temporary token (TEMP) only, as the API's second-factor routes (`whileFrozen`).
+ * A DEACTIVATED domain's credential is "not signed in" on every step.
+ */
+export const APPROVER: AuthenticatedOptions = { kinds: ['LOGIN'], whileFrozen: true };
+export const PENDING_SIGN_IN: AuthenticatedOptions = { kinds: ['TEMP'], whileFrozen: true };
+
+/** What a step of a valid request sees: the request, its CSRF token, and the answers it builds. */
+interface Step {
+  v: ValidAuthorization;
+  csrf: string;
+  /** A page (status, html) carrying the cookies set so far. */
+  page(status: number, html: string, cookies?: PageCookie[]): PageResult;
+  /** A 303 carrying the cookies set so far. */
+  redirect(location: string, cookies?: PageCookie[]): PageResult;
+}
+
+/**
+ * The browser sign-in's state machine on the consent page (`{base_url}/oauth/authorize`): the page, the SAML
+ * return (its single-use code), the password form, the second factor and the decision. Each step takes the
+ * request (its cookies: session, pending sign-in, CSRF), the query or the form, and answers a PageResult that
+ * ConsentController applies (sendPage, page-result.ts); nothing here writes a response.
+ */
+@Injectable()
+export class ConsentFlow {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: BaseConfig,
+    private readonly requests: AuthorizationRequestService,
+    private readonly sessions: ConsentSessionService,
+    private readonly credentials: CredentialsService,
+    private readonly mfa: MfaService,
+    private readonly domains: SystemDomainsService,
+    private readonly sso: SsoLoginService,
+  ) {}
+
+  /** GET: the consent page, the sign-in form, or the SAML return (`saml_code`). */
+  show(req: Request, q: AuthorizationParams & { saml_code?: unknown }): Promise<PageResult> {
+    return this.valid(req, q, async (s) => {
+      // back from single sign-on: the ACS's single-use code becomes the session, then the same request again
+      if (typeof q.saml_code === 'string') {
+        const signedIn = await this.sso.exchange(q.saml_code).catch(notAnOutage);
+        if (!signedIn) return s.page(401, loginPage(s.v.app.name, q, s.csrf, 'Single sign-on failed.'));
+        return s.redirect(backTo(requestFields(q)), this.sessions.startWith(signedIn.token!));
+      }
+      // a session of another of the user's domains, or one short of the domain's second factor, is "not
+      // signed in" here: sign in again for the app's domain. Refused before the user is offered a choice.
+      const session = await this.approver(req, s.v);
+      if (!session) return s.page(200, loginPage(s.v.app.name, q, s.csrf));
+      const scopes = this.requests.describeScopes(s.v.scopes);
+      return s.page(200, consentPage(s.v.app, session.user.email, scopes, q, s.csrf));
+    });
+  }
+
+  /** POST login: the password form, or the single sign-on button. */
+  login(req: Request, body: ConsentLoginForm): Promise<PageResult> {
+    const q = requestFields(body);
+    return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        return page(403, loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'));
+      }
+      if (body.sso === '1') {
+        // single sign-on: the IdP of the email's domain, returning to this same authorization request
+        const email = (body.email ?? '').trim().toLowerCase();
+        const url = await this.sso.loginUrl(email, backTo(q)).catch(notAnOutage);
+        if (!url) return page(404, loginPage(v.app.name, q, csrf, 'No single sign-on for this email.'));
+        return page(200, ssoRedirectPage(url.url));
+      }
+      const user = await this.credentials.verify(body.email ?? '', body.password ?? '');
+      if (!user) return page(401, loginPage(v.app.name, q, csrf, 'Invalid email or password'));
+      const domainId = await this.sessions.chooseDomain(user, v.app.system_domain_id);
+      const accepted = await this.mfa.owedFor(user.id, await this.domains.byId(domainId));
+      if (accepted === null) {
+        return redirect(backTo(q), await this.sessions.start(user, v.app.system_domain_id));
+      }
+      // a second factor is owed: the second step of the form, with a temporary token in its own cookie
+      if (accepted.length === 0) {
+        const why = 'This domain requires an authenticator app. Set one up in your account first.';
+        return page(403, loginPage(v.app.name, q, csrf, why));
+      }
+      const pending = this.sessions.startPending(await this.mfa.issueTemp(user.id, domainId));
+      return page(200, secondFactorPage(v.app.name, q, csrf, accepted), pending);
+    });
+  }
+
+  /** POST mfa: the second factor of a pending sign-in (send a mailed code, or verify one). */
+  secondFactor(req: Request, body: ConsentSecondFactorForm): Promise<PageResult> {
+    const q = requestFields(body);
+    return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
+      const pending = await this.sessions.pending(req, PENDING_SIGN_IN);
+      if (!pending) return page(401, loginPage(v.app.name, q, csrf, 'Please sign in again.'));
+      const domain = await this.domains.byId(pending.systemDomainId);
+      const accepted = (await this.mfa.owedFor(pending.userId, domain)) ?? [];
+      const second = (status: number, note: { error?: string; info?: string }) =>
+        page(status, secondFactorPage(v.app.name, q, csrf, accepted, note));
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        return second(403, { error: 'Your session expired; please try again.' });
+      }
+      if (body.action === 'send' && accepted.includes('MAIL_2SV')) {
+        await this.mfa.generateForCurrent(pending);
+        return second(200, {
+          info: `We mailed a code to ${pending.user.email}. It is valid for 10 minutes.`,
+        });
+      }
+      const type = (OTP_TYPES as readonly string[]).includes(body.otp_type ?? '')
+        ? (body.otp_type as OtpType)
+        : null;
+      const otp = body.otp ?? null;
+      let token: string;
+      try {
+        ({ token } = await this.mfa.completeWithCode(pending, domain.id, accepted, type, otp));
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 401) throw e;
+        return second(401, { error: 'Invalid or expired code' });
+      }
+      return redirect(backTo(q), this.sessions.startWith(token));
+    });
+  }
+
+  /** POST: the decision (Allow or Deny), a 303 to the application. */
+  decide(req: Request, body: ConsentDecisionForm): Promise<PageResult> {
+    const q = requestFields(body);
+    return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
+      const session = await this.approver(req, v);
+      if (!session) return page(401, loginPage(v.app.name, q, csrf, 'Please sign in again.'));
+      if (!this.sessions.csrfValid(req, body.csrf)) {
+        const detail = 'The form was stale or forged. Start again from the application.';
+        return page(403, errorPage('Request expired', detail));
+      }
+      const allow = body.decision === 'allow';
+      return redirect(await this.requests.decide(v, session, allow, this.config.http.publicBaseUrl));
+    });
+  }
+
+  /** The session that may approve `v`, or null where signing in again would give one (see requireApprover). */
+  private async approver(req: Request, v: ValidAuthorization): Promise<AuthContext | null> {
+    const session = await this.sessions.current(req, APPROVER);
+    if (!session) return null;
+    try {
+      await this.requests.requireApprover(v, session);
+      return session;
+    } catch (e) {
+      if (e instanceof AuthorizationRequestError && e.signInAgain) return null;
+      throw e;
+    }
+  }
+
+  /** Validates the request first; its problems are shown on the page, never redirected. */
+  private async valid(
+    req: Request,
+    q: AuthorizationParams,
+    step: (s: Step) => Promise<PageResult>,
+  ): Promise<PageResult> {
+    let first: PageCookie[] = [];
+    try {
+      const v = await this.requests.validate(q);
+      // every page of a valid request carries the form's CSRF token (its cookie is set here when missing)
+      const { token: csrf, cookie } = this.sessions.csrfToken(req);
+      if (cookie) first = [cookie];
+      const formTarget = v.redirectUri;
+      return await step({
+        v,
+        csrf,
+        page: (status, html, cookies = []) => ({ status, html, cookies: [...first, ...cookies], formTarget }),
+        redirect: (location, cookies = []) => ({
+          status: 303,
+          redirect: location,
+          cookies: [...first, ...cookies],
+          formTarget,
+        }),
+      });
+    } catch (e) {
+      if (!(e instanceof AuthorizationRequestError)) throw e;
+      const note =
+        e.status === 403
+          ? 'Sign in with an account of the application’s domain, or ask its administrator for access.'
+          : undefined;
+      return { status: e.status, html: errorPage(e.title, e.detail, note), cookies: first };
+    }
+  }
+}
+
+/** The consent page's own address for this authorization request (after signing in). */
+function backTo(q: AuthorizationParams): string {
+  const back = new URLSearchParams(
+    Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
+  );
+  return `/oauth/authorize?${back.toString()}`;
+}

@@ -1,0 +1,129 @@
+import { defineTemplate, LAYOUT, renderPage } from '../../../base/common/html/templates.js';
+import type { AuthorizationParams } from '../authorization-request.service.js';
+
+export const AUTHORIZATION_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
+
+export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
+  return Object.fromEntries(
+    AUTHORIZATION_PARAMS.map((k) => [k, typeof p[k] === 'string' ? p[k] : undefined]),
+  );
+}
+
+const INVALID_REQUEST_NOTE =
+  "The application sent an invalid sign-in request, so you were not sent back to it. Contact the application's developer.";
+
+// Every `<%= … %>` is escaped by the engine (common/html/templates.ts); `<%~ include(…) %>` inserts a
+// partial's output, itself escaped.
+defineTemplate(
+  '@error',
+  `${LAYOUT}<h1 class="error"><%= it.title %></h1><p><%= it.detail %></p>
+<p class="muted"><%= it.note %></p>`,
+);
+
+export function errorPage(title: string, detail: string, note = INVALID_REQUEST_NOTE): string {
+  return renderPage('@error', title, { detail, note });
+}
+
+defineTemplate(
+  '@login',
+  `${LAYOUT}<h1>Sign in to continue to <%= it.appName %></h1>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
+<form method="post" action="/oauth/authorize/login">
+<%~ include('@hidden', { fields: it.fields }) %>
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button class="allow" type="submit">Sign in</button></div>
+</form>
+<form method="post" action="/oauth/authorize/login">
+<%~ include('@hidden', { fields: it.fields }) %>
+<label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" required>
+<div class="actions"><button class="deny" type="submit" name="sso" value="1">Continue with single sign-on</button></div>
+</form>`,
+);
+
+export function loginPage(appName: string, p: AuthorizationParams, csrf: string, error?: string): string {
+  return renderPage('@login', 'Sign in', { appName, error, fields: { ...requestFields(p), csrf } });
+}
+
+defineTemplate(
+  '@sso-redirect',
+  `${LAYOUT}<meta http-equiv="refresh" content="0;url=<%= it.url %>"><h1>Single sign-on</h1>
+<p><a href="<%= it.url %>">Continue to your identity provider</a></p>`,
+);
+
+/** On to the identity provider (a link, not a redirect: the page's CSP keeps form posts on this origin). */
+export function ssoRedirectPage(url: string): string {
+  return renderPage('@sso-redirect', 'Single sign-on', { url });
+}
+
+defineTemplate(
+  '@consent',
+  `${LAYOUT}<h1><%= it.app.name %> wants to access your account</h1>
+<p class="muted">Signed in as <%= it.userEmail %><% if (it.app.url) { %> · <span><%= it.app.url %></span><% } %></p>
+<p>It will be able to:</p><ul><% if (it.scopes.length) { for (const s of it.scopes) { %><li><strong><%= s.description %></strong> <span class="muted">(<code><%= s.name %></code>)</span></li><% } } else { %><li>Confirm your identity (no access to your data)</li><% } %></ul>
+<form method="post" action="/oauth/authorize">
+<%~ include('@hidden', { fields: it.fields }) %>
+<div class="actions"><button class="deny" type="submit" name="decision" value="deny">Deny</button>
+<button class="allow" type="submit" name="decision" value="allow">Allow</button></div>
+</form>`,
+);
+
+export function consentPage(
+  app: { name: string; url: string | null },
+  userEmail: string,
+  scopes: { name: string; description: string }[],
+  p: AuthorizationParams,
+  csrf: string,
+): string {
+  return renderPage('@consent', 'Authorize', {
+    app,
+    userEmail,
+    scopes,
+    fields: { ...requestFields(p), csrf },
+  });
+}
+
+const OTP_LABELS: Record<string, string> = {
+  TOTP: 'Code from your authenticator app',
+  MAIL_2SV: 'Code we mailed you',
+  RECOVERY: 'Recovery code',
+};
+
+defineTemplate(
+  '@second-factor',
+  `${LAYOUT}<h1>Confirm it is you to continue to <%= it.appName %></h1>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %><% if (it.info) { %><p class="muted" role="status"><%= it.info %></p><% } %>
+<form method="post" action="/oauth/authorize/mfa">
+<%~ include('@hidden', { fields: it.fields }) %>
+<label for="otp_type">Method</label><select id="otp_type" name="otp_type"><% for (const o of it.options) { %><option value="<%= o.value %>"><%= o.label %></option><% } %></select>
+<label for="otp">Code</label><input id="otp" name="otp" autocomplete="one-time-code" inputmode="numeric" maxlength="64">
+<div class="actions"><% if (it.canMail) { %><button class="deny" type="submit" name="action" value="send">Email me a code</button>
+<% } %><button class="allow" type="submit" name="action" value="verify">Verify</button></div>
+</form>`,
+);
+
+/** The second step of the sign-in where the domain (or the user) asks for a second factor. */
+export function secondFactorPage(
+  appName: string,
+  p: AuthorizationParams,
+  csrf: string,
+  accepted: string[],
+  note?: { error?: string; info?: string },
+): string {
+  return renderPage('@second-factor', 'Second factor', {
+    appName,
+    error: note?.error,
+    info: note?.info,
+    options: accepted.map((t) => ({ value: t, label: OTP_LABELS[t] ?? t })),
+    canMail: accepted.includes('MAIL_2SV'),
+    fields: { ...requestFields(p), csrf },
+  });
+}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { LoginModule } from '../login/login.module.js';
+import { IdentityProvidersModule } from '../identity-providers/identity-providers.module.js';
+import { MfaModule } from '../mfa/mfa.module.js';
+import { SystemDomainsModule } from '../../accounts/system-domains/system-domains.module.js';
+import { AuthorizationRequestService } from './authorization-request.service.js';
+import { AuthorizeApiController } from './authorize-api.controller.js';
+import { ClientAuthService } from './client-auth.service.js';
+import { ConsentController } from './consent/consent.controller.js';
+import { ConsentFlow } from './consent/consent-flow.service.js';
+import { ConsentSessionService } from './consent/consent-session.service.js';
+import { CorsPreflightMiddleware } from '../../base/common/http/cors.js';
+import { AuthorizationCodeGrant } from './grants/authorization-code.grant.js';
+import { ClientCredentialsGrant } from './grants/client-credentials.grant.js';
+import { GrantRegistry } from './grants/grant-registry.js';
+import { RefreshTokenGrant } from './grants/refresh-token.grant.js';
+import { MetadataController } from './metadata.controller.js';
+import { OAuthTokensService } from './oauth-tokens.service.js';
+import { OAuthRepository } from './oauth.repository.js';
+import { RefreshTokenController } from './refresh-token.controller.js';
+import { TokenEndpointController } from './token-endpoint.controller.js';
+import { TokenEndpointService } from './token-endpoint.service.js';
+
+@Module({
+  imports: [SystemDomainsModule, LoginModule, MfaModule, IdentityProvidersModule],
+  controllers: [
+    TokenEndpointController,
+    AuthorizeApiController,
+    ConsentController,
+    MetadataController,
+    RefreshTokenController,
+  ],
+  providers: [
+    ClientAuthService,
+    GrantRegistry,
+    ClientCredentialsGrant,
+    AuthorizationCodeGrant,
+    RefreshTokenGrant,
+    OAuthTokensService,
+    OAuthRepository,
+    TokenEndpointService,
+    AuthorizationRequestService,
+    ConsentSessionService,
+    ConsentFlow,
+    CorsPreflightMiddleware,
+  ],
+})
+export class OAuthModule {}
