@@ -1,5 +1,5 @@
 import type { Application, NextFunction, Request, Response } from 'express';
-import { holdsAsciiLower, leavesRun } from './express-rules.js';
+import { holdsAsciiLower, installedRouterVerified, leavesRun } from './express-rules.js';
 
 /**
  * The route index (issue 23): Express tries its layers one after the other, and a request reaches the
@@ -177,11 +177,12 @@ const routerOf = (app: Application) => app.router as unknown as Router;
 /**
  * Replaces each run of at least MIN_RUN consecutive route layers in the application's router by one indexed
  * layer (see above). Call once, after every route is registered (after `app.init()`). Returns the number of
- * routes indexed.
+ * routes indexed: none on a router version the index was not verified against (`verified`).
  */
-export function indexRoutes(app: Application): number {
+export function indexRoutes(app: Application, verified = installedRouterVerified()): number {
   const router = routerOf(app);
-  if (Object.keys(router.params).length > 0) return 0;
+  // another router version: its internals were not verified, so Express routes on its own (slower, exact)
+  if (!verified || Object.keys(router.params).length > 0) return 0;
   const stack = router.stack;
   let indexed = 0;
   for (let start = 0; start < stack.length; start++) {
