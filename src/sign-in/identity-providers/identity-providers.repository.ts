@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, In, IsNull, Not } from 'typeorm';
+import { type EntityManager, In, IsNull, Not, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
@@ -30,6 +30,74 @@ export interface TakenLoginCode {
 export class IdentityProvidersRepository extends FeatureRepository {
   idp(id: string): Promise<IdentityProviderEntity | null> {
     return this.ds.getRepository(IdentityProviderEntity).findOneBy({ id });
+  }
+
+  /** The domain's IdPs, for a page of the list (`i`). */
+  domainIdpsQuery(systemDomainId: string): SelectQueryBuilder<IdentityProviderEntity> {
+    return this.ds
+      .getRepository(IdentityProviderEntity)
+      .createQueryBuilder('i')
+      .where('i.system_domain_id = :d', { d: systemDomainId });
+  }
+
+  /** One of the domain's IdPs (without its sealed SP key), or null. */
+  domainIdp(id: string, systemDomainId: string): Promise<IdentityProviderEntity | null> {
+    return this.ds.getRepository(IdentityProviderEntity).findOneBy({ id, system_domain_id: systemDomainId });
+  }
+
+  /** An IdP with its sealed SP key (SAML endpoints), by its public id, or null. */
+  idpWithKeyByPublicId(publicId: string): Promise<IdentityProviderEntity | null> {
+    return this.ds
+      .getRepository(IdentityProviderEntity)
+      .findOne({ where: { public_id: publicId }, select: WITH_KEY });
+  }
+
+  /** An IdP with its sealed SP key, by its domain and id (the deprecated path form), or null. */
+  idpWithKey(id: string, systemDomainId: string): Promise<IdentityProviderEntity | null> {
+    return this.ds
+      .getRepository(IdentityProviderEntity)
+      .findOne({ where: { id, system_domain_id: systemDomainId }, select: WITH_KEY });
+  }
+
+  /** The IdP's sealed SP private key (not selected by default), or null. */
+  async sealedKey(id: string): Promise<string | null> {
+    const keyed = await this.ds
+      .getRepository(IdentityProviderEntity)
+      .findOne({ where: { id }, select: { id: true, sp_private_key_sealed: true } });
+    return keyed?.sp_private_key_sealed ?? null;
+  }
+
+  /** A new IdP entity, not yet saved (its id comes with saveIdp). */
+  newIdp(
+    fields: Pick<
+      IdentityProviderEntity,
+      | 'public_id'
+      | 'system_domain_id'
+      | 'type'
+      | 'settings'
+      | 'verbose_logging'
+      | 'enabled'
+      | 'sp_private_key_sealed'
+      | 'sp_certificate'
+    >,
+  ): IdentityProviderEntity {
+    return this.ds.getRepository(IdentityProviderEntity).create(fields);
+  }
+
+  /** Inserts or updates the IdP (inside the caller's transaction). */
+  async saveIdp(em: EntityManager, idp: IdentityProviderEntity): Promise<void> {
+    await em.save(idp);
+  }
+
+  async deleteIdp(em: EntityManager, id: string): Promise<void> {
+    await em.delete(IdentityProviderEntity, { id });
+  }
+
+  /** The email-domain bindings of these IdPs, by name. */
+  bindingsOf(idpIds: string[]): Promise<IdentityProviderDomainEntity[]> {
+    return this.ds
+      .getRepository(IdentityProviderDomainEntity)
+      .find({ where: { identity_provider_id: In(idpIds) }, order: { domain: 'ASC' } });
   }
 
   /** The system domain an IdP belongs to. */
@@ -217,3 +285,18 @@ export class IdentityProvidersRepository extends FeatureRepository {
     return row;
   }
 }
+
+/** Every column of an IdP, the sealed SP key included (it is not selected by default). */
+const WITH_KEY = {
+  id: true,
+  public_id: true,
+  system_domain_id: true,
+  type: true,
+  settings: true,
+  verbose_logging: true,
+  enabled: true,
+  sp_private_key_sealed: true,
+  sp_certificate: true,
+  date_created: true,
+  date_modified: true,
+} as const;

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { cursorPage } from '../../base/common/http/cursor-page.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
@@ -16,11 +14,11 @@ import type {
 } from './dto/identity-provider.dto.js';
 import {
   IDP_TYPES,
-  IdentityProviderDomainEntity,
   IdentityProviderEntity,
   type IdpType,
 } from '../../base/model/identity-provider.entity.js';
 import { IdpErrors } from './identity-providers.errors.js';
+import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { validateSettings, type IdpSettings } from './idp-settings.js';
 import { idpView } from './idp-view.js';
 import { HostileXmlError, metadataToSettings } from './saml-xml.js';
@@ -36,7 +34,7 @@ export class IdentityProvidersService {
   private readonly sealer: KeyEncryption;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: IdentityProvidersRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly audit: AuditService,
   ) {
@@ -44,11 +42,7 @@ export class IdentityProvidersService {
   }
 
   list(auth: AuthContext, q: CursorQueryDto, path: string): Promise<ListEnvelope<IdentityProviderDto>> {
-    const base = () =>
-      this.ds
-        .getRepository(IdentityProviderEntity)
-        .createQueryBuilder('i')
-        .where('i.system_domain_id = :d', { d: auth.systemDomainId });
+    const base = () => this.repo.domainIdpsQuery(auth.systemDomainId);
     return cursorPage(base, 'i', q, path, (rows) => this.views(rows));
   }
 
@@ -61,7 +55,7 @@ export class IdentityProvidersService {
     const input = typeof body === 'string' ? this.convert(body) : this.shape(body, null);
     const { type, settings, verbose_logging, enabled } = input as CreateIdentityProviderDto;
     const clean = this.settings(type, settings);
-    const idp = this.ds.getRepository(IdentityProviderEntity).create({
+    const idp = this.repo.newIdp({
       public_id: randomUUID(),
       system_domain_id: auth.systemDomainId,
       type,
@@ -86,10 +80,7 @@ export class IdentityProvidersService {
     idp.type = type;
     if (patch.verbose_logging !== undefined) idp.verbose_logging = patch.verbose_logging;
     if (patch.enabled !== undefined) idp.enabled = patch.enabled;
-    const keyed = await this.ds
-      .getRepository(IdentityProviderEntity)
-      .findOne({ where: { id }, select: { id: true, sp_private_key_sealed: true } });
-    idp.sp_private_key_sealed = keyed?.sp_private_key_sealed ?? null;
+    idp.sp_private_key_sealed = await this.repo.sealedKey(id);
     await this.ensureSpKey(idp);
     await this.saved(auth, idp, 'update');
     return this.get(auth, id);
@@ -97,8 +88,8 @@ export class IdentityProvidersService {
 
   async remove(auth: AuthContext, id: string): Promise<void> {
     const idp = await this.find(auth, id);
-    await this.ds.transaction(async (em) => {
-      await em.delete(IdentityProviderEntity, { id: idp.id });
+    await this.repo.transaction(async (em) => {
+      await this.repo.deleteIdp(em, idp.id);
       await this.audit.change(
         em,
         auth,
@@ -111,8 +102,8 @@ export class IdentityProvidersService {
 
   /** Saves the IdP and its audit record in one transaction (settings changed: no values in the record). */
   private async saved(auth: AuthContext, idp: IdentityProviderEntity, operation: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
-      await em.save(idp);
+    await this.repo.transaction(async (em) => {
+      await this.repo.saveIdp(em, idp);
       await this.audit.change(
         em,
         auth,
@@ -135,19 +126,13 @@ export class IdentityProvidersService {
   }
 
   private async find(auth: AuthContext, id: string): Promise<IdentityProviderEntity> {
-    const idp = await this.ds
-      .getRepository(IdentityProviderEntity)
-      .findOneBy({ id, system_domain_id: auth.systemDomainId });
+    const idp = await this.repo.domainIdp(id, auth.systemDomainId);
     if (!idp) throw IdpErrors.NOT_FOUND();
     return idp;
   }
 
   private async views(rows: IdentityProviderEntity[]): Promise<IdentityProviderDto[]> {
-    const bound = rows.length
-      ? await this.ds
-          .getRepository(IdentityProviderDomainEntity)
-          .find({ where: { identity_provider_id: In(rows.map((r) => r.id)) }, order: { domain: 'ASC' } })
-      : [];
+    const bound = rows.length ? await this.repo.bindingsOf(rows.map((r) => r.id)) : [];
     return rows.map((r) =>
       idpView(
         this.config,

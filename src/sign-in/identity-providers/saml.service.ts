@@ -1,8 +1,6 @@
 import { GROUP_ATTRIBUTES } from '../../accounts/groups/group-mappings.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { SAML, SamlConfig } from '@node-saml/node-saml';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { IdentityProviderEntity } from '../../base/model/identity-provider.entity.js';
 import { IdpErrors } from './identity-providers.errors.js';
@@ -48,19 +46,13 @@ export class SamlService {
   private readonly logger = new Logger('SAML');
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly idps: IdentityProvidersService,
     private readonly repo: IdentityProvidersRepository,
   ) {}
 
   async byPublicId(publicId: string): Promise<IdentityProviderEntity> {
-    const idp = /^[0-9a-f-]{36}$/i.test(publicId)
-      ? await this.ds.getRepository(IdentityProviderEntity).findOne({
-          where: { public_id: publicId },
-          select: this.withKey(),
-        })
-      : null;
+    const idp = /^[0-9a-f-]{36}$/i.test(publicId) ? await this.repo.idpWithKeyByPublicId(publicId) : null;
     if (!idp) throw IdpErrors.NOT_FOUND();
     return idp;
   }
@@ -68,13 +60,7 @@ export class SamlService {
   /** The deprecated `{system_domain_id}/{identity_provider_id}` form. */
   async byDomainAndId(domainId: string, id: string): Promise<IdentityProviderEntity> {
     const uuid = /^[0-9a-f-]{36}$/i;
-    const idp =
-      uuid.test(domainId) && uuid.test(id)
-        ? await this.ds.getRepository(IdentityProviderEntity).findOne({
-            where: { id, system_domain_id: domainId },
-            select: this.withKey(),
-          })
-        : null;
+    const idp = uuid.test(domainId) && uuid.test(id) ? await this.repo.idpWithKey(id, domainId) : null;
     if (!idp) throw IdpErrors.NOT_FOUND();
     return idp;
   }
@@ -282,22 +268,6 @@ export class SamlService {
       ...(s.name_id_encrypted === true && key ? { decryptionPvk: key } : {}),
     };
     return new SAML(options);
-  }
-
-  private withKey() {
-    return {
-      id: true,
-      public_id: true,
-      system_domain_id: true,
-      type: true,
-      settings: true,
-      verbose_logging: true,
-      enabled: true,
-      sp_private_key_sealed: true,
-      sp_certificate: true,
-      date_created: true,
-      date_modified: true,
-    } as const;
   }
 }
 
