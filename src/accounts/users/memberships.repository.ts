@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
+import { UserPhotoEntity } from '../../base/model/user-photo.entity.js';
 import type { BillingLimits } from '../../base/model/system-domain.entity.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
 
@@ -16,13 +17,12 @@ export interface MembershipRow {
 /**
  * The raw statements around domain memberships (beside UsersRepository, which keeps the users' CRUD): the
  * seat lock and count (seat-limits.ts), the memberships of a page of users (user-memberships.ts), partner
- * domain access, and the membership lock of UserExtrasService. Every method runs in the caller's transaction
- * (`em`); the helpers of seat-limits.ts and user-memberships.ts build it over `em.connection`.
+ * domain access, and the membership lock and the photos (one per membership) of UserExtrasService. Methods
+ * that take an EntityManager run in the caller's transaction (`transaction()`); the helpers of seat-limits.ts
+ * and user-memberships.ts build it over `em.connection`.
  */
 @Injectable()
-export class MembershipsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
+export class MembershipsRepository extends FeatureRepository {
   /** Locks the domain row (the seat lock) and answers its billing limits; undefined when there is no such domain. */
   async lockedLimits(em: EntityManager, systemDomainId: string): Promise<BillingLimits | null | undefined> {
     // raw: the domain row's FOR NO KEY UPDATE lock serialises seat checks (see seat-limits.ts)
@@ -165,5 +165,31 @@ export class MembershipsRepository {
       [customerDomainId, removed.map((r) => r.user_id)],
     );
     return removed;
+  }
+
+  /** Stores the member's photo in the domain (replacing the one there). */
+  async savePhoto(
+    em: EntityManager,
+    photo: Pick<
+      UserPhotoEntity,
+      'user_id' | 'system_domain_id' | 'content_type' | 'bytes' | 'sha256' | 'date_modified'
+    >,
+  ): Promise<void> {
+    await em.getRepository(UserPhotoEntity).upsert(photo, ['user_id', 'system_domain_id']);
+  }
+
+  /** Deletes the member's photo in the domain: false when there was none. */
+  async deletePhoto(em: EntityManager, userId: string, systemDomainId: string): Promise<boolean> {
+    const res = await em
+      .getRepository(UserPhotoEntity)
+      .delete({ user_id: userId, system_domain_id: systemDomainId });
+    return !!res.affected;
+  }
+
+  /** The member's photo in the domain, or null. */
+  photo(userId: string, systemDomainId: string): Promise<UserPhotoEntity | null> {
+    return this.ds
+      .getRepository(UserPhotoEntity)
+      .findOneBy({ user_id: userId, system_domain_id: systemDomainId });
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { PartnerAccessDto, PartnerAccessGrantedDto } from './dto/partner-access.dto.js';
 import { MembershipsRepository } from './memberships.repository.js';
-import { lockDomain } from './seat-limits.js';
 import { UsersErrors } from './users.errors.js';
 
 /**
@@ -19,7 +17,6 @@ import { UsersErrors } from './users.errors.js';
 @Injectable()
 export class PartnerAccessService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
     private readonly memberships: MembershipsRepository,
@@ -27,8 +24,8 @@ export class PartnerAccessService {
 
   async grant(auth: AuthContext, body: PartnerAccessDto): Promise<PartnerAccessGrantedDto> {
     this.customerOnly(auth, body);
-    return this.ds.transaction(async (em) => {
-      await lockDomain(em, body.customer_domain_id);
+    return this.memberships.transaction(async (em) => {
+      await this.memberships.lockDomain(em, body.customer_domain_id);
       const partnerType = await this.memberships.liveDomainType(em, body.partner_domain_id);
       if (!partnerType) throw UsersErrors.PARTNER_NOT_FOUND();
       if (partnerType !== 'PARTNER' || body.partner_domain_id === body.customer_domain_id) {
@@ -47,8 +44,8 @@ export class PartnerAccessService {
 
   async revoke(auth: AuthContext, body: PartnerAccessDto): Promise<void> {
     this.customerOnly(auth, body);
-    await this.ds.transaction(async (em) => {
-      await lockDomain(em, body.customer_domain_id);
+    await this.memberships.transaction(async (em) => {
+      await this.memberships.lockDomain(em, body.customer_domain_id);
       if (!(await this.memberships.deletePartnerGrant(em, body.customer_domain_id, body.partner_domain_id))) {
         throw UsersErrors.PARTNER_NO_ACCESS();
       }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { isRole } from '../../base/common/auth/roles.js';
 import { Clock } from '../../base/common/clock.js';
@@ -10,7 +9,7 @@ import { sha256Hex, sniffImage } from '../system-domains/logo.js';
 import { ActingRightsService } from '../../credentials/tokens/acting-rights.service.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { MembershipsRepository } from './memberships.repository.js';
-import { UserPhotoEntity } from '../../base/model/user-photo.entity.js';
+import type { UserPhotoEntity } from '../../base/model/user-photo.entity.js';
 import { UsersErrors } from './users.errors.js';
 
 export interface PhotoAnswer {
@@ -24,7 +23,6 @@ export interface PhotoAnswer {
 @Injectable()
 export class UserExtrasService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly rights: ActingRightsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
@@ -53,19 +51,16 @@ export class UserExtrasService {
     const sha256 = sha256Hex(bytes);
     const photo = this.photoUrl(userId, sha256);
     await this.requireRank(auth, userId);
-    await this.ds.transaction(async (em) => {
+    await this.memberships.transaction(async (em) => {
       await this.requireMember(em, auth, userId);
-      await em.getRepository(UserPhotoEntity).upsert(
-        {
-          user_id: userId,
-          system_domain_id: auth.systemDomainId,
-          content_type: contentType,
-          bytes,
-          sha256,
-          date_modified: this.clock.now(),
-        },
-        ['user_id', 'system_domain_id'],
-      );
+      await this.memberships.savePhoto(em, {
+        user_id: userId,
+        system_domain_id: auth.systemDomainId,
+        content_type: contentType,
+        bytes,
+        sha256,
+        date_modified: this.clock.now(),
+      });
       await this.emit(em, auth, userId, 'update', { id: userId, photo });
     });
     return { photo };
@@ -73,27 +68,23 @@ export class UserExtrasService {
 
   async deletePhoto(auth: AuthContext, userId: string): Promise<void> {
     await this.requireRank(auth, userId);
-    await this.ds.transaction(async (em) => {
+    await this.memberships.transaction(async (em) => {
       await this.requireMember(em, auth, userId);
-      const res = await em
-        .getRepository(UserPhotoEntity)
-        .delete({ user_id: userId, system_domain_id: auth.systemDomainId });
-      if (!res.affected) throw UsersErrors.NO_PHOTO();
+      if (!(await this.memberships.deletePhoto(em, userId, auth.systemDomainId)))
+        throw UsersErrors.NO_PHOTO();
       await this.emit(em, auth, userId, 'update', { id: userId, photo: null });
     });
   }
 
   async photo(auth: AuthContext, userId: string): Promise<UserPhotoEntity> {
-    const row = await this.ds
-      .getRepository(UserPhotoEntity)
-      .findOneBy({ user_id: userId, system_domain_id: auth.systemDomainId });
+    const row = await this.memberships.photo(userId, auth.systemDomainId);
     if (!row) throw UsersErrors.NO_PHOTO();
     return row;
   }
 
   async reindex(auth: AuthContext, userId: string): Promise<{ id: string; user_id: string }> {
     const request = { id: randomUUID(), user_id: userId };
-    await this.ds.transaction(async (em) => {
+    await this.memberships.transaction(async (em) => {
       await this.requireMember(em, auth, userId);
       await this.emit(em, auth, userId, 'reindex', { reindex_id: request.id, user_id: userId });
     });
