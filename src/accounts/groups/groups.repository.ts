@@ -1,17 +1,62 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
+import { type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
+import { escapeLike } from '../../base/database/sql-helpers.js';
 import { GroupLogoEntity } from '../../base/model/group-logo.entity.js';
+import { GroupEntity } from '../../base/model/group.entity.js';
 
 /**
- * The membership statements of groups, teams and role groups (one `groups` table with a kind, one
- * `group_members`), for GroupsService, GroupKindsService and the group mappings applied at a SAML sign-on.
- * Every method takes the caller's EntityManager where it belongs to a larger change.
+ * The statements of groups (rows of `groups` of kind GROUP) for GroupsService, and the membership statements
+ * of groups, teams and role groups (one `groups` table with a kind, one `group_members`), for GroupsService,
+ * GroupKindsService (through GroupsService) and the group mappings applied at a SAML sign-on. Every method
+ * takes the caller's EntityManager where it belongs to a larger change (`transaction()`).
  */
 @Injectable()
-export class GroupsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class GroupsRepository extends FeatureRepository {
+  /** The domain's groups whose name contains `text` (all of them without it), for pageList. */
+  search(systemDomainId: string, text: string | undefined): SelectQueryBuilder<GroupEntity> {
+    const qb = this.ds
+      .getRepository(GroupEntity)
+      .createQueryBuilder('g')
+      .where('g.system_domain_id = :domainId', { domainId: systemDomainId })
+      .andWhere("g.kind = 'GROUP'");
+    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
+    return qb;
+  }
+
+  /** A group of the domain, or null; `lock` holds its row (FOR UPDATE) until the transaction ends. */
+  group(em: EntityManager, systemDomainId: string, id: string, lock = false): Promise<GroupEntity | null> {
+    const where = { id, system_domain_id: systemDomainId, kind: 'GROUP' as const };
+    return lock
+      ? em.findOne(GroupEntity, { where, lock: { mode: 'pessimistic_write' } })
+      : em.findOneBy(GroupEntity, where);
+  }
+
+  /** Whether the domain has a group of this name. */
+  nameTaken(em: EntityManager, systemDomainId: string, name: string): Promise<boolean> {
+    return em.existsBy(GroupEntity, { system_domain_id: systemDomainId, kind: 'GROUP', name });
+  }
+
+  /** A new group of the domain: its id. (A unique violation is the caller's to word.) */
+  async insertGroup(
+    em: EntityManager,
+    fields: Pick<GroupEntity, 'system_domain_id' | 'name' | 'description' | 'roles'>,
+  ): Promise<string> {
+    const group = em.create(GroupEntity, { ...fields, kind: 'GROUP' });
+    await em.insert(GroupEntity, group);
+    return group.id;
+  }
+
+  /** Changes a group's own fields. (A unique violation is the caller's to word.) */
+  async updateGroup(em: EntityManager, id: string, changes: Partial<GroupEntity>): Promise<void> {
+    await em.update(GroupEntity, { id }, changes);
+  }
+
+  /** Deletes a group of the domain (its memberships go with it: ON DELETE CASCADE). */
+  async deleteGroup(em: EntityManager, systemDomainId: string, id: string): Promise<void> {
+    await em.delete(GroupEntity, { id, system_domain_id: systemDomainId, kind: 'GROUP' });
+  }
 
   /** Adds a member: false when they were one already. */
   async addMember(em: EntityManager, groupId: string, userId: string): Promise<boolean> {

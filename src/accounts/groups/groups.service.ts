@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { GroupsErrors } from './groups.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
 import { pageList } from '../../base/common/http/page-list.js';
-import { escapeLike, isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type {
   CreateGroupDto,
   GroupBasicDto,
@@ -16,8 +15,7 @@ import type {
 } from './dto/group.dto.js';
 import type { UserDto } from '../users/dto/user.dto.js';
 import { UsersService } from '../users/users.service.js';
-import { GroupMemberEntity } from '../../base/model/group-member.entity.js';
-import { GroupEntity } from '../../base/model/group.entity.js';
+import type { GroupEntity } from '../../base/model/group.entity.js';
 import { groupBasicView, groupView } from './group-view.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { GroupsRepository } from './groups.repository.js';
@@ -33,7 +31,6 @@ const SORTABLE = ['name', 'date_created'] as const;
 @Injectable()
 export class GroupsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly access: AccessService,
     private readonly users: UsersService,
     private readonly events: WebhookEventsService,
@@ -52,7 +49,7 @@ export class GroupsService {
       path,
       query: { query: text },
       view: async (rows) => {
-        const members = await this.memberIds(this.ds.manager, rows);
+        const members = await this.memberIds(this.repo.manager, rows);
         return rows.map((g) => groupView(g, members.get(g.id) ?? []));
       },
     });
@@ -78,32 +75,31 @@ export class GroupsService {
   }
 
   async get(auth: AuthContext, id: string): Promise<GroupDto> {
-    return this.view(this.ds.manager, await this.find(this.ds.manager, auth, id));
+    return this.view(this.repo.manager, await this.find(this.repo.manager, auth, id));
   }
 
   async create(auth: AuthContext, body: CreateGroupDto): Promise<GroupDto> {
     const roles = [...new Set(body.roles ?? [])];
     this.requireHeld(auth, roles, 'You cannot grant roles you do not hold');
     const name = this.name(body.name);
-    return this.ds.transaction(async (em) => {
-      if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, kind: 'GROUP', name }))
-        throw GroupsErrors.NAME_TAKEN();
-      const group = em.create(GroupEntity, {
-        system_domain_id: auth.systemDomainId,
-        kind: 'GROUP',
-        name,
-        description: body.description ?? null,
-        roles,
-      });
-      await this.write(em.insert(GroupEntity, group));
-      const created = await this.view(em, await this.find(em, auth, group.id));
+    return this.repo.transaction(async (em) => {
+      if (await this.repo.nameTaken(em, auth.systemDomainId, name)) throw GroupsErrors.NAME_TAKEN();
+      const id = await this.write(
+        this.repo.insertGroup(em, {
+          system_domain_id: auth.systemDomainId,
+          name,
+          description: body.description ?? null,
+          roles,
+        }),
+      );
+      const created = await this.view(em, await this.find(em, auth, id));
       await this.emit(em, auth, 'group', created.id, 'create', { ...created });
       return created;
     });
   }
 
   async update(auth: AuthContext, id: string, body: UpdateGroupDto): Promise<GroupDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const group = await this.manageable(em, auth, id);
       const changes: Partial<GroupEntity> = {};
       if (body.name !== undefined) changes.name = this.name(body.name);
@@ -113,15 +109,10 @@ export class GroupsService {
         this.requireHeld(auth, changes.roles, 'You cannot grant roles you do not hold');
       }
       if (changes.name !== undefined && changes.name !== group.name) {
-        const taken = await em.existsBy(GroupEntity, {
-          system_domain_id: auth.systemDomainId,
-          kind: 'GROUP',
-          name: changes.name,
-        });
-        if (taken) throw GroupsErrors.NAME_TAKEN();
+        if (await this.repo.nameTaken(em, auth.systemDomainId, changes.name)) throw GroupsErrors.NAME_TAKEN();
       }
       if (Object.keys(changes).length === 0) return this.view(em, group);
-      await this.write(em.update(GroupEntity, { id }, changes));
+      await this.write(this.repo.updateGroup(em, id, changes));
       const updated = await this.view(em, await this.find(em, auth, id));
       await this.emit(em, auth, 'group', id, 'update', { ...updated });
       return updated;
@@ -130,9 +121,9 @@ export class GroupsService {
 
   /** Its members lose its roles on their next request (roles are read with the token on every request). */
   async remove(auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, auth, id);
-      await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId, kind: 'GROUP' });
+      await this.repo.deleteGroup(em, auth.systemDomainId, id);
       await this.emit(em, auth, 'group', id, 'delete', { id });
     });
   }
@@ -140,22 +131,21 @@ export class GroupsService {
   /** Idempotent: adding a member twice leaves one membership. The user must belong to the domain. */
   async addMember(auth: AuthContext, groupId: string, userId: string): Promise<GroupDto> {
     await this.access.require(auth, 'user', [userId]);
-    return this.ds.transaction(async (em) => this.view(em, await this.join(em, auth, groupId, userId)));
+    return this.repo.transaction(async (em) => this.view(em, await this.join(em, auth, groupId, userId)));
   }
 
   /** addMember for the users/ path, which answers the user rather than the group. */
   async addUser(auth: AuthContext, groupId: string, userId: string): Promise<UserDto> {
     await this.access.require(auth, 'user', [userId]);
-    await this.ds.transaction((em) => this.join(em, auth, groupId, userId));
+    await this.repo.transaction((em) => this.join(em, auth, groupId, userId));
     return this.users.get(auth, userId);
   }
 
   async removeMember(auth: AuthContext, groupId: string, userId: string): Promise<void> {
     await this.access.require(auth, 'user', [userId]);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, auth, groupId);
-      const res = await em.delete(GroupMemberEntity, { group_id: groupId, user_id: userId });
-      if (!res.affected) throw GroupsErrors.MEMBER_NOT_FOUND();
+      if (!(await this.repo.removeMember(em, groupId, userId))) throw GroupsErrors.MEMBER_NOT_FOUND();
       await this.emit(em, auth, 'group_member', groupId, 'delete', { group_id: groupId, user_id: userId });
     });
   }
@@ -196,32 +186,19 @@ export class GroupsService {
 
   /** Groups of the caller's domain, filtered by `query` (the name). */
   private searched(auth: AuthContext, q: GroupListQueryDto) {
-    const qb = this.ds
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId })
-      .andWhere("g.kind = 'GROUP'");
     const text = q.query?.trim();
-    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
-    return { qb, text };
+    return { qb: this.repo.search(auth.systemDomainId, text), text };
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
-    const group = await em.findOneBy(GroupEntity, {
-      id,
-      system_domain_id: auth.systemDomainId,
-      kind: 'GROUP',
-    });
+    const group = await this.repo.group(em, auth.systemDomainId, id);
     if (!group) throw GroupsErrors.NOT_FOUND();
     return group;
   }
 
   /** A group of the domain whose roles the caller holds, locked against concurrent changes. */
   private async manageable(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {
-    const group = await em.findOne(GroupEntity, {
-      where: { id, system_domain_id: auth.systemDomainId, kind: 'GROUP' },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const group = await this.repo.group(em, auth.systemDomainId, id, true);
     if (!group) throw GroupsErrors.NOT_FOUND();
     this.requireHeld(auth, group.roles, 'You cannot manage a group carrying roles you do not hold');
     return group;
@@ -238,8 +215,8 @@ export class GroupsService {
     return name;
   }
 
-  private async write(op: Promise<unknown>): Promise<void> {
-    await op.catch((e: unknown) => {
+  private write<T>(op: Promise<T>): Promise<T> {
+    return op.catch((e: unknown) => {
       throw isUniqueViolation(e) ? GroupsErrors.NAME_TAKEN() : e;
     });
   }
