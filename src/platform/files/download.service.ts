@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { ByteStores } from './byte-stores.js';
 import { parseByteRange } from './content-range.js';
-import { FileEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { FilesErrors } from './files.errors.js';
-import { StorageEntity } from '../../base/model/storage.entity.js';
+import { FilesRepository } from './files.repository.js';
 
 export interface Download {
   status: 200 | 206;
@@ -28,17 +25,12 @@ function disposition(name: string): string {
 @Injectable()
 export class DownloadService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: FilesRepository,
     private readonly stores: ByteStores,
   ) {}
 
   async file(id: string, range: string | undefined): Promise<Download> {
-    const f = await this.ds.manager
-      .getRepository(FileEntity)
-      .createQueryBuilder('f')
-      .innerJoin('assets', 'a', 'a.id = f.asset_id AND a.date_deleted IS NULL')
-      .where("f.id = :id AND f.date_deleted IS NULL AND f.status = 'CLOSED'", { id })
-      .getOne();
+    const f = await this.repo.closedFileOfLiveAsset(id);
     if (!f) throw FilesErrors.FILE_NOT_FOUND();
     return this.stream(f.storage_id, f.object_key, Number(f.size), range, {
       'Content-Type': 'application/octet-stream',
@@ -47,12 +39,7 @@ export class DownloadService {
   }
 
   async keyframe(id: string, range: string | undefined): Promise<Download> {
-    const k = await this.ds.manager
-      .getRepository(KeyframeEntity)
-      .createQueryBuilder('k')
-      .innerJoin('assets', 'a', 'a.id = k.asset_id AND a.date_deleted IS NULL')
-      .where('k.id = :id', { id })
-      .getOne();
+    const k = await this.repo.keyframeOfLiveAsset(id);
     if (!k) throw FilesErrors.KEYFRAME_NOT_FOUND();
     return this.stream(k.storage_id, k.object_key, Number(k.size), range, { 'Content-Type': 'image/jpeg' });
   }
@@ -64,7 +51,7 @@ export class DownloadService {
     rangeHeader: string | undefined,
     headers: Record<string, string>,
   ): Promise<Download> {
-    const storage = await this.ds.manager.findOneByOrFail(StorageEntity, { id: storageId });
+    const storage = await this.repo.storageOf(storageId);
     const store = this.stores.of(storage);
     const range = parseByteRange(rangeHeader, size);
     const common = {

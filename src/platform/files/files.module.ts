@@ -20,6 +20,8 @@ import { StoragesService } from './storages.service.js';
 import { TransferController } from './transfer.controller.js';
 import { UploadService } from './upload.service.js';
 import { FilesRepository } from './files.repository.js';
+import { StoragesRepository } from './storages.repository.js';
+import { FormatsRepository } from './formats.repository.js';
 
 /**
  * Files (issue 20): storages, formats, file sets and files under `/API/files/v1/`, the signed resumable
@@ -41,6 +43,8 @@ import { FilesRepository } from './files.repository.js';
     KeyframesService,
     FilesWorker,
     FilesRepository,
+    StoragesRepository,
+    FormatsRepository,
   ],
 })
 export class FilesModule {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { type EntityManager } from 'typeorm';
+import { type EntityManager, IsNull } from 'typeorm';
 import { leaseClaimSql } from '../../base/database/lease-claim.js';
-import type { FileTaskEntity } from '../../base/model/file.entity.js';
+import { FileEntity, FileTaskEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
 
 /** Claims due file tasks (leaseClaimSql: FOR UPDATE SKIP LOCKED plus a lease). */
@@ -47,10 +47,13 @@ export type ClaimedTask = Pick<
   'id' | 'kind' | 'file_id' | 'job_id' | 'storage_id' | 'object_key' | 'multipart_upload_id' | 'attempts'
 >;
 
+/** The columns of a file its byte removal needs. */
+export type FileBytes = Pick<FileEntity, 'id' | 'storage_id' | 'object_key' | 'multipart_upload_id'>;
+
 /**
- * The raw statements of files: the worker's sweep, claim and bookkeeping, keyframes, the built-in storages,
- * the per-caller default storages, counts and the access check over ids. The services keep the query
- * builder for the rest.
+ * Files, their upload lease, downloads and keyframes, and the worker's queue: the sweep, claim and
+ * bookkeeping, keyframes' storage and records, and the access check over ids. (Storages and formats have
+ * their own repositories.)
  */
 @Injectable()
 export class FilesRepository extends FeatureRepository {
@@ -170,35 +173,6 @@ export class FilesRepository extends FeatureRepository {
     });
   }
 
-  /** Creates the built-in storage of a purpose unless one exists: whether it was created. */
-  async ensureBuiltinStorage(
-    name: string,
-    method: string,
-    purpose: string,
-    settings: object,
-  ): Promise<boolean> {
-    // raw: INSERT … ON CONFLICT on a partial unique index (one per purpose, whatever the instances starting)
-    const [, created] = (await this.ds.query(
-      `INSERT INTO storages (name, method, purpose, settings, is_default, status, scanner_status)
-       VALUES ($1, $2, $3, $4, true, 'ACTIVE', 'INACTIVE')
-       ON CONFLICT (purpose) WHERE system_domain_id IS NULL AND is_default DO NOTHING`,
-      [name, method, purpose, JSON.stringify(settings)],
-    )) as [unknown, number];
-    return Boolean(created);
-  }
-
-  /** The storage each purpose resolves to for a domain: its own default, else the built-in one. */
-  async defaultStorageIds(systemDomainId: string): Promise<string[]> {
-    // raw: SELECT DISTINCT ON (purpose) … ORDER BY purpose, (system_domain_id IS NULL)
-    const rows: { id: string }[] = await this.ds.query(
-      `SELECT DISTINCT ON (purpose) id FROM storages
-        WHERE is_default AND status = 'ACTIVE' AND (system_domain_id IS NULL OR system_domain_id = $1)
-        ORDER BY purpose, (system_domain_id IS NULL)`,
-      [systemDomainId],
-    );
-    return rows.map((r) => r.id);
-  }
-
   /** The method (FILE, S3) of each storage. */
   async storageMethods(ids: string[]): Promise<Map<string, string>> {
     const rows = await this.ds
@@ -210,17 +184,6 @@ export class FilesRepository extends FeatureRepository {
     return new Map(rows.map((r) => [r.id, r.method]));
   }
 
-  /** Live files per file set. */
-  async fileCounts(em: EntityManager, setIds: string[]): Promise<Map<string, number>> {
-    // raw: count(*) GROUP BY over ANY($1::uuid[]), no entity materialised
-    const rows: { id: string; n: string }[] = await em.query(
-      `SELECT file_set_id AS id, count(*) AS n FROM files
-        WHERE file_set_id = ANY($1::uuid[]) AND date_deleted IS NULL GROUP BY file_set_id`,
-      [setIds],
-    );
-    return new Map(rows.map((r) => [r.id, Number(r.n)]));
-  }
-
   /** Of `ids`, the live files of assets of the domain, with their asset. */
   async filesInDomain(ids: string[], systemDomainId: string): Promise<{ id: string; asset_id: string }[]> {
     // raw: a join to assets for the tenant test, over ANY($1::uuid[])
@@ -229,5 +192,170 @@ export class FilesRepository extends FeatureRepository {
         WHERE f.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND f.date_deleted IS NULL`,
       [ids, systemDomainId],
     )) as { id: string; asset_id: string }[];
+  }
+
+  // ---- files
+
+  async insertFile(values: Partial<FileEntity>): Promise<void> {
+    await this.manager.insert(FileEntity, values);
+  }
+
+  /** A page of the asset's live files, oldest first. */
+  async liveFiles(assetId: string, skip: number, take: number): Promise<[FileEntity[], number]> {
+    return this.manager.findAndCount(FileEntity, {
+      where: { asset_id: assetId, date_deleted: IsNull() },
+      order: { date_created: 'ASC', id: 'ASC' },
+      skip,
+      take,
+    });
+  }
+
+  /** The asset's live file (locked FOR UPDATE when asked), or null. */
+  async liveFile(em: EntityManager, assetId: string, id: string, lock: boolean): Promise<FileEntity | null> {
+    return em.findOne(FileEntity, {
+      where: { id, asset_id: assetId, date_deleted: IsNull() },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /**
+   * Applies changes to a file still in the status and with the bytes it was read with, no chunk being written
+   * (its lease free at `now`): whether it did (a racing chunk or PATCH makes it not).
+   */
+  async updateFileIfUnchanged(
+    id: string,
+    seen: { status: string; received: string },
+    now: Date,
+    changes: Partial<FileEntity>,
+  ): Promise<boolean> {
+    const res = await this.manager
+      .createQueryBuilder()
+      .update(FileEntity)
+      .set(changes)
+      .where('id = :id AND status = :status AND received = :received', {
+        id,
+        status: seen.status,
+        received: seen.received,
+      })
+      .andWhere('(upload_lock_until IS NULL OR upload_lock_until <= :now)', { now })
+      .execute();
+    return Boolean(res.affected);
+  }
+
+  async markFileDeleted(em: EntityManager, id: string, now: Date): Promise<void> {
+    await em.update(FileEntity, { id }, { status: 'DELETED', date_deleted: now });
+  }
+
+  async setContentType(id: string, contentType: string): Promise<void> {
+    await this.manager.update(FileEntity, { id }, { content_type: contentType });
+  }
+
+  /** Queues the removal of each file's bytes (and of its unfinished multipart upload), in the caller's transaction. */
+  async queueByteDeletion(em: EntityManager, files: FileBytes[]): Promise<void> {
+    if (files.length === 0) return;
+    await em.insert(
+      FileTaskEntity,
+      files.map((f) => ({
+        kind: 'DELETE_BYTES',
+        file_id: f.id,
+        storage_id: f.storage_id,
+        object_key: f.object_key,
+        multipart_upload_id: f.multipart_upload_id ?? null,
+      })),
+    );
+  }
+
+  /** The storage a file's or keyframe's bytes are in (it exists: rows reference it). */
+  async storageOf(id: string): Promise<StorageEntity> {
+    return this.manager.findOneByOrFail(StorageEntity, { id });
+  }
+
+  // ---- the upload and downloads behind signed links
+
+  /** A live file whose asset is not deleted, or null. */
+  async fileOfLiveAsset(id: string): Promise<FileEntity | null> {
+    return this.manager
+      .getRepository(FileEntity)
+      .createQueryBuilder('f')
+      .innerJoin('assets', 'a', 'a.id = f.asset_id AND a.date_deleted IS NULL')
+      .where('f.id = :id AND f.date_deleted IS NULL', { id })
+      .getOne();
+  }
+
+  /** A CLOSED live file whose asset is not deleted, or null. */
+  async closedFileOfLiveAsset(id: string): Promise<FileEntity | null> {
+    return this.manager
+      .getRepository(FileEntity)
+      .createQueryBuilder('f')
+      .innerJoin('assets', 'a', 'a.id = f.asset_id AND a.date_deleted IS NULL')
+      .where("f.id = :id AND f.date_deleted IS NULL AND f.status = 'CLOSED'", { id })
+      .getOne();
+  }
+
+  /** A keyframe whose asset is not deleted, or null. */
+  async keyframeOfLiveAsset(id: string): Promise<KeyframeEntity | null> {
+    return this.manager
+      .getRepository(KeyframeEntity)
+      .createQueryBuilder('k')
+      .innerJoin('assets', 'a', 'a.id = k.asset_id AND a.date_deleted IS NULL')
+      .where('k.id = :id', { id })
+      .getOne();
+  }
+
+  /**
+   * Takes the upload's lease until `until`: only on an OPEN live file still at `received` bytes whose lease
+   * is free at `now`. Whether it was taken.
+   */
+  async takeUploadLease(id: string, received: number, now: Date, until: Date): Promise<boolean> {
+    const res = await this.manager
+      .createQueryBuilder()
+      .update(FileEntity)
+      .set({ upload_lock_until: until })
+      .where("id = :id AND status = 'OPEN' AND date_deleted IS NULL AND received = :received", {
+        id,
+        received: String(received),
+      })
+      .andWhere('(upload_lock_until IS NULL OR upload_lock_until <= :now)', { now })
+      .execute();
+    return Boolean(res.affected);
+  }
+
+  /** Moves the lease held as `lease` on to `until`: whether it was still held. */
+  async renewUploadLease(id: string, lease: Date, until: Date): Promise<boolean> {
+    const res = await this.manager.update(
+      FileEntity,
+      { id, upload_lock_until: lease },
+      { upload_lock_until: until },
+    );
+    return Boolean(res.affected);
+  }
+
+  /** Frees the lease held as `lease`, writing what the chunk changed with it. */
+  async releaseUploadLease(id: string, lease: Date, changes: Partial<FileEntity>): Promise<void> {
+    await this.manager.update(
+      FileEntity,
+      { id, upload_lock_until: lease },
+      { ...changes, upload_lock_until: null },
+    );
+  }
+
+  // ---- keyframes
+
+  /** Queues a KEYFRAMES task, in the caller's transaction. */
+  async queueKeyframesTask(
+    em: EntityManager,
+    t: Pick<FileTaskEntity, 'file_id' | 'job_id' | 'storage_id' | 'object_key'>,
+  ): Promise<void> {
+    await em.insert(FileTaskEntity, { kind: 'KEYFRAMES', ...t, multipart_upload_id: null });
+  }
+
+  /** A page of the asset's keyframes, oldest job first, then by position. */
+  async keyframes(assetId: string, skip: number, take: number): Promise<[KeyframeEntity[], number]> {
+    return this.manager.findAndCount(KeyframeEntity, {
+      where: { asset_id: assetId },
+      order: { date_created: 'ASC', position: 'ASC', id: 'ASC' },
+      skip,
+      take,
+    });
   }
 }

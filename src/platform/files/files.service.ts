@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
@@ -19,12 +18,12 @@ import type {
   UpdateFileDto,
 } from './dto/file.dto.js';
 import { directoryProblem, fileNameProblem } from './file-names.js';
-import { FileEntity, FileTaskEntity, type JsonObject } from '../../base/model/file.entity.js';
+import type { FileEntity, JsonObject } from '../../base/model/file.entity.js';
 import { FileLinks } from './file-links.js';
 import { checksumOf } from './checksum.js';
 import { FilesErrors } from './files.errors.js';
 import { FormatsService } from './formats.service.js';
-import { SERVED_METHODS, StorageEntity } from '../../base/model/storage.entity.js';
+import { SERVED_METHODS, type StorageEntity } from '../../base/model/storage.entity.js';
 import { StoragesService } from './storages.service.js';
 import { FilesRepository } from './files.repository.js';
 
@@ -36,7 +35,6 @@ import { FilesRepository } from './files.repository.js';
 @Injectable()
 export class FilesService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly storages: StoragesService,
     private readonly formats: FormatsService,
     private readonly stores: ByteStores,
@@ -52,7 +50,7 @@ export class FilesService {
     if (dirProblem) throw FilesErrors.INVALID({ directory_path: dirProblem });
     if (body.size != null && body.size > maxBytes)
       throw FilesErrors.INVALID({ size: `must not exceed ${maxBytes} bytes` });
-    const em = this.ds.manager;
+    const em = this.repo.manager;
     if (body.format_id) await this.formats.format(em, assetId, body.format_id);
     const set = body.file_set_id ? await this.formats.fileSet(em, assetId, body.file_set_id) : null;
     const storageId = body.storage_id ?? set?.storage_id ?? null;
@@ -61,7 +59,7 @@ export class FilesService {
       : await this.storages.matching(auth, 'FILES');
     writable(storage);
     const id = randomUUID();
-    await em.insert(FileEntity, {
+    await this.repo.insertFile({
       id,
       asset_id: assetId,
       version_id: await this.formats.currentVersion(em, assetId),
@@ -82,12 +80,7 @@ export class FilesService {
   }
 
   async list(assetId: string, q: PageQueryDto, path: string): Promise<FileListDto> {
-    const [rows, total] = await this.ds.manager.findAndCount(FileEntity, {
-      where: { asset_id: assetId, date_deleted: IsNull() },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip: (q.page - 1) * q.per_page,
-      take: q.per_page,
-    });
+    const [rows, total] = await this.repo.liveFiles(assetId, (q.page - 1) * q.per_page, q.per_page);
     const methods = await this.methods(rows);
     return pageEnvelope(
       rows.map((f) => this.view(f, methods.get(f.storage_id) ?? 'FILE')),
@@ -100,12 +93,12 @@ export class FilesService {
   }
 
   async get(assetId: string, id: string): Promise<FileDto> {
-    const f = await this.file(this.ds.manager, assetId, id);
+    const f = await this.file(this.repo.manager, assetId, id);
     return this.view(f, (await this.methods([f])).get(f.storage_id) ?? 'FILE');
   }
 
   async update(assetId: string, id: string, body: UpdateFileDto): Promise<FileDto> {
-    const f = await this.file(this.ds.manager, assetId, id);
+    const f = await this.file(this.repo.manager, assetId, id);
     const changes: Partial<FileEntity> = {};
     if (body.metadata !== undefined) changes.metadata = body.metadata as JsonObject;
     if (body.progress_processed !== undefined) changes.progress_processed = body.progress_processed;
@@ -117,44 +110,33 @@ export class FilesService {
     }
     if (Object.keys(changes).length > 0) {
       // CLOSED only from OPEN with no chunk being written: a racing chunk or PATCH finds it changed
-      const res = await this.ds.manager
-        .createQueryBuilder()
-        .update(FileEntity)
-        .set(changes)
-        .where('id = :id AND status = :status AND received = :received', {
-          id,
-          status: f.status,
-          received: f.received,
-        })
-        .andWhere('(upload_lock_until IS NULL OR upload_lock_until <= :now)', { now: this.clock.now() })
-        .execute();
-      if (!res.affected) throw FilesErrors.BUSY();
+      const done = await this.repo.updateFileIfUnchanged(id, f, this.clock.now(), changes);
+      if (!done) throw FilesErrors.BUSY();
     }
     return this.get(assetId, id);
   }
 
   /** Soft: the row stays DELETED (404 to reads); its bytes are removed by the files worker. */
   async remove(assetId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const f = await this.file(em, assetId, id, true);
       // a chunk being written would put its bytes back after their removal: it finishes first
       if (f.upload_lock_until && f.upload_lock_until > this.clock.now()) throw FilesErrors.BUSY();
-      await em.update(FileEntity, { id }, { status: 'DELETED', date_deleted: this.clock.now() });
-      await queueByteDeletion(em, [f]);
+      await this.repo.markFileDeleted(em, id, this.clock.now());
+      await this.repo.queueByteDeletion(em, [f]);
     });
   }
 
   async composeUrl(assetId: string, id: string, body: ComposeUrlDto): Promise<ComposeUrlAnswerDto> {
-    const f = await this.file(this.ds.manager, assetId, id);
+    const f = await this.file(this.repo.manager, assetId, id);
     if (f.status !== 'OPEN') throw FilesErrors.NOT_OPEN(f.status);
-    if (body.content_type)
-      await this.ds.manager.update(FileEntity, { id }, { content_type: body.content_type });
+    if (body.content_type) await this.repo.setContentType(id, body.content_type);
     const url = this.links.uploadUrl(id);
     return { compose_url: url, delete_url: null, key: f.object_key, url };
   }
 
   async downloadUrl(assetId: string, id: string): Promise<DownloadUrlDto> {
-    const f = await this.file(this.ds.manager, assetId, id);
+    const f = await this.file(this.repo.manager, assetId, id);
     if (f.status !== 'CLOSED') throw FilesErrors.NOT_CLOSED();
     const url = this.links.fileDownloadUrl(id);
     const expires = Number(new URL(url).searchParams.get('expires')) * 1000;
@@ -162,10 +144,7 @@ export class FilesService {
   }
 
   async file(em: EntityManager, assetId: string, id: string, lock = false): Promise<FileEntity> {
-    const f = await em.findOne(FileEntity, {
-      where: { id, asset_id: assetId, date_deleted: IsNull() },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const f = await this.repo.liveFile(em, assetId, id, lock);
     if (!f) throw FilesErrors.FILE_NOT_FOUND();
     return f;
   }
@@ -175,7 +154,7 @@ export class FilesService {
     const received = Number(f.received);
     const size = f.size === null ? received : Number(f.size);
     if (received !== size || f.multipart_upload_id !== null) throw FilesErrors.SIZE_MISMATCH(received, size);
-    const storage = await this.ds.manager.findOneByOrFail(StorageEntity, { id: f.storage_id });
+    const storage = await this.repo.storageOf(f.storage_id);
     const store = this.stores.of(storage);
     changes.checksum =
       size === 0 ? checksumOf.empty() : await checksumOf.stream(await store.read(f.object_key));
@@ -223,22 +202,4 @@ function writable(s: StorageEntity): void {
   if (!(SERVED_METHODS as readonly string[]).includes(s.method))
     throw FilesErrors.STORAGE_NOT_WRITABLE(`its method ${s.method} is not one this service moves bytes with`);
   if (s.status !== 'ACTIVE') throw FilesErrors.STORAGE_NOT_WRITABLE(`it is ${s.status}`);
-}
-
-/** Queues the removal of each file's bytes (and of its unfinished multipart upload), in the caller's transaction. */
-export async function queueByteDeletion(
-  em: EntityManager,
-  files: Pick<FileEntity, 'id' | 'storage_id' | 'object_key' | 'multipart_upload_id'>[],
-): Promise<void> {
-  if (files.length === 0) return;
-  await em.insert(
-    FileTaskEntity,
-    files.map((f) => ({
-      kind: 'DELETE_BYTES',
-      file_id: f.id,
-      storage_id: f.storage_id,
-      object_key: f.object_key,
-      multipart_upload_id: f.multipart_upload_id ?? null,
-    })),
-  );
 }

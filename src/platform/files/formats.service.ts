@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
-import { AssetEntity } from '../../base/model/asset.entity.js';
 import type {
   CreateFileSetDto,
   CreateFormatDto,
@@ -16,11 +14,11 @@ import type {
   UpdateFileSetDto,
   UpdateFormatDto,
 } from './dto/file.dto.js';
-import { FileEntity, FileSetEntity, FormatEntity, type JsonObject } from '../../base/model/file.entity.js';
+import type { FileSetEntity, FormatEntity, JsonObject } from '../../base/model/file.entity.js';
 import { FilesErrors } from './files.errors.js';
 import { fileSetLabelProblems } from './file-names.js';
 import { StoragesService } from './storages.service.js';
-import { FilesRepository } from './files.repository.js';
+import { FormatsRepository } from './formats.repository.js';
 
 /**
  * Formats and file sets of an asset. The route's ACL step has checked the asset (read, write or delete, per
@@ -29,14 +27,13 @@ import { FilesRepository } from './files.repository.js';
 @Injectable()
 export class FormatsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: FormatsRepository,
     private readonly storages: StoragesService,
-    private readonly repo: FilesRepository,
   ) {}
 
   async createFormat(auth: AuthContext, assetId: string, body: CreateFormatDto): Promise<FormatDto> {
-    const version = await this.currentVersion(this.ds.manager, assetId);
-    const row = this.ds.manager.create(FormatEntity, {
+    const version = await this.currentVersion(this.repo.manager, assetId);
+    const id = await this.repo.insertFormat({
       asset_id: assetId,
       version_id: version,
       name: body.name,
@@ -44,79 +41,62 @@ export class FormatsService {
       metadata: (body.metadata ?? []) as JsonObject[],
       storage_methods: body.storage_methods ?? [],
     });
-    await this.ds.manager.insert(FormatEntity, row);
-    return this.getFormat(assetId, row.id);
+    return this.getFormat(assetId, id);
   }
 
   async listFormats(assetId: string, q: PageQueryDto, path: string): Promise<FormatListDto> {
-    const [rows, total] = await this.ds.manager.findAndCount(FormatEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip: (q.page - 1) * q.per_page,
-      take: q.per_page,
-    });
+    const [rows, total] = await this.repo.formats(assetId, (q.page - 1) * q.per_page, q.per_page);
     return pageEnvelope(rows.map(formatView), total, q.page, q.per_page, path, { ...q }) as FormatListDto;
   }
 
   async getFormat(assetId: string, id: string): Promise<FormatDto> {
-    return formatView(await this.format(this.ds.manager, assetId, id));
+    return formatView(await this.format(this.repo.manager, assetId, id));
   }
 
   async updateFormat(assetId: string, id: string, body: UpdateFormatDto): Promise<FormatDto> {
-    await this.format(this.ds.manager, assetId, id);
+    await this.format(this.repo.manager, assetId, id);
     const changes: Partial<FormatEntity> = {};
     if (body.name !== undefined) changes.name = body.name;
     if (body.metadata !== undefined) changes.metadata = body.metadata as JsonObject[];
     if (body.storage_methods !== undefined) changes.storage_methods = body.storage_methods;
-    if (Object.keys(changes).length > 0) await this.ds.manager.update(FormatEntity, { id }, changes);
+    if (Object.keys(changes).length > 0) await this.repo.updateFormat(id, changes);
     return this.getFormat(assetId, id);
   }
 
   /** Only a format no live file uses: its files go first. */
   async deleteFormat(assetId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.format(em, assetId, id);
-      const used = await em
-        .getRepository(FileEntity)
-        .createQueryBuilder('f')
-        .where('f.format_id = :id AND f.date_deleted IS NULL', { id })
-        .getCount();
+      const used = await this.repo.liveFilesOfFormat(em, id);
       if (used > 0) throw FilesErrors.INVALID({ format_id: 'the format still has files; delete them first' });
-      await em.update(FileSetEntity, { format_id: id }, { format_id: null });
-      await em.delete(FormatEntity, { id });
+      await this.repo.deleteFormat(em, id);
     });
   }
 
   async format(em: EntityManager, assetId: string, id: string): Promise<FormatEntity> {
-    const f = await em.findOneBy(FormatEntity, { id, asset_id: assetId });
+    const f = await this.repo.format(em, assetId, id);
     if (!f) throw FilesErrors.FORMAT_NOT_FOUND();
     return f;
   }
 
   async createFileSet(auth: AuthContext, assetId: string, body: CreateFileSetDto): Promise<FileSetDto> {
     checkLabels(body);
-    if (body.format_id) await this.format(this.ds.manager, assetId, body.format_id);
+    if (body.format_id) await this.format(this.repo.manager, assetId, body.format_id);
     if (body.storage_id) await this.storages.visible(auth, body.storage_id);
-    const row = this.ds.manager.create(FileSetEntity, {
+    const id = await this.repo.insertFileSet({
       asset_id: assetId,
-      version_id: await this.currentVersion(this.ds.manager, assetId),
+      version_id: await this.currentVersion(this.repo.manager, assetId),
       format_id: body.format_id ?? null,
       storage_id: body.storage_id ?? null,
       base_dir: body.base_dir ?? '',
       name: body.name,
       component_ids: body.component_ids ?? [],
     });
-    await this.ds.manager.insert(FileSetEntity, row);
-    return this.getFileSet(assetId, row.id);
+    return this.getFileSet(assetId, id);
   }
 
   async listFileSets(assetId: string, q: PageQueryDto, path: string): Promise<FileSetListDto> {
-    const [rows, total] = await this.ds.manager.findAndCount(FileSetEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip: (q.page - 1) * q.per_page,
-      take: q.per_page,
-    });
+    const [rows, total] = await this.repo.fileSets(assetId, (q.page - 1) * q.per_page, q.per_page);
     const counts = await this.fileCounts(rows.map((r) => r.id));
     return pageEnvelope(
       rows.map((r) => fileSetView(r, counts.get(r.id) ?? 0)),
@@ -129,41 +109,44 @@ export class FormatsService {
   }
 
   async getFileSet(assetId: string, id: string): Promise<FileSetDto> {
-    const row = await this.fileSet(this.ds.manager, assetId, id);
+    const row = await this.fileSet(this.repo.manager, assetId, id);
     return fileSetView(row, (await this.fileCounts([id])).get(id) ?? 0);
   }
 
   async updateFileSet(assetId: string, id: string, body: UpdateFileSetDto): Promise<FileSetDto> {
     checkLabels(body);
-    await this.fileSet(this.ds.manager, assetId, id);
+    await this.fileSet(this.repo.manager, assetId, id);
     const changes: Partial<FileSetEntity> = {};
     if (body.name !== undefined) changes.name = body.name;
     if (body.base_dir !== undefined) changes.base_dir = body.base_dir;
     if (body.component_ids !== undefined) changes.component_ids = body.component_ids;
-    if (Object.keys(changes).length > 0) await this.ds.manager.update(FileSetEntity, { id }, changes);
+    if (Object.keys(changes).length > 0) await this.repo.updateFileSet(id, changes);
     return this.getFileSet(assetId, id);
   }
 
   async deleteFileSet(assetId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.fileSet(em, assetId, id);
       if ((await this.fileCounts([id], em)).get(id))
         throw FilesErrors.INVALID({ file_set_id: 'the file set still has files; delete them first' });
-      await em.delete(FileSetEntity, { id });
+      await this.repo.deleteFileSet(em, id);
     });
   }
 
   async fileSet(em: EntityManager, assetId: string, id: string): Promise<FileSetEntity> {
-    const s = await em.findOneBy(FileSetEntity, { id, asset_id: assetId });
+    const s = await this.repo.fileSet(em, assetId, id);
     if (!s) throw FilesErrors.FILE_SET_NOT_FOUND();
     return s;
   }
 
   async currentVersion(em: EntityManager, assetId: string): Promise<string | null> {
-    return (await em.findOneBy(AssetEntity, { id: assetId }))?.current_version_id ?? null;
+    return this.repo.currentVersion(em, assetId);
   }
 
-  private async fileCounts(ids: string[], em: EntityManager = this.ds.manager): Promise<Map<string, number>> {
+  private async fileCounts(
+    ids: string[],
+    em: EntityManager = this.repo.manager,
+  ): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     return this.repo.fileCounts(em, ids);
   }

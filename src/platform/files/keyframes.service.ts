@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { KeyframeListDto, KeyframesStartedDto } from './dto/file.dto.js';
-import { FileTaskEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { FileLinks } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
 import { FilesService } from './files.service.js';
 import { FilesWorker } from './files.worker.js';
+import { FilesRepository } from './files.repository.js';
 
 /**
  * Keyframes: a request starts a KEYFRAMES job and queues its task in one transaction; the files worker of
@@ -20,7 +18,7 @@ import { FilesWorker } from './files.worker.js';
 @Injectable()
 export class KeyframesService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: FilesRepository,
     private readonly files: FilesService,
     private readonly jobs: JobsService,
     private readonly links: FileLinks,
@@ -29,7 +27,7 @@ export class KeyframesService {
 
   /** The job's id; null (204) when there is nothing to extract from: a directory, a link, an empty file. */
   async start(auth: AuthContext, assetId: string, fileId: string): Promise<KeyframesStartedDto | null> {
-    const jobId = await this.ds.transaction(async (em) => {
+    const jobId = await this.repo.transaction(async (em) => {
       const f = await this.files.file(em, assetId, fileId, true);
       if (f.status !== 'CLOSED') throw FilesErrors.NOT_CLOSED();
       if (f.type !== 'FILE' || Number(f.size) === 0) return null;
@@ -42,13 +40,11 @@ export class KeyframesService {
         progress_processed: '0',
         progress_total: '100',
       });
-      await em.insert(FileTaskEntity, {
-        kind: 'KEYFRAMES',
+      await this.repo.queueKeyframesTask(em, {
         file_id: f.id,
         job_id: job.id,
         storage_id: f.storage_id,
         object_key: f.object_key,
-        multipart_upload_id: null,
       });
       return job.id;
     });
@@ -58,12 +54,7 @@ export class KeyframesService {
   }
 
   async list(assetId: string, q: PageQueryDto, path: string): Promise<KeyframeListDto> {
-    const [rows, total] = await this.ds.manager.findAndCount(KeyframeEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', position: 'ASC', id: 'ASC' },
-      skip: (q.page - 1) * q.per_page,
-      take: q.per_page,
-    });
+    const [rows, total] = await this.repo.keyframes(assetId, (q.page - 1) * q.per_page, q.per_page);
     return pageEnvelope(
       rows.map((k) => ({
         id: k.id,

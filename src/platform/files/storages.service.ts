@@ -1,8 +1,7 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { FILES_CONFIG } from './files-config.js';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
@@ -17,7 +16,7 @@ import { FilesErrors } from './files.errors.js';
 import { refusedBucket } from './bucket-rule.js';
 import type { JsonObject } from '../../base/model/file.entity.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
-import { FilesRepository } from './files.repository.js';
+import { StoragesRepository } from './storages.repository.js';
 
 const BUILTIN_PURPOSES = ['FILES', 'PROXIES', 'KEYFRAMES'] as const;
 const SORTABLE = ['name', 'method', 'purpose', 'status', 'date_created'] as const;
@@ -56,9 +55,8 @@ export class StoragesService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Storages');
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: StoragesRepository,
     @Inject(FILES_CONFIG.token) private readonly filesConfig: ConfigOf<typeof FILES_CONFIG>,
-    private readonly repo: FilesRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -74,11 +72,7 @@ export class StoragesService implements OnApplicationBootstrap {
   }
 
   async list(auth: AuthContext, q: StorageListQueryDto, path: string): Promise<StorageListDto> {
-    const qb = this.ds
-      .getRepository(StorageEntity)
-      .createQueryBuilder('s')
-      .where('(s.system_domain_id IS NULL OR s.system_domain_id = :d)', { d: auth.systemDomainId });
-    if (q.purpose) qb.andWhere('s.purpose = :p', { p: q.purpose });
+    const qb = this.repo.visibleQuery(auth.systemDomainId, q.purpose);
     const defaults = await this.defaultIds(auth);
     return (await pageList({
       qb,
@@ -101,16 +95,9 @@ export class StoragesService implements OnApplicationBootstrap {
   async matching(
     auth: AuthContext,
     purpose: string,
-    em: EntityManager = this.ds.manager,
+    em: EntityManager = this.repo.manager,
   ): Promise<StorageEntity> {
-    const [row] = await em
-      .getRepository(StorageEntity)
-      .createQueryBuilder('s')
-      .where('s.purpose = :purpose AND s.is_default AND s.status = :active', { purpose, active: 'ACTIVE' })
-      .andWhere('(s.system_domain_id IS NULL OR s.system_domain_id = :d)', { d: auth.systemDomainId })
-      .orderBy('s.system_domain_id IS NULL', 'ASC')
-      .limit(1)
-      .getMany();
+    const row = await this.repo.defaultOf(em, purpose, auth.systemDomainId);
     if (!row) throw FilesErrors.NO_MATCHING_STORAGE(purpose);
     return row;
   }
@@ -120,8 +107,12 @@ export class StoragesService implements OnApplicationBootstrap {
   }
 
   /** A storage the caller's domain may use (built-in or its own); 404 otherwise. */
-  async visible(auth: AuthContext, id: string, em: EntityManager = this.ds.manager): Promise<StorageEntity> {
-    const s = await em.findOneBy(StorageEntity, { id });
+  async visible(
+    auth: AuthContext,
+    id: string,
+    em: EntityManager = this.repo.manager,
+  ): Promise<StorageEntity> {
+    const s = await this.repo.byId(em, id);
     if (!s || (s.system_domain_id !== null && s.system_domain_id !== auth.systemDomainId))
       throw FilesErrors.STORAGE_NOT_FOUND();
     return s;
@@ -129,9 +120,9 @@ export class StoragesService implements OnApplicationBootstrap {
 
   async create(auth: AuthContext, body: CreateStorageDto): Promise<StorageDto> {
     const settings = this.allowedSettings(auth, body.method, body.settings);
-    const id = await this.ds.transaction(async (em) => {
-      if (body.default) await this.clearDefault(em, auth.systemDomainId, body.purpose);
-      const row = em.create(StorageEntity, {
+    const id = await this.repo.transaction(async (em) => {
+      if (body.default) await this.repo.clearDefault(em, auth.systemDomainId, body.purpose);
+      return this.repo.insert(em, {
         system_domain_id: auth.systemDomainId,
         name: body.name,
         method: body.method,
@@ -141,14 +132,12 @@ export class StoragesService implements OnApplicationBootstrap {
         settings,
         is_default: body.default ?? false,
       });
-      await em.insert(StorageEntity, row);
-      return row.id;
     });
     return this.get(auth, id);
   }
 
   async update(auth: AuthContext, id: string, body: UpdateStorageDto): Promise<StorageDto> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const s = await this.visible(auth, id, em);
       if (s.system_domain_id === null && !auth.isSuperAdmin) throw FilesErrors.BUILTIN_STORAGE();
       if (s.system_domain_id === null && body.default === false)
@@ -159,10 +148,10 @@ export class StoragesService implements OnApplicationBootstrap {
       if (body.status_message !== undefined) changes.status_message = body.status_message;
       if (body.settings !== undefined) changes.settings = this.allowedSettings(auth, s.method, body.settings);
       if (body.default !== undefined && s.system_domain_id !== null) {
-        if (body.default) await this.clearDefault(em, auth.systemDomainId, s.purpose);
+        if (body.default) await this.repo.clearDefault(em, auth.systemDomainId, s.purpose);
         changes.is_default = body.default;
       }
-      if (Object.keys(changes).length > 0) await em.update(StorageEntity, { id }, changes);
+      if (Object.keys(changes).length > 0) await this.repo.update(em, id, changes);
     });
     return this.get(auth, id);
   }
@@ -177,10 +166,6 @@ export class StoragesService implements OnApplicationBootstrap {
     const refused = refusedBucket(clean, this.filesConfig.allowedBuckets, auth.isSuperAdmin);
     if (refused !== null) throw FilesErrors.BUCKET_NOT_ALLOWED(refused);
     return clean;
-  }
-
-  private clearDefault(em: EntityManager, domainId: string, purpose: string) {
-    return em.update(StorageEntity, { system_domain_id: domainId, purpose }, { is_default: false });
   }
 
   /** The storage each purpose resolves to for this caller (what `default` says). */

@@ -1,16 +1,15 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { FILES_CONFIG } from './files-config.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../base/common/clock.js';
 import { ChunkTooLargeError, type UploadState } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
 import { parseContentRange } from './content-range.js';
-import { FileEntity } from '../../base/model/file.entity.js';
+import type { FileEntity } from '../../base/model/file.entity.js';
 import { FilesErrors } from './files.errors.js';
-import { StorageEntity } from '../../base/model/storage.entity.js';
+import type { StorageEntity } from '../../base/model/storage.entity.js';
+import { FilesRepository } from './files.repository.js';
 
 /** A chunk's lease on its upload; renewed while the chunk streams, so a crashed instance frees it soon. */
 const LOCK_MS = 60_000;
@@ -36,7 +35,7 @@ export interface UploadedFileDto {
 @Injectable()
 export class UploadService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: FilesRepository,
     @Inject(FILES_CONFIG.token) private readonly filesConfig: ConfigOf<typeof FILES_CONFIG>,
     private readonly stores: ByteStores,
     private readonly clock: Clock,
@@ -142,15 +141,10 @@ export class UploadService {
 
   /** The file behind a valid link: OPEN (or CLOSED, for a status query), its asset not deleted. */
   private async open(fileId: string): Promise<{ file: FileEntity; storage: StorageEntity }> {
-    const file = await this.ds.manager
-      .getRepository(FileEntity)
-      .createQueryBuilder('f')
-      .innerJoin('assets', 'a', 'a.id = f.asset_id AND a.date_deleted IS NULL')
-      .where('f.id = :id AND f.date_deleted IS NULL', { id: fileId })
-      .getOne();
+    const file = await this.repo.fileOfLiveAsset(fileId);
     if (!file) throw FilesErrors.FILE_NOT_FOUND();
     if (file.status !== 'OPEN' && file.status !== 'CLOSED') throw FilesErrors.NOT_OPEN(file.status);
-    const storage = await this.ds.manager.findOneByOrFail(StorageEntity, { id: file.storage_id });
+    const storage = await this.repo.storageOf(file.storage_id);
     return { file, storage };
   }
 
@@ -159,35 +153,21 @@ export class UploadService {
     if (file.status !== 'OPEN') throw FilesErrors.NOT_OPEN(file.status);
     const now = this.clock.now();
     const until = new Date(now.getTime() + LOCK_MS);
-    const res = await this.ds.manager
-      .createQueryBuilder()
-      .update(FileEntity)
-      .set({ upload_lock_until: until })
-      .where("id = :id AND status = 'OPEN' AND date_deleted IS NULL AND received = :received", {
-        id: file.id,
-        received: String(received),
-      })
-      .andWhere('(upload_lock_until IS NULL OR upload_lock_until <= :now)', { now })
-      .execute();
-    if (!res.affected) throw FilesErrors.BUSY();
+    if (!(await this.repo.takeUploadLease(file.id, received, now, until))) throw FilesErrors.BUSY();
     return until;
   }
 
   private async renew(id: string, lock: Date): Promise<void> {
     const until = new Date(this.clock.now().getTime() + LOCK_MS);
-    await this.ds.manager
-      .update(FileEntity, { id, upload_lock_until: lock }, { upload_lock_until: until })
-      .then((r) => {
-        if (r.affected) lock.setTime(until.getTime());
+    await this.repo
+      .renewUploadLease(id, lock, until)
+      .then((held) => {
+        if (held) lock.setTime(until.getTime());
       })
       .catch(() => undefined);
   }
 
   private async release(id: string, lock: Date, changes: Partial<FileEntity>): Promise<void> {
-    await this.ds.manager.update(
-      FileEntity,
-      { id, upload_lock_until: lock },
-      { ...changes, upload_lock_until: null },
-    );
+    await this.repo.releaseUploadLease(id, lock, changes);
   }
 }
