@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
 
@@ -21,22 +21,6 @@ export const TEMPLATE_FIELDS = [
   'price_list',
   'primary_region',
 ] as const satisfies readonly (keyof SystemDomainEntity)[];
-
-/**
- * The template of new domains: `configuredId` (REGISTRATION_TEMPLATE_DOMAIN_ID) when it names a domain,
- * else the oldest domain with `is_template`, else none.
- */
-export async function findTemplate(
-  em: EntityManager,
-  configuredId: string | null,
-): Promise<SystemDomainEntity | null> {
-  const repo = em.getRepository(SystemDomainEntity);
-  if (configuredId) {
-    const configured = await repo.findOneBy({ id: configuredId });
-    if (configured) return configured;
-  }
-  return repo.findOne({ where: { is_template: true }, order: { date_created: 'ASC', id: 'ASC' } });
-}
 
 export interface NewDomain {
   name: string;

@@ -7,13 +7,13 @@ import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
-import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
-import { UserEntity } from '../../base/model/user.entity.js';
+import type { UserEntity } from '../../base/model/user.entity.js';
 import { userView } from '../../accounts/users/user-view.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import { domainFromTemplate, findTemplate, type NewDomain } from './domain-from-template.js';
+import { domainFromTemplate, type NewDomain } from './domain-from-template.js';
 import type { SystemDomainFromTemplateDto } from './dto/domain-from-template.dto.js';
 import { OnboardingErrors } from './onboarding.errors.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 
 export interface NewAdmin {
   email: string;
@@ -36,11 +36,12 @@ export class NewDomainService {
     private readonly registrationConfig: ConfigOf<typeof REGISTRATION_CONFIG>,
     private readonly domains: SystemDomainsService,
     private readonly events: WebhookEventsService,
+    private readonly repo: OnboardingRepository,
   ) {}
 
   /** The domains whose PasswordChecks a new domain's first password must pass: its template's, if any. */
   async passwordDomains(em: EntityManager): Promise<string[]> {
-    const template = await findTemplate(em, this.registrationConfig.templateDomainId);
+    const template = await this.repo.template(em, this.registrationConfig.templateDomainId);
     return template ? [template.id] : [];
   }
 
@@ -51,35 +52,30 @@ export class NewDomainService {
     requestId: string | null,
   ): Promise<{ domain: SystemDomainEntity; user: UserEntity; view: SystemDomainFromTemplateDto }> {
     // the users row lock is not needed: the unique email index refuses a concurrent twin
-    if (await em.getRepository(UserEntity).existsBy({ email: admin.email })) {
+    if (await this.repo.accountExists(em, admin.email)) {
       throw OnboardingErrors.ACCOUNT_EXISTS();
     }
-    const template = await findTemplate(em, this.registrationConfig.templateDomainId);
+    const template = await this.repo.template(em, this.registrationConfig.templateDomainId);
     const domain = await domainFromTemplate(em, this.domains, template, {
       ...d,
       baseUrl: this.config.http.publicBaseUrl,
     });
-    const user = em.create(UserEntity, {
-      email: admin.email,
-      first_name: admin.first_name,
-      last_name: admin.last_name,
-      password_hash: admin.password_hash,
-      status: 'ACTIVE',
-      is_super_admin: false,
-      system_domain_id: domain.id,
-      last_login: null,
-    });
-    await em.insert(UserEntity, user).catch((e: unknown) => {
-      throw isUniqueViolation(e) ? OnboardingErrors.ACCOUNT_EXISTS() : e;
-    });
-    await em.insert(UserSystemDomainEntity, {
-      user_id: user.id,
-      system_domain_id: domain.id,
-      is_admin: true,
-    });
-    await em.update('system_domains', { id: domain.id }, { creating_user_id: user.id });
-    domain.creating_user_id = user.id;
-    const created = await em.findOneByOrFail(UserEntity, { id: user.id });
+    const userId = await this.repo
+      .insertAccount(em, {
+        email: admin.email,
+        first_name: admin.first_name,
+        last_name: admin.last_name,
+        password_hash: admin.password_hash,
+        status: 'ACTIVE',
+        is_super_admin: false,
+        system_domain_id: domain.id,
+        last_login: null,
+      })
+      .catch((e: unknown) => {
+        throw isUniqueViolation(e) ? OnboardingErrors.ACCOUNT_EXISTS() : e;
+      });
+    const created = await this.repo.makeFirstAdmin(em, userId, domain.id);
+    domain.creating_user_id = userId;
     const view = fromTemplateView(domain, created);
     const at = { objectId: domain.id, realm: 'system_domain', operation: 'create', requestId };
     await this.events.record(em, {
@@ -100,7 +96,7 @@ export class NewDomainService {
     }
     await this.events.record(em, {
       systemDomainId: domain.id,
-      objectId: user.id,
+      objectId: created.id,
       realm: 'user',
       operation: 'create',
       eventType: 'users',

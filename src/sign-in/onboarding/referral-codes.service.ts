@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
@@ -9,19 +8,19 @@ import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { FromReferralCodeDto, SystemDomainFromTemplateDto } from './dto/domain-from-template.dto.js';
 import { CODE_SHAPE } from './dto/fields.js';
 import type { CreateReferralCodeDto, ReferralCodeDto } from './dto/referral-code.dto.js';
 import { NewDomainService } from './new-domain.service.js';
 import { OnboardingErrors } from './onboarding.errors.js';
-import { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
+import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 
 /** Referral codes (super administrators), and creating a domain with one (super administrators, partners). */
 @Injectable()
 export class ReferralCodesService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: OnboardingRepository,
     private readonly clock: Clock,
     private readonly newDomains: NewDomainService,
     private readonly passwords: PasswordPolicyService,
@@ -29,7 +28,7 @@ export class ReferralCodesService {
 
   list(q: PageQueryDto, path: string): Promise<PageList<ReferralCodeDto>> {
     return pageList({
-      qb: this.ds.getRepository(ReferralCodeEntity).createQueryBuilder('c'),
+      qb: this.repo.referralCodesQuery(),
       alias: 'c',
       q,
       sortable: ['code_key', 'valid_to', 'value', 'date_created'],
@@ -40,15 +39,13 @@ export class ReferralCodesService {
   }
 
   async create(body: CreateReferralCodeDto): Promise<ReferralCodeDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       if (body.manage_system_domain_id) {
-        const exists = await em
-          .getRepository(SystemDomainEntity)
-          .existsBy({ id: body.manage_system_domain_id });
+        const exists = await this.repo.domainExists(em, body.manage_system_domain_id);
         if (!exists)
           throw OnboardingErrors.INVALID({ manage_system_domain_id: 'is not an existing system domain' });
       }
-      const row = em.create(ReferralCodeEntity, {
+      const fields = {
         code_key: body.code.toLowerCase(),
         code: body.code,
         valid_to: new Date(body.valid_to),
@@ -61,39 +58,34 @@ export class ReferralCodesService {
         manage_system_domain_id: body.manage_system_domain_id ?? null,
         billing_customer_id: body.billing_customer_id ?? null,
         crm_id: body.crm_id ?? null,
-      });
+      };
       // the primary key (the lower-cased code) decides between two concurrent creations
-      await em.insert(ReferralCodeEntity, row).catch((e: unknown) => {
+      const row = await this.repo.insertReferralCode(em, fields).catch((e: unknown) => {
         throw isUniqueViolation(e) ? OnboardingErrors.CODE_EXISTS() : e;
       });
-      return referralCodeView(await em.findOneByOrFail(ReferralCodeEntity, { code_key: row.code_key }));
+      return referralCodeView(row);
     });
   }
 
   async get(code: string): Promise<ReferralCodeDto> {
-    const row = await this.find(this.ds.manager, code);
+    const row = await this.find(this.repo.manager, code);
     if (!row) throw OnboardingErrors.CODE_NOT_FOUND();
     return referralCodeView(row);
   }
 
   async remove(code: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const row = await this.find(em, code, true);
       if (!row) throw OnboardingErrors.CODE_NOT_FOUND();
       if (row.do_not_delete) throw OnboardingErrors.CODE_PROTECTED();
-      await em.delete(ReferralCodeEntity, { code_key: row.code_key });
+      await this.repo.deleteReferralCode(em, row.code_key);
     });
   }
 
   /** The code if it exists, whatever its validity (null for a malformed one: never looked up). */
   find(em: EntityManager, code: string, lock = false): Promise<ReferralCodeEntity | null> {
     if (typeof code !== 'string' || !CODE_SHAPE.test(code)) return Promise.resolve(null);
-    const qb = em
-      .getRepository(ReferralCodeEntity)
-      .createQueryBuilder('c')
-      .where('c.code_key = :k', { k: code.toLowerCase() });
-    if (lock) qb.setLock('pessimistic_read');
-    return qb.getOne();
+    return this.repo.referralCode(em, code.toLowerCase(), lock);
   }
 
   isValid(code: ReferralCodeEntity): boolean {
@@ -110,14 +102,18 @@ export class ReferralCodesService {
     code: string,
     body: FromReferralCodeDto,
   ): Promise<SystemDomainFromTemplateDto> {
-    const peek = await this.find(this.ds.manager, code);
+    const peek = await this.find(this.repo.manager, code);
     this.authorize(auth, peek);
-    await this.passwords.assert(await this.newDomains.passwordDomains(this.ds.manager), body.admin_password, {
-      field: 'admin_password',
-      personal: [body.admin_email, body.admin_first_name, body.admin_last_name, body.name],
-    });
+    await this.passwords.assert(
+      await this.newDomains.passwordDomains(this.repo.manager),
+      body.admin_password,
+      {
+        field: 'admin_password',
+        personal: [body.admin_email, body.admin_first_name, body.admin_last_name, body.name],
+      },
+    );
     const passwordHash = await hashPassword(body.admin_password);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       // locked so that a concurrent DELETE cannot remove it under the new domain
       const row = await this.find(em, code, true);
       this.authorize(auth, row);

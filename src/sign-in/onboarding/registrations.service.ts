@@ -1,9 +1,8 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { REGISTRATION_CONFIG } from './registration-config.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../base/common/clock.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
@@ -25,7 +24,6 @@ import { NewDomainService } from './new-domain.service.js';
 import { OnboardingErrors } from './onboarding.errors.js';
 import { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
-import { RegistrationEntity } from '../../base/model/registration.entity.js';
 
 /** What a link's secret looks like (generateSecret: 32 bytes, base64url): anything else is not looked up. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -42,7 +40,6 @@ export class RegistrationsService {
   private readonly logger = new Logger('Registrations');
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     @Inject(REGISTRATION_CONFIG.token)
     private readonly registrationConfig: ConfigOf<typeof REGISTRATION_CONFIG>,
@@ -61,7 +58,7 @@ export class RegistrationsService {
     const referral = body.referral_code || null;
     if (referral !== null) {
       // unknown and expired codes answer alike: guessing learns nothing about which codes once existed
-      const code = await this.codes.find(this.ds.manager, referral);
+      const code = await this.codes.find(this.repo.manager, referral);
       if (!code || !this.codes.isValid(code)) {
         throw OnboardingErrors.INVALID({
           referral_code: 'is not a valid referral code (unknown or expired)',
@@ -70,7 +67,7 @@ export class RegistrationsService {
     }
     const nonce = body.marketplace_signup_nonce || null;
     if (nonce !== null) await this.marketplace.assertUsable(nonce);
-    await this.passwords.assert(await this.newDomains.passwordDomains(this.ds.manager), body.password, {
+    await this.passwords.assert(await this.newDomains.passwordDomains(this.repo.manager), body.password, {
       personal: [body.email, body.first_name, body.last_name, body.company_name],
     });
     // hashed whether or not the email has an account: the answer takes as long either way
@@ -78,13 +75,13 @@ export class RegistrationsService {
     const secret = generateSecret();
     const now = this.clock.now();
     const expires = new Date(now.getTime() + this.registrationConfig.ttlSeconds * 1000);
-    const id = await this.ds.transaction(async (em) => {
+    const id = await this.repo.transaction(async (em) => {
       if ((await this.repo.lockAccountId(em, body.email)) !== undefined) {
         await this.mailExisting(em, body.email);
         return randomUUID();
       }
       await this.repo.retirePending(em, body.email, now, new Date(now.getTime() - KEEP_ENDED_MS));
-      const row = em.create(RegistrationEntity, {
+      const fields = {
         email: body.email,
         first_name: body.first_name,
         last_name: body.last_name,
@@ -103,8 +100,8 @@ export class RegistrationsService {
         superseded_at: null,
         user_id: null,
         system_domain_id: null,
-      });
-      await em.insert(RegistrationEntity, row).catch((e: unknown) => {
+      };
+      const row = await this.repo.insertRegistration(em, fields).catch((e: unknown) => {
         throw isUniqueViolation(e) ? OnboardingErrors.REGISTERED_CONCURRENTLY() : e;
       });
       await this.mail.queue(em, {
@@ -152,14 +149,8 @@ export class RegistrationsService {
   async verify(secret: string, requestId: string | null): Promise<VerificationResponseDto> {
     this.assertEnabled();
     if (!SECRET_SHAPE.test(secret)) throw OnboardingErrors.LINK_NOT_FOUND();
-    return this.ds.transaction(async (em) => {
-      const reg = await em
-        .getRepository(RegistrationEntity)
-        .createQueryBuilder('r')
-        .addSelect('r.password_hash')
-        .where('r.secret_sha256 = :h', { h: sha256Hex(secret) })
-        .setLock('pessimistic_write')
-        .getOne();
+    return this.repo.transaction(async (em) => {
+      const reg = await this.repo.lockRegistration(em, sha256Hex(secret));
       if (!reg) throw OnboardingErrors.LINK_NOT_FOUND();
       const now = this.clock.now();
       if (reg.verified_at || reg.superseded_at || new Date(reg.expires).getTime() <= now.getTime()) {
@@ -187,11 +178,11 @@ export class RegistrationsService {
         },
         requestId,
       );
-      await em.update(
-        RegistrationEntity,
-        { id: reg.id },
-        { verified_at: now, user_id: user.id, system_domain_id: domain.id },
-      );
+      await this.repo.markRegistrationVerified(em, reg.id, {
+        verified_at: now,
+        user_id: user.id,
+        system_domain_id: domain.id,
+      });
       if (reg.marketplace_nonce_sha256)
         await this.linkMarketplace(em, reg.marketplace_nonce_sha256, domain.id, requestId);
       if (factorOwed(domain, await configuredMethods(em, user.id))) {

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { pageList, type PageList } from '../../base/common/http/page-list.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
@@ -13,22 +11,23 @@ import {
   type WebflowContentEntryDto,
 } from './dto/webflow-content.dto.js';
 import { OnboardingErrors } from './onboarding.errors.js';
-import { WebflowContentEntity } from '../../base/model/webflow-content.entity.js';
+import type { WebflowContentEntity } from '../../base/model/webflow-content.entity.js';
+import { OnboardingRepository } from './onboarding.repository.js';
 
 /** The content entries of the registration pages: read by anyone per page route, managed by operators. */
 @Injectable()
 export class WebflowContentService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly repo: OnboardingRepository) {}
 
   async forRoute(pageRoute: string): Promise<WebflowContentDto> {
-    const row = await this.ds.getRepository(WebflowContentEntity).findOneBy({ page_route: pageRoute });
+    const row = await this.repo.contentForRoute(pageRoute);
     if (!row) throw OnboardingErrors.CONTENT_NOT_FOUND();
     return publicView(row);
   }
 
   list(q: PageQueryDto, path: string): Promise<PageList<WebflowContentEntryDto>> {
     return pageList({
-      qb: this.ds.getRepository(WebflowContentEntity).createQueryBuilder('w'),
+      qb: this.repo.contentQuery(),
       alias: 'w',
       q,
       sortable: ['slug', 'page_route', 'date_created', 'date_modified'],
@@ -39,27 +38,24 @@ export class WebflowContentService {
   }
 
   async create(body: CreateWebflowContentDto): Promise<WebflowContentEntryDto> {
-    const repo = this.ds.getRepository(WebflowContentEntity);
-    await repo.insert({ slug: body.slug, ...fields(body) }).catch((e: unknown) => {
+    const row = await this.repo.insertContent(body.slug, fields(body)).catch((e: unknown) => {
       throw isUniqueViolation(e) ? OnboardingErrors.CONTENT_EXISTS() : e;
     });
-    return entryView(await repo.findOneByOrFail({ slug: body.slug }));
+    return entryView(row);
   }
 
   async replace(slug: string, body: WebflowContentBodyDto): Promise<WebflowContentEntryDto> {
     if (!SLUG_SHAPE.test(slug)) throw OnboardingErrors.CONTENT_NOT_FOUND();
-    const repo = this.ds.getRepository(WebflowContentEntity);
-    const res = await repo.update({ slug }, fields(body)).catch((e: unknown) => {
+    const row = await this.repo.updateContent(slug, fields(body)).catch((e: unknown) => {
       throw isUniqueViolation(e) ? OnboardingErrors.CONTENT_EXISTS() : e;
     });
-    if (!res.affected) throw OnboardingErrors.CONTENT_NOT_FOUND();
-    return entryView(await repo.findOneByOrFail({ slug }));
+    if (!row) throw OnboardingErrors.CONTENT_NOT_FOUND();
+    return entryView(row);
   }
 
   async remove(slug: string): Promise<void> {
     if (!SLUG_SHAPE.test(slug)) throw OnboardingErrors.CONTENT_NOT_FOUND();
-    const res = await this.ds.getRepository(WebflowContentEntity).delete({ slug });
-    if (!res.affected) throw OnboardingErrors.CONTENT_NOT_FOUND();
+    if (!(await this.repo.deleteContent(slug))) throw OnboardingErrors.CONTENT_NOT_FOUND();
   }
 }
 
