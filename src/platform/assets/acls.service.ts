@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
-import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
+import type { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
 import { AssetPermissionsService, canonical } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
+import { type AclKey, AssetsRepository } from './assets.repository.js';
 import type { GroupAclDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
 
 /** Whose entry: a user's or a group's. */
@@ -21,14 +21,14 @@ export type Principal = { kind: 'user'; id: string } | { kind: 'group'; id: stri
 @Injectable()
 export class AclsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AssetsRepository,
     private readonly access: AccessService,
     private readonly permissions: AssetPermissionsService,
   ) {}
 
   async get(auth: AuthContext, assetId: string, who: Principal): Promise<UserAclDto | GroupAclDto> {
     await this.principalExists(auth, who);
-    const entry = await this.ds.manager.findOneBy(AssetAclEntity, this.key(assetId, who));
+    const entry = await this.repo.acl(this.repo.manager, this.key(assetId, who));
     if (!entry) throw AssetsErrors.ACL_NOT_FOUND();
     return this.entryView(entry, who);
   }
@@ -42,43 +42,34 @@ export class AclsService {
   ): Promise<{ entry: UserAclDto | GroupAclDto; created: boolean }> {
     await this.principalExists(auth, who);
     const wanted = canonical(permissions);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const held = await this.held(em, auth, assetId);
       this.requireHeld(held, wanted);
-      const existing = await em.findOne(AssetAclEntity, {
-        where: this.key(assetId, who),
-        lock: { mode: 'pessimistic_write' },
-      });
+      const existing = await this.repo.lockAcl(em, this.key(assetId, who));
       if (existing) {
         this.requireHeld(held, existing.permissions);
-        await em.update(AssetAclEntity, { id: existing.id }, { permissions: wanted });
+        await this.repo.setAclPermissions(em, existing.id, wanted);
       } else {
-        await em.insert(AssetAclEntity, { ...this.key(assetId, who), permissions: wanted });
+        await this.repo.insertAcl(em, { ...this.key(assetId, who), permissions: wanted });
       }
-      const entry = await em.findOneByOrFail(AssetAclEntity, this.key(assetId, who));
+      const entry = await this.repo.aclOrFail(em, this.key(assetId, who));
       return { entry: this.entryView(entry, who), created: !existing };
     });
   }
 
   async remove(auth: AuthContext, assetId: string, who: Principal): Promise<void> {
     await this.principalExists(auth, who);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const held = await this.held(em, auth, assetId);
-      const existing = await em.findOne(AssetAclEntity, {
-        where: this.key(assetId, who),
-        lock: { mode: 'pessimistic_write' },
-      });
+      const existing = await this.repo.lockAcl(em, this.key(assetId, who));
       if (!existing) throw AssetsErrors.ACL_NOT_FOUND();
       this.requireHeld(held, existing.permissions);
-      await em.delete(AssetAclEntity, { id: existing.id });
+      await this.repo.deleteAcl(em, existing.id);
     });
   }
 
   async list(assetId: string): Promise<ObjectAclDto> {
-    const rows = await this.ds.manager.find(AssetAclEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-    });
+    const rows = await this.repo.aclsOf(this.repo.manager, assetId);
     return {
       users_acl: rows
         .filter((r) => r.user_id)
@@ -114,7 +105,7 @@ export class AclsService {
     return this.access.require(auth, who.kind, [who.id]);
   }
 
-  private key(assetId: string, who: Principal) {
+  private key(assetId: string, who: Principal): AclKey {
     return who.kind === 'user'
       ? { asset_id: assetId, user_id: who.id }
       : { asset_id: assetId, group_id: who.id };

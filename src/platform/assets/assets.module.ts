@@ -6,6 +6,7 @@ import { AclsService } from './acls.service.js';
 import { registerAssetAccess } from './asset-access.js';
 import { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsController } from './assets.controller.js';
+import { AssetsRepository } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
 
 /**
@@ -16,7 +17,7 @@ import { AssetsService } from './assets.service.js';
 @Module({
   imports: [EventsModule],
   controllers: [AssetsController, AclsController],
-  providers: [AssetsService, AclsService, AssetPermissionsService],
+  providers: [AssetsService, AclsService, AssetPermissionsService, AssetsRepository],
   exports: [AssetsService, AssetPermissionsService],
 })
 export class AssetsModule {

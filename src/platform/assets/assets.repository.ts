@@ -1,20 +1,89 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { type EntityManager, In, IsNull, type SelectQueryBuilder } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { PageRow } from './asset-page.js';
-import { appliesTo } from './asset-permissions.js';
-import { AssetEntity } from '../../base/model/asset.entity.js';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { escapeLike } from '../../base/database/sql-helpers.js';
+import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
+import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import { appliesTo, readableSql } from './asset-acl-sql.js';
 import { SEARCH_DOCUMENT_SQL } from './search-document.js';
 
+/** One row of a page of assets (pageRows): the asset, the caller's permissions, its versions, its metadata. */
+export type PageRow = AssetEntity & {
+  permissions: string[] | null;
+  versions: (Omit<AssetVersionEntity, 'date_created'> & { date_created: string })[];
+  metadata: Record<string, unknown[]> | null;
+};
+
+/** Whose ACL entry on which asset: a user's or a group's. */
+export type AclKey = { asset_id: string; user_id: string } | { asset_id: string; group_id: string };
+
 /**
- * The asset statements that are not the query builder's: the permissions through the ACL, a page of readable
- * assets in one statement, the search document. Every method takes the caller's EntityManager (they run in
- * the change's transaction or a request's read).
+ * The assets' door to the database: assets, their versions and their ACL entries. Methods that take part in
+ * a change take the change's EntityManager (`transaction(work)` opens it); reads outside one get `manager`.
  */
 @Injectable()
-export class AssetsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class AssetsRepository extends FeatureRepository {
+  // ---- assets and versions
+
+  /** Inserts a new asset; the entity it answers carries the generated id. */
+  async insertAsset(em: EntityManager, fields: Partial<AssetEntity>): Promise<AssetEntity> {
+    const asset = em.create(AssetEntity, fields);
+    await em.insert(AssetEntity, asset);
+    return asset;
+  }
+
+  /** Inserts a version of an asset; the entity it answers carries the generated id. */
+  async insertVersion(em: EntityManager, fields: Partial<AssetVersionEntity>): Promise<AssetVersionEntity> {
+    const version = em.create(AssetVersionEntity, fields);
+    await em.insert(AssetVersionEntity, version);
+    return version;
+  }
+
+  async updateAsset(em: EntityManager, id: string, changes: Partial<AssetEntity>): Promise<void> {
+    await em.update(AssetEntity, { id }, changes);
+  }
+
+  /** The asset of the domain (deleted ones too), or null. */
+  inDomain(em: EntityManager, id: string, systemDomainId: string): Promise<AssetEntity | null> {
+    return em.findOneBy(AssetEntity, { id, system_domain_id: systemDomainId });
+  }
+
+  /** The asset of the domain (deleted ones too) with its row held for the transaction, or null. */
+  lockInDomain(em: EntityManager, id: string, systemDomainId: string): Promise<AssetEntity | null> {
+    return em.findOne(AssetEntity, {
+      where: { id, system_domain_id: systemDomainId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  /** The asset (it exists: the caller just changed it). */
+  assetOrFail(em: EntityManager, id: string): Promise<AssetEntity> {
+    return em.findOneByOrFail(AssetEntity, { id });
+  }
+
+  /** The versions of these assets, oldest first (the id breaks ties). */
+  versionsOf(em: EntityManager, assetIds: string[]): Promise<AssetVersionEntity[]> {
+    return em.find(AssetVersionEntity, {
+      where: { asset_id: In(assetIds) },
+      order: { date_created: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /**
+   * The live assets of the domain the caller may read whose title contains `text` (all without it), for
+   * pageList.
+   */
+  readableQuery(auth: AuthContext, text: string | undefined): SelectQueryBuilder<AssetEntity> {
+    const qb = this.ds
+      .getRepository(AssetEntity)
+      .createQueryBuilder('a')
+      .where('a.system_domain_id = :domainId', { domainId: auth.systemDomainId })
+      .andWhere('a.date_deleted IS NULL')
+      .andWhere(readableSql(auth, 'a', ':userId'), { userId: auth.userId });
+    if (text) qb.andWhere('a.title ILIKE :q', { q: `%${escapeLike(text)}%` });
+    return qb;
+  }
 
   /** Of `ids`, the assets of the domain that are not deleted. */
   async liveIdsInDomain(em: EntityManager, ids: string[], systemDomainId: string): Promise<string[]> {
@@ -24,6 +93,8 @@ export class AssetsRepository {
     });
     return rows.map((r) => r.id);
   }
+
+  // ---- ACL entries
 
   /** Of `ids`, the live assets of the domain, each with the permissions the user holds through the ACL. */
   async aclPermissions(
@@ -42,6 +113,43 @@ export class AssetsRepository {
       [ids, systemDomainId, userId],
     )) as { id: string; permissions: string[] | null }[];
   }
+
+  /** One entry (a user's or a group's on an asset), or null. */
+  acl(em: EntityManager, key: AclKey): Promise<AssetAclEntity | null> {
+    return em.findOneBy(AssetAclEntity, key);
+  }
+
+  /** One entry with its row held for the transaction, or null. */
+  lockAcl(em: EntityManager, key: AclKey): Promise<AssetAclEntity | null> {
+    return em.findOne(AssetAclEntity, { where: key, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The entry (it exists: the caller just wrote it). */
+  aclOrFail(em: EntityManager, key: AclKey): Promise<AssetAclEntity> {
+    return em.findOneByOrFail(AssetAclEntity, key);
+  }
+
+  async insertAcl(em: EntityManager, entry: AclKey & { permissions: string[] }): Promise<void> {
+    await em.insert(AssetAclEntity, entry);
+  }
+
+  async setAclPermissions(em: EntityManager, id: string, permissions: string[]): Promise<void> {
+    await em.update(AssetAclEntity, { id }, { permissions });
+  }
+
+  async deleteAcl(em: EntityManager, id: string): Promise<void> {
+    await em.delete(AssetAclEntity, { id });
+  }
+
+  /** The entries of an asset, oldest first (the id breaks ties). */
+  aclsOf(em: EntityManager, assetId: string): Promise<AssetAclEntity[]> {
+    return em.find(AssetAclEntity, {
+      where: { asset_id: assetId },
+      order: { date_created: 'ASC', id: 'ASC' },
+    });
+  }
+
+  // ---- pages and the search document
 
   /** A page of assets with versions, the caller's permissions (unless `all`) and current metadata. */
   async pageRows(em: EntityManager, auth: AuthContext, ids: string[], all: boolean): Promise<PageRow[]> {

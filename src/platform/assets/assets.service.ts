@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { pageList } from '../../base/common/http/page-list.js';
-import { escapeLike } from '../../base/database/sql-helpers.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
-import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
-import { AssetPermissionsService, readableSql } from './asset-permissions.js';
+import type { AssetEntity } from '../../base/model/asset.entity.js';
+import { seesAllAssets } from './asset-acl-sql.js';
+import { type AssetPageItem, pageItems } from './asset-page.js';
+import { AssetPermissionsService } from './asset-permissions.js';
 import { assetView } from './asset-view.js';
-import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
 import { AssetsErrors } from './assets.errors.js';
+import { AssetsRepository } from './assets.repository.js';
 import type {
   AssetDto,
   AssetListDto,
@@ -19,7 +19,6 @@ import type {
   CreateAssetDto,
   UpdateAssetDto,
 } from './dto/asset.dto.js';
-import { refreshSearchDocument } from './search-document.js';
 
 const SORTABLE = ['title', 'date_created', 'date_modified', 'type', 'status'] as const;
 const FACETS = ['type', 'status'] as const;
@@ -32,15 +31,15 @@ const FACETS = ['type', 'status'] as const;
 @Injectable()
 export class AssetsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AssetsRepository,
     private readonly permissions: AssetPermissionsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
   ) {}
 
   async create(auth: AuthContext, body: CreateAssetDto): Promise<AssetDto> {
-    return this.ds.transaction(async (em) => {
-      const asset = em.create(AssetEntity, {
+    return this.repo.transaction(async (em) => {
+      const asset = await this.repo.insertAsset(em, {
         system_domain_id: auth.systemDomainId,
         title: body.title,
         type: body.type ?? 'ASSET',
@@ -52,23 +51,21 @@ export class AssetsService {
         media_type: body.media_type ?? null,
         created_by_user: auth.userId,
       });
-      await em.insert(AssetEntity, asset);
-      const version = em.create(AssetVersionEntity, {
+      const version = await this.repo.insertVersion(em, {
         asset_id: asset.id,
         analyze_status: asset.analyze_status,
         archive_status: asset.archive_status,
         is_online: asset.is_online,
         created_by_user: auth.userId,
       });
-      await em.insert(AssetVersionEntity, version);
-      await em.update(AssetEntity, { id: asset.id }, { current_version_id: version.id });
+      await this.repo.updateAsset(em, asset.id, { current_version_id: version.id });
       // the creator holds every permission on what they created
-      await em.insert(AssetAclEntity, {
+      await this.repo.insertAcl(em, {
         asset_id: asset.id,
         user_id: auth.userId,
         permissions: [...ASSET_PERMISSIONS],
       });
-      await refreshSearchDocument(em, asset.id);
+      await this.repo.refreshSearchDocument(em, asset.id);
       const created = await this.view(em, auth, asset.id);
       await this.emit(em, auth, asset.id, 'create', created);
       return created;
@@ -76,18 +73,12 @@ export class AssetsService {
   }
 
   get(auth: AuthContext, id: string): Promise<AssetDto> {
-    return this.view(this.ds.manager, auth, id);
+    return this.view(this.repo.manager, auth, id);
   }
 
   async list(auth: AuthContext, q: AssetListQueryDto, path: string): Promise<AssetListDto> {
-    const qb = this.ds
-      .getRepository(AssetEntity)
-      .createQueryBuilder('a')
-      .where('a.system_domain_id = :domainId', { domainId: auth.systemDomainId })
-      .andWhere('a.date_deleted IS NULL')
-      .andWhere(readableSql(auth, 'a', ':userId'), { userId: auth.userId });
     const text = q.query?.trim();
-    if (text) qb.andWhere('a.title ILIKE :q', { q: `%${escapeLike(text)}%` });
+    const qb = this.repo.readableQuery(auth, text);
     // facets are asked for, so the envelope always carries them
     return (await pageList({
       qb,
@@ -98,12 +89,12 @@ export class AssetsService {
       path,
       query: { query: text },
       facets: FACETS,
-      view: (rows) => this.views(this.ds.manager, auth, rows),
+      view: (rows) => this.views(this.repo.manager, auth, rows),
     })) as unknown as AssetListDto;
   }
 
   async update(auth: AuthContext, id: string, body: UpdateAssetDto): Promise<AssetDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const asset = await this.locked(em, auth, id);
       const changes: Partial<AssetEntity> = {};
       for (const key of [
@@ -121,8 +112,8 @@ export class AssetsService {
         }
       }
       if (Object.keys(changes).length === 0) return this.view(em, auth, id);
-      await em.update(AssetEntity, { id }, changes);
-      if (changes.title !== undefined) await refreshSearchDocument(em, id);
+      await this.repo.updateAsset(em, id, changes);
+      if (changes.title !== undefined) await this.repo.refreshSearchDocument(em, id);
       const updated = await this.view(em, auth, id);
       await this.emit(em, auth, id, 'update', updated);
       return updated;
@@ -131,18 +122,15 @@ export class AssetsService {
 
   /** Soft: the asset stays (status DELETED, date_deleted, deleted_by_user) but every read answers 404. */
   async remove(auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.locked(em, auth, id);
-      await em.update(
-        AssetEntity,
-        { id },
-        { status: 'DELETED', date_deleted: this.clock.now(), deleted_by_user: auth.userId },
-      );
-      const deleted = await em.findOneByOrFail(AssetEntity, { id });
-      const versions = await em.find(AssetVersionEntity, {
-        where: { asset_id: id },
-        order: { date_created: 'ASC', id: 'ASC' },
+      await this.repo.updateAsset(em, id, {
+        status: 'DELETED',
+        date_deleted: this.clock.now(),
+        deleted_by_user: auth.userId,
       });
+      const deleted = await this.repo.assetOrFail(em, id);
+      const versions = await this.repo.versionsOf(em, [id]);
       const { permissions: _p, ...data } = assetView(deleted, versions, []);
       await this.events.record(em, this.event(auth, id, 'delete', data));
     });
@@ -150,7 +138,7 @@ export class AssetsService {
 
   /** The asset as the caller sees it; 404 when it is not readable (deleted, another domain's, no ACL). */
   async view(em: EntityManager, auth: AuthContext, id: string): Promise<AssetDto> {
-    const asset = await em.findOneBy(AssetEntity, { id, system_domain_id: auth.systemDomainId });
+    const asset = await this.repo.inDomain(em, id, auth.systemDomainId);
     if (!asset || asset.date_deleted) throw AssetsErrors.NOT_FOUND();
     const [view] = await this.views(em, auth, [asset]);
     if (!view) throw AssetsErrors.NOT_FOUND();
@@ -162,10 +150,7 @@ export class AssetsService {
     if (assets.length === 0) return [];
     const ids = assets.map((a) => a.id);
     const perms = await this.permissions.readable(auth, ids, em);
-    const versions = await em.find(AssetVersionEntity, {
-      where: { asset_id: In(ids) },
-      order: { date_created: 'ASC', id: 'ASC' },
-    });
+    const versions = await this.repo.versionsOf(em, ids);
     return assets
       .filter((a) => perms.has(a.id))
       .map((a) =>
@@ -177,11 +162,27 @@ export class AssetsService {
       );
   }
 
+  /**
+   * Of `ids`, the assets the caller may read (not deleted, of the caller's domain, `read` through the ACL or
+   * as an administrator), each with its versions, the caller's permissions and its current metadata, in one
+   * statement (a page of search hits). The others are left out of the map.
+   */
+  async readablePage(auth: AuthContext, ids: string[]): Promise<Map<string, AssetPageItem>> {
+    if (ids.length === 0) return new Map();
+    const all = seesAllAssets(auth);
+    return pageItems(await this.repo.pageRows(this.repo.manager, auth, ids, all), all);
+  }
+
+  /**
+   * Rebuilds the search document of one asset in the change's transaction (the metadata feature's PUT
+   * changes what it is made of).
+   */
+  refreshSearchDocument(em: EntityManager, assetId: string): Promise<void> {
+    return this.repo.refreshSearchDocument(em, assetId);
+  }
+
   private async locked(em: EntityManager, auth: AuthContext, id: string): Promise<AssetEntity> {
-    const asset = await em.findOne(AssetEntity, {
-      where: { id, system_domain_id: auth.systemDomainId },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const asset = await this.repo.lockInDomain(em, id, auth.systemDomainId);
     if (!asset || asset.date_deleted) throw AssetsErrors.NOT_FOUND();
     return asset;
   }

@@ -1,6 +1,3 @@
-import type { EntityManager } from 'typeorm';
-import { AssetsRepository } from './assets.repository.js';
-
 /**
  * The text search configuration of the search documents and of every query over them: `simple` (lower-cased
  * words, no stemming, no stop words), since titles and metadata values are names, codes and words of any
@@ -11,7 +8,7 @@ export const SEARCH_CONFIG = 'simple';
 /**
  * The search document of assets: the title (weight A) and the values of the current version's metadata
  * (weight B). The same SQL rebuilds it after any change to either, in the change's transaction, and seeds
- * it in the benchmark.
+ * it in the benchmark (AssetsRepository.refreshSearchDocument runs it for one asset).
  */
 export const SEARCH_DOCUMENT_SQL = `
   setweight(to_tsvector('${SEARCH_CONFIG}', coalesce(a.title, '')), 'A') ||
@@ -20,8 +17,3 @@ export const SEARCH_DOCUMENT_SQL = `
       FROM metadata_values mv CROSS JOIN LATERAL jsonb_array_elements(mv.field_values) AS e(item)
       CROSS JOIN LATERAL (SELECT e.item -> 'value' AS value) v
      WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id), '')), 'B')`;
-
-/** Rebuilds the search document of one asset (after its title or its metadata changed). */
-export async function refreshSearchDocument(em: EntityManager, assetId: string): Promise<void> {
-  await new AssetsRepository(em.connection).refreshSearchDocument(em, assetId);
-}

@@ -1,8 +1,7 @@
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { seesAllAssets } from '../assets/asset-permissions.js';
+import { seesAllAssets } from '../assets/asset-acl-sql.js';
 import { JobsErrors } from './jobs.errors.js';
-import type { JobsRepository } from './jobs.repository.js';
 
 export const JOB_ACCESS = { read: 'job', write: 'job.write' } as const;
 
@@ -32,7 +31,12 @@ export function jobAllowedSql(
     OR (${j}.object_type = 'files' AND ${holds(`(SELECT f.asset_id FROM files f WHERE f.id = ${j}.object_id)`, permission, userParam)}))`;
 }
 
-export function registerJobAccess(access: AccessService, repo: Pick<JobsRepository, 'allowedIds'>): void {
+/** What answers the access check: which of these jobs the caller may read or write (JobsRepository). */
+export interface JobAccessSource {
+  allowedIds(auth: AuthContext, ids: string[], permission: 'read' | 'write'): Promise<{ id: string }[]>;
+}
+
+export function registerJobAccess(access: AccessService, repo: JobAccessSource): void {
   for (const permission of ['read', 'write'] as const) {
     access.register(JOB_ACCESS[permission], {
       label: 'Job',

@@ -1,13 +1,60 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { JobEntity } from '../../base/model/job.entity.js';
 import { jobAllowedSql } from './job-access.js';
 
-/** The job statements that are not the query builder's: the access check over ids. */
+/**
+ * The jobs' door to the database. Methods that take part in a change take the change's EntityManager
+ * (`transaction(work)` opens it; the files worker hands its own); reads outside one use `manager`.
+ */
 @Injectable()
-export class JobsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class JobsRepository extends FeatureRepository {
+  /** Inserts a job and answers it as stored (defaults and dates filled in). */
+  async insert(em: EntityManager, fields: Partial<JobEntity>): Promise<JobEntity> {
+    const job = em.create(JobEntity, fields);
+    await em.insert(JobEntity, job);
+    return em.findOneByOrFail(JobEntity, { id: job.id });
+  }
+
+  /** A job of the domain, or null. */
+  inDomain(systemDomainId: string, id: string): Promise<JobEntity | null> {
+    return this.manager.findOneBy(JobEntity, { id, system_domain_id: systemDomainId });
+  }
+
+  /** A job of the domain with its row held for the transaction, or null. */
+  lockInDomain(em: EntityManager, systemDomainId: string, id: string): Promise<JobEntity | null> {
+    return em.findOne(JobEntity, {
+      where: { id, system_domain_id: systemDomainId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
+  async update(em: EntityManager, id: string, changes: Partial<JobEntity>): Promise<void> {
+    await em.update(JobEntity, { id }, changes);
+  }
+
+  /** The job (it exists: the caller just changed it). */
+  jobOrFail(em: EntityManager, id: string): Promise<JobEntity> {
+    return em.findOneByOrFail(JobEntity, { id });
+  }
+
+  /** The jobs of the caller's domain the caller may read, with the list's filters, for pageList. */
+  readableQuery(
+    auth: AuthContext,
+    filters: { type?: string; status?: string; object_id?: string },
+  ): SelectQueryBuilder<JobEntity> {
+    const qb = this.ds
+      .getRepository(JobEntity)
+      .createQueryBuilder('j')
+      .where('j.system_domain_id = :d', { d: auth.systemDomainId })
+      .andWhere(jobAllowedSql(auth, 'j', 'read', ':u'), { u: auth.userId });
+    if (filters.type) qb.andWhere('j.type = :type', { type: filters.type });
+    if (filters.status) qb.andWhere('j.status = :status', { status: filters.status });
+    if (filters.object_id) qb.andWhere('j.object_id = :oid', { oid: filters.object_id });
+    return qb;
+  }
 
   /** Which of these jobs of the caller's domain the caller may read or write. */
   async allowedIds(

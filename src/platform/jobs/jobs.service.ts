@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import { pageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import type { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
-import { jobAllowedSql } from './job-access.js';
-import { FINAL_JOB_STATUSES, JobEntity } from '../../base/model/job.entity.js';
+import { FINAL_JOB_STATUSES, type JobEntity } from '../../base/model/job.entity.js';
 import { JobsErrors } from './jobs.errors.js';
+import { JobsRepository } from './jobs.repository.js';
 
 const SORTABLE = ['date_created', 'date_modified', 'type', 'status', 'priority'] as const;
 /** The entity a job's object_type names, checked with its write permission when a job is created. */
@@ -21,7 +20,7 @@ const OBJECT_ACCESS: Record<string, string> = { assets: 'asset.write', files: 'f
 @Injectable()
 export class JobsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: JobsRepository,
     private readonly access: AccessService,
   ) {}
 
@@ -30,7 +29,7 @@ export class JobsService {
       throw JobsErrors.INVALID({ object_type: 'is required with object_id' });
     const entity = body.object_type ? OBJECT_ACCESS[body.object_type] : undefined;
     if (entity && body.object_id) await this.access.require(auth, entity, [body.object_id]);
-    const job = await this.insert(this.ds.manager, auth, {
+    const job = await this.insert(this.repo.manager, auth, {
       type: body.type,
       status: body.status ?? 'READY',
       title: body.title ?? '',
@@ -45,32 +44,22 @@ export class JobsService {
 
   /** A job of the caller's domain (also the files worker's KEYFRAMES jobs, in the request's transaction). */
   async insert(em: EntityManager, auth: AuthContext, fields: Partial<JobEntity>): Promise<JobEntity> {
-    const job = em.create(JobEntity, {
+    return this.repo.insert(em, {
       ...fields,
       system_domain_id: auth.systemDomainId,
       created_by_user: auth.userId,
     });
-    await em.insert(JobEntity, job);
-    return em.findOneByOrFail(JobEntity, { id: job.id });
   }
 
   async get(auth: AuthContext, id: string): Promise<JobDto> {
-    const job = await this.ds.manager.findOneBy(JobEntity, { id, system_domain_id: auth.systemDomainId });
+    const job = await this.repo.inDomain(auth.systemDomainId, id);
     if (!job) throw JobsErrors.NOT_FOUND();
     return jobView(job);
   }
 
   async list(auth: AuthContext, q: JobListQueryDto, path: string): Promise<JobListDto> {
-    const qb = this.ds
-      .getRepository(JobEntity)
-      .createQueryBuilder('j')
-      .where('j.system_domain_id = :d', { d: auth.systemDomainId })
-      .andWhere(jobAllowedSql(auth, 'j', 'read', ':u'), { u: auth.userId });
-    if (q.type) qb.andWhere('j.type = :type', { type: q.type });
-    if (q.status) qb.andWhere('j.status = :status', { status: q.status });
-    if (q.object_id) qb.andWhere('j.object_id = :oid', { oid: q.object_id });
     return (await pageList({
-      qb,
+      qb: this.repo.readableQuery(auth, { type: q.type, status: q.status, object_id: q.object_id }),
       alias: 'j',
       q,
       sortable: SORTABLE,
@@ -82,11 +71,8 @@ export class JobsService {
   }
 
   async update(auth: AuthContext, id: string, body: UpdateJobDto): Promise<JobDto> {
-    return this.ds.transaction(async (em) => {
-      const job = await em.findOne(JobEntity, {
-        where: { id, system_domain_id: auth.systemDomainId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.repo.transaction(async (em) => {
+      const job = await this.repo.lockInDomain(em, auth.systemDomainId, id);
       if (!job) throw JobsErrors.NOT_FOUND();
       if (job.type === 'KEYFRAMES' && (body.status !== undefined || body.progress_processed !== undefined))
         throw JobsErrors.SERVICE_JOB();
@@ -99,8 +85,8 @@ export class JobsService {
       if (body.progress_processed != null) changes.progress_processed = String(body.progress_processed);
       if (body.progress_total !== undefined)
         changes.progress_total = body.progress_total === null ? null : String(body.progress_total);
-      if (Object.keys(changes).length > 0) await em.update(JobEntity, { id }, changes);
-      return jobView(await em.findOneByOrFail(JobEntity, { id }));
+      if (Object.keys(changes).length > 0) await this.repo.update(em, id, changes);
+      return jobView(await this.repo.jobOrFail(em, id));
     });
   }
 }

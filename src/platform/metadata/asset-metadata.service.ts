@@ -1,19 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
-import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import type { EntityManager } from 'typeorm';
+import type { AssetEntity } from '../../base/model/asset.entity.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
-import { refreshSearchDocument } from '../assets/search-document.js';
+import { AssetsService } from '../assets/assets.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { AssetMetadataDto } from './dto/values.dto.js';
-import {
-  MetadataValueEntity,
-  type MetadataViewEntity,
-  type ViewField,
-} from '../../base/model/metadata.entity.js';
+import type { MetadataViewEntity, ViewField } from '../../base/model/metadata.entity.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { ViewsService } from './views.service.js';
 import { MetadataRepository } from './metadata.repository.js';
@@ -33,17 +28,17 @@ type Changes = Map<string, { value: Scalar }[]>;
 @Injectable()
 export class AssetMetadataService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MetadataRepository,
     private readonly views: ViewsService,
+    private readonly assets: AssetsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
-    private readonly repo: MetadataRepository,
   ) {}
 
   async get(auth: AuthContext, assetId: string, viewId: string): Promise<AssetMetadataDto> {
     const view = await this.views.get(auth, viewId);
-    const asset = await this.asset(this.ds.manager, auth, assetId, false);
-    return this.view(this.ds.manager, asset, view);
+    const asset = await this.asset(this.repo.manager, auth, assetId, false);
+    return this.view(this.repo.manager, asset, view);
   }
 
   async put(
@@ -54,7 +49,7 @@ export class AssetMetadataService {
   ): Promise<AssetMetadataDto> {
     const view = await this.views.get(auth, viewId);
     const changes = this.validate(view.view_fields, body);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const asset = await this.asset(em, auth, assetId, true);
       // naming no field changes nothing and tells nobody
       if (changes.size === 0) return this.view(em, asset, view);
@@ -62,7 +57,7 @@ export class AssetMetadataService {
       const now = this.clock.now();
       for (const [field, values] of changes) {
         if (values.length === 0) {
-          await em.delete(MetadataValueEntity, { version_id: versionId, field_name: field });
+          await this.repo.deleteValues(em, versionId, field);
           continue;
         }
         await this.repo.upsertValues(em, { versionId, field, assetId, values, at: now });
@@ -73,8 +68,8 @@ export class AssetMetadataService {
           Object.fromEntries(missing.map((f) => [`metadata_values.${f}`, 'is required'])),
         );
       }
-      await em.update(AssetEntity, { id: assetId }, { date_modified: now });
-      await refreshSearchDocument(em, assetId);
+      await this.repo.touchAsset(em, assetId, now);
+      await this.assets.refreshSearchDocument(em, assetId);
       const metadataValues = Object.fromEntries(
         [...changes].map(([field, values]) => [field, { field_values: values, date_created: wireDate(now) }]),
       );
@@ -151,16 +146,13 @@ export class AssetMetadataService {
   ): Promise<string[]> {
     const required = fields.filter((f) => f.required).map((f) => f.name);
     if (required.length === 0) return [];
-    const present = await em.findBy(MetadataValueEntity, { version_id: versionId, field_name: In(required) });
+    const present = await this.repo.values(em, versionId, required);
     const have = new Set(present.map((p) => p.field_name));
     return required.filter((f) => !have.has(f));
   }
 
   private async asset(em: EntityManager, auth: AuthContext, id: string, lock: boolean): Promise<AssetEntity> {
-    const asset = await em.findOne(AssetEntity, {
-      where: { id, system_domain_id: auth.systemDomainId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const asset = await this.repo.asset(em, auth.systemDomainId, id, lock);
     if (!asset || asset.date_deleted || !asset.current_version_id) throw AssetsErrors.NOT_FOUND();
     return asset;
   }
@@ -173,9 +165,9 @@ export class AssetMetadataService {
     const versionId = asset.current_version_id!;
     const names = view.view_fields.map((f) => f.name);
     const rows = names.length
-      ? await em.findBy(MetadataValueEntity, { version_id: versionId, field_name: In(names) })
+      ? await this.repo.values(em, versionId, names)
       : [];
-    const version = await em.findOneByOrFail(AssetVersionEntity, { id: versionId });
+    const version = await this.repo.versionOrFail(em, versionId);
     const latest = rows.reduce((d, r) => (r.date_modified > d ? r.date_modified : d), version.date_created);
     return {
       object_id: asset.id,

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import { pageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
-import { escapeLike, isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type {
   CategoryDto,
   CategoryListDto,
@@ -16,10 +15,10 @@ import type {
   ViewListQueryDto,
 } from './dto/view.dto.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
+import type {
   MetadataCategoryEntity,
   MetadataViewEntity,
-  type ViewField,
+  ViewField,
 } from '../../base/model/metadata.entity.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { MetadataRepository } from './metadata.repository.js';
@@ -54,20 +53,12 @@ function categoryView(c: MetadataCategoryEntity): CategoryDto {
 /** Metadata views and asset categories of a domain: domain-wide definitions, no entity ACL of their own. */
 @Injectable()
 export class ViewsService {
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly repo: MetadataRepository,
-  ) {}
+  constructor(private readonly repo: MetadataRepository) {}
 
   async list(auth: AuthContext, q: ViewListQueryDto, path: string): Promise<ViewListDto> {
-    const qb = this.ds
-      .getRepository(MetadataViewEntity)
-      .createQueryBuilder('v')
-      .where('v.system_domain_id = :domainId', { domainId: auth.systemDomainId });
     const text = q.query?.trim();
-    if (text) qb.andWhere('v.name ILIKE :q', { q: `%${escapeLike(text)}%` });
     return pageList({
-      qb,
+      qb: this.repo.viewsQuery(auth.systemDomainId, text),
       alias: 'v',
       q,
       sortable: ['name', 'date_created', 'date_modified'],
@@ -78,54 +69,45 @@ export class ViewsService {
     });
   }
 
-  async get(auth: AuthContext, id: string, em: EntityManager = this.ds.manager): Promise<MetadataViewEntity> {
-    const view = await em.findOneBy(MetadataViewEntity, { id, system_domain_id: auth.systemDomainId });
+  async get(auth: AuthContext, id: string, em?: EntityManager): Promise<MetadataViewEntity> {
+    const view = await this.repo.view(em ?? this.repo.manager, auth.systemDomainId, id);
     if (!view) throw MetadataErrors.VIEW_NOT_FOUND();
     return view;
   }
 
   async create(auth: AuthContext, body: ViewBodyDto): Promise<ViewDto> {
-    const view = this.ds.getRepository(MetadataViewEntity).create({
+    const id = await this.repo.insertView({
       system_domain_id: auth.systemDomainId,
       name: this.name(body.name),
       description: body.description ?? null,
       view_fields: this.fields(body),
     });
-    await this.ds.getRepository(MetadataViewEntity).insert(view);
-    return viewView(await this.get(auth, view.id));
+    return viewView(await this.get(auth, id));
   }
 
   /** The whole view is replaced (name, description, fields); values of removed fields stay on the assets. */
   async replace(auth: AuthContext, id: string, body: ViewBodyDto): Promise<ViewDto> {
     await this.get(auth, id);
-    await this.ds
-      .getRepository(MetadataViewEntity)
-      .update(
-        { id, system_domain_id: auth.systemDomainId },
-        { name: this.name(body.name), description: body.description ?? null, view_fields: this.fields(body) },
-      );
+    await this.repo.updateView(auth.systemDomainId, id, {
+      name: this.name(body.name),
+      description: body.description ?? null,
+      view_fields: this.fields(body),
+    });
     return viewView(await this.get(auth, id));
   }
 
   /** Also drops the view from the categories that name it. */
   async remove(auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.get(auth, id, em);
-      await em.delete(MetadataViewEntity, { id, system_domain_id: auth.systemDomainId });
+      await this.repo.deleteView(em, auth.systemDomainId, id);
       await this.repo.dropViewFromCategories(em, id, auth.systemDomainId);
     });
   }
 
   async listCategories(auth: AuthContext, q: PageQueryDto, path: string): Promise<CategoryListDto> {
-    const qb = this.ds
-      .getRepository(MetadataCategoryEntity)
-      .createQueryBuilder('c')
-      .where('c.system_domain_id = :domainId AND c.object_type = :type', {
-        domainId: auth.systemDomainId,
-        type: 'assets',
-      });
     return pageList({
-      qb,
+      qb: this.repo.categoriesQuery(auth.systemDomainId, 'assets'),
       alias: 'c',
       q,
       sortable: ['name', 'date_created'],
@@ -138,38 +120,30 @@ export class ViewsService {
   async createCategory(auth: AuthContext, body: CreateCategoryDto): Promise<CategoryDto> {
     const viewIds = [...new Set(body.view_ids ?? [])];
     const known = viewIds.every(isUuid)
-      ? await this.ds
-          .getRepository(MetadataViewEntity)
-          .createQueryBuilder('v')
-          .where('v.id IN (:...ids) AND v.system_domain_id = :d', {
-            ids: viewIds.length ? viewIds : ['00000000-0000-0000-0000-000000000000'],
-            d: auth.systemDomainId,
-          })
-          .getCount()
+      ? await this.repo.countViews(
+          auth.systemDomainId,
+          viewIds.length ? viewIds : ['00000000-0000-0000-0000-000000000000'],
+        )
       : -1;
     if (known !== viewIds.length) {
       throw MetadataErrors.INVALID({ view_ids: 'must be ids of views of this domain' });
     }
-    const repo = this.ds.getRepository(MetadataCategoryEntity);
-    const category = repo.create({
-      system_domain_id: auth.systemDomainId,
-      object_type: 'assets',
-      name: this.name(body.name),
-      label: body.label ?? null,
-      view_ids: viewIds,
-    });
-    if (
-      await repo.existsBy({
+    const name = this.name(body.name);
+    if (await this.repo.categoryNameTaken(auth.systemDomainId, 'assets', name))
+      throw MetadataErrors.CATEGORY_NAME_TAKEN();
+    const category = await this.repo
+      .insertCategory({
         system_domain_id: auth.systemDomainId,
         object_type: 'assets',
-        name: category.name,
+        name,
+        label: body.label ?? null,
+        view_ids: viewIds,
       })
-    )
-      throw MetadataErrors.CATEGORY_NAME_TAKEN();
-    await repo.insert(category).catch((e: unknown) => {
-      throw isUniqueViolation(e) ? MetadataErrors.CATEGORY_NAME_TAKEN() : e;
-    });
-    return categoryView(await repo.findOneByOrFail({ id: category.id }));
+      .catch((e: unknown) => {
+        // a concurrent request took the name between the check and the insert
+        throw isUniqueViolation(e) ? MetadataErrors.CATEGORY_NAME_TAKEN() : e;
+      });
+    return categoryView(category);
   }
 
   private name(raw: string): string {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { readableSql, seesAllAssets } from '../assets/asset-permissions.js';
+import { readableSql, seesAllAssets } from '../assets/asset-acl-sql.js';
 import { SEARCH_CONFIG } from '../assets/search-document.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Facet } from '../../base/common/http/page-list.js';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module.js';
 import { AssetSearch } from './asset-search.js';
 import { PostgresAssetSearch } from './postgres-asset-search.js';
 import { SearchController } from './search.controller.js';
@@ -7,9 +8,10 @@ import { SearchRepository } from './search.repository.js';
 
 /**
  * Search (issue 24, POST /API/search/v1/search/). The engine is bound here, behind the AssetSearch seam:
- * PostgreSQL full-text search today.
+ * PostgreSQL full-text search today. A page of hits becomes assets through AssetsService.
  */
 @Module({
+  imports: [AssetsModule],
   controllers: [SearchController],
   providers: [SearchService, SearchRepository, { provide: AssetSearch, useClass: PostgresAssetSearch }],
 })

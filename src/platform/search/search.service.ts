@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { readablePage } from '../assets/asset-page.js';
+import { AssetsService } from '../assets/assets.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AssetSearch, type SearchRequest } from './asset-search.js';
 import type { SearchBodyDto, SearchHitDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
 
@@ -14,7 +12,7 @@ import type { SearchBodyDto, SearchHitDto, SearchQueryDto, SearchResultDto } fro
 @Injectable()
 export class SearchService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly assets: AssetsService,
     private readonly engine: AssetSearch,
   ) {}
 
@@ -38,8 +36,7 @@ export class SearchService {
     };
     const result = await this.engine.search(auth, request);
     // the engine's page of readable ids, as objects: one more statement (which checks readability again)
-    const page = await readablePage(
-      this.ds.manager,
+    const page = await this.assets.readablePage(
       auth,
       result.hits.map((h) => h.id),
     );
