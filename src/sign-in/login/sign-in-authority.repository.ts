@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
+import { UserMfaEntity } from '../../base/model/user-mfa.entity.js';
+import { confirmedMethods, type MfaMethod } from './mfa-policy.js';
 
 /** What the SignInAuthority needs to know of an account, as seen from one domain. */
 export interface AccountFacts {
@@ -32,6 +34,11 @@ export class SignInAuthorityRepository extends FeatureRepository {
       member: memberships.some((m) => m.system_domain_id === domainId),
       otherDomains: memberships.filter((m) => m.system_domain_id !== domainId).length,
     };
+  }
+
+  /** The factors the user has confirmed, read inside `em` (mfa-policy.ts, confirmedMethods). */
+  async configuredMethods(em: EntityManager, userId: string): Promise<MfaMethod[]> {
+    return confirmedMethods(await em.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
   }
 
   /** A new ACTIVE standard account whose only membership is `domainId` (inside the caller's transaction). */

@@ -12,6 +12,7 @@ import type { UserEntity } from '../../base/model/user.entity.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { type AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
 import { type ServiceMethod, type SignInHook, SignInService } from './sign-in.service.js';
+import { factorOwed, type MfaPolicy } from './mfa-policy.js';
 
 /**
  * An authenticator that one tenant controls (a domain's SAML IdP; its directory and OpenID provider next):
@@ -105,6 +106,19 @@ export class SignInAuthority {
     how: { method: ServiceMethod; mfa?: boolean; origin?: AuditOrigin },
   ) {
     return this.issuing.domainToken(em, user.userId, user.domainId, how);
+  }
+
+  /**
+   * Whether signing the user in to `domain` owes a second factor (mfa-policy.ts, factorOwed: a factor the
+   * user confirmed, or the domain requires one), read inside `em`: a flow that would end in a
+   * serviceSession (an invitation, a registration) leaves the sign-in to the person then.
+   */
+  async factorOwed(
+    em: EntityManager,
+    domain: Pick<MfaPolicy, 'mfa_required'>,
+    userId: string,
+  ): Promise<boolean> {
+    return factorOwed(domain, await this.repo.configuredMethods(em, userId));
   }
 
   /** A temporary sign-in token in one domain: the service verified the password, a second factor is owed. */

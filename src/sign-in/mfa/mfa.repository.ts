@@ -5,7 +5,7 @@ import { returningRows } from '../../base/database/returning-rows.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
-import { configuredMethods, type MfaMethod } from '../login/mfa-policy.js';
+import { confirmedMethods, type MfaMethod } from '../login/mfa-policy.js';
 import { MailOtpCodeEntity, UserMfaEntity } from '../../base/model/user-mfa.entity.js';
 
 /** The part of a user's second factors that the services read (the sealed seed and hashes only when asked). */
@@ -20,8 +20,16 @@ export type MfaRow = Pick<UserMfaEntity, 'totp_confirmed_at' | 'mail_2sv_enabled
  */
 @Injectable()
 export class MfaRepository extends FeatureRepository {
-  configuredMethods(userId: string): Promise<MfaMethod[]> {
-    return configuredMethods(this.ds.manager, userId);
+  /** The factors the user has confirmed (mfa-policy.ts, confirmedMethods). */
+  async configuredMethods(userId: string): Promise<MfaMethod[]> {
+    return confirmedMethods(await this.ds.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
+  }
+
+  /** A domain's second-factor policy columns, or null (no such domain). */
+  domainPolicy(domainId: string): Promise<Pick<SystemDomainEntity, 'mfa_required' | 'mfa_methods'> | null> {
+    return this.ds
+      .getRepository(SystemDomainEntity)
+      .findOne({ where: { id: domainId }, select: { mfa_required: true, mfa_methods: true } });
   }
 
   async find(userId: string, withRecoveryHashes = false): Promise<MfaRow | null> {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { MailOtpUpdateDto, OtpConfigurationDto, UserFactorsDto } from './dto/mfa.dto.js';
 import { MfaErrors } from './mfa.errors.js';
 import { factorOwed, MFA_METHODS, type MfaMethod } from '../login/mfa-policy.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
+import { MfaRepository } from './mfa.repository.js';
 
 /**
  * users/current/otp/configure/ in the published form: the user's factors plus what the caller's domain asks
@@ -15,7 +13,7 @@ import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 @Injectable()
 export class OtpConfigurationService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: MfaRepository,
     private readonly mfa: MfaEnrolmentService,
   ) {}
 
@@ -37,9 +35,7 @@ export class OtpConfigurationService {
   }
 
   private async withPolicy(auth: AuthContext, factors: UserFactorsDto): Promise<OtpConfigurationDto> {
-    const domain = await this.ds
-      .getRepository(SystemDomainEntity)
-      .findOne({ where: { id: auth.systemDomainId }, select: { mfa_required: true, mfa_methods: true } });
+    const domain = await this.repo.domainPolicy(auth.systemDomainId);
     const configured = factors.mfa_methods_configured as MfaMethod[];
     return {
       ...factors,

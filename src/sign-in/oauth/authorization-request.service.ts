@@ -1,18 +1,16 @@
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { AppEntity } from '../../base/model/app.entity.js';
+import type { AppEntity } from '../../base/model/app.entity.js';
 import { normalizeRedirectUris } from '../../credentials/apps/app-rules.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import { SCOPES } from '../../base/common/auth/scopes.js';
 import { Clock } from '../../base/common/clock.js';
 import { generateSecret, sha256Hex } from '../../base/common/crypto/secrets.js';
-import { AuthorizationCodeEntity } from '../../base/model/authorization-code.entity.js';
 import { CHALLENGE_PATTERN } from './pkce.js';
-import { configuredMethods, factorOwed } from '../login/mfa-policy.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import { MfaService } from '../mfa/mfa.service.js';
+import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
+import { OAuthRepository } from './oauth.repository.js';
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -64,7 +62,9 @@ export class AuthorizationRequestError extends Error {
 @Injectable()
 export class AuthorizationRequestService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: OAuthRepository,
+    private readonly domains: SystemDomainsService,
+    private readonly mfa: MfaService,
     private readonly clock: Clock,
   ) {}
 
@@ -77,7 +77,7 @@ export class AuthorizationRequestService {
     const clientId = one(p.client_id);
     if (!clientId || !isUuid(clientId))
       throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
-    const app = await this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
+    const app = await this.repo.clientApp(clientId);
     if (!app)
       throw new AuthorizationRequestError('Unknown application', 'No application has this client_id.');
     if (app.type !== 'OAUTH') {
@@ -163,8 +163,9 @@ export class AuthorizationRequestService {
       );
     }
     if (approver.record.is_mfa_authenticated) return;
-    const domain = await this.ds.getRepository(SystemDomainEntity).findOneByOrFail({ id: domainId });
-    if (factorOwed(domain, await configuredMethods(this.ds.manager, approver.userId))) {
+    // a factor is owed (MfaService.owedFor: the user's confirmed factors, or the domain requires one)
+    const domain = await this.domains.byId(domainId);
+    if ((await this.mfa.owedFor(approver.userId, domain)) !== null) {
       throw new AuthorizationRequestError(
         'Second factor required',
         'The application’s domain requires a second factor: sign in again to approve it.',
@@ -193,7 +194,7 @@ export class AuthorizationRequestService {
       url.searchParams.set('error_description', 'The user denied the request');
     } else {
       const code = generateSecret();
-      await this.ds.getRepository(AuthorizationCodeEntity).insert({
+      await this.repo.insertCode({
         code_hash: sha256Hex(code),
         app_id: v.app.id,
         user_id: userId,

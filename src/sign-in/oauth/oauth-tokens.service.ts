@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ClientRegistry } from '../../credentials/apps/client-registry.js';
 import { isForeignKeyViolation } from '../../base/database/sql-helpers.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
+import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { type RevokeOptions, TokensService } from '../../credentials/tokens/tokens.service.js';
 import {
   CredentialMintService,
@@ -31,7 +31,6 @@ export interface TokenResponse {
 @Injectable()
 export class OAuthTokensService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly tokens: TokensService,
     private readonly clients: ClientRegistry,
@@ -57,7 +56,7 @@ export class OAuthTokensService {
   /** The client_credentials grant: the app acting as its user, under the app's ceiling. */
   clientCredentials(app: AppEntity, scopes: string[], origin?: AuditOrigin): Promise<TokenResponse> {
     // a single insert: no transaction needed (and concurrent grants share one commit)
-    const em = this.ds.manager;
+    const em = this.repo.manager;
     return this.respond(
       em,
       {
@@ -105,7 +104,7 @@ export class OAuthTokensService {
       if (!isForeignKeyViolation(e)) throw e;
       // the client was deleted since its registration was cached (on another instance, or behind the
       // service's back). In a caller's transaction (which the violation aborted), its rows went with it.
-      if (em !== this.ds.manager) throw invalidGrant('The authorization no longer exists');
+      if (em !== this.repo.manager) throw invalidGrant('The authorization no longer exists');
       if (await this.repo.appExists(s.appId)) throw e;
       await this.clients.changed(s.appId); // drop the stale registration everywhere
       throw invalidClient('Unknown client');
@@ -123,10 +122,19 @@ export class OAuthTokensService {
   /** Every refresh and access token of one authorization, at once (replay, revocation of a refresh token). */
   async revokeGrant(grantId: string, opts: RevokeOptions): Promise<void> {
     const em = opts.em;
-    if (!em) return this.ds.transaction((tx) => this.revokeGrant(grantId, { ...opts, em: tx }));
+    if (!em) return this.repo.transaction((tx) => this.revokeGrant(grantId, { ...opts, em: tx }));
     await this.repo.revokeGrantRefreshTokens(em, grantId);
     // each access token revoked emits its webhook event, in this transaction
     await this.tokens.revokeGrantTokens(grantId, { em, requestId: opts.requestId, origin: opts.origin });
+  }
+
+  /**
+   * DELETE API/auth/v1/refresh/token: possession of the refresh token is the authority, and revoking it ends
+   * the authorization it belongs to; nothing is said of whether it existed.
+   */
+  async revokeRefreshToken(refreshToken: string, requestId: string | null): Promise<void> {
+    const row = await this.repo.refreshToken(sha256Hex(refreshToken));
+    if (row) await this.revokeGrant(row.grant_id, { requestId });
   }
 
   /** Whether the user may still act in the domain (introspection of a refresh token). */

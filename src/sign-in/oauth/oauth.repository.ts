@@ -1,19 +1,56 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import { type EntityManager, IsNull } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { AppEntity } from '../../base/model/app.entity.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import { activeMemberSql } from '../../credentials/tokens/tokens.service.js';
 import { AuthorizationCodeEntity } from '../../base/model/authorization-code.entity.js';
 import { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
+import { TokenEntity } from '../../base/model/token.entity.js';
+
+/** An authorization code's row as the decision writes it. */
+export type NewCode = Pick<
+  AuthorizationCodeEntity,
+  | 'code_hash'
+  | 'app_id'
+  | 'user_id'
+  | 'system_domain_id'
+  | 'redirect_uri'
+  | 'scopes'
+  | 'code_challenge'
+  | 'expires'
+  | 'grant_id'
+  | 'is_mfa_authenticated'
+>;
 
 /**
- * The statements of the OAuth grants and their tokens (codes, refresh tokens of a grant), for
- * AuthorizationCodeGrant and OAuthTokensService. Methods taking an EntityManager run in the caller's transaction.
+ * The statements of the OAuth server: the apps it serves, the authorization codes, the refresh tokens of a
+ * grant and the access tokens a client may revoke, for the authorization request, the grants, the token
+ * endpoint and OAuthTokensService. Methods taking an EntityManager run in the caller's transaction
+ * (`transaction()`); `manager` is the data source's own, for statements outside one.
  */
 @Injectable()
-export class OAuthRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class OAuthRepository extends FeatureRepository {
+  /** A third-party app by its client_id (the built-in sign-in apps are never OAuth clients), or null. */
+  clientApp(clientId: string): Promise<AppEntity | null> {
+    return this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
+  }
+
+  /** Stores a new authorization code (its hash) with the request it is bound to. */
+  async insertCode(code: NewCode): Promise<void> {
+    await this.ds.getRepository(AuthorizationCodeEntity).insert(code);
+  }
+
+  /** A refresh token by its hash, of the client `appId` when given (used, revoked or expired ones too). */
+  refreshToken(tokenHash: string, appId?: string): Promise<RefreshTokenEntity | null> {
+    const where = appId === undefined ? { token_hash: tokenHash } : { token_hash: tokenHash, app_id: appId };
+    return this.ds.getRepository(RefreshTokenEntity).findOneBy(where);
+  }
+
+  /** An access token record of the client `appId` by its id (revoked or expired ones too), or null. */
+  clientToken(tokenId: string, appId: string): Promise<TokenEntity | null> {
+    return this.ds.getRepository(TokenEntity).findOneBy({ id: tokenId, app_id: appId });
+  }
 
   /** Claims an unused code of the client (marks it used at `now`): the code, or undefined when none was claimed. */
   async claimCode(

@@ -1,20 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { fromRequest } from '../../delivery/audit/audit-origin.js';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
-import { TokenEntity } from '../../base/model/token.entity.js';
 import { TokensService } from '../../credentials/tokens/tokens.service.js';
 import { type AuthenticatedClient, ClientAuthService } from './client-auth.service.js';
 import { readForm } from './form.js';
 import { GrantRegistry } from './grants/grant-registry.js';
 import { invalidClient, invalidRequest } from './oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from './oauth-tokens.service.js';
-import { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
+import { OAuthRepository } from './oauth.repository.js';
 import { TokenVerifier } from '../../auth/token-verifier.js';
 
 export interface IntrospectionResponse {
@@ -26,7 +23,7 @@ export interface IntrospectionResponse {
 @Injectable()
 export class TokenEndpointService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: OAuthRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly clients: ClientAuthService,
     private readonly grants: GrantRegistry,
@@ -56,9 +53,7 @@ export class TokenEndpointService {
     const form = readForm(req);
     const client = await this.clients.authenticate(req, form);
     if (!form.token) throw invalidRequest('token is required');
-    const refresh = await this.ds
-      .getRepository(RefreshTokenEntity)
-      .findOneBy({ token_hash: sha256Hex(form.token), app_id: client.app.id });
+    const refresh = await this.repo.refreshToken(sha256Hex(form.token), client.app.id);
     if (refresh) {
       // revoking a refresh token ends the authorization it belongs to (RFC 7009 §2.1)
       await this.oauthTokens.revokeGrant(refresh.grant_id, { requestId: req.id ?? null });
@@ -66,9 +61,7 @@ export class TokenEndpointService {
     }
     const claims = await this.jwt.verifyOrNull(form.token);
     if (claims && claims.app_id === client.app.id) {
-      const record = await this.ds
-        .getRepository(TokenEntity)
-        .findOneBy({ id: claims.id, app_id: client.app.id });
+      const record = await this.repo.clientToken(claims.id, client.app.id);
       if (record) await this.tokens.revoke(record.id, { requestId: req.id ?? null });
     }
     return client;
@@ -81,9 +74,7 @@ export class TokenEndpointService {
     if (!client.authenticated) throw invalidClient('Introspection is for confidential clients');
     if (!form.token) throw invalidRequest('token is required');
     const inactive = { client, response: { active: false } };
-    const refresh = await this.ds
-      .getRepository(RefreshTokenEntity)
-      .findOneBy({ token_hash: sha256Hex(form.token) });
+    const refresh = await this.repo.refreshToken(sha256Hex(form.token));
     if (refresh) {
       const live =
         !refresh.used_at &&

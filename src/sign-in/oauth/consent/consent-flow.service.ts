@@ -26,7 +26,7 @@ import {
 } from './consent-pages.js';
 import { ConsentSessionService } from './consent-session.service.js';
 import type { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
-import type { PageCookie, PageResult } from './page-result.js';
+import type { PageCookie, PageResult } from '../../../base/common/html/page-result.js';
 
 /** A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page). */
 function notAnOutage(e: unknown): null {
@@ -59,7 +59,7 @@ interface Step {
  * The browser sign-in's state machine on the consent page (`{base_url}/oauth/authorize`): the page, the SAML
  * return (its single-use code), the password form, the second factor and the decision. Each step takes the
  * request (its cookies: session, pending sign-in, CSRF), the query or the form, and answers a PageResult that
- * ConsentController applies (sendPage, page-result.ts); nothing here writes a response.
+ * ConsentController applies (sendPage, base/common/html/page-result.ts); nothing here writes a response.
  */
 @Injectable()
 export class ConsentFlow {

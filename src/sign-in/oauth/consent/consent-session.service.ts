@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { APP_CONFIG, type BaseConfig } from '../../../base/config/config.js';
 import { deriveKey, serviceSecret } from '../../../base/keys/key-encryption.js';
@@ -14,7 +12,8 @@ import { Authenticator } from '../../../auth/authenticator.js';
 import { admitToPage } from '../../../auth/guard/page-steps.js';
 import { parseCookie } from 'cookie';
 import { PENDING_COOKIE, SESSION_COOKIE } from '../../../base/common/auth/credentials.js';
-import type { PageCookie } from './page-result.js';
+import type { PageCookie } from '../../../base/common/html/page-result.js';
+import { OAuthRepository } from '../oauth.repository.js';
 
 /**
  * The consent page's browser session: an HttpOnly cookie holding a login token (looked up like any other
@@ -27,7 +26,7 @@ import type { PageCookie } from './page-result.js';
 @Injectable()
 export class ConsentSessionService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: OAuthRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly authenticator: Authenticator,
     private readonly tokens: TokensService,
@@ -65,8 +64,9 @@ export class ConsentSessionService {
   /** Signs the user in for the app's domain when they belong to it (else their home domain): the cookies. */
   async start(user: UserEntity, preferredDomainId: string): Promise<PageCookie[]> {
     const domainId = await this.chooseDomain(user, preferredDomainId);
+    // outside a transaction: the sign-in's own statements (the data source's manager)
     const { token } = await this.signIns.serviceSession(
-      this.ds.manager,
+      this.repo.manager,
       { userId: user.id, domainId },
       { method: 'password' },
     );

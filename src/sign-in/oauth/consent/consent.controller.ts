@@ -6,7 +6,7 @@ import type { AuthorizationParams } from '../authorization-request.service.js';
 import { ConsentExceptionFilter } from './consent-exception.filter.js';
 import { ConsentFlow } from './consent-flow.service.js';
 import { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
-import { sendPage } from './page-result.js';
+import { sendPage } from '../../../base/common/html/page-result.js';
 
 /**
  * `{base_url}/oauth/authorize`: the server-rendered consent page (HTML, not part of the JSON API, so excluded

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
@@ -21,7 +19,6 @@ export class AuthorizationCodeGrant implements GrantHandler {
   readonly parameters = ['code', 'redirect_uri', 'code_verifier'] as const;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: OAuthTokensService,
     private readonly clock: Clock,
     private readonly repo: OAuthRepository,
@@ -40,7 +37,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     }
     const hash = sha256Hex(p.code);
     const now = this.clock.now();
-    const outcome = await this.ds.transaction(async (em) => {
+    const outcome = await this.repo.transaction(async (em) => {
       const code = await this.repo.claimCode(em, hash, client.app.id, now);
       if (!code) return { replayOf: await this.repo.findCode(em, hash, client.app.id) };
       if (new Date(code.expires).getTime() <= now.getTime())

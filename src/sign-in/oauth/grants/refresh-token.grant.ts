@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { RefreshFacts } from '../../../credentials/mint/refresh-rotation.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest, invalidScope } from '../oauth.errors.js';
 import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
-import { RefreshTokenEntity } from '../../../base/model/refresh-token.entity.js';
+import type { RefreshTokenEntity } from '../../../base/model/refresh-token.entity.js';
+import { OAuthRepository } from '../oauth.repository.js';
 import type { GrantHandler } from './grant.js';
 
 /** Refresh tokens this instance issued whose facts it remembers (a bound on memory, not on correctness). */
@@ -33,9 +32,9 @@ export class RefreshTokenGrant implements GrantHandler {
   private readonly known = new Map<string, RefreshFacts>();
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: OAuthTokensService,
     private readonly clock: Clock,
+    private readonly repo: OAuthRepository,
   ) {}
 
   async handle(
@@ -80,7 +79,7 @@ export class RefreshTokenGrant implements GrantHandler {
   }
 
   private find(hash: string, client: AuthenticatedClient): Promise<RefreshTokenEntity | null> {
-    return this.ds.getRepository(RefreshTokenEntity).findOneBy({ token_hash: hash, app_id: client.app.id });
+    return this.repo.refreshToken(hash, client.app.id);
   }
 
   /** A token that cannot be rotated: a used one is a replay, which revokes its whole grant. */

@@ -1,5 +1,5 @@
 import type { CookieOptions, Response } from 'express';
-import { protectPage } from '../../../base/common/html/page-headers.js';
+import { protectPage } from './page-headers.js';
 
 /** A cookie a page sets, or clears (`value` null). */
 export interface PageCookie {
@@ -9,10 +9,11 @@ export interface PageCookie {
 }
 
 /**
- * What one step of the browser sign-in answers (consent-flow.service.ts): a status and either a rendered
- * page (`html`) or a 303 `redirect`, the cookies to set or clear, and the authorization request's
- * `redirect_uri` when it was valid (the page's CSP lets the form post there). Applied to the response in
- * one place, sendPage below.
+ * What one step of a browser sign-in page answers (the consent flow, sign-in/oauth/consent/consent-flow.service.ts;
+ * the mailed link's page, sign-in/login/email-login.service.ts): a status and either a rendered page (`html`)
+ * or a 303 `redirect`, the cookies to set or clear, and where the page's form may post besides the service
+ * (`formTarget`: the authorization request's `redirect_uri` when it was valid; the service's public base URL).
+ * Applied to the response in one place, sendPage below.
  */
 export interface PageResult {
   status: number;
