@@ -1,16 +1,15 @@
 import type { UserDto } from '../users/dto/user.dto.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
 import { pageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
-import { escapeLike, isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { GroupListQueryDto } from '../groups/dto/group.dto.js';
-import { GroupEntity } from '../../base/model/group.entity.js';
+import type { GroupEntity } from '../../base/model/group.entity.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type {
@@ -23,6 +22,7 @@ import type {
 import type { KindSpec } from './group-kind.js';
 import { GroupsService } from '../groups/groups.service.js';
 import { TeamsErrors } from './teams.errors.js';
+import { TeamsRepository } from './teams.repository.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
 type Body = Partial<CreateRoleGroupDto> & Partial<UpdateRoleGroupDto>;
@@ -37,7 +37,7 @@ type View = TeamDto | RoleGroupDto;
 @Injectable()
 export class GroupKindsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: TeamsRepository,
     private readonly access: AccessService,
     private readonly users: UsersService,
     private readonly events: WebhookEventsService,
@@ -60,7 +60,7 @@ export class GroupKindsService {
       defaultSort: [{ field: 'name', order: 'ASC' }],
       path,
       query: { query: text },
-      view: (rows) => this.views(this.ds.manager, spec, rows),
+      view: (rows) => this.views(this.repo.manager, spec, rows),
     });
   }
 
@@ -85,8 +85,8 @@ export class GroupKindsService {
   }
 
   async get(spec: KindSpec, auth: AuthContext, id: string): Promise<View> {
-    const [view] = await this.views(this.ds.manager, spec, [
-      await this.find(this.ds.manager, spec, auth, id),
+    const [view] = await this.views(this.repo.manager, spec, [
+      await this.find(this.repo.manager, spec, auth, id),
     ]);
     return view;
   }
@@ -94,29 +94,30 @@ export class GroupKindsService {
   async create(spec: KindSpec, auth: AuthContext, body: Body): Promise<View> {
     const changes = this.changes(spec, auth, body);
     const name = changes.name!;
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       await this.requireFreeName(em, spec, auth, name);
-      const row = em.create(GroupEntity, {
-        ...changes,
-        system_domain_id: auth.systemDomainId,
-        kind: spec.kind,
-        roles: changes.roles ?? [],
-      });
-      await this.write(em.insert(GroupEntity, row));
-      const created = await this.get2(em, spec, auth, row.id);
-      await this.emit(em, auth, spec.entity, row.id, 'create', { ...created });
+      const id = await this.write(
+        this.repo.insert(em, {
+          ...changes,
+          system_domain_id: auth.systemDomainId,
+          kind: spec.kind,
+          roles: changes.roles ?? [],
+        }),
+      );
+      const created = await this.get2(em, spec, auth, id);
+      await this.emit(em, auth, spec.entity, id, 'create', { ...created });
       return created;
     });
   }
 
   async update(spec: KindSpec, auth: AuthContext, id: string, body: Body): Promise<View> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const row = await this.manageable(em, spec, auth, id);
       const changes = this.changes(spec, auth, body);
       if (changes.name !== undefined && changes.name !== row.name)
         await this.requireFreeName(em, spec, auth, changes.name);
       if (Object.keys(changes).length === 0) return this.get2(em, spec, auth, id);
-      await this.write(em.update(GroupEntity, { id }, changes));
+      await this.write(this.repo.update(em, id, changes));
       const updated = await this.get2(em, spec, auth, id);
       await this.emit(em, auth, spec.entity, id, 'update', { ...updated });
       return updated;
@@ -125,9 +126,9 @@ export class GroupKindsService {
 
   /** Its members lose its roles on their next request. */
   async remove(spec: KindSpec, auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
-      await em.delete(GroupEntity, { id, system_domain_id: auth.systemDomainId, kind: spec.kind });
+      await this.repo.delete(em, auth.systemDomainId, spec.kind, id);
       await this.emit(em, auth, spec.entity, id, 'delete', { id });
     });
   }
@@ -135,7 +136,7 @@ export class GroupKindsService {
   /** Idempotent; the user must belong to the domain. Answers the user with their memberships apart. */
   async addUser(spec: KindSpec, auth: AuthContext, id: string, userId: string): Promise<UserDto> {
     await this.access.require(auth, 'user', [userId]);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
       if (await this.groups.addMemberIn(em, id, userId))
         await this.emit(em, auth, spec.memberRealm, id, 'create', {
@@ -148,7 +149,7 @@ export class GroupKindsService {
 
   async removeUser(spec: KindSpec, auth: AuthContext, id: string, userId: string): Promise<void> {
     await this.access.require(auth, 'user', [userId]);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, spec, auth, id);
       if (!(await this.groups.removeMemberIn(em, id, userId))) throw TeamsErrors.MEMBER_NOT_FOUND();
       await this.emit(em, auth, spec.memberRealm, id, 'delete', {
@@ -165,10 +166,7 @@ export class GroupKindsService {
 
   /** A row of this kind in the caller's domain whose roles the caller holds, locked against concurrent changes. */
   async manageable(em: EntityManager, spec: KindSpec, auth: AuthContext, id: string): Promise<GroupEntity> {
-    const row = await em.findOne(GroupEntity, {
-      where: { id, system_domain_id: auth.systemDomainId, kind: spec.kind },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const row = await this.repo.ofKind(em, auth.systemDomainId, spec.kind, id, true);
     if (!row) throw spec.notFound();
     this.requireHeld(auth, row.roles, 'You cannot manage a role group carrying roles you do not hold');
     return row;
@@ -198,11 +196,7 @@ export class GroupKindsService {
   }
 
   private async find(em: EntityManager, spec: KindSpec, auth: AuthContext, id: string): Promise<GroupEntity> {
-    const row = await em.findOneBy(GroupEntity, {
-      id,
-      system_domain_id: auth.systemDomainId,
-      kind: spec.kind,
-    });
+    const row = await this.repo.ofKind(em, auth.systemDomainId, spec.kind, id);
     if (!row) throw spec.notFound();
     return row;
   }
@@ -228,8 +222,7 @@ export class GroupKindsService {
   }
 
   private async requireFreeName(em: EntityManager, spec: KindSpec, auth: AuthContext, name: string) {
-    if (await em.existsBy(GroupEntity, { system_domain_id: auth.systemDomainId, kind: spec.kind, name }))
-      throw TeamsErrors.NAME_TAKEN();
+    if (await this.repo.nameTaken(em, auth.systemDomainId, spec.kind, name)) throw TeamsErrors.NAME_TAKEN();
   }
 
   private requireHeld(auth: AuthContext, roles: string[], message: string): void {
@@ -237,21 +230,15 @@ export class GroupKindsService {
     if (missing.length > 0) throw TeamsErrors.ROLES_NOT_HELD(message, missing);
   }
 
-  private async write(op: Promise<unknown>): Promise<void> {
-    await op.catch((e: unknown) => {
+  private write<T>(op: Promise<T>): Promise<T> {
+    return op.catch((e: unknown) => {
       throw isUniqueViolation(e) ? TeamsErrors.NAME_TAKEN() : e;
     });
   }
 
   private searched(auth: AuthContext, q: GroupListQueryDto, kinds: GroupEntity['kind'][]) {
-    const qb = this.ds
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: auth.systemDomainId })
-      .andWhere('g.kind IN (:...kinds)', { kinds });
     const text = q.query?.trim();
-    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
-    return { qb, text };
+    return { qb: this.repo.search(auth.systemDomainId, kinds, text), text };
   }
 
   /** Current members only (a membership of someone who left the domain is not shown), and team logos. */

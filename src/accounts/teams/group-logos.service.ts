@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { Clock } from '../../base/common/clock.js';
-import { GroupLogoEntity } from '../../base/model/group-logo.entity.js';
-import { GroupEntity, type GroupKind } from '../../base/model/group.entity.js';
+import type { GroupLogoEntity } from '../../base/model/group-logo.entity.js';
+import type { GroupKind } from '../../base/model/group.entity.js';
 import { sha256Hex, sniffImage } from '../system-domains/logo.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { TeamsErrors } from './teams.errors.js';
+import { TeamsRepository } from './teams.repository.js';
 
 const COLLECTION = { TEAM: 'teams', GROUP: 'groups' } as const;
 export type LogoKind = keyof typeof COLLECTION;
@@ -30,7 +30,7 @@ export function oneImage(files: UploadedImage[] | undefined): { bytes: Buffer; c
 @Injectable()
 export class GroupLogosService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: TeamsRepository,
     private readonly kinds: GroupKindsService,
     private readonly clock: Clock,
   ) {}
@@ -38,9 +38,10 @@ export class GroupLogosService {
   async upload(kind: LogoKind, auth: AuthContext, id: string, files: UploadedImage[] | undefined) {
     const image = oneImage(files);
     const sha256 = sha256Hex(image.bytes);
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, kind, auth, id);
-      await em.getRepository(GroupLogoEntity).upsert(
+      await this.repo.saveLogo(
+        em,
         {
           group_id: id,
           content_type: image.contentType,
@@ -48,9 +49,8 @@ export class GroupLogosService {
           sha256,
           date_modified: this.clock.now(),
         },
-        ['group_id'],
+        this.clock.now(),
       );
-      await em.update(GroupEntity, { id }, { date_modified: this.clock.now() });
       const logo = this.kinds.logoUrl(COLLECTION[kind], id, sha256);
       await this.kinds.emit(em, auth, kind === 'TEAM' ? 'team' : 'group', id, 'update', { id, logo });
     });
@@ -58,34 +58,21 @@ export class GroupLogosService {
   }
 
   async remove(kind: LogoKind, auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.manageable(em, kind, auth, id);
-      const res = await em.getRepository(GroupLogoEntity).delete({ group_id: id });
-      if (!res.affected) throw TeamsErrors.NO_LOGO();
+      if (!(await this.repo.deleteLogo(em, id))) throw TeamsErrors.NO_LOGO();
       await this.kinds.emit(em, auth, kind === 'TEAM' ? 'team' : 'group', id, 'update', { id, logo: null });
     });
   }
 
   async get(kind: LogoKind, auth: AuthContext, id: string): Promise<GroupLogoEntity> {
-    const logo = await this.ds
-      .getRepository(GroupLogoEntity)
-      .createQueryBuilder('l')
-      .innerJoin(GroupEntity, 'g', 'g.id = l.group_id')
-      .where('l.group_id = :id AND g.system_domain_id = :domain AND g.kind = :kind', {
-        id,
-        domain: auth.systemDomainId,
-        kind,
-      })
-      .getOne();
+    const logo = await this.repo.logo(auth.systemDomainId, kind, id);
     if (!logo) throw TeamsErrors.NO_LOGO();
     return logo;
   }
 
   private async manageable(em: EntityManager, kind: GroupKind, auth: AuthContext, id: string) {
-    const row = await em.findOne(GroupEntity, {
-      where: { id, system_domain_id: auth.systemDomainId, kind },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const row = await this.repo.ofKind(em, auth.systemDomainId, kind, id, true);
     if (!row) throw kind === 'TEAM' ? TeamsErrors.TEAM_NOT_FOUND() : TeamsErrors.GROUP_NOT_FOUND();
     const missing = row.roles.filter((r) => !(auth.roles as Set<string>).has(r));
     if (missing.length > 0)

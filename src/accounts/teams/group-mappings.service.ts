@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
 import { pageList } from '../../base/common/http/page-list.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
-import { GroupMappingEntity } from '../../base/model/group-mapping.entity.js';
-import { GroupEntity } from '../../base/model/group.entity.js';
+import type { GroupMappingEntity } from '../../base/model/group-mapping.entity.js';
 import type { CreateGroupMappingDto, GroupMappingDto, GroupReindexDto } from './dto/group-mapping.dto.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { TeamsErrors } from './teams.errors.js';
+import { TeamsRepository } from './teams.repository.js';
 
 const view = (m: GroupMappingEntity): GroupMappingDto => ({
   name: m.name,
@@ -30,17 +28,13 @@ const view = (m: GroupMappingEntity): GroupMappingDto => ({
 @Injectable()
 export class GroupMappingsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: TeamsRepository,
     private readonly kinds: GroupKindsService,
   ) {}
 
   list(auth: AuthContext, q: PageQueryDto, path: string): Promise<ListEnvelope<GroupMappingDto>> {
-    const qb = this.ds
-      .getRepository(GroupMappingEntity)
-      .createQueryBuilder('m')
-      .where('m.system_domain_id = :d', { d: auth.systemDomainId });
     return pageList({
-      qb,
+      qb: this.repo.mappings(auth.systemDomainId),
       alias: 'm',
       q,
       sortable: ['name', 'date_created'],
@@ -51,9 +45,7 @@ export class GroupMappingsService {
   }
 
   async get(auth: AuthContext, name: string): Promise<GroupMappingDto> {
-    const m = await this.ds
-      .getRepository(GroupMappingEntity)
-      .findOneBy({ system_domain_id: auth.systemDomainId, name });
+    const m = await this.repo.mapping(auth.systemDomainId, name);
     if (!m) throw TeamsErrors.MAPPING_NOT_FOUND();
     return view(m);
   }
@@ -61,43 +53,33 @@ export class GroupMappingsService {
   async create(auth: AuthContext, body: CreateGroupMappingDto): Promise<GroupMappingDto> {
     const name = body.name.trim();
     if (!name) throw TeamsErrors.INVALID({ name: 'must not be blank' });
-    return this.ds.transaction(async (em) => {
-      const group = await em.findOneBy(GroupEntity, {
-        id: body.group_id,
-        system_domain_id: auth.systemDomainId,
-      });
+    return this.repo.transaction(async (em) => {
+      const group = await this.repo.anyKind(em, body.group_id, auth.systemDomainId);
       if (!group) throw TeamsErrors.GROUP_NOT_FOUND();
       const missing = group.roles.filter((r) => !(auth.roles as Set<string>).has(r));
       if (missing.length)
         throw TeamsErrors.ROLES_NOT_HELD('You cannot map to a group carrying roles you do not hold', missing);
-      if (await em.existsBy(GroupMappingEntity, { system_domain_id: auth.systemDomainId, name }))
-        throw TeamsErrors.MAPPING_TAKEN();
-      const row = em.create(GroupMappingEntity, {
-        system_domain_id: auth.systemDomainId,
-        name,
-        group_id: group.id,
-      });
-      await em.insert(GroupMappingEntity, row).catch((e: unknown) => {
-        throw isUniqueViolation(e) ? TeamsErrors.MAPPING_TAKEN() : e;
-      });
-      const created = view(await em.findOneByOrFail(GroupMappingEntity, { id: row.id }));
+      if (await this.repo.mappingTaken(em, auth.systemDomainId, name)) throw TeamsErrors.MAPPING_TAKEN();
+      const row = await this.repo
+        .insertMapping(em, { system_domain_id: auth.systemDomainId, name, group_id: group.id })
+        .catch((e: unknown) => {
+          throw isUniqueViolation(e) ? TeamsErrors.MAPPING_TAKEN() : e;
+        });
+      const created = view(row);
       await this.kinds.emit(em, auth, 'group_mapping', group.id, 'create', { ...created });
       return created;
     });
   }
 
   async remove(auth: AuthContext, name: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
-      const m = await em.findOne(GroupMappingEntity, {
-        where: { system_domain_id: auth.systemDomainId, name },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.repo.transaction(async (em) => {
+      const m = await this.repo.mapping(auth.systemDomainId, name, { em, lock: true });
       if (!m) throw TeamsErrors.MAPPING_NOT_FOUND();
-      const group = await em.findOneBy(GroupEntity, { id: m.group_id });
+      const group = await this.repo.anyKind(em, m.group_id);
       const missing = (group?.roles ?? []).filter((r) => !(auth.roles as Set<string>).has(r));
       if (missing.length)
         throw TeamsErrors.ROLES_NOT_HELD('You cannot manage a mapping to roles you do not hold', missing);
-      await em.delete(GroupMappingEntity, { id: m.id });
+      await this.repo.deleteMapping(em, m.id);
       await this.kinds.emit(em, auth, 'group_mapping', m.group_id, 'delete', {
         name: m.name,
         group_id: m.group_id,
@@ -108,8 +90,8 @@ export class GroupMappingsService {
   /** This service keeps no index: the request becomes a webhook event (operation `reindex`) for the indexer. */
   async reindex(auth: AuthContext, groupId: string): Promise<GroupReindexDto> {
     const request = { id: randomUUID(), group_id: groupId };
-    await this.ds.transaction(async (em) => {
-      const group = await em.findOneBy(GroupEntity, { id: groupId, system_domain_id: auth.systemDomainId });
+    await this.repo.transaction(async (em) => {
+      const group = await this.repo.anyKind(em, groupId, auth.systemDomainId);
       if (!group) throw TeamsErrors.GROUP_NOT_FOUND();
       await this.kinds.emit(em, auth, 'group', groupId, 'reindex', {
         reindex_id: request.id,

@@ -10,6 +10,7 @@ import { GroupMappingsService } from './group-mappings.service.js';
 import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import { RoleGroupsController } from './role-groups.controller.js';
 import { TeamsController } from './teams.controller.js';
+import { TeamsRepository } from './teams.repository.js';
 
 /**
  * The rest of the users service's grouping (issue 21): teams, role groups, group mappings, group logos and
@@ -19,7 +20,13 @@ import { TeamsController } from './teams.controller.js';
 @Module({
   imports: [UsersModule, GroupsModule, EventsModule],
   controllers: [GroupExtrasController, TeamsController, RoleGroupsController],
-  providers: [GroupKindsService, GroupLogosService, GroupMappingsService, ImageBodyInterceptor],
+  providers: [
+    GroupKindsService,
+    GroupLogosService,
+    GroupMappingsService,
+    ImageBodyInterceptor,
+    TeamsRepository,
+  ],
 })
 export class TeamsModule {
   constructor(access: AccessService) {
