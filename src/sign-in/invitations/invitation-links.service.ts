@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { AuthErrors } from '../../base/common/auth/auth.errors.js';
@@ -12,7 +11,6 @@ import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { linkMail } from '../../delivery/mail/mail-templates.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import { effectiveStatus } from '../../base/model/domain-status.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { assertSeat, lockDomain } from '../../accounts/users/seat-limits.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type {
@@ -22,8 +20,7 @@ import type {
   InvitationRegisteredDto,
   InvitationTokenStateDto,
 } from './dto/invitation-link.dto.js';
-import { InvitationLinkEntity } from '../../base/model/invitation-link.entity.js';
-import { InvitationEntity } from '../../base/model/invitation.entity.js';
+import type { InvitationLinkEntity } from '../../base/model/invitation-link.entity.js';
 import { INVITATION_TTL_MS } from './invitations.service.js';
 import { InvitationsErrors } from './invitations.errors.js';
 import { InvitationsRepository } from './invitations.repository.js';
@@ -43,7 +40,6 @@ const REGISTERED =
 @Injectable()
 export class InvitationLinksService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -60,7 +56,7 @@ export class InvitationLinksService {
     const groupIds = [...new Set([body.primary_group, ...(body.groups ?? [])])];
     const isAdmin = body.is_admin ?? false;
     if (isAdmin && !auth.isAdmin && !auth.isSuperAdmin) throw InvitationsErrors.LINK_ADMIN_ONLY();
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const groups = await this.repo.linkGroups(em, auth.systemDomainId, groupIds);
       if (groups.length !== groupIds.length) throw InvitationsErrors.GROUP_NOT_FOUND();
       if (!auth.isAdmin && !auth.isSuperAdmin) {
@@ -69,7 +65,7 @@ export class InvitationLinksService {
         if (beyond.length) throw InvitationsErrors.LINK_EXCEEDS_ROLES(beyond);
       }
       const token = generateSecret();
-      const link = em.create(InvitationLinkEntity, {
+      const link = await this.repo.insertLink(em, {
         system_domain_id: auth.systemDomainId,
         created_by_user_id: auth.userId,
         primary_group_id: body.primary_group,
@@ -79,7 +75,6 @@ export class InvitationLinksService {
         secret_sha256: sha256Hex(token),
         expires: new Date(this.clock.now().getTime() + INVITATION_TTL_MS),
       });
-      await em.insert(InvitationLinkEntity, link);
       const view = {
         id: link.id,
         system_domain_id: link.system_domain_id,
@@ -107,13 +102,9 @@ export class InvitationLinksService {
   /** What a token is, without using it: 404 unknown, 419 expired or spent (or its domain is gone). */
   async validate(token: string): Promise<InvitationTokenStateDto> {
     const hash = sha256Hex(token);
-    const link = await this.link(this.ds.manager, hash);
+    const link = await this.link(this.repo.manager, hash);
     if (link) return this.state('link', link.system_domain_id, link.type, link.expires);
-    const invitation = await this.ds
-      .getRepository(InvitationEntity)
-      .createQueryBuilder('i')
-      .where('i.reset_hash_sha256 = :hash', { hash })
-      .getOne();
+    const invitation = await this.repo.invitationByHash(this.repo.manager, hash);
     if (!invitation) throw InvitationsErrors.NOT_FOUND();
     if (invitation.accepted_at) throw InvitationsErrors.LINK_EXPIRED();
     return this.state('invitation', invitation.system_domain_id, invitation.type, invitation.expires);
@@ -125,20 +116,20 @@ export class InvitationLinksService {
    * is made for a member of the domain or an address with a pending invitation (that one stands).
    */
   async register(body: InvitationRegisterDto, requestId: string | null): Promise<InvitationRegisteredDto> {
-    const peek = await this.link(this.ds.manager, sha256Hex(body.token));
+    const peek = await this.link(this.repo.manager, sha256Hex(body.token));
     if (!peek) throw InvitationsErrors.NOT_FOUND();
     const domainId = peek.system_domain_id;
     const secret = generateSecret();
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await lockDomain(em, domainId);
-      const domain = await em.getRepository(SystemDomainEntity).findOneByOrFail({ id: domainId });
+      const domain = await this.repo.domainOrFail(em, domainId);
       if (effectiveStatus(domain, this.clock.now()) === 'FROZEN') throw AuthErrors.DOMAIN_FROZEN();
       const link = await this.link(em, sha256Hex(body.token)); // again, under the domain's lock (purge)
       if (!link) throw InvitationsErrors.LINK_EXPIRED();
       if (await this.repo.emailTaken(em, domainId, body.email)) return;
       await assertSeat(em, domainId, link.type, { now: this.clock.now(), countPending: true });
       const expires = new Date(this.clock.now().getTime() + INVITATION_TTL_MS);
-      const invitation = em.create(InvitationEntity, {
+      const invitation = await this.repo.insertInvitation(em, {
         system_domain_id: domainId,
         email: body.email,
         first_name: body.first_name,
@@ -152,7 +143,6 @@ export class InvitationLinksService {
         expires,
         accepted_at: null,
       });
-      await em.insert(InvitationEntity, invitation);
       await this.mail.queue(em, {
         kind: 'invitation',
         to: body.email,
@@ -184,7 +174,7 @@ export class InvitationLinksService {
    * working) and every invitation link of the domain (expired or not). Accepted invitations stay as history.
    */
   async purge(auth: AuthContext): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await lockDomain(em, auth.systemDomainId);
       const { invitations, links } = await this.repo.purge(em, auth.systemDomainId);
       for (const id of invitations) {
@@ -210,7 +200,7 @@ export class InvitationLinksService {
   private async link(em: EntityManager, hash: string): Promise<InvitationLinkEntity | null> {
     const id = await this.repo.liveLinkId(em, hash);
     if (!id) return null;
-    const link = await em.getRepository(InvitationLinkEntity).findOneByOrFail({ id });
+    const link = await this.repo.linkOrFail(em, id);
     if (new Date(link.expires).getTime() <= this.clock.now().getTime())
       throw InvitationsErrors.LINK_EXPIRED();
     return link;

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type DeepPartial, type EntityManager, IsNull, type SelectQueryBuilder } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
+import { InvitationEntity } from '../../base/model/invitation.entity.js';
+import { InvitationLinkEntity } from '../../base/model/invitation-link.entity.js';
+import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 
 /**
  * The statements of invitations and invitation links beyond plain entity reads and writes, for
@@ -12,8 +15,101 @@ import { UserEntity } from '../../base/model/user.entity.js';
  * transaction (after its `lockDomain`, as the services order their locks).
  */
 @Injectable()
-export class InvitationsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+export class InvitationsRepository extends FeatureRepository {
+  /** The domain's pending invitations, for a page of the list (`i`). */
+  pendingQuery(systemDomainId: string): SelectQueryBuilder<InvitationEntity> {
+    return this.ds
+      .getRepository(InvitationEntity)
+      .createQueryBuilder('i')
+      .where('i.system_domain_id = :d AND i.accepted_at IS NULL', { d: systemDomainId });
+  }
+
+  /** The invitation behind a link's digest, accepted or not; `lock`: FOR UPDATE for the transaction. */
+  invitationByHash(em: EntityManager, hash: string, lock = false): Promise<InvitationEntity | null> {
+    const qb = em
+      .getRepository(InvitationEntity)
+      .createQueryBuilder('i')
+      .where('i.reset_hash_sha256 = :hash', { hash });
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
+  }
+
+  /** Inserts an invitation: the row, with its id and creation date (a unique violation for a twin). */
+  async insertInvitation(
+    em: EntityManager,
+    fields: DeepPartial<InvitationEntity>,
+  ): Promise<InvitationEntity> {
+    const invitation = em.create(InvitationEntity, fields);
+    await em.insert(InvitationEntity, invitation);
+    return invitation;
+  }
+
+  /** Deletes a pending invitation of the domain: whether there was one. */
+  async deletePendingById(em: EntityManager, id: string, systemDomainId: string): Promise<boolean> {
+    const res = await em.delete(InvitationEntity, {
+      id,
+      system_domain_id: systemDomainId,
+      accepted_at: IsNull(),
+    });
+    return Boolean(res.affected);
+  }
+
+  /** Marks an invitation accepted by the user. */
+  async markAccepted(em: EntityManager, id: string, acceptedAt: Date, userId: string): Promise<void> {
+    await em.update(InvitationEntity, { id }, { accepted_at: acceptedAt, user_id: userId });
+  }
+
+  /** Inserts an invitation link: the row, with its id. */
+  async insertLink(
+    em: EntityManager,
+    fields: DeepPartial<InvitationLinkEntity>,
+  ): Promise<InvitationLinkEntity> {
+    const link = em.create(InvitationLinkEntity, fields);
+    await em.insert(InvitationLinkEntity, link);
+    return link;
+  }
+
+  /** A link that must be there (its id was just read in `em`'s transaction). */
+  linkOrFail(em: EntityManager, id: string): Promise<InvitationLinkEntity> {
+    return em.getRepository(InvitationLinkEntity).findOneByOrFail({ id });
+  }
+
+  /** A domain that must be there (the caller holds its lock). */
+  domainOrFail(em: EntityManager, id: string): Promise<SystemDomainEntity> {
+    return em.getRepository(SystemDomainEntity).findOneByOrFail({ id });
+  }
+
+  user(id: string): Promise<UserEntity | null> {
+    return this.ds.getRepository(UserEntity).findOneBy({ id });
+  }
+
+  /** A user that must be there (written in `em`'s transaction). */
+  userOrFail(em: EntityManager, id: string): Promise<UserEntity> {
+    return em.findOneByOrFail(UserEntity, { id });
+  }
+
+  /** Whether any account has this email. */
+  accountExists(email: string): Promise<boolean> {
+    return this.ds.getRepository(UserEntity).existsBy({ email });
+  }
+
+  /** The account with this email, its password hash included, locked for the transaction. */
+  lockAccount(em: EntityManager, email: string): Promise<UserEntity | null> {
+    return em
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .addSelect('u.password_hash')
+      .where('u.email = :email', { email })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  /** Inserts a new account: the row, with its id. */
+  async insertAccount(em: EntityManager, fields: DeepPartial<UserEntity>): Promise<UserEntity> {
+    const user = em.create(UserEntity, fields);
+    await em.insert(UserEntity, user);
+    return user;
+  }
 
   /** Whether an account with this email is a member of the domain. */
   isMemberByEmail(em: EntityManager, systemDomainId: string, email: string): Promise<boolean> {

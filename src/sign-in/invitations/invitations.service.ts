@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InvitationsErrors } from './invitations.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
@@ -11,13 +10,12 @@ import { pageList } from '../../base/common/http/page-list.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { CredentialsService } from '../login/credentials.service.js';
 import { SignInAuthority } from '../login/sign-in-authority.js';
 import { linkMail } from '../../delivery/mail/mail-templates.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
-import { UserEntity } from '../../base/model/user.entity.js';
+import type { UserEntity } from '../../base/model/user.entity.js';
 import type {
   CompleteInvitationDto,
   InvitationResponseDto,
@@ -25,7 +23,7 @@ import type {
   UserSystemDomainInviteDto,
   VerifyInviteByLinkDto,
 } from './dto/invitation.dto.js';
-import { InvitationEntity } from '../../base/model/invitation.entity.js';
+import type { InvitationEntity } from '../../base/model/invitation.entity.js';
 import { InvitationsRepository } from './invitations.repository.js';
 import { configuredMethods, factorOwed } from '../login/mfa-policy.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
@@ -46,7 +44,6 @@ export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 @Injectable()
 export class InvitationsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly mail: MailService,
     private readonly clock: Clock,
@@ -62,7 +59,7 @@ export class InvitationsService {
     const domainId = auth.systemDomainId;
     const secret = generateSecret();
     const expires = new Date(this.clock.now().getTime() + INVITATION_TTL_MS);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       // the domain first (seat limits lock it): an invitation replaced below is locked after it, as everywhere
       await lockDomain(em, domainId);
       if (await this.repo.isMemberByEmail(em, domainId, body.email)) throw InvitationsErrors.ALREADY_MEMBER();
@@ -70,7 +67,7 @@ export class InvitationsService {
       for (const old of replaced) await this.emit(em, auth, 'invitation', old.id, 'delete', { id: old.id });
       const type = body.type ?? 'STANDARD';
       await assertSeat(em, domainId, type, { now: this.clock.now(), countPending: true });
-      const invitation = em.create(InvitationEntity, {
+      const fields = {
         system_domain_id: domainId,
         email: body.email,
         first_name: body.first_name ?? null,
@@ -81,8 +78,8 @@ export class InvitationsService {
         reset_hash_sha256: sha256Hex(secret),
         expires,
         accepted_at: null,
-      });
-      await em.insert(InvitationEntity, invitation).catch((e: unknown) => {
+      };
+      const invitation = await this.repo.insertInvitation(em, fields).catch((e: unknown) => {
         throw isUniqueViolation(e) ? InvitationsErrors.INVITED_CONCURRENTLY() : e;
       });
       await this.mail.queue(em, {
@@ -102,10 +99,7 @@ export class InvitationsService {
     q: PageQueryDto,
     path: string,
   ): Promise<ListEnvelope<UserSystemDomainInviteDto>> {
-    const qb = this.ds
-      .getRepository(InvitationEntity)
-      .createQueryBuilder('i')
-      .where('i.system_domain_id = :d AND i.accepted_at IS NULL', { d: auth.systemDomainId });
+    const qb = this.repo.pendingQuery(auth.systemDomainId);
     return pageList({
       qb,
       alias: 'i',
@@ -119,25 +113,19 @@ export class InvitationsService {
 
   /** Withdraws a pending invitation of the caller's domain: its link answers 419 from then on. */
   async withdraw(auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
-      const res = await em.delete(InvitationEntity, {
-        id,
-        system_domain_id: auth.systemDomainId,
-        accepted_at: IsNull(),
-      });
-      if (!res.affected) throw InvitationsErrors.NOT_FOUND();
+    await this.repo.transaction(async (em) => {
+      if (!(await this.repo.deletePendingById(em, id, auth.systemDomainId)))
+        throw InvitationsErrors.NOT_FOUND();
       await this.emit(em, auth, 'invitation', id, 'delete', { id });
     });
   }
 
   /** What the link's holder sees before accepting (VerifyInviteByLink). */
   async verify(secret: string): Promise<VerifyInviteByLinkDto> {
-    const invitation = await this.pending(this.ds.manager, secret);
+    const invitation = await this.pending(this.repo.manager, secret);
     const [inviter, account] = await Promise.all([
-      invitation.inviter_user_id
-        ? this.ds.getRepository(UserEntity).findOneBy({ id: invitation.inviter_user_id })
-        : null,
-      this.ds.getRepository(UserEntity).existsBy({ email: invitation.email }),
+      invitation.inviter_user_id ? this.repo.user(invitation.inviter_user_id) : null,
+      this.repo.accountExists(invitation.email),
     ]);
     return {
       inviter_email: inviter?.email ?? null,
@@ -164,25 +152,17 @@ export class InvitationsService {
     }
     // an existing account's password is checked first, outside the transaction, through the guessing defence:
     // its count must commit although this request then fails (CredentialsService, GuessingDefence)
-    const peek = await this.pending(this.ds.manager, secret);
-    const proved = (await this.ds.getRepository(UserEntity).existsBy({ email: peek.email }))
+    const peek = await this.pending(this.repo.manager, secret);
+    const proved = (await this.repo.accountExists(peek.email))
       ? ((await this.credentials.verify(peek.email, body.password, { includeInactive: true })) ?? 'wrong')
       : null;
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       await lockDomain(em, peek.system_domain_id); // before the invitation's row, as invite() does
       // joining a domain writes to it: a frozen one is read-only for this door too (as the guard's writes)
-      const target = await em
-        .getRepository(SystemDomainEntity)
-        .findOneByOrFail({ id: peek.system_domain_id });
+      const target = await this.repo.domainOrFail(em, peek.system_domain_id);
       if (effectiveStatus(target, this.clock.now()) === 'FROZEN') throw AuthErrors.DOMAIN_FROZEN();
       const invitation = await this.pending(em, secret, true);
-      let user = await em
-        .getRepository(UserEntity)
-        .createQueryBuilder('u')
-        .addSelect('u.password_hash')
-        .where('u.email = :email', { email: invitation.email })
-        .setLock('pessimistic_write')
-        .getOne();
+      let user = await this.repo.lockAccount(em, invitation.email);
       if (user) {
         // proved before the transaction, and for this very account (not one created meanwhile)
         const ok = proved !== null && proved !== 'wrong' && proved.id === user.id;
@@ -211,7 +191,7 @@ export class InvitationsService {
             body.last_name ?? invitation.last_name,
           ],
         });
-        user = em.create(UserEntity, {
+        user = await this.repo.insertAccount(em, {
           email: invitation.email,
           first_name: body.first_name ?? invitation.first_name,
           last_name: body.last_name ?? invitation.last_name,
@@ -222,12 +202,11 @@ export class InvitationsService {
           system_domain_id: invitation.system_domain_id,
           last_login: null,
         });
-        await em.insert(UserEntity, user);
       }
       const joined = await this.repo.join(em, user.id, invitation.system_domain_id);
       const acceptedAt = this.clock.now();
       const at = { systemDomainId: invitation.system_domain_id, requestId };
-      await em.update(InvitationEntity, { id: invitation.id }, { accepted_at: acceptedAt, user_id: user.id });
+      await this.repo.markAccepted(em, invitation.id, acceptedAt, user.id);
       await this.emit(em, at, 'invitation', invitation.id, 'update', {
         ...view(invitation),
         accepted_at: wireDate(acceptedAt),
@@ -245,14 +224,12 @@ export class InvitationsService {
           invitation.group_ids?.[0] ?? null,
         );
         // the person is now a user of the domain, as if an administrator had created them there
-        const member = await em.findOneByOrFail(UserEntity, { id: user.id });
+        const member = await this.repo.userOrFail(em, user.id);
         await this.emit(em, at, 'user', user.id, 'create', {
           ...userView(member, invitation.system_domain_id, invitation.is_admin),
         });
       }
-      const domain = await em
-        .getRepository(SystemDomainEntity)
-        .findOneByOrFail({ id: invitation.system_domain_id });
+      const domain = await this.repo.domainOrFail(em, invitation.system_domain_id);
       // a sign-in that owes a second factor (the account has one, or the domain requires one) is not done
       // by the link: the person signs in, and the factor is asked for there
       if (factorOwed(domain, await configuredMethods(em, user.id))) {
@@ -297,12 +274,7 @@ export class InvitationsService {
 
   /** The pending invitation behind a link: 404 when there never was one, 419 when it expired or was used. */
   private async pending(em: EntityManager, secret: string, lock = false): Promise<InvitationEntity> {
-    const qb = em
-      .getRepository(InvitationEntity)
-      .createQueryBuilder('i')
-      .where('i.reset_hash_sha256 = :hash', { hash: sha256Hex(secret) });
-    if (lock) qb.setLock('pessimistic_write');
-    const invitation = await qb.getOne();
+    const invitation = await this.repo.invitationByHash(em, sha256Hex(secret), lock);
     if (!invitation) throw InvitationsErrors.NOT_FOUND();
     if (invitation.accepted_at || new Date(invitation.expires).getTime() <= this.clock.now().getTime()) {
       throw InvitationsErrors.LINK_EXPIRED();
