@@ -1,14 +1,12 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Response } from 'express';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
-import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
-import { emailLoginPage } from './email-login-page.js';
 import { LoginTokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
-import { protectPage } from '../../base/common/html/page-headers.js';
+import { sendPage } from '../../base/common/html/page-result.js';
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth/email/login')
@@ -55,7 +53,7 @@ export class EmailLoginController {
 @ApiTags('login')
 @Controller('login/email')
 export class EmailLoginPageController {
-  constructor(@Inject(APP_CONFIG) private readonly config: BaseConfig) {}
+  constructor(private readonly emailLogin: EmailLoginService) {}
 
   @Get(':secret')
   @Public()
@@ -66,9 +64,6 @@ export class EmailLoginPageController {
   @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiErrors({ 400: 'A path the hostile-input rules refuse' })
   showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
-    const base = this.config.http.publicBaseUrl;
-    const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
-    const html = emailLoginPage(action);
-    protectPage(res, base).status(200).setHeader('Content-Type', 'text/html; charset=utf-8').send(html);
+    sendPage(res, this.emailLogin.page(secret));
   }
 }

@@ -7,6 +7,8 @@ import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { linkMail } from '../../delivery/mail/mail-templates.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import type { LoginTokenDto } from '../../credentials/tokens/dto/token.dto.js';
+import type { PageResult } from '../../base/common/html/page-result.js';
+import { emailLoginPage } from './email-login-page.js';
 import { EmailLoginErrors } from './email-login.errors.js';
 import { LoginRepository } from './login.repository.js';
 import { SignInAuthority } from './sign-in-authority.js';
@@ -42,6 +44,17 @@ export class EmailLoginService {
   /** The page a mailed link opens (`{PUBLIC_BASE_URL}/login/email/{secret}`). */
   linkFor(secret: string): string {
     return `${this.config.http.publicBaseUrl}/login/email/${secret}`;
+  }
+
+  /**
+   * The page the mailed link opens: consumes nothing and does not look the secret up (mail scanners prefetch
+   * links; no oracle for guessers), only a button that POSTs it to `complete`.
+   */
+  page(secret: string): PageResult {
+    const base = this.config.http.publicBaseUrl;
+    const action = `${base}/API/auth/v1/auth/email/login/${encodeURIComponent(secret)}/`;
+    // the form posts to the service under its public base URL (the page's CSP allows that origin)
+    return { status: 200, html: emailLoginPage(action), formTarget: base };
   }
 
   /**
