@@ -1,0 +1,217 @@
+import { jest } from '@jest/globals';
+import type { AccessService } from '../../base/common/auth/access.service.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import type {
+  IdentityProviderDomainEntity,
+  IdentityProviderEntity,
+} from '../../base/model/identity-provider.entity.js';
+import type { AuditService } from '../../delivery/audit/audit.service.js';
+import { DnsUnavailableError, type DnsTxt } from './dns-txt.js';
+import type { BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
+import { DomainBindingsService } from './domain-bindings.service.js';
+
+const EM = { em: true };
+const NOW = new Date('2026-05-01T12:00:00Z');
+const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const admin = {
+  systemDomainId: 'd1',
+  userId: 'u1',
+  requestId: 'r1',
+  isAdmin: true,
+  isSuperAdmin: false,
+} as AuthContext;
+const superAdmin = { ...admin, isSuperAdmin: true } as AuthContext;
+const bind = { domain: ' Corp.TEST ', identity_provider_id: 'i1' };
+
+const binding = (over: Partial<IdentityProviderDomainEntity> = {}) =>
+  ({
+    domain: 'corp.test',
+    system_domain_id: 'd1',
+    identity_provider_id: 'i1',
+    verified_at: null,
+    challenge_token: 'tok',
+    date_created: NOW,
+    ...over,
+  }) as IdentityProviderDomainEntity;
+
+function setup(
+  o: { rows?: IdentityProviderDomainEntity[]; contested?: number; elsewhere?: boolean; txt?: string[] } = {},
+) {
+  const rows = [...(o.rows ?? [])];
+  const find = (k: BindingKey) =>
+    rows.find((r) => r.domain === k.domain && r.system_domain_id === k.system_domain_id);
+  const repo = {
+    manager: EM,
+    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+    idpOfDomain: jest.fn(async (id: string, d: string) =>
+      id === 'i1' && d === 'd1' ? ({ id: 'i1', system_domain_id: 'd1' } as IdentityProviderEntity) : null,
+    ),
+    binding: jest.fn(async (k: BindingKey) => find(k) ?? null),
+    bindingOrFail: jest.fn(async (_em: unknown, k: BindingKey) => find(k)!),
+    bindingsNamed: jest.fn(async (_em: unknown, domain: string, d?: string) =>
+      rows.filter((r) => r.domain === domain && (d === undefined || r.system_domain_id === d)),
+    ),
+    removeBinding: jest.fn(async (_em: unknown, _k: BindingKey) => undefined),
+    contestedUsers: jest.fn(async (..._a: unknown[]) => o.contested ?? 0),
+    verifiedElsewhere: jest.fn(async (..._a: unknown[]) => o.elsewhere ?? false),
+    claim: jest.fn(async (_em: unknown, row: IdentityProviderDomainEntity) => {
+      rows.push({ ...row, date_created: NOW });
+    }),
+    markVerified: jest.fn(async (_em: unknown, domain: string, d: string) => {
+      const r = find({ domain, system_domain_id: d });
+      if (r && !r.verified_at) r.verified_at = NOW;
+    }),
+  };
+  const access = { require: jest.fn(async (..._a: unknown[]) => undefined) };
+  const audit = {
+    record: jest.fn(async (_em: unknown, _o: unknown, _e: Record<string, unknown>) => undefined),
+  };
+  const dns = { lookup: jest.fn(async (_n: string) => o.txt ?? []) };
+  const service = new DomainBindingsService(
+    access as unknown as AccessService,
+    audit as unknown as AuditService,
+    repo as unknown as DomainBindingsRepository,
+    dns as unknown as DnsTxt,
+  );
+  return { service, repo, audit, dns, rows };
+}
+
+const details = (s: ReturnType<typeof setup>) => s.audit.record.mock.calls.map((c) => c[2].details);
+
+describe('DomainBindingsService.bind', () => {
+  it('claims the name, normalised, unverified and with its challenge, and audits it', async () => {
+    const s = setup();
+    const view = await s.service.bind(admin, bind);
+    expect(s.repo.claim.mock.calls[0][1]).toMatchObject({
+      domain: 'corp.test',
+      system_domain_id: 'd1',
+      identity_provider_id: 'i1',
+      verified_at: null,
+    });
+    expect(view).toMatchObject({
+      verified: false,
+      verification: { type: 'TXT', name: '_portcullis-challenge.corp.test' },
+    });
+    expect(details(s)).toEqual([{ operation: 'bind' }]);
+  });
+
+  it('refuses what is not a domain name, and force from anyone but a super administrator', async () => {
+    const s = setup();
+    await expect(s.service.bind(admin, { ...bind, domain: 'not a domain' })).rejects.toMatchObject({
+      code: 'identity_providers.INVALID',
+    });
+    await expect(s.service.bind(admin, { ...bind, force: true })).rejects.toMatchObject({
+      code: 'identity_providers.FORCE_FORBIDDEN',
+    });
+    expect(s.repo.transaction).not.toHaveBeenCalled();
+  });
+
+  it('answers NOT_FOUND for an IdP of another domain', async () => {
+    const s = setup();
+    await expect(s.service.bind(admin, { ...bind, identity_provider_id: 'i9' })).rejects.toMatchObject({
+      code: 'identity_providers.NOT_FOUND',
+    });
+  });
+
+  it('refuses a name bound to another IdP of the domain, or verified by another domain', async () => {
+    const s = setup({ rows: [binding({ identity_provider_id: 'i2' })] });
+    await expect(s.service.bind(admin, bind)).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_TAKEN',
+    });
+    const t = setup({ elsewhere: true });
+    await expect(t.service.bind(admin, bind)).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_FOREIGN',
+    });
+    expect(t.repo.claim).not.toHaveBeenCalled();
+  });
+
+  it('leaves a name people of other domains use to a super administrator’s decision', async () => {
+    const s = setup({ contested: 2 });
+    await expect(s.service.bind(admin, bind)).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_CONTESTED',
+    });
+    const t = setup({ contested: 2 });
+    const view = await t.service.bind(superAdmin, { ...bind, force: true });
+    expect(view.verified).toBe(true);
+    expect(details(t)).toEqual([{ operation: 'bind' }, { operation: 'verify', method: 'decision' }]);
+  });
+
+  it('binding the same name to the same IdP again changes nothing', async () => {
+    const s = setup({ rows: [binding()] });
+    await s.service.bind(admin, bind);
+    expect(s.repo.claim).not.toHaveBeenCalled();
+    expect(s.audit.record).not.toHaveBeenCalled();
+  });
+});
+
+describe('DomainBindingsService.verify', () => {
+  it('verifies by the TXT record carrying the binding’s value', async () => {
+    const s = setup({ rows: [binding()], txt: ['other', ' portcullis-domain-verification=tok '] });
+    const view = await s.service.verify(admin, 'Corp.test', {});
+    expect(s.dns.lookup).toHaveBeenCalledWith('_portcullis-challenge.corp.test');
+    expect(view.verified).toBe(true);
+    expect(details(s)).toEqual([{ operation: 'verify', method: 'dns' }]);
+  });
+
+  it('answers NOT_VERIFIED without the record, DNS_UNAVAILABLE when the resolvers fail', async () => {
+    const s = setup({ rows: [binding()], txt: ['portcullis-domain-verification=other'] });
+    await expect(s.service.verify(admin, 'corp.test', {})).rejects.toMatchObject({
+      code: 'identity_providers.NOT_VERIFIED',
+    });
+    s.dns.lookup.mockRejectedValue(new DnsUnavailableError('timeout'));
+    await expect(s.service.verify(admin, 'corp.test', {})).rejects.toMatchObject({
+      code: 'identity_providers.DNS_UNAVAILABLE',
+    });
+    expect(s.repo.markVerified).not.toHaveBeenCalled();
+  });
+
+  it('a verified binding answers as it is; one verified elsewhere meanwhile wins (DOMAIN_FOREIGN)', async () => {
+    const s = setup({ rows: [binding({ verified_at: NOW })] });
+    await expect(s.service.verify(admin, 'corp.test', {})).resolves.toMatchObject({ verified: true });
+    expect(s.dns.lookup).not.toHaveBeenCalled();
+    const t = setup({ rows: [binding()], txt: ['portcullis-domain-verification=tok'] });
+    t.repo.markVerified.mockRejectedValue(UNIQUE);
+    await expect(t.service.verify(admin, 'corp.test', {})).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_FOREIGN',
+    });
+  });
+
+  it('another domain’s binding is NOT_FOUND to an administrator; a super administrator may decide it', async () => {
+    const s = setup({ rows: [binding({ system_domain_id: 'd2' })] });
+    await expect(s.service.verify(admin, 'corp.test', { system_domain_id: 'd2' })).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_NOT_FOUND',
+    });
+    await expect(s.service.verify(admin, 'corp.test', { force: true })).rejects.toMatchObject({
+      code: 'identity_providers.FORCE_FORBIDDEN',
+    });
+    const view = await s.service.verify(superAdmin, 'corp.test', { system_domain_id: 'd2', force: true });
+    expect(view.verified).toBe(true);
+    expect(s.dns.lookup).not.toHaveBeenCalled();
+  });
+});
+
+describe('DomainBindingsService.unbind', () => {
+  it('removes the caller’s domain’s binding only; a super administrator without a domain removes every one', async () => {
+    const rows = [binding(), binding({ system_domain_id: 'd2' })];
+    const s = setup({ rows });
+    await s.service.unbind(admin, 'Corp.test');
+    expect(s.repo.removeBinding.mock.calls.map((c) => c[1])).toEqual([
+      { domain: 'corp.test', system_domain_id: 'd1' },
+    ]);
+    const t = setup({ rows });
+    await t.service.unbind(superAdmin, 'corp.test');
+    expect(t.repo.removeBinding).toHaveBeenCalledTimes(2);
+    expect(details(t)).toEqual([{ operation: 'unbind' }, { operation: 'unbind' }]);
+  });
+
+  it('answers DOMAIN_NOT_FOUND for a name the domain has not bound, and for another domain’s to an administrator', async () => {
+    const s = setup({ rows: [binding({ system_domain_id: 'd2' })] });
+    await expect(s.service.unbind(admin, 'corp.test')).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_NOT_FOUND',
+    });
+    await expect(s.service.unbind(admin, 'corp.test', 'd2')).rejects.toMatchObject({
+      code: 'identity_providers.DOMAIN_NOT_FOUND',
+    });
+    expect(s.repo.removeBinding).not.toHaveBeenCalled();
+  });
+});
