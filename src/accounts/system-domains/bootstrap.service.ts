@@ -1,15 +1,12 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { BOOTSTRAP_CONFIG } from './system-domains-config.js';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import { SigningKeysService } from '../../base/keys/signing-keys.service.js';
-import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
-import { UserEntity } from '../../base/model/user.entity.js';
+import { SystemDomainsRepository } from './system-domains.repository.js';
 import { SystemDomainsService } from './system-domains.service.js';
 
 /**
@@ -24,7 +21,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   firstStart: { email: string; password: string | null } | null = null;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: SystemDomainsRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     @Inject(BOOTSTRAP_CONFIG.token) private readonly bootstrapConfig: ConfigOf<typeof BOOTSTRAP_CONFIG>,
     private readonly keys: SigningKeysService,
@@ -33,32 +30,26 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.keys.init();
-    if ((await this.ds.getRepository(UserEntity).count({ take: 1 })) > 0) return;
+    if (await this.repo.anyUser()) return;
     const generated = this.bootstrapConfig.adminPassword === null;
     const password = this.bootstrapConfig.adminPassword ?? randomBytes(15).toString('base64url');
     const passwordHash = await hashPassword(password);
     try {
-      await this.ds.transaction(async (em) => {
+      await this.repo.transaction(async (em) => {
         const domain = await this.domains.create(em, {
           name: 'Default',
           base_url: this.config.http.publicBaseUrl,
           type: 'INTERNAL',
         });
-        const user = await em.getRepository(UserEntity).save(
-          em.getRepository(UserEntity).create({
-            email: this.bootstrapConfig.adminEmail,
-            first_name: 'Super',
-            last_name: 'Administrator',
-            password_hash: passwordHash,
-            is_super_admin: true,
-            system_domain_id: domain.id,
-          }),
-        );
-        await em
-          .getRepository(UserSystemDomainEntity)
-          .insert({ user_id: user.id, system_domain_id: domain.id, is_admin: true });
-        domain.creating_user_id = user.id;
-        await em.save(domain);
+        domain.creating_user_id = await this.repo.insertAdmin(em, {
+          email: this.bootstrapConfig.adminEmail,
+          first_name: 'Super',
+          last_name: 'Administrator',
+          password_hash: passwordHash,
+          is_super_admin: true,
+          system_domain_id: domain.id,
+        });
+        await this.repo.saveDomain(em, domain);
       });
     } catch (err) {
       if (isUniqueViolation(err)) return; // another instance bootstrapped first

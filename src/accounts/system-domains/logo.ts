@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { SystemDomainLogoEntity } from '../../base/model/logo.entity.js';
 
 /** Largest logo accepted (multer's limit: a larger upload stops being read there). */
 export const LOGO_MAX_BYTES = 1024 * 1024;
@@ -35,22 +33,4 @@ export function logoUrl(
 ): string | null {
   if (!sha256) return null;
   return `${publicBaseUrl.replace(/\/+$/, '')}/API/auth/v1/system_domains/${domainId}/logo/?v=${sha256.slice(0, 12)}`;
-}
-
-/** The logo URLs of some domains (absent: no logo), in one query; for lists and sign-in answers. */
-export async function logoUrls(
-  em: EntityManager,
-  publicBaseUrl: string,
-  domainIds: string[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (domainIds.length === 0) return out;
-  const rows: { system_domain_id: string; sha256: string }[] = await em
-    .getRepository(SystemDomainLogoEntity)
-    .createQueryBuilder('l')
-    .select(['l.system_domain_id AS system_domain_id', 'l.sha256 AS sha256'])
-    .where('l.system_domain_id = ANY(:ids::uuid[])', { ids: domainIds })
-    .getRawMany();
-  for (const r of rows) out.set(r.system_domain_id, logoUrl(publicBaseUrl, r.system_domain_id, r.sha256)!);
-  return out;
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Brackets, DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
@@ -22,10 +21,10 @@ import type {
   SystemDomainProfileDto,
   UpdateSystemDomainDto,
 } from './dto/system-domain.dto.js';
-import { SystemDomainLogoEntity } from '../../base/model/logo.entity.js';
-import { LOGO_FIELDS, logoUrl, logoUrls, sha256Hex, sniffImage } from './logo.js';
+import type { SystemDomainLogoEntity } from '../../base/model/logo.entity.js';
+import { LOGO_FIELDS, logoUrl, sha256Hex, sniffImage } from './logo.js';
 import { systemDomainBasicView, systemDomainView } from './system-domain-view.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
 import { SystemDomainsRepository } from './system-domains.repository.js';
 import { SystemDomainsService } from './system-domains.service.js';
@@ -59,7 +58,6 @@ export interface LogoFile {
 @Injectable()
 export class SystemDomainAdminService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly domains: SystemDomainsService,
     private readonly events: WebhookEventsService,
@@ -70,24 +68,9 @@ export class SystemDomainAdminService {
   ) {}
 
   async list(q: SystemDomainListQueryDto, path: string): Promise<SystemDomainListDto> {
-    const qb = this.ds.getRepository(SystemDomainEntity).createQueryBuilder('d');
-    if (q.query) {
-      const like = `%${q.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(
-        new Brackets((w) =>
-          w
-            .where('d.name ILIKE :like', { like })
-            .orWhere('d.base_url ILIKE :like', { like })
-            .orWhere('d.description ILIKE :like', { like }),
-        ),
-      );
-    }
-    if (q.statuses?.length) qb.andWhere('d.status IN (:...statuses)', { statuses: q.statuses });
-    if (q.types?.length) qb.andWhere('d.type IN (:...types)', { types: q.types });
-    if (q.is_template !== undefined) qb.andWhere('d.is_template = :tpl', { tpl: q.is_template });
     // facets are asked for, so the envelope always carries them
     return (await pageList({
-      qb,
+      qb: this.repo.search(q),
       alias: 'd',
       q,
       sortable: SORTABLE,
@@ -105,12 +88,8 @@ export class SystemDomainAdminService {
   }
 
   async templates(q: SystemDomainListQueryDto, path: string): Promise<PageList<SystemDomainDto>> {
-    const qb = this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .where('d.is_template = true');
     return pageList({
-      qb,
+      qb: this.repo.templates(),
       alias: 'd',
       q,
       sortable: SORTABLE,
@@ -121,17 +100,17 @@ export class SystemDomainAdminService {
   }
 
   async get(id: string): Promise<SystemDomainDto> {
-    return this.view(this.ds.manager, await this.find(this.ds.manager, id));
+    return this.view(this.repo.manager, await this.find(this.repo.manager, id));
   }
 
   /** Basic for members, BasicAdmin for the domain's administrators and super administrators. */
   async basic(auth: AuthContext, id: string): Promise<SystemDomainBasicDto> {
-    const d = await this.find(this.ds.manager, id);
+    const d = await this.find(this.repo.manager, id);
     return systemDomainBasicView(d, auth.isSuperAdmin || (auth.isAdmin && auth.systemDomainId === id));
   }
 
   async create(auth: AuthContext, body: CreateSystemDomainDto): Promise<SystemDomainDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const d = await this.domains.create(em, {
         ...this.fields(body),
         name: body.name,
@@ -152,7 +131,7 @@ export class SystemDomainAdminService {
   }
 
   async profile(id: string): Promise<SystemDomainProfileDto> {
-    return { industry: (await this.find(this.ds.manager, id)).industry };
+    return { industry: (await this.find(this.repo.manager, id)).industry };
   }
 
   async updateProfile(
@@ -167,7 +146,7 @@ export class SystemDomainAdminService {
   }
 
   async features(id: string): Promise<SystemDomainFeaturesDto> {
-    return { features: (await this.find(this.ds.manager, id)).features ?? [] };
+    return { features: (await this.find(this.repo.manager, id)).features ?? [] };
   }
 
   async replaceFeatures(
@@ -192,7 +171,7 @@ export class SystemDomainAdminService {
       sync_to_another_dc: body.sync_to_another_dc ?? false,
       date_created: wireDate(this.clock.now()),
     };
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       await this.find(em, id);
       await this.emit(em, auth, id, 'reindex', {
         reindex_id: request.id,
@@ -213,16 +192,13 @@ export class SystemDomainAdminService {
     if (!contentType) throw SystemDomainsErrors.LOGO_TYPE();
     const sha256 = sha256Hex(file.buffer);
     await this.change(auth, id, 'update', async (d, em) => {
-      await em.getRepository(SystemDomainLogoEntity).upsert(
-        {
-          system_domain_id: d.id,
-          content_type: contentType,
-          bytes: file.buffer,
-          sha256,
-          date_modified: this.clock.now(),
-        },
-        ['system_domain_id'],
-      );
+      await this.repo.saveLogo(em, {
+        system_domain_id: d.id,
+        content_type: contentType,
+        bytes: file.buffer,
+        sha256,
+        date_modified: this.clock.now(),
+      });
       d.date_modified = this.clock.now();
     });
     return { logo: logoUrl(this.config.http.publicBaseUrl, id, sha256)! };
@@ -230,18 +206,16 @@ export class SystemDomainAdminService {
 
   async deleteLogo(auth: AuthContext, id: string): Promise<void> {
     await this.change(auth, id, 'update', async (d, em) => {
-      const res = await em.getRepository(SystemDomainLogoEntity).delete({ system_domain_id: d.id });
-      if (!res.affected) throw SystemDomainsErrors.NO_LOGO();
+      if (!(await this.repo.deleteLogo(em, d.id))) throw SystemDomainsErrors.NO_LOGO();
       d.date_modified = this.clock.now();
     });
   }
 
   /** The stored image, for the public logo route. */
   async logo(id: string): Promise<SystemDomainLogoEntity> {
-    const logo = await this.ds.getRepository(SystemDomainLogoEntity).findOneBy({ system_domain_id: id });
+    const logo = await this.repo.logo(id);
     if (!logo) {
-      if (!(await this.ds.getRepository(SystemDomainEntity).existsBy({ id })))
-        throw SystemDomainsErrors.NOT_FOUND();
+      if (!(await this.repo.exists(id))) throw SystemDomainsErrors.NOT_FOUND();
       throw SystemDomainsErrors.NO_LOGO();
     }
     return logo;
@@ -255,7 +229,7 @@ export class SystemDomainAdminService {
    */
   async remove(auth: AuthContext, id: string): Promise<void> {
     if (id === auth.systemDomainId) throw SystemDomainsErrors.OWN_DOMAIN();
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const d = await this.find(em, id, true);
       // a super administrator is not deleted as a side effect (the service could lose its last one)
       if (await this.repo.strandsSuperAdmin(em, id)) throw SystemDomainsErrors.LAST_DOMAIN_OF_SUPER_ADMIN();
@@ -265,7 +239,7 @@ export class SystemDomainAdminService {
       await this.repo.deleteOnlyMembers(em, id);
       // every other row naming the domain goes with it: each such table's foreign key is ON DELETE CASCADE
       // (migration DomainCascade1795700500000; test/e2e/domain-cascade.e2e-spec.ts holds new tables to it)
-      await em.delete(SystemDomainEntity, { id });
+      await this.repo.deleteDomain(em, id);
       await this.emit(em, auth, null, 'delete', { id, name: d.name });
     });
     // the domain's apps are gone: every instance drops them from its client registry
@@ -279,10 +253,10 @@ export class SystemDomainAdminService {
     operation: string,
     apply: (d: SystemDomainEntity, em: EntityManager) => void | Promise<void>,
   ): Promise<SystemDomainDto> {
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const d = await this.find(em, id, true);
       await apply(d, em);
-      const saved = await em.getRepository(SystemDomainEntity).save(d);
+      const saved = await this.repo.saveDomain(em, d);
       const view = await this.view(em, saved);
       await this.emit(em, auth, id, operation, view as unknown as Record<string, unknown>);
       return view;
@@ -290,10 +264,7 @@ export class SystemDomainAdminService {
   }
 
   private async find(em: EntityManager, id: string, lock = false): Promise<SystemDomainEntity> {
-    const d = await em.getRepository(SystemDomainEntity).findOne({
-      where: { id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const d = await this.repo.domain(em, id, lock);
     if (!d) throw SystemDomainsErrors.NOT_FOUND();
     return d;
   }
@@ -313,17 +284,18 @@ export class SystemDomainAdminService {
   }
 
   private async view(em: EntityManager, d: SystemDomainEntity): Promise<SystemDomainDto> {
-    const urls = await logoUrls(em, this.config.http.publicBaseUrl, [d.id]);
-    return systemDomainView(d, urls.get(d.id) ?? null);
+    const hashes = await this.repo.logoHashes(em, [d.id]);
+    return systemDomainView(d, logoUrl(this.config.http.publicBaseUrl, d.id, hashes.get(d.id)));
   }
 
   private async views(rows: SystemDomainEntity[]): Promise<SystemDomainDto[]> {
-    const urls = await logoUrls(
-      this.ds.manager,
-      this.config.http.publicBaseUrl,
+    const hashes = await this.repo.logoHashes(
+      this.repo.manager,
       rows.map((d) => d.id),
     );
-    return rows.map((d) => systemDomainView(d, urls.get(d.id) ?? null));
+    return rows.map((d) =>
+      systemDomainView(d, logoUrl(this.config.http.publicBaseUrl, d.id, hashes.get(d.id))),
+    );
   }
 
   /** The audit record and the event (to the caller's domain and the changed one's), in the transaction. */

@@ -1,9 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { type EntityManager, In } from 'typeorm';
+import { Brackets, type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { returningRows } from '../../base/database/returning-rows.js';
+import { AppEntity } from '../../base/model/app.entity.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
+import { SystemDomainLogoEntity } from '../../base/model/logo.entity.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
+import { UserEntity } from '../../base/model/user.entity.js';
+
+/** The filters of the domains' list (all optional). */
+export interface DomainFilter {
+  query?: string;
+  statuses?: string[];
+  types?: string[];
+  is_template?: boolean;
+}
 
 /**
  * Carries out passed `freeze_date`s and `deactivate_date`s: the status is written (FROZEN, or DEACTIVATED,
@@ -32,12 +44,133 @@ export interface ScheduledChange {
 }
 
 /**
- * The raw statements of system domains (the scheduled dates, the built-in app of a live domain, the member
- * moves of a domain deletion), so the services and the schedule worker hold the rules and can be unit-tested
- * with a fake of this class. Methods that belong to a larger change take the transaction's EntityManager.
+ * The statements of system domains (the domains and their logos, the built-in app, the first super
+ * administrator, the scheduled dates, the member moves of a domain deletion), so the services and the schedule
+ * worker hold the rules and can be unit-tested with a fake of this class. Methods that belong to a larger
+ * change take the transaction's EntityManager (`transaction()`).
  */
 @Injectable()
 export class SystemDomainsRepository extends FeatureRepository {
+  /** Whether any account exists (the first start creates one when none does). */
+  async anyUser(): Promise<boolean> {
+    return (await this.ds.getRepository(UserEntity).count({ take: 1 })) > 0;
+  }
+
+  /** A new domain, as stored. */
+  createDomain(
+    em: EntityManager,
+    fields: Partial<SystemDomainEntity> & { name: string; base_url: string },
+  ): Promise<SystemDomainEntity> {
+    return em.getRepository(SystemDomainEntity).save(em.getRepository(SystemDomainEntity).create(fields));
+  }
+
+  /** The domain's built-in app (a PAT app under which sign-ins are issued). */
+  async insertBuiltinApp(em: EntityManager, systemDomainId: string, name: string): Promise<void> {
+    await em.getRepository(AppEntity).insert({
+      system_domain_id: systemDomainId,
+      name,
+      type: 'PAT',
+      is_builtin: true,
+    });
+  }
+
+  /** A new account at home in the domain and its administrator membership there: the account's id. */
+  async insertAdmin(
+    em: EntityManager,
+    account: Pick<
+      UserEntity,
+      'email' | 'first_name' | 'last_name' | 'password_hash' | 'is_super_admin' | 'system_domain_id'
+    >,
+  ): Promise<string> {
+    const user = await em.getRepository(UserEntity).save(em.getRepository(UserEntity).create(account));
+    await em
+      .getRepository(UserSystemDomainEntity)
+      .insert({ user_id: user.id, system_domain_id: account.system_domain_id, is_admin: true });
+    return user.id;
+  }
+
+  /** The domains that pass the filter, for pageList. */
+  search(f: DomainFilter): SelectQueryBuilder<SystemDomainEntity> {
+    const qb = this.ds.getRepository(SystemDomainEntity).createQueryBuilder('d');
+    if (f.query) {
+      const like = `%${f.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(
+        new Brackets((w) =>
+          w
+            .where('d.name ILIKE :like', { like })
+            .orWhere('d.base_url ILIKE :like', { like })
+            .orWhere('d.description ILIKE :like', { like }),
+        ),
+      );
+    }
+    if (f.statuses?.length) qb.andWhere('d.status IN (:...statuses)', { statuses: f.statuses });
+    if (f.types?.length) qb.andWhere('d.type IN (:...types)', { types: f.types });
+    if (f.is_template !== undefined) qb.andWhere('d.is_template = :tpl', { tpl: f.is_template });
+    return qb;
+  }
+
+  /** The template domains, for pageList. */
+  templates(): SelectQueryBuilder<SystemDomainEntity> {
+    return this.ds.getRepository(SystemDomainEntity).createQueryBuilder('d').where('d.is_template = true');
+  }
+
+  /** One domain, or null; `lock` holds its row (FOR UPDATE) until the transaction ends. */
+  domain(em: EntityManager, id: string, lock = false): Promise<SystemDomainEntity | null> {
+    return em.getRepository(SystemDomainEntity).findOne({
+      where: { id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /** Whether the domain exists. */
+  exists(id: string): Promise<boolean> {
+    return this.ds.getRepository(SystemDomainEntity).existsBy({ id });
+  }
+
+  /** Writes the domain's changed fields: the domain as stored. */
+  saveDomain(em: EntityManager, d: SystemDomainEntity): Promise<SystemDomainEntity> {
+    return em.getRepository(SystemDomainEntity).save(d);
+  }
+
+  /** Deletes the domain (every row naming it goes with it: ON DELETE CASCADE). */
+  async deleteDomain(em: EntityManager, id: string): Promise<void> {
+    await em.delete(SystemDomainEntity, { id });
+  }
+
+  /** Stores the domain's logo (replacing the one there). */
+  async saveLogo(
+    em: EntityManager,
+    logo: Pick<
+      SystemDomainLogoEntity,
+      'system_domain_id' | 'content_type' | 'bytes' | 'sha256' | 'date_modified'
+    >,
+  ): Promise<void> {
+    await em.getRepository(SystemDomainLogoEntity).upsert(logo, ['system_domain_id']);
+  }
+
+  /** Deletes the domain's logo: false when there was none. */
+  async deleteLogo(em: EntityManager, id: string): Promise<boolean> {
+    const res = await em.getRepository(SystemDomainLogoEntity).delete({ system_domain_id: id });
+    return !!res.affected;
+  }
+
+  /** The domain's stored logo, or null. */
+  logo(id: string): Promise<SystemDomainLogoEntity | null> {
+    return this.ds.getRepository(SystemDomainLogoEntity).findOneBy({ system_domain_id: id });
+  }
+
+  /** The logo hash of each of these domains that has one, in one query. */
+  async logoHashes(em: EntityManager, domainIds: string[]): Promise<Map<string, string>> {
+    if (domainIds.length === 0) return new Map();
+    const rows: { system_domain_id: string; sha256: string }[] = await em
+      .getRepository(SystemDomainLogoEntity)
+      .createQueryBuilder('l')
+      .select(['l.system_domain_id AS system_domain_id', 'l.sha256 AS sha256'])
+      .where('l.system_domain_id = ANY(:ids::uuid[])', { ids: domainIds })
+      .getRawMany();
+    return new Map(rows.map((r) => [r.system_domain_id, r.sha256]));
+  }
+
   /** Which of these domains exist. */
   async existing(ids: string[]): Promise<{ id: string }[]> {
     return this.ds.getRepository(SystemDomainEntity).find({ select: { id: true }, where: { id: In(ids) } });

@@ -4,7 +4,7 @@ import type { Clock } from '../../base/common/clock.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { DomainScheduleWorker } from './domain-schedule.worker.js';
 import type { ScheduledChange, SystemDomainsRepository } from './system-domains.repository.js';
-import { SystemDomainsService } from './system-domains.service.js';
+import { BUILTIN_APP_NAME, SystemDomainsService } from './system-domains.service.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
@@ -72,5 +72,19 @@ describe('SystemDomainsService.builtinAppId', () => {
     expect(await service.builtinAppId(EM, 'd1')).toBe('app1');
     await expect(service.builtinAppId(EM, 'd2')).rejects.toMatchObject({ status: 401 });
     expect(repo.builtinAppOfLiveDomain).toHaveBeenCalledWith(EM, 'd2');
+  });
+});
+
+describe('SystemDomainsService.create', () => {
+  it('creates the domain and its built-in sign-in app in the caller’s transaction', async () => {
+    const repo = {
+      createDomain: jest.fn(async (_em: unknown, f: object) => ({ ...f, id: 'd9' })),
+      insertBuiltinApp: jest.fn(async () => undefined),
+    };
+    const service = new SystemDomainsService(repo as unknown as SystemDomainsRepository);
+    const d = await service.create(EM, { name: 'Acme', base_url: 'https://a.test' });
+    expect(d).toEqual({ name: 'Acme', base_url: 'https://a.test', id: 'd9' });
+    expect(repo.createDomain).toHaveBeenCalledWith(EM, { name: 'Acme', base_url: 'https://a.test' });
+    expect(repo.insertBuiltinApp).toHaveBeenCalledWith(EM, 'd9', BUILTIN_APP_NAME);
   });
 });

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppEntity } from '../../base/model/app.entity.js';
 import { AuthErrors } from '../../base/common/auth/auth.errors.js';
-import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { SystemDomainsRepository } from './system-domains.repository.js';
 
 export const BUILTIN_APP_NAME = 'Portcullis sign-in';
@@ -13,15 +12,8 @@ export class SystemDomainsService {
 
   /** Creates a domain with its built-in sign-in app (password and SSO sessions are issued under it). */
   async create(em: EntityManager, fields: Partial<SystemDomainEntity> & { name: string; base_url: string }) {
-    const domain = await em
-      .getRepository(SystemDomainEntity)
-      .save(em.getRepository(SystemDomainEntity).create(fields));
-    await em.getRepository(AppEntity).insert({
-      system_domain_id: domain.id,
-      name: BUILTIN_APP_NAME,
-      type: 'PAT',
-      is_builtin: true,
-    });
+    const domain = await this.repo.createDomain(em, fields);
+    await this.repo.insertBuiltinApp(em, domain.id, BUILTIN_APP_NAME);
     return domain;
   }
 
