@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetAclEntity, AssetPermission } from '../../base/model/asset-acl.entity.js';
@@ -6,6 +7,12 @@ import { AclsService, type Principal } from './acls.service.js';
 import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository } from './assets.repository.js';
+
+/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
+const wire = (e: unknown) => {
+  const { status, code, errors } = e as ApiError;
+  return { status, code, errors };
+};
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -69,17 +76,17 @@ describe('AclsService', () => {
   describe('put', () => {
     it('grants only permissions the caller holds, naming the missing ones in canonical order', async () => {
       const s = setup({ held: ['read', 'change-acl'] });
-      await expect(s.service.put(auth, ASSET, user, ['delete', 'read', 'write'])).rejects.toEqual(
-        AssetsErrors.PERMISSIONS_NOT_HELD(['write', 'delete']),
-      );
+      await expect(
+        s.service.put(auth, ASSET, user, ['delete', 'read', 'write']).catch(wire),
+      ).resolves.toEqual(wire(AssetsErrors.PERMISSIONS_NOT_HELD(['write', 'delete'])));
       expect(s.repo.insertAcl).not.toHaveBeenCalled();
       expect(s.repo.setAclPermissions).not.toHaveBeenCalled();
     });
 
     it('does not change an entry that carries permissions the caller lacks, even to narrow it', async () => {
       const s = setup({ held: ['read', 'change-acl'], existing: entry({ permissions: ALL }) });
-      await expect(s.service.put(auth, ASSET, user, ['read'])).rejects.toEqual(
-        AssetsErrors.PERMISSIONS_NOT_HELD(['write', 'delete']),
+      await expect(s.service.put(auth, ASSET, user, ['read']).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.PERMISSIONS_NOT_HELD(['write', 'delete'])),
       );
       expect(s.repo.setAclPermissions).not.toHaveBeenCalled();
     });
@@ -117,14 +124,18 @@ describe('AclsService', () => {
 
     it('a principal not of the caller’s domain stops it before any write', async () => {
       const s = setup({ principal: false });
-      await expect(s.service.put(auth, ASSET, user, ['read'])).rejects.toEqual(AssetsErrors.NOT_FOUND());
+      await expect(s.service.put(auth, ASSET, user, ['read']).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
       expect(s.access.require).toHaveBeenCalledWith(auth, 'user', ['u2']);
       expect(s.repo.transaction).not.toHaveBeenCalled();
     });
 
     it('an asset the caller cannot see (deleted meanwhile) is a 404', async () => {
       const s = setup({ held: null });
-      await expect(s.service.put(auth, ASSET, user, ['read'])).rejects.toEqual(AssetsErrors.NOT_FOUND());
+      await expect(s.service.put(auth, ASSET, user, ['read']).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
       expect(s.repo.insertAcl).not.toHaveBeenCalled();
     });
   });
@@ -132,14 +143,16 @@ describe('AclsService', () => {
   describe('remove', () => {
     it('a missing entry is ACL_NOT_FOUND', async () => {
       const s = setup();
-      await expect(s.service.remove(auth, ASSET, user)).rejects.toEqual(AssetsErrors.ACL_NOT_FOUND());
+      await expect(s.service.remove(auth, ASSET, user).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.ACL_NOT_FOUND()),
+      );
       expect(s.repo.deleteAcl).not.toHaveBeenCalled();
     });
 
     it('does not remove an entry carrying permissions the caller lacks', async () => {
       const s = setup({ held: ['read', 'change-acl'], existing: entry({ permissions: ['read', 'write'] }) });
-      await expect(s.service.remove(auth, ASSET, user)).rejects.toEqual(
-        AssetsErrors.PERMISSIONS_NOT_HELD(['write']),
+      await expect(s.service.remove(auth, ASSET, user).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.PERMISSIONS_NOT_HELD(['write'])),
       );
       expect(s.repo.deleteAcl).not.toHaveBeenCalled();
     });
@@ -154,12 +167,19 @@ describe('AclsService', () => {
 
   describe('reads', () => {
     it('get: the entry of a known principal, or ACL_NOT_FOUND', async () => {
-      await expect(setup().service.get(auth, ASSET, user)).rejects.toEqual(AssetsErrors.ACL_NOT_FOUND());
+      await expect(setup().service.get(auth, ASSET, user).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.ACL_NOT_FOUND()),
+      );
       const s = setup({ existing: entry({ permissions: ['write', 'read'] }) });
-      expect(await s.service.get(auth, ASSET, user)).toMatchObject({ user_id: 'u2', permissions: ['read', 'write'] });
+      expect(await s.service.get(auth, ASSET, user)).toMatchObject({
+        user_id: 'u2',
+        permissions: ['read', 'write'],
+      });
       expect(s.repo.acl).toHaveBeenCalledWith(MANAGER, { asset_id: ASSET, user_id: 'u2' });
       const denied = setup({ principal: false });
-      await expect(denied.service.get(auth, ASSET, user)).rejects.toEqual(AssetsErrors.NOT_FOUND());
+      await expect(denied.service.get(auth, ASSET, user).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
       expect(denied.repo.acl).not.toHaveBeenCalled();
     });
 
@@ -181,7 +201,9 @@ describe('AclsService', () => {
 
     it('mine: the caller’s permissions, or a 404 for an asset they cannot see', async () => {
       expect(await setup({ held: ['read'] }).service.mine(auth, ASSET)).toEqual({ permissions: ['read'] });
-      await expect(setup({ held: null }).service.mine(auth, ASSET)).rejects.toEqual(AssetsErrors.NOT_FOUND());
+      await expect(setup({ held: null }).service.mine(auth, ASSET).catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
     });
   });
 });

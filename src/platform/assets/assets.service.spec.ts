@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Clock } from '../../base/common/clock.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
@@ -9,12 +10,25 @@ import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository, PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
 
+/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
+const wire = (e: unknown) => {
+  const { status, code, errors } = e as ApiError;
+  return { status, code, errors };
+};
+
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const NOW = new Date('2026-05-01T12:00:00Z');
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
 const auth = (over: Partial<AuthContext> = {}) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', isAdmin: false, isSuperAdmin: false, ...over }) as AuthContext;
+  ({
+    userId: 'u1',
+    systemDomainId: 'd1',
+    requestId: 'r1',
+    isAdmin: false,
+    isSuperAdmin: false,
+    ...over,
+  }) as AuthContext;
 
 const asset = (over: Partial<AssetEntity> = {}) =>
   ({
@@ -139,7 +153,9 @@ describe('AssetsService', () => {
     it('a deleted asset or one of another domain is not found', async () => {
       for (const stored of [asset({ date_deleted: NOW }), null]) {
         const s = setup({ stored });
-        await expect(s.service.update(auth(), 'a1', { title: 'x' })).rejects.toEqual(AssetsErrors.NOT_FOUND());
+        await expect(s.service.update(auth(), 'a1', { title: 'x' }).catch(wire)).resolves.toEqual(
+          wire(AssetsErrors.NOT_FOUND()),
+        );
         expect(s.repo.updateAsset).not.toHaveBeenCalled();
       }
     });
@@ -166,7 +182,9 @@ describe('AssetsService', () => {
 
     it('an asset already deleted is not found (and not deleted again)', async () => {
       const s = setup({ stored: asset({ date_deleted: NOW }) });
-      await expect(s.service.remove(auth(), 'a1')).rejects.toEqual(AssetsErrors.NOT_FOUND());
+      await expect(s.service.remove(auth(), 'a1').catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
       expect(s.repo.updateAsset).not.toHaveBeenCalled();
       expect(s.events.record).not.toHaveBeenCalled();
     });
@@ -175,7 +193,9 @@ describe('AssetsService', () => {
   describe('reads', () => {
     it('get: a deleted asset, another domain’s or one the ACL hides is not found', async () => {
       for (const o of [{ stored: asset({ date_deleted: NOW }) }, { stored: null }, { readable: null }]) {
-        await expect(setup(o).service.get(auth(), 'a1')).rejects.toEqual(AssetsErrors.NOT_FOUND());
+        await expect(setup(o).service.get(auth(), 'a1').catch(wire)).resolves.toEqual(
+          wire(AssetsErrors.NOT_FOUND()),
+        );
       }
       const s = setup({ readable: ['read'] });
       expect(await s.service.get(auth(), 'a1')).toMatchObject({ id: 'a1', permissions: ['read'] });
@@ -185,7 +205,10 @@ describe('AssetsService', () => {
     it('views: unreadable assets are dropped; each keeps its own versions and permissions', async () => {
       const s = setup();
       s.permissions.readable.mockResolvedValue(new Map([['a2', ['read', 'write'] as AssetPermission[]]]));
-      s.repo.versionsOf.mockResolvedValue([version({ asset_id: 'a1' }), version({ id: 'v2', asset_id: 'a2' })]);
+      s.repo.versionsOf.mockResolvedValue([
+        version({ asset_id: 'a1' }),
+        version({ id: 'v2', asset_id: 'a2' }),
+      ]);
       const out = await s.service.views(EM as never, auth(), [asset(), asset({ id: 'a2' })]);
       expect(out.map((v) => [v.id, v.permissions, v.versions.map((x) => x.id)])).toEqual([
         ['a2', ['read', 'write'], ['v2']],
@@ -197,7 +220,11 @@ describe('AssetsService', () => {
       const row = (id: string, permissions: string[] | null) =>
         ({ ...asset({ id }), permissions, versions: [], metadata: null }) as PageRow;
       const s = setup();
-      s.repo.pageRows.mockResolvedValue([row('a1', ['write', 'read']), row('a2', ['write']), row('a3', null)]);
+      s.repo.pageRows.mockResolvedValue([
+        row('a1', ['write', 'read']),
+        row('a2', ['write']),
+        row('a3', null),
+      ]);
       const page = await s.service.readablePage(auth(), ['a1', 'a2', 'a3']);
       expect([...page.keys()]).toEqual(['a1']);
       expect(page.get('a1')).toMatchObject({ view: { permissions: ['read', 'write'] }, metadata: {} });
