@@ -174,7 +174,9 @@ describe('SystemDomainAdminService changes', () => {
       },
     );
     expect(
-      s.events.record.mock.calls.map((c) => (c[1] as { systemDomainId: string }).systemDomainId),
+      (s.events.record.mock.calls as unknown as [unknown, { systemDomainId: string }][]).map(
+        (c) => c[1].systemDomainId,
+      ),
     ).toEqual(['d1', 'd2']);
   });
 
