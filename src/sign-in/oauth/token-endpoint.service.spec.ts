@@ -44,7 +44,10 @@ function setup(c: AuthenticatedClient = client()) {
     clientToken: jest.fn(async (): Promise<TokenEntity | null> => null),
   };
   const clients = { authenticate: jest.fn(async () => c) };
-  const handler = { parameters: ['scope'], handle: jest.fn(async () => ({ access_token: 'at' })) };
+  const handler = {
+    parameters: ['scope'],
+    handle: jest.fn(async (_c: unknown, _p: Record<string, string | undefined>) => ({ access_token: 'at' })),
+  };
   const grants = { get: jest.fn(() => handler) };
   const oauthTokens = {
     revokeGrant: jest.fn(async () => undefined),
