@@ -41,7 +41,7 @@ try {
   await runMigrations(ds);
   const clock = new Clock();
   const events = new WebhookEventsService(clock, new EventsRepository(ds));
-  const audit = new AuditService(ds, new AuditRepository(ds), events, clock, new Metrics(ds));
+  const audit = new AuditService(new AuditRepository(ds), events, clock, new Metrics(ds));
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
   const policy = new PasswordPolicyService(new PasswordsRepository(ds));
   let operator: string | null = null;

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { UserEntity } from '../../base/model/user.entity.js';
+import { AuditRepository } from './audit.repository.js';
 import type { AuditEntry } from './audit.service.js';
 
 /** The record of a revoked token: its kind, never its value or hash. */
@@ -60,13 +60,13 @@ export function signInEntry(
   };
 }
 
-/** A password set through a reset (mailed link or the admin command), in the account's home domain. */
+/**
+ * A password set through a reset (mailed link or the admin command), in the account's home domain (read in
+ * the reset's transaction `em`, through a repository made over its connection).
+ */
 export async function passwordReset(em: EntityManager, userId: string): Promise<AuditEntry> {
-  const user = await em
-    .getRepository(UserEntity)
-    .findOne({ select: { id: true, system_domain_id: true }, where: { id: userId } });
   return {
-    systemDomainId: user?.system_domain_id ?? null,
+    systemDomainId: await new AuditRepository(em.connection).homeDomainOf(em, userId),
     action: 'password.reset',
     targetType: 'user',
     targetId: userId,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { Batcher } from '../../base/common/batcher.js';
 import { Clock } from '../../base/common/clock.js';
@@ -32,7 +31,6 @@ export interface AuditEntry {
 @Injectable()
 export class AuditService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly repo: AuditRepository,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
@@ -44,7 +42,7 @@ export class AuditService {
    * whose change another component has already committed (a PAT, issued by the token issuer's group insert).
    */
   recordAlone(origin: AuditOrigin, entry: AuditEntry): Promise<void> {
-    return this.ds.transaction((em) => this.record(em, origin, entry));
+    return this.repo.transaction((em) => this.record(em, origin, entry));
   }
 
   /** An authenticated caller's change in their own domain (the common case: one line at the call site). */
@@ -73,7 +71,7 @@ export class AuditService {
    */
   async record(em: EntityManager, origin: AuditOrigin, entry: AuditEntry): Promise<void> {
     const row = this.prepare(origin, entry);
-    if (em === this.ds.manager) {
+    if (em === this.repo.manager) {
       await this.batch.add(row);
     } else {
       this.recorded(em, [row], await this.repo.record(em, [row]));
@@ -104,7 +102,7 @@ export class AuditService {
   }
 
   private readonly batch = new Batcher<AuditRecord, void>(async (rows) => {
-    this.recorded(this.ds.manager, rows, await this.repo.recordCommitted(rows));
+    this.recorded(this.repo.manager, rows, await this.repo.recordCommitted(rows));
     return rows.map(() => undefined);
   });
 }

@@ -53,6 +53,32 @@ export class MailRepository extends FeatureRepository {
     return n;
   }
 
+  /** A new mail, PENDING, in the caller's transaction (a rolled-back change sends nothing). */
+  async insert(
+    em: EntityManager,
+    mail: Pick<MailOutboxEntity, 'to_address' | 'subject' | 'kind' | 'body' | 'html_body'>,
+  ): Promise<void> {
+    await em.getRepository(MailOutboxEntity).insert({ ...mail, status: 'PENDING' });
+  }
+
+  /** Delivered: the sealed parts are erased, the lease and any error cleared. */
+  async markSent(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.update(
+      MailOutboxEntity,
+      { id },
+      { status: 'SENT', body: null, html_body: null, sent_at: at, locked_until: null, last_error: null },
+    );
+  }
+
+  /** Given up: the sealed parts are erased, the error kept. */
+  async markFailed(em: EntityManager, id: string, error: string): Promise<void> {
+    await em.update(
+      MailOutboxEntity,
+      { id },
+      { status: 'FAILED', body: null, html_body: null, locked_until: null, last_error: error },
+    );
+  }
+
   async claimDue(now: Date, lease: Date, limit: number): Promise<ClaimedMail[]> {
     // raw: FOR UPDATE SKIP LOCKED with a lease, UPDATE … FROM … RETURNING (leaseClaimSql)
     const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, limit])) as [ClaimedMail[], number];

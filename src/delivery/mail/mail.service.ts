@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { KeyEncryption } from '../../base/keys/key-encryption.js';
-import { MailOutboxEntity } from '../../base/model/mail-outbox.entity.js';
+import type { MailOutboxEntity } from '../../base/model/mail-outbox.entity.js';
 import { MailRepository } from './mail.repository.js';
 
 export interface OutgoingMail {
@@ -65,13 +65,12 @@ export class MailService implements OnModuleInit {
   }
 
   async queue(em: EntityManager, mail: OutgoingMail): Promise<void> {
-    await em.getRepository(MailOutboxEntity).insert({
+    await this.repo.insert(em, {
       to_address: mail.to,
       subject: mail.subject,
       kind: mail.kind,
       body: this.seal(mail.body),
       html_body: mail.html === undefined ? null : this.seal(mail.html),
-      status: 'PENDING',
     });
     this.logger.log(`${mail.kind} mail queued for ${mail.to}`);
   }
@@ -89,20 +88,12 @@ export class MailService implements OnModuleInit {
 
   /** Delivered: the body goes, so nothing secret is kept after delivery. */
   async markSent(em: EntityManager, id: string, at: Date = new Date()): Promise<void> {
-    await em.update(
-      MailOutboxEntity,
-      { id },
-      { status: 'SENT', body: null, html_body: null, sent_at: at, locked_until: null, last_error: null },
-    );
+    await this.repo.markSent(em, id, at);
   }
 
   /** Given up (a permanent SMTP refusal, or too many attempts): the body goes too, the error stays. */
   async markFailed(em: EntityManager, id: string, error: string): Promise<void> {
-    await em.update(
-      MailOutboxEntity,
-      { id },
-      { status: 'FAILED', body: null, html_body: null, locked_until: null, last_error: error },
-    );
+    await this.repo.markFailed(em, id, error);
   }
 
   private seal(body: string): string {

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { type EntityManager } from 'typeorm';
+import { type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { leaseClaimSql } from '../../base/database/lease-claim.js';
+import { WebhookDeliveryEntity } from '../../base/model/webhook-delivery.entity.js';
+import { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
+import { WebhookEntity } from '../../base/model/webhook.entity.js';
 
 /**
  * Claims due deliveries and takes them out of the queue (at most `limit` at a time, each in a statement of its
@@ -50,12 +53,82 @@ export interface FailureValues {
 }
 
 /**
- * The raw statements of webhooks: the worker's claim and its bookkeeping. The services hold
- * the rules (when to give up, what a status becomes) and can be unit-tested with a fake of this class. Every
- * method that belongs to a larger change takes the transaction's EntityManager.
+ * Every statement on webhooks, their deliveries and events: the registration API's reads and writes, the
+ * worker's claim and its bookkeeping. The services hold the rules (who sees what, when to give up, what a
+ * status becomes) and can be unit-tested with a fake of this class. Every method that belongs to a larger
+ * change takes the transaction's EntityManager (`em`, the data source's manager where it is optional).
  */
 @Injectable()
 export class WebhooksRepository extends FeatureRepository {
+  /** The domain's webhooks not deleted, with the list's filters, for pageList. */
+  search(
+    systemDomainId: string,
+    f: { status?: string; eventType?: string },
+  ): SelectQueryBuilder<WebhookEntity> {
+    const qb = this.ds
+      .getRepository(WebhookEntity)
+      .createQueryBuilder('w')
+      .where('w.system_domain_id = :domainId', { domainId: systemDomainId })
+      .andWhere("w.status <> 'DELETED'");
+    if (f.status) qb.andWhere('w.status = :status', { status: f.status });
+    if (f.eventType) qb.andWhere('w.event_type = :eventType', { eventType: f.eventType });
+    return qb;
+  }
+
+  /** A webhook of the domain, whatever its status (DELETED included), or null. */
+  inDomain(
+    systemDomainId: string,
+    id: string,
+    em: EntityManager = this.ds.manager,
+  ): Promise<WebhookEntity | null> {
+    return em.findOneBy(WebhookEntity, { id, system_domain_id: systemDomainId });
+  }
+
+  /** Inserts a new webhook (its id generated here): the entity as inserted. */
+  async insertWebhook(em: EntityManager, values: Partial<WebhookEntity>): Promise<WebhookEntity> {
+    const webhook = em.create(WebhookEntity, values);
+    await em.insert(WebhookEntity, webhook);
+    return webhook;
+  }
+
+  async updateWebhook(em: EntityManager, id: string, changes: Partial<WebhookEntity>): Promise<void> {
+    await em.update(WebhookEntity, { id }, changes);
+  }
+
+  /** A webhook's deliveries, of one status when given, for pageList. */
+  deliveriesOf(webhookId: string, status: string | undefined): SelectQueryBuilder<WebhookDeliveryEntity> {
+    const qb = this.ds
+      .getRepository(WebhookDeliveryEntity)
+      .createQueryBuilder('d')
+      .where('d.webhook_id = :id', { id: webhookId });
+    if (status) qb.andWhere('d.status = :status', { status });
+    return qb;
+  }
+
+  /** One delivery of the webhook, or null. */
+  delivery(em: EntityManager, webhookId: string, deliveryId: string): Promise<WebhookDeliveryEntity | null> {
+    return em.findOneBy(WebhookDeliveryEntity, { id: deliveryId, webhook_id: webhookId });
+  }
+
+  /** Queues a delivery again, due `now` (whatever its state): the delivery as it is now. */
+  async requeueDelivery(em: EntityManager, deliveryId: string, now: Date): Promise<WebhookDeliveryEntity> {
+    await em.update(
+      WebhookDeliveryEntity,
+      { id: deliveryId },
+      { status: 'PENDING', next_attempt_at: now, queued_at: now, delivered_at: null },
+    );
+    return em.findOneByOrFail(WebhookDeliveryEntity, { id: deliveryId });
+  }
+
+  /** The events with these ids (each once). */
+  eventsByIds(ids: string[], em: EntityManager = this.ds.manager): Promise<WebhookEventEntity[]> {
+    return em
+      .getRepository(WebhookEventEntity)
+      .createQueryBuilder('e')
+      .where('e.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getMany();
+  }
+
   async claimDue(now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
     // raw: FOR UPDATE SKIP LOCKED with a lease, UPDATE … FROM … RETURNING (leaseClaimSql)
     const [rows] = (await this.ds.query(CLAIM_SQL, [now, lease, limit])) as [ClaimedDelivery[], number];

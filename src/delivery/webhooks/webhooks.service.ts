@@ -1,8 +1,7 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { WEBHOOK_CONFIG } from './webhook-config.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
@@ -16,13 +15,12 @@ import type {
   WebhookListQueryDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto.js';
-import { WebhookDeliveryEntity } from '../../base/model/webhook-delivery.entity.js';
-import { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
+import type { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
 import { WebhookEventsService } from '../events/webhook-events.service.js';
 import { REDACTED, WebhookSecrets } from './webhook-secrets.js';
 import { deliveryView, webhookView } from './webhook-view.js';
 import { WebhookWorker } from './webhook-worker.service.js';
-import { WebhookEntity, type WebhookStatus } from '../../base/model/webhook.entity.js';
+import type { WebhookEntity, WebhookStatus } from '../../base/model/webhook.entity.js';
 import { WebhooksErrors } from './webhooks.errors.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { urlProblem } from './target-address.js';
@@ -42,7 +40,6 @@ export const WEBHOOK_EVENT_TYPE = 'webhooks';
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     @Inject(WEBHOOK_CONFIG.token) private readonly webhooksConfig: ConfigOf<typeof WEBHOOK_CONFIG>,
     private readonly clock: Clock,
     private readonly secrets: WebhookSecrets,
@@ -53,15 +50,8 @@ export class WebhooksService {
   ) {}
 
   async list(auth: AuthContext, q: WebhookListQueryDto, path: string): Promise<ListEnvelope<WebhookDto>> {
-    const qb = this.ds
-      .getRepository(WebhookEntity)
-      .createQueryBuilder('w')
-      .where('w.system_domain_id = :domainId', { domainId: auth.systemDomainId })
-      .andWhere("w.status <> 'DELETED'");
-    if (q.status) qb.andWhere('w.status = :status', { status: q.status });
-    if (q.event_type) qb.andWhere('w.event_type = :eventType', { eventType: q.event_type });
     return pageList({
-      qb,
+      qb: this.repo.search(auth.systemDomainId, { status: q.status, eventType: q.event_type }),
       alias: 'w',
       q,
       sortable: SORTABLE,
@@ -73,15 +63,15 @@ export class WebhooksService {
   }
 
   async get(auth: AuthContext, id: string): Promise<WebhookDto> {
-    return this.view(await this.find(this.ds.manager, auth, id));
+    return this.view(await this.find(this.repo.manager, auth, id));
   }
 
   async create(auth: AuthContext, body: CreateWebhookDto): Promise<WebhookWithSecretDto> {
     this.checkUrl(body.url);
     const status = this.requestedStatus(body.status, 'ENABLED');
     const secret = this.secrets.newSecret();
-    return this.ds.transaction(async (em) => {
-      const webhook = em.create(WebhookEntity, {
+    return this.repo.transaction(async (em) => {
+      const webhook = await this.repo.insertWebhook(em, {
         system_domain_id: auth.systemDomainId,
         url: body.url,
         event_type: body.event_type,
@@ -95,7 +85,6 @@ export class WebhooksService {
         headers_sealed: this.secrets.sealHeaders(body.headers ?? {}),
         secret_sealed: this.secrets.seal(secret),
       });
-      await em.insert(WebhookEntity, webhook);
       const view = this.view(await this.find(em, auth, webhook.id));
       await this.emit(em, auth, view, 'create');
       return { ...view, secret };
@@ -104,7 +93,7 @@ export class WebhooksService {
 
   async update(auth: AuthContext, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
     if (body.url !== undefined) this.checkUrl(body.url);
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       const current = await this.find(em, auth, id);
       const changes: Partial<WebhookEntity> = {};
       for (const k of [
@@ -131,7 +120,7 @@ export class WebhooksService {
         if (status === 'DISABLED' && current.status !== 'DISABLED')
           await this.repo.giveUpPending(em, id, 'disabled');
       }
-      if (Object.keys(changes).length > 0) await em.update(WebhookEntity, { id }, changes);
+      if (Object.keys(changes).length > 0) await this.repo.updateWebhook(em, id, changes);
       const view = this.view(await this.find(em, auth, id));
       await this.emit(em, auth, view, 'update');
       return view;
@@ -140,9 +129,9 @@ export class WebhooksService {
 
   /** Soft: status DELETED and deleted_at; pending deliveries are given up, and the webhook answers 404 from now on. */
   async remove(auth: AuthContext, id: string): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       const current = await this.find(em, auth, id);
-      await em.update(WebhookEntity, { id }, { status: 'DELETED', deleted_at: this.clock.now() });
+      await this.repo.updateWebhook(em, id, { status: 'DELETED', deleted_at: this.clock.now() });
       await this.repo.giveUpPending(em, id, 'deleted');
       await this.emit(em, auth, { ...this.view(current), status: 'DELETED' }, 'delete');
     });
@@ -151,9 +140,9 @@ export class WebhooksService {
   /** A new signing secret, shown once; the old one stops signing at once. */
   async rotateSecret(auth: AuthContext, id: string): Promise<WebhookWithSecretDto> {
     const secret = this.secrets.newSecret();
-    return this.ds.transaction(async (em) => {
+    return this.repo.transaction(async (em) => {
       await this.find(em, auth, id);
-      await em.update(WebhookEntity, { id }, { secret_sealed: this.secrets.seal(secret) });
+      await this.repo.updateWebhook(em, id, { secret_sealed: this.secrets.seal(secret) });
       return { ...this.view(await this.find(em, auth, id)), secret };
     });
   }
@@ -164,14 +153,9 @@ export class WebhooksService {
     q: DeliveryListQueryDto,
     path: string,
   ): Promise<ListEnvelope<WebhookDeliveryDto>> {
-    await this.find(this.ds.manager, auth, id);
-    const qb = this.ds
-      .getRepository(WebhookDeliveryEntity)
-      .createQueryBuilder('d')
-      .where('d.webhook_id = :id', { id });
-    if (q.status) qb.andWhere('d.status = :status', { status: q.status });
+    await this.find(this.repo.manager, auth, id);
     return pageList({
-      qb,
+      qb: this.repo.deliveriesOf(id, q.status),
       alias: 'd',
       q,
       sortable: DELIVERY_SORTABLE,
@@ -187,18 +171,12 @@ export class WebhooksService {
 
   /** Queues one delivery again (whatever its state), due now; answers it as queued. */
   async replay(auth: AuthContext, id: string, deliveryId: string): Promise<WebhookDeliveryDto> {
-    const view = await this.ds.transaction(async (em) => {
+    const view = await this.repo.transaction(async (em) => {
       const webhook = await this.find(em, auth, id);
       if (webhook.status === 'DISABLED') throw WebhooksErrors.REPLAY_INACTIVE();
-      const delivery = await em.findOneBy(WebhookDeliveryEntity, { id: deliveryId, webhook_id: id });
+      const delivery = await this.repo.delivery(em, id, deliveryId);
       if (!delivery) throw WebhooksErrors.DELIVERY_NOT_FOUND();
-      const now = this.clock.now();
-      await em.update(
-        WebhookDeliveryEntity,
-        { id: deliveryId },
-        { status: 'PENDING', next_attempt_at: now, queued_at: now, delivered_at: null },
-      );
-      const updated = await em.findOneByOrFail(WebhookDeliveryEntity, { id: deliveryId });
+      const updated = await this.repo.requeueDelivery(em, deliveryId, this.clock.now());
       const events = await this.eventsOf([updated.event_id], em);
       return deliveryView(updated, events.get(updated.event_id) as WebhookEventEntity);
     });
@@ -207,7 +185,7 @@ export class WebhooksService {
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<WebhookEntity> {
-    const webhook = await em.findOneBy(WebhookEntity, { id, system_domain_id: auth.systemDomainId });
+    const webhook = await this.repo.inDomain(auth.systemDomainId, id, em);
     if (!webhook || webhook.status === 'DELETED') throw WebhooksErrors.NOT_FOUND();
     return webhook;
   }
@@ -267,16 +245,9 @@ export class WebhooksService {
     });
   }
 
-  private async eventsOf(
-    ids: string[],
-    em: EntityManager = this.ds.manager,
-  ): Promise<Map<string, WebhookEventEntity>> {
+  private async eventsOf(ids: string[], em?: EntityManager): Promise<Map<string, WebhookEventEntity>> {
     if (ids.length === 0) return new Map();
-    const rows = await em
-      .getRepository(WebhookEventEntity)
-      .createQueryBuilder('e')
-      .where('e.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getMany();
+    const rows = await this.repo.eventsByIds(ids, em);
     return new Map(rows.map((e) => [e.id, e]));
   }
 }
