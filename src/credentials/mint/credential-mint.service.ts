@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { capOf, excess, intersectCaps, rightsOfCap, type RightsCap } from '../../base/common/auth/rights.js';
 import { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
-import { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
 import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import type { TokenEntity } from '../../base/model/token.entity.js';
 import { CredentialsErrors, AppCredentialErrors } from './credentials.errors.js';
 import { newSecret } from './secret-generator.js';
 import { TokenIssuer, type MintAudit } from './token-issuer.js';
-import { rotateRefreshToken, type RefreshFacts } from './refresh-rotation.js';
+import type { RefreshFacts } from './refresh-rotation.js';
+import { CredentialsRepository } from './credentials.repository.js';
 import { tokenMinted } from '../../delivery/audit/audit-entries.js';
 import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
@@ -71,7 +70,7 @@ export interface OAuthSubject {
 @Injectable()
 export class CredentialMintService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: CredentialsRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly issuer: TokenIssuer,
     private readonly rights: ActingRightsService,
@@ -227,7 +226,7 @@ export class CredentialMintService {
     );
     if (!withRefresh || !s.grantId) return { access };
     const refresh = newSecret();
-    await em.getRepository(RefreshTokenEntity).insert({
+    await this.repo.insertRefreshToken(em, {
       token_hash: sha256Hex(refresh),
       grant_id: s.grantId,
       app_id: s.appId,
@@ -269,7 +268,7 @@ export class CredentialMintService {
       mintedBy(facts.userId, facts.appId, 'oauth_client', origin),
       tokenMinted(signed.row),
     );
-    const stamps = await rotateRefreshToken(this.ds, {
+    const stamps = await this.repo.rotateRefreshToken({
       now: this.clock.now(),
       presentedHash,
       facts,
@@ -279,7 +278,7 @@ export class CredentialMintService {
       audit,
     });
     if (!stamps) return null;
-    this.audit.recorded(this.ds.manager, [audit], stamps.deliveries);
+    this.audit.recorded(this.repo.manager, [audit], stamps.deliveries);
     return { access: { token: signed.token, record: signed.record(stamps) }, refresh };
   }
 

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
+import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { preparedQuery } from '../../base/database/prepared-query.js';
 import { returningRows } from '../../base/database/returning-rows.js';
+import { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
+import { rotateRefreshToken } from './refresh-rotation.js';
 import { activeMemberSql } from '../tokens/tokens.service.js';
 import type { Stamps, TokenRow } from './token-issuer.js';
 import {
@@ -41,11 +43,13 @@ WITH issued AS (${INSERT_TOKENS_SQL}),
 ${auditRecordCtes(15, 'SELECT id FROM issued')}
 SELECT id, date_created, date_modified, (SELECT count(*) FROM audit_deliveries)::int AS deliveries FROM issued`;
 
-/** The token rows' statement for TokenIssuer (private to the credentials module, like it). */
+/**
+ * The mint's statements (private to the credentials module, like TokenIssuer): the token rows, refresh tokens
+ * and the refresh rotation. `manager` is the data source's: a token issued through it is outside any caller's
+ * transaction, so it joins the issuer's group insert.
+ */
 @Injectable()
-export class CredentialsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
+export class CredentialsRepository extends FeatureRepository {
   /**
    * Inserts the rows, and `audits` (records about some of them, each with its token's id) in the same
    * statement: each row's database timestamps, or undefined where its member check failed (its record is
@@ -89,5 +93,29 @@ export class CredentialsRepository {
       : await preparedQuery(this.ds, name, sql, values);
     const byId = new Map(res.map((r) => [r.id, r]));
     return { stamps: rows.map((r) => byId.get(r.id)), deliveries: Number(res[0]?.deliveries ?? 0) };
+  }
+
+  /** A new refresh token's row (its hash only), in the grant's transaction. */
+  async insertRefreshToken(
+    em: EntityManager,
+    values: Pick<
+      RefreshTokenEntity,
+      | 'token_hash'
+      | 'grant_id'
+      | 'app_id'
+      | 'user_id'
+      | 'system_domain_id'
+      | 'scopes'
+      | 'expires'
+      | 'access_token_id'
+      | 'is_mfa_authenticated'
+    >,
+  ): Promise<void> {
+    await em.getRepository(RefreshTokenEntity).insert(values);
+  }
+
+  /** The refresh grant's rotation, one prepared statement (refresh-rotation.ts): undefined when nothing was claimed. */
+  rotateRefreshToken(r: Parameters<typeof rotateRefreshToken>[1]): ReturnType<typeof rotateRefreshToken> {
+    return rotateRefreshToken(this.ds, r);
   }
 }

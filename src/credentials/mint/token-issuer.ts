@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { RightsCap } from '../../base/common/auth/rights.js';
 import { Batcher } from '../../base/common/batcher.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
@@ -55,7 +54,6 @@ export class InactiveMemberError extends Error {
 @Injectable()
 export class TokenIssuer {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly keys: SigningKeysService,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly repo: CredentialsRepository,
@@ -63,7 +61,7 @@ export class TokenIssuer {
   ) {}
 
   private readonly inserts = new Batcher<Issue, Stamps | undefined>((items) =>
-    this.store(items, this.ds.manager),
+    this.store(items, this.repo.manager),
   );
 
   /**
@@ -72,7 +70,7 @@ export class TokenIssuer {
    */
   async issue(
     input: IssueTokenInput,
-    em: EntityManager = this.ds.manager,
+    em: EntityManager = this.repo.manager,
     audit?: MintAudit,
   ): Promise<{ token: string; record: TokenEntity }> {
     const signed = await this.sign(input);
@@ -81,7 +79,8 @@ export class TokenIssuer {
       audit: audit && this.audit.prepare(audit.origin, audit.entry(signed.row)),
     };
     // outside a caller's transaction, concurrent issues share one INSERT and one commit (group commit)
-    const stamps = em === this.ds.manager ? await this.inserts.add(item) : (await this.store([item], em))[0];
+    const stamps =
+      em === this.repo.manager ? await this.inserts.add(item) : (await this.store([item], em))[0];
     if (!stamps) throw new InactiveMemberError();
     return { token: signed.token, record: signed.record(stamps) };
   }
@@ -92,7 +91,7 @@ export class TokenIssuer {
     const { stamps, deliveries } = await this.repo.insertTokens(
       items.map((i) => i.row),
       audits,
-      em === this.ds.manager ? undefined : em,
+      em === this.repo.manager ? undefined : em,
     );
     if (audits.length > 0)
       this.audit.recorded(
