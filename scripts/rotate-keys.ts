@@ -6,6 +6,7 @@
 import { loadConfig } from '../src/app/config.js';
 import { createDataSource, runMigrations } from '../src/base/database/data-source.js';
 import { SigningKeyEntity } from '../src/base/model/signing-key.entity.js';
+import { KeysRepository } from '../src/base/keys/keys.repository.js';
 import { SigningKeysService } from '../src/base/keys/signing-keys.service.js';
 
 const [command = 'rotate', arg] = process.argv.slice(2);
@@ -14,7 +15,7 @@ const ds = createDataSource(config);
 await ds.initialize();
 try {
   await runMigrations(ds);
-  const keys = new SigningKeysService(ds, config);
+  const keys = new SigningKeysService(new KeysRepository(ds), config);
   if (command === 'list') {
     const rows = await ds.getRepository(SigningKeyEntity).find({ order: { date_created: 'DESC' } });
     for (const r of rows) console.log(`${r.id}  ${r.status.padEnd(8)}  ${r.date_created.toISOString()}`);

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   createPrivateKey,
   createPublicKey,
@@ -8,11 +7,12 @@ import {
   randomUUID,
   sign as cryptoSign,
 } from 'node:crypto';
-import { DataSource, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type BaseConfig } from '../config/config.js';
 import { isUuid } from '../common/validation/uuid.js';
 import { KeyEncryption } from './key-encryption.js';
-import { SigningKeyEntity } from '../model/signing-key.entity.js';
+import type { SigningKeyEntity } from '../model/signing-key.entity.js';
+import { KeysRepository } from './keys.repository.js';
 
 /** A public EC key in JWK form (RFC 7517): node:crypto exports it, no JOSE library needed. */
 export interface JWK {
@@ -53,7 +53,7 @@ export class SigningKeysService implements OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: KeysRepository,
     @Inject(APP_CONFIG) config: BaseConfig,
   ) {
     this.encryption = KeyEncryption.fromConfig(config);
@@ -145,9 +145,9 @@ export class SigningKeysService implements OnModuleDestroy {
 
   /** New ACTIVE key; the old ACTIVE ones become PREVIOUS (still verifying). Returns the new kid. */
   async rotate(): Promise<string> {
-    const kid = await this.ds.transaction(async (em) => {
-      await em.update(SigningKeyEntity, { status: 'ACTIVE' }, { status: 'PREVIOUS' });
-      return this.insertKey(em.getRepository(SigningKeyEntity));
+    const kid = await this.repo.transaction(async (em) => {
+      await this.repo.demoteActive(em);
+      return this.insertKey(em);
     });
     await this.reload();
     return kid;
@@ -155,36 +155,33 @@ export class SigningKeysService implements OnModuleDestroy {
 
   /** Stops a key verifying at all (after a compromise): tokens signed with it are refused from then on. */
   async retire(kid: string): Promise<boolean> {
-    const res = await this.ds
-      .getRepository(SigningKeyEntity)
-      .update({ id: kid, status: In(['PREVIOUS']) }, { status: 'RETIRED', date_retired: new Date() });
+    const retired = await this.repo.retire(kid, new Date());
     await this.reload();
-    return (res.affected ?? 0) > 0;
+    return retired;
   }
 
-  private async insertKey(repo = this.ds.getRepository(SigningKeyEntity)): Promise<string> {
+  /** A new ACTIVE key, through `em` when given (a rotation's transaction). */
+  private async insertKey(em?: EntityManager): Promise<string> {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const kid = randomUUID();
-    await repo.insert({
-      id: kid,
-      algorithm: JWT_ALGORITHM,
-      public_key_pem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      private_key_encrypted: this.encryption.encrypt(
-        privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      ),
-      status: 'ACTIVE',
-    });
+    await this.repo.insert(
+      {
+        id: kid,
+        algorithm: JWT_ALGORITHM,
+        public_key_pem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        private_key_encrypted: this.encryption.encrypt(
+          privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        ),
+        status: 'ACTIVE',
+      },
+      em,
+    );
     this.logger.log(`Created signing key ${kid}`);
     return kid;
   }
 
   private async reload(): Promise<void> {
-    const rows = await this.ds
-      .getRepository(SigningKeyEntity)
-      .createQueryBuilder('k')
-      .addSelect('k.private_key_encrypted')
-      .orderBy('k.date_created', 'DESC')
-      .getMany();
+    const rows = await this.repo.all();
     const keys = new Map<string, LoadedKey>();
     for (const r of rows) {
       const known = this.keys.get(r.id);
