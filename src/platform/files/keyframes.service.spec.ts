@@ -1,0 +1,119 @@
+import { jest } from '@jest/globals';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import type { FileEntity, KeyframeEntity } from '../../base/model/file.entity.js';
+import type { JobsService } from '../jobs/jobs.service.js';
+import type { FileLinks } from './file-links.js';
+import { FilesErrors } from './files.errors.js';
+import type { FilesRepository } from './files.repository.js';
+import type { FilesService } from './files.service.js';
+import type { FilesWorker } from './files.worker.js';
+import { KeyframesService } from './keyframes.service.js';
+
+const TX = { tx: true };
+const T0 = new Date('2026-05-01T12:00:00Z');
+const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
+
+const file = (over: Partial<FileEntity> = {}) =>
+  ({
+    id: 'f1',
+    storage_id: 's1',
+    object_key: 'files/f1/f1',
+    original_name: 'clip.mp4',
+    type: 'FILE',
+    status: 'CLOSED',
+    size: '100',
+    ...over,
+  }) as FileEntity;
+
+function setup(f: FileEntity | Error = file()) {
+  const repo = {
+    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
+    queueKeyframesTask: jest.fn(async () => undefined),
+    keyframes: jest.fn(async () => [[], 0] as [KeyframeEntity[], number]),
+  };
+  const files = {
+    file: jest.fn(async () => {
+      if (f instanceof Error) throw f;
+      return f;
+    }),
+  };
+  const jobs = { insert: jest.fn(async () => ({ id: 'j1' })) };
+  const links = { keyframeUrl: (id: string) => `https://x/keyframes/${id}/` };
+  const worker = { nudge: jest.fn() };
+  const service = new KeyframesService(
+    repo as unknown as FilesRepository,
+    files as unknown as FilesService,
+    jobs as unknown as JobsService,
+    links as unknown as FileLinks,
+    worker as unknown as FilesWorker,
+  );
+  return { service, repo, files, jobs, worker };
+}
+
+describe('KeyframesService.start', () => {
+  it('starts a READY job and queues its task in one transaction, under the file’s lock, then wakes the worker', async () => {
+    const { service, repo, files, jobs, worker } = setup();
+    await expect(service.start(caller, 'a1', 'f1')).resolves.toEqual({ job_id: 'j1' });
+    expect(repo.transaction).toHaveBeenCalledTimes(1);
+    expect(files.file).toHaveBeenCalledWith(TX, 'a1', 'f1', true);
+    expect(jobs.insert).toHaveBeenCalledWith(
+      TX,
+      caller,
+      expect.objectContaining({ type: 'KEYFRAMES', status: 'READY', object_type: 'files', object_id: 'f1' }),
+    );
+    expect(repo.queueKeyframesTask).toHaveBeenCalledWith(TX, {
+      file_id: 'f1',
+      job_id: 'j1',
+      storage_id: 's1',
+      object_key: 'files/f1/f1',
+    });
+    expect(worker.nudge).toHaveBeenCalledTimes(1);
+  });
+
+  it('a file that is not CLOSED is a 400; nothing is started', async () => {
+    const { service, jobs, repo, worker } = setup(file({ status: 'OPEN' }));
+    await expect(service.start(caller, 'a1', 'f1')).rejects.toMatchObject({
+      status: 400,
+      code: 'files.NOT_CLOSED',
+    });
+    expect(jobs.insert).not.toHaveBeenCalled();
+    expect(repo.queueKeyframesTask).not.toHaveBeenCalled();
+    expect(worker.nudge).not.toHaveBeenCalled();
+  });
+
+  it('nothing to extract from (an empty file, a directory): null, no job', async () => {
+    for (const f of [file({ size: '0' }), file({ type: 'DIRECTORY' })]) {
+      const { service, jobs, worker } = setup(f);
+      await expect(service.start(caller, 'a1', 'f1')).resolves.toBeNull();
+      expect(jobs.insert).not.toHaveBeenCalled();
+      expect(worker.nudge).not.toHaveBeenCalled();
+    }
+  });
+
+  it('a file of another asset is the files service’s 404', async () => {
+    const { service, jobs } = setup(FilesErrors.FILE_NOT_FOUND());
+    await expect(service.start(caller, 'a1', 'f1')).rejects.toMatchObject({ status: 404 });
+    expect(jobs.insert).not.toHaveBeenCalled();
+  });
+});
+
+describe('KeyframesService.list', () => {
+  it('pages the asset’s keyframes, each with its signed link', async () => {
+    const { service, repo } = setup();
+    const k = {
+      id: 'k1',
+      asset_id: 'a1',
+      file_id: 'f1',
+      job_id: 'j1',
+      position: 2,
+      size: '321',
+      date_created: T0,
+    } as KeyframeEntity;
+    repo.keyframes.mockResolvedValueOnce([[k], 7]);
+    const page = await service.list('a1', { page: 2, per_page: 3 } as never, '/keyframes/');
+    expect(repo.keyframes).toHaveBeenCalledWith('a1', 3, 3);
+    expect(page).toMatchObject({
+      objects: [{ id: 'k1', position: 2, size: 321, url: 'https://x/keyframes/k1/' }],
+    });
+  });
+});
