@@ -83,11 +83,12 @@ function setup(
   } = {},
 ) {
   const order: string[] = [];
-  const step = (name: string) => () => {
-    order.push(name);
-  };
-  seats.lockDomain.mockReset().mockImplementation(async () => step('lock')());
-  seats.assertSeat.mockReset().mockImplementation(async () => step('seat')());
+  seats.lockDomain.mockReset().mockImplementation(async () => {
+    order.push('lock');
+  });
+  seats.assertSeat.mockReset().mockImplementation(async () => {
+    order.push('seat');
+  });
   // configuredMethods (mfa-policy) reads the account's second factors through the transaction's manager
   const EM = { getRepository: () => ({ findOneBy: async () => o.mfa ?? null }) };
   const repo = {
@@ -355,7 +356,7 @@ describe('InvitationsService.complete: an existing account', () => {
   });
 
   it('refuses a deactivated account', async () => {
-    const s = setup({ account: account({ status: 'DEACTIVATED' }) });
+    const s = setup({ account: account({ status: 'INACTIVE' }) });
     await expect(s.service.complete(SECRET, body, null)).rejects.toMatchObject({
       code: 'invitations.ACCOUNT_DEACTIVATED',
     });
