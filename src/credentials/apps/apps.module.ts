@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../../delivery/events/events.module.js';
 import { AuditModule } from '../../delivery/audit/audit.module.js';
 import { AppsController } from './apps.controller.js';
+import { AppsRepository } from './apps.repository.js';
 import { AppsService } from './apps.service.js';
 import { ExternalAuthController } from './external-auth.controller.js';
 import { ExternalAuthService } from './external-auth.service.js';
@@ -11,7 +12,7 @@ import { ExternalAuthService } from './external-auth.service.js';
   imports: [EventsModule, AuditModule],
   // fixed paths first: Express matches in registration order, and /v1/apps/{app_id}/ would take them
   controllers: [ExternalAuthController, AppsController],
-  providers: [AppsService, ExternalAuthService],
+  providers: [AppsService, ExternalAuthService, AppsRepository],
 })
 export class AppsModule {
   constructor(access: AccessService) {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppsErrors } from './apps.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { excess, rightsOfCap, type RightsCap } from '../../base/common/auth/rights.js';
 import { cursorPage } from '../../base/common/http/cursor-page.js';
@@ -16,7 +15,8 @@ import { type AppShape, checkScenario, normalizeOrigins, normalizeRedirectUris }
 import { appView } from './app-view.js';
 import { ClientRegistry } from './client-registry.js';
 import { Clock } from '../../base/common/clock.js';
-import { AppEntity } from '../../base/model/app.entity.js';
+import type { AppEntity } from '../../base/model/app.entity.js';
+import { AppsRepository } from './apps.repository.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { AppDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
@@ -26,7 +26,7 @@ const APP_ACTIONS = { create: 'app.created', update: 'app.changed', delete: 'app
 @Injectable()
 export class AppsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AppsRepository,
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     private readonly rights: ActingRightsService,
     private readonly mint: CredentialMintService,
@@ -37,20 +37,13 @@ export class AppsService {
     private readonly audit: AuditService,
   ) {}
 
-  private repo() {
-    return this.ds.getRepository(AppEntity);
-  }
-
   list(auth: AuthContext, q: CursorQueryDto, path: string): Promise<ListEnvelope<AppDto>> {
-    const base = () =>
-      this.repo()
-        .createQueryBuilder('a')
-        .where('a.system_domain_id = :d AND NOT a.is_builtin', { d: auth.systemDomainId });
+    const base = () => this.repo.inDomain(auth.systemDomainId);
     return cursorPage(base, 'a', q, path, (rows) => rows.map(appView));
   }
 
   async get(auth: AuthContext, id: string): Promise<AppEntity> {
-    const app = await this.repo().findOneBy({ id, system_domain_id: auth.systemDomainId, is_builtin: false });
+    const app = await this.repo.findInDomain(auth.systemDomainId, id);
     if (!app) throw AppsErrors.NOT_FOUND();
     return app;
   }
@@ -67,19 +60,17 @@ export class AppsService {
         : null;
     const name = this.checkName(body.name);
     const url = this.checkUrl(body.url);
-    const saved = await this.ds.transaction(async (em) => {
-      const app = await em.save(
-        em.create(AppEntity, {
-          ...shape,
-          system_domain_id: auth.systemDomainId,
-          name,
-          description: body.description ?? null,
-          url,
-          client_secret_hash: secret?.hash ?? null,
-          acting_rights_cap: cap,
-          created_by_user_id: auth.userId,
-        }),
-      );
+    const saved = await this.repo.transaction(async (em) => {
+      const app = await this.repo.create(em, {
+        ...shape,
+        system_domain_id: auth.systemDomainId,
+        name,
+        description: body.description ?? null,
+        url,
+        client_secret_hash: secret?.hash ?? null,
+        acting_rights_cap: cap,
+        created_by_user_id: auth.userId,
+      });
       await this.emit(em, auth, app, 'create');
       return app;
     });
@@ -137,8 +128,8 @@ export class AppsService {
       ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
       ...(cap !== undefined ? { acting_rights_cap: cap } : {}),
     });
-    const saved = await this.ds.transaction(async (em) => {
-      const row = await em.save(app);
+    const saved = await this.repo.transaction(async (em) => {
+      const row = await this.repo.save(em, app);
       await this.emit(em, auth, row, 'update');
       if (secret) await this.audit.change(em, auth, 'app.secret_rotated', { type: 'app', id: row.id });
       return row;
@@ -156,8 +147,8 @@ export class AppsService {
     await this.requireNotOutranked(auth, app);
     if (app.type !== 'OAUTH' || app.oauth_client_type !== 'confidential') throw AppsErrors.NO_CLIENT_SECRET();
     const secret = await this.mint.clientSecret(auth, app);
-    const saved = await this.ds.transaction(async (em) => {
-      const row = await em.save(Object.assign(app, { client_secret_hash: secret.hash }));
+    const saved = await this.repo.transaction(async (em) => {
+      const row = await this.repo.save(em, Object.assign(app, { client_secret_hash: secret.hash }));
       await this.emit(em, auth, row, 'update');
       await this.audit.change(em, auth, 'app.secret_rotated', { type: 'app', id: row.id });
       return row;
@@ -170,8 +161,8 @@ export class AppsService {
     const app = await this.get(auth, id);
     await this.requireNotOutranked(auth, app);
     // its tokens go with it (ON DELETE CASCADE), so they stop working on the next request
-    await this.ds.transaction(async (em) => {
-      await em.delete(AppEntity, { id: app.id });
+    await this.repo.transaction(async (em) => {
+      await this.repo.remove(em, app.id);
       await this.emit(em, auth, app, 'delete');
     });
     await this.clients.changed(app.id);

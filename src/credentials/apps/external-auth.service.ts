@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { fromAuth, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { AppsErrors } from './apps.errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { intersectCaps, type RightsCap } from '../../base/common/auth/rights.js';
@@ -11,15 +9,15 @@ import { TokensService } from '../tokens/tokens.service.js';
 import { CredentialMintService } from '../mint/credential-mint.service.js';
 import { Clock } from '../../base/common/clock.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
-import { AppInstanceEntity } from '../../base/model/app-instance.entity.js';
-import { AppEntity } from '../../base/model/app.entity.js';
+import type { AppInstanceEntity } from '../../base/model/app-instance.entity.js';
+import type { AppEntity } from '../../base/model/app.entity.js';
+import { AppsRepository } from './apps.repository.js';
 import type {
   ApprovedAppInstanceDto,
   ExternalAuthDto,
   ExternalAuthRequestDto,
   ExternalAuthRequestResponseDto,
 } from './dto/external-auth.dto.js';
-import { ExternalAuthEntity } from '../../base/model/external-auth.entity.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 
 /** How long an approval waits to be collected. */
@@ -34,7 +32,7 @@ const COLLECT_WINDOW_MS = 10 * 60 * 1000;
 @Injectable()
 export class ExternalAuthService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AppsRepository,
     private readonly access: AccessService,
     private readonly tokens: TokensService,
     private readonly mint: CredentialMintService,
@@ -48,7 +46,7 @@ export class ExternalAuthService {
       ? { url: body.redirect_info.url ?? null, headers: body.redirect_info.headers ?? null }
       : null;
     try {
-      await this.ds.getRepository(ExternalAuthEntity).insert({
+      await this.repo.insertExternalAuth({
         secret_hash: sha256Hex(body.secret),
         system_domain_id: auth.systemDomainId,
         app_id: app.id,
@@ -66,17 +64,12 @@ export class ExternalAuthService {
 
   /** One collection per approval: the row is claimed with a conditional update, so two racers get one token. */
   async collect(secret: string, origin?: AuditOrigin): Promise<ExternalAuthDto> {
-    return this.ds.transaction(async (em) => {
-      const repo = em.getRepository(ExternalAuthEntity);
-      const row = await repo.findOneBy({
-        secret_hash: sha256Hex(secret),
-        token_id: IsNull(),
-        expires: MoreThan(this.clock.now()),
-      });
+    return this.repo.transaction(async (em) => {
+      const row = await this.repo.pendingExternalAuth(em, sha256Hex(secret), this.clock.now());
       if (!row) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       const issued = await this.mint.externalAuth(em, row, origin);
-      const claimed = await repo.update({ id: row.id, token_id: IsNull() }, { token_id: issued.record.id });
-      if (!claimed.affected) throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
+      if (!(await this.repo.claimExternalAuth(em, row.id, issued.record.id)))
+        throw AppsErrors.PENDING_AUTHORIZATION_NOT_FOUND();
       return {
         app_id: row.app_id,
         token: issued.token,
@@ -89,10 +82,9 @@ export class ExternalAuthService {
   async approveInstance(auth: AuthContext, body: ApprovedAppInstanceDto): Promise<ApprovedAppInstanceDto> {
     const app = await this.resolveApp(auth, body.app_id, undefined);
     const rightsCap = this.mint.approvalCap(auth, app);
-    const repo = this.ds.getRepository(AppInstanceEntity);
+    let row: AppInstanceEntity;
     try {
-      // insert, never save(): save() would update an existing instance with this id, whoever approved it
-      await repo.insert({
+      row = await this.repo.insertInstance({
         id: body.id,
         app_id: app.id,
         user_id: auth.userId,
@@ -103,7 +95,6 @@ export class ExternalAuthService {
       if (isUniqueViolation(e)) throw AppsErrors.INSTANCE_APPROVED();
       throw e;
     }
-    const row = await repo.findOneByOrFail({ id: body.id });
     return { id: row.id, app_id: row.app_id, date_created: wireDate(row.date_created) };
   }
 
@@ -117,23 +108,21 @@ export class ExternalAuthService {
    * the app may have been set to act as someone else since).
    */
   async collectInstance(auth: AuthContext, id: string): Promise<ExternalAuthDto> {
-    return this.ds.transaction(async (em) => {
-      const repo = em.getRepository(AppInstanceEntity);
-      const row = await repo.findOneBy({
+    return this.repo.transaction(async (em) => {
+      const row = await this.repo.pendingInstance(em, {
         id,
-        token_id: IsNull(),
-        user_id: auth.userId,
-        system_domain_id: auth.systemDomainId,
+        userId: auth.userId,
+        systemDomainId: auth.systemDomainId,
       });
       if (!row || this.clock.now().getTime() - new Date(row.date_created).getTime() > COLLECT_WINDOW_MS) {
         throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       }
-      const app = await em.getRepository(AppEntity).findOneBy({ id: row.app_id });
+      const app = await this.repo.byId(row.app_id, em);
       if (!app) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       const rightsCap = intersectCaps(row.rights_cap, this.mint.approvalCap(auth, app)) as RightsCap;
       const issued = await this.mint.externalAuth(em, { ...row, rights_cap: rightsCap }, fromAuth(auth));
-      const claimed = await repo.update({ id, token_id: IsNull() }, { token_id: issued.record.id });
-      if (!claimed.affected) throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
+      if (!(await this.repo.claimInstance(em, id, issued.record.id)))
+        throw AppsErrors.PENDING_APPROVAL_NOT_FOUND();
       return {
         app_id: row.app_id,
         token: issued.token,
@@ -148,12 +137,11 @@ export class ExternalAuthService {
    * domain; to anyone else the instance is as unknown as an id never approved (404, no existence oracle).
    */
   async removeInstance(auth: AuthContext, id: string): Promise<void> {
-    const repo = this.ds.getRepository(AppInstanceEntity);
-    const row = await repo.findOneBy({ id, system_domain_id: auth.systemDomainId });
+    const row = await this.repo.instanceInDomain(auth.systemDomainId, id);
     if (!row || (!auth.isAdmin && row.user_id !== auth.userId)) throw AppsErrors.INSTANCE_NOT_FOUND();
-    await this.ds.transaction(async (em) => {
+    await this.repo.transaction(async (em) => {
       if (row.token_id) await this.tokens.revoke(row.token_id, { em, requestId: auth.requestId });
-      await em.getRepository(AppInstanceEntity).delete({ id });
+      await this.repo.removeInstance(em, id);
     });
   }
 
@@ -162,13 +150,12 @@ export class ExternalAuthService {
     appId: string | undefined,
     appName: string | undefined,
   ): Promise<AppEntity> {
-    const repo = this.ds.getRepository(AppEntity);
     let app: AppEntity | null = null;
     if (appId) {
       await this.access.require(auth, 'app', [appId]);
-      app = await repo.findOneBy({ id: appId });
+      app = await this.repo.byId(appId);
     } else if (appName) {
-      app = await repo.findOneBy({ name: appName, system_domain_id: auth.systemDomainId, is_builtin: false });
+      app = await this.repo.byName(auth.systemDomainId, appName);
       if (!app) throw AppsErrors.NOT_FOUND();
     } else {
       throw AppsErrors.INVALID({ app_id: 'app_id or app_name is required' });
