@@ -68,7 +68,8 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
   return { service, repo, access, users, events, audit, order };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
+const err = (status: number, code: string, errors?: unknown) =>
+  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
   expect(s.repo.insertGroup).not.toHaveBeenCalled();
   expect(s.repo.updateGroup).not.toHaveBeenCalled();
@@ -136,14 +137,20 @@ describe('GroupsService.create', () => {
         name: 'X',
         roles: ['can_read_users', 'can_delete_users'],
       } as never),
-    ).rejects.toEqual(err(403, 'groups.ROLES_NOT_HELD'));
+    ).rejects.toEqual(
+      expect.objectContaining({
+        status: 403,
+        code: 'groups.ROLES_NOT_HELD',
+        errors: ['You cannot grant roles you do not hold: can_delete_users'],
+      }),
+    );
     expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
   it('a blank name is invalid; a name taken (by the check, or by the unique index racing it) is 409', async () => {
     let s = setup();
     await expect(s.service.create(caller(), { name: '   ' } as never)).rejects.toEqual(
-      err(400, 'groups.INVALID'),
+      err(400, 'groups.INVALID', { name: 'must not be blank' }),
     );
     s = setup({ taken: true });
     await expect(s.service.create(caller(), { name: 'Editors' } as never)).rejects.toEqual(
@@ -197,7 +204,9 @@ describe('GroupsService.update', () => {
   it('a group carrying roles the caller does not hold cannot be managed; nor can roles be granted that way', async () => {
     let s = setup({ stored: group({ roles: ['can_delete_users'] }) });
     await expect(s.service.update(caller(), 'g1', { description: 'x' } as never)).rejects.toEqual(
-      err(403, 'groups.ROLES_NOT_HELD'),
+      err(403, 'groups.ROLES_NOT_HELD', [
+        'You cannot manage a group carrying roles you do not hold: can_delete_users',
+      ]),
     );
     await expect(s.service.remove(caller(), 'g1')).rejects.toEqual(err(403, 'groups.ROLES_NOT_HELD'));
     await expect(s.service.addMember(caller(), 'g1', 'u2')).rejects.toEqual(

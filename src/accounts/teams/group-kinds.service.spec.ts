@@ -81,7 +81,8 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
   return { service, repo, groups, access, users, events, order };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
+const err = (status: number, code: string, errors?: unknown) =>
+  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
   expect(s.repo.insert).not.toHaveBeenCalled();
   expect(s.repo.update).not.toHaveBeenCalled();
@@ -190,7 +191,9 @@ describe('GroupKindsService roles', () => {
         name: 'R',
         roles: ['can_delete_users'],
       } as never),
-    ).rejects.toEqual(err(403, 'teams.ROLES_NOT_HELD'));
+    ).rejects.toEqual(
+      err(403, 'teams.ROLES_NOT_HELD', ['You cannot grant roles you do not hold: can_delete_users']),
+    );
     expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
@@ -198,7 +201,9 @@ describe('GroupKindsService roles', () => {
     const s = setup({ stored: row({ roles: ['can_delete_users'] }) });
     const who = caller(['can_read_users']);
     await expect(s.service.update(ROLE_GROUP, who, 'g1', { description: 'x' } as never)).rejects.toEqual(
-      err(403, 'teams.ROLES_NOT_HELD'),
+      err(403, 'teams.ROLES_NOT_HELD', [
+        'You cannot manage a role group carrying roles you do not hold: can_delete_users',
+      ]),
     );
     await expect(s.service.remove(ROLE_GROUP, who, 'g1')).rejects.toEqual(err(403, 'teams.ROLES_NOT_HELD'));
     await expect(s.service.addUser(ROLE_GROUP, who, 'g1', 'u2')).rejects.toEqual(

@@ -41,7 +41,8 @@ function setup(o: { group?: GroupEntity | null; mapping?: GroupMappingEntity | n
   return { service, repo, kinds };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
+const err = (status: number, code: string, errors?: unknown) =>
+  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 
 describe('GroupMappingsService.create', () => {
   it('maps a trimmed name to a group of the caller’s domain and tells of it, in one transaction', async () => {
@@ -84,7 +85,9 @@ describe('GroupMappingsService.create', () => {
   it('mapping to a group carrying roles the caller does not hold is escalation: 403', async () => {
     const s = setup({ group: group(['can_read_users', 'can_delete_users']) });
     await expect(s.service.create(caller(), { name: 'staff', group_id: 'g1' })).rejects.toEqual(
-      err(403, 'teams.ROLES_NOT_HELD'),
+      err(403, 'teams.ROLES_NOT_HELD', [
+        'You cannot map to a group carrying roles you do not hold: can_delete_users',
+      ]),
     );
     expect(s.repo.insertMapping).not.toHaveBeenCalled();
     expect(s.kinds.emit).not.toHaveBeenCalled();
