@@ -179,35 +179,5 @@ describe('jobs and storages', () => {
         .send({ status_message: 'fine' })
         .expect(200);
     });
-
-    it('files cannot go to a storage of another domain, nor to an inactive one', async () => {
-      const foreign = (
-        await t.http
-          .post(`${FILES}/storages/`)
-          .set(foreignAdmin)
-          .send({ name: 'Theirs', method: 'FILE', purpose: 'FILES' })
-          .expect(201)
-      ).body;
-      const inactive = (
-        await t.http
-          .post(`${FILES}/storages/`)
-          .set(admin)
-          .send({ name: 'Off', method: 'FILE', purpose: 'FILES', status: 'INACTIVE' })
-          .expect(201)
-      ).body;
-      const asset = (await t.http.post('/API/assets/v1/assets/').set(h).send({ title: 'y' }).expect(201))
-        .body;
-      const body = { original_name: 'a', directory_path: '', size: 1, type: 'FILE' };
-      await t.http
-        .post(`${FILES}/assets/${asset.id}/files/`)
-        .set(h)
-        .send({ ...body, storage_id: foreign.id })
-        .expect(404);
-      await t.http
-        .post(`${FILES}/assets/${asset.id}/files/`)
-        .set(h)
-        .send({ ...body, storage_id: inactive.id })
-        .expect(400);
-    });
   });
 });

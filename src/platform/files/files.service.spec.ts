@@ -117,10 +117,16 @@ const body = (over: Partial<CreateFileDto> = {}): CreateFileDto => ({
 
 describe('FilesService.create', () => {
   it.each([
-    ['a name with a slash', { original_name: '../etc/passwd' }],
+    ['a name with a slash', { original_name: 'a/b' }],
     ['a name of "..', { original_name: '..' }],
     ['a name with a control character', { original_name: 'a\u0000b' }],
     ['a directory with a control character', { directory_path: 'a\u0007/b' }],
+    ['a name with a backslash', { original_name: 'a\\b' }],
+    ['a path for a name', { original_name: '../../etc/passwd' }],
+    ['a directory climbing out', { directory_path: '../up' }],
+    ['a directory climbing out midway', { directory_path: 'a/../../b' }],
+    ['an absolute directory', { directory_path: '/abs' }],
+    ['a directory with a drive letter', { directory_path: 'C:/win' }],
     ['a size over FILES_MAX_BYTES', { size: MAX + 1 }],
   ] as const)('refuses %s: 400, nothing stored', async (_name, over) => {
     const { service, repo } = setup();

@@ -72,6 +72,8 @@ describe('UploadService.put: which chunk is taken', () => {
     ['no Content-Length', 'bytes 0-4/10', undefined, 400],
     ['a Content-Range that does not parse', 'octets 0-4/10', 5, 400],
     ['an end before the start', 'bytes 4-2/10', 3, 400],
+    ['a Content-Range in the Range header’s syntax', 'bytes=0-3/10', 4, 400],
+    ['a negative start', 'bytes -1-3/10', 5, 400],
     ['a chunk past the declared size', 'bytes 0-10/*', 11, 413],
   ] as const)('%s is refused before any lease or byte', async (_name, range, length, status) => {
     const received = range.startsWith('bytes 0-4/*') ? '2' : '0';
