@@ -546,24 +546,12 @@ describe('system domains /API/auth/v1/system_domains', () => {
       expect(served.headers['cache-control']).not.toContain('immutable');
     });
 
-    it('refuses SVG, HTML posing as image/png, empty or missing files, two files, too large (413)', async () => {
+    it('multipart: refuses SVG sent as image/png (400), two files (400), too large (413); nothing changes', async () => {
+      // what the service refuses (the type by the bytes, empty, misnamed or missing files) is in
+      // system-domain-admin.service.spec.ts; here the multipart reader's limits and the HTTP shape
       const before = (await t.http.get(`${BASE}/${a.id}/`).set(sa).expect(200)).body.logo_url;
-      for (const [bytes, type] of [
-        [SVG, 'image/svg+xml'],
-        [SVG, 'image/png'],
-        [HTML, 'image/png'],
-        [Buffer.from('GIF8'), 'image/gif'],
-      ] as const) {
-        const res = await upload(a.id, hAdminA, bytes, { type }).expect(400);
-        expect(res.body.errors[0]).toMatch(/PNG, JPEG, GIF or WebP/);
-      }
-      await upload(a.id, hAdminA, Buffer.alloc(0)).expect(400);
-      await upload(a.id, hAdminA, PNG, { field: 'avatar' }).expect(400);
-      await t.http
-        .post(`${BASE}/${a.id}/logo/`)
-        .set(hAdminA)
-        .send({ logo: PNG.toString('base64') })
-        .expect(400);
+      const res = await upload(a.id, hAdminA, SVG, { type: 'image/png' }).expect(400);
+      expect(res.body.errors[0]).toMatch(/PNG, JPEG, GIF or WebP/);
       await t.http
         .post(`${BASE}/${a.id}/logo/`)
         .set(hAdminA)
@@ -571,8 +559,8 @@ describe('system domains /API/auth/v1/system_domains', () => {
         .attach('file', PNG, 'b.png')
         .expect(400);
       const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
-      const res = await upload(a.id, hAdminA, big).expect(413);
-      expect(res.body.errors[0]).toMatch(/at most 1 MiB/);
+      const tooLarge = await upload(a.id, hAdminA, big).expect(413);
+      expect(tooLarge.body.errors[0]).toMatch(/at most 1 MiB/);
       expect((await t.http.get(`${BASE}/${a.id}/`).set(sa).expect(200)).body.logo_url).toBe(before);
     });
 
@@ -613,12 +601,6 @@ describe('system domains /API/auth/v1/system_domains', () => {
   });
 
   describe('DELETE', () => {
-    it('refuses the domain of the caller’s own token (400) and non-super-admins (403)', async () => {
-      const res = await t.http.delete(`${BASE}/${t.domainId}/`).set(sa).expect(400);
-      expect(res.body.errors[0]).toMatch(/your own token/);
-      await t.http.delete(`${BASE}/${a.id}/`).set(hAdminA).expect(403);
-    });
-
     it('removes the domain and everything in it at once; multi-domain users survive in their other domain', async () => {
       const d = await createDomain(t);
       const other = await createDomain(t);

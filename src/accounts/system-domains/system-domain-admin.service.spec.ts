@@ -92,7 +92,8 @@ function setup(o: { stored?: SystemDomainEntity | null; strands?: boolean; hadLo
   return { service, repo, domains, events, audit, bus, order };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
+const err = (status: number, code: string, errors?: unknown) =>
+  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 
 describe('SystemDomainAdminService reads', () => {
   it('get: the full form with the logo’s URL from its hash; 404 in the wire’s words', async () => {
@@ -228,11 +229,15 @@ describe('SystemDomainAdminService logo', () => {
     expect(s.order).toEqual(['begin', 'saveLogo', 'save', 'audit', 'event', 'event', 'commit']);
   });
 
-  it('refuses SVG, empty, missing, misnamed and two files before the transaction', async () => {
+  it('refuses SVG, HTML, a truncated GIF, empty, missing, misnamed and two files before the transaction', async () => {
     const s = setup();
-    await expect(s.service.uploadLogo(caller(), 'd2', [file(SVG)])).rejects.toEqual(
-      err(400, 'system_domains.LOGO_TYPE'),
-    );
+    // the bytes decide, whatever the upload claims: an SVG, an HTML page, a GIF signature cut short
+    for (const bytes of [SVG, Buffer.from('<!doctype html><script>alert(1)</script>'), Buffer.from('GIF8')])
+      await expect(s.service.uploadLogo(caller(), 'd2', [file(bytes)])).rejects.toEqual(
+        err(400, 'system_domains.LOGO_TYPE', [
+          'The logo must be a PNG, JPEG, GIF or WebP image (SVG and other types are refused)',
+        ]),
+      );
     for (const files of [
       undefined,
       [],
@@ -288,7 +293,11 @@ describe('SystemDomainAdminService.remove', () => {
 
   it('refuses the caller’s own domain before any statement', async () => {
     const s = setup();
-    await expect(s.service.remove(caller(), 'd1')).rejects.toEqual(err(400, 'system_domains.OWN_DOMAIN'));
+    await expect(s.service.remove(caller(), 'd1')).rejects.toEqual(
+      err(400, 'system_domains.OWN_DOMAIN', [
+        'You cannot delete the system domain your own token belongs to: sign in to another domain first',
+      ]),
+    );
     expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
