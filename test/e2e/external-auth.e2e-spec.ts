@@ -80,20 +80,6 @@ describe('external auth and approved app instances', () => {
       await t.http.get(collect(secret())).expect(404);
     });
 
-    it('an OAuth app → 400', async () => {
-      const oauth = await createApp(t, {
-        type: 'OAUTH',
-        clientType: 'public',
-        redirectUris: ['https://x.example/cb'],
-      });
-      const res = await t.http
-        .post(APPROVE)
-        .set(bearer(userToken))
-        .send({ secret: secret(), app_id: oauth.id })
-        .expect(400);
-      expect(res.body).toEqual({ errors: { app_id: 'OAuth apps use the authorization code flow' } });
-    });
-
     it('neither app_id nor app_name → 400; unknown name, another domain’s app or the built-in app → 404', async () => {
       const none = await t.http.post(APPROVE).set(bearer(userToken)).send({ secret: secret() }).expect(400);
       expect(none.body).toEqual({ errors: { app_id: 'app_id or app_name is required' } });
@@ -274,16 +260,6 @@ describe('external auth and approved app instances', () => {
       expect(del.text).toBe('');
       expect(del.headers['content-type']).toBeUndefined();
       await t.http.get(VALIDATE).set(bearer(token)).expect(401);
-    });
-
-    it('an approval not collected within ten minutes → 404', async () => {
-      const id = randomUUID();
-      await t.http.post(INSTANCE).set(bearer(userToken)).send({ app_id: app.id, id }).expect(201);
-      await t.ds.query(
-        "UPDATE approved_app_instances SET date_created = now() - interval '11 minutes' WHERE id = $1",
-        [id],
-      );
-      await t.http.get(instance(id)).set(bearer(userToken)).expect(404);
     });
   });
 
