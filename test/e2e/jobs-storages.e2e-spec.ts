@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -29,7 +28,8 @@ describe('jobs and storages', () => {
   afterAll(() => t.close());
 
   describe('jobs', () => {
-    it('create 201, get, list, PATCH progress, FINISHED; a finished job cannot go back (400)', async () => {
+    // a final status never changes (400), an object id needs its type: JobsService's unit spec
+    it('create 201, get, list, PATCH progress, FINISHED', async () => {
       const job = (
         await t.http
           .post(`${JOBS}/`)
@@ -54,11 +54,6 @@ describe('jobs and storages', () => {
           .expect(200)
       ).body;
       expect(done).toMatchObject({ status: 'FINISHED', progress_processed: 100, progress_total: 100 });
-      for (const status of ['STARTED', 'FAILED', 'READY']) {
-        const res = await t.http.patch(`${JOBS}/${job.id}/`).set(h).send({ status });
-        expect(res.status).toBe(400);
-      }
-      expect((await t.http.get(`${JOBS}/${job.id}/`).set(h)).body.status).toBe('FINISHED');
     });
 
     it('a job is its creator’s (and the administrators’): others get 404', async () => {
@@ -93,7 +88,6 @@ describe('jobs and storages', () => {
         { type: 'NOPE' },
         { type: 'KEYFRAMES' },
         { type: 'TRANSFER', status: 'DONE' },
-        { type: 'TRANSFER', object_id: randomUUID() },
         { type: 'TRANSFER', progress_processed: -1 },
         { type: 'TRANSFER', progress_processed: 1.5 },
       ]) {
