@@ -57,17 +57,13 @@ describe('users: photos, one role, reindex (API/users/v1/users)', () => {
     await t.http.get(`${USERS}/${me.id}/photo/`).set(other).expect(404);
   });
 
-  it('hostile photos are refused and change nothing: HTML as image/png, empty, two files, over 1 MiB', async () => {
+  it('hostile photos are refused and change nothing: HTML as image/png, two files, over 1 MiB', async () => {
+    // what the service refuses (the type by the bytes, empty, missing or misnamed files) is in
+    // user-extras.service.spec.ts; here the HTTP shape and the upload reader's limits
     const me = await createUser(t);
     const mh = await as(me);
     await raw(`${USERS}/current/photo`, mh, PNG).expect(201);
     await raw(`${USERS}/current/photo`, mh, HTML).expect(400);
-    await raw(`${USERS}/current/photo`, mh, Buffer.alloc(0)).expect(400);
-    await t.http
-      .post(`${USERS}/current/photo`)
-      .set(mh)
-      .send({ photo: PNG.toString('base64') })
-      .expect(400);
     await t.http
       .post(`${USERS}/current/photo`)
       .set(mh)

@@ -320,3 +320,75 @@ describe('UsersService.create and remove', () => {
     expect(elsewhere.repo.updateAccount).not.toHaveBeenCalled();
   });
 });
+
+describe('UsersService.update: the refusals in the wire’s words', () => {
+  const refused = (status: number, code: string, errors: unknown) =>
+    expect.objectContaining({ status, code, errors });
+
+  it('administrators are changed by administrators, super administrators by super administrators; is_admin by administrators', async () => {
+    let s = setup();
+    await expect(s.service.update(caller(), 'u2', { is_admin: true })).rejects.toEqual(
+      refused(403, 'users.IS_ADMIN_ADMIN_ONLY', ['Only an administrator may change is_admin']),
+    );
+    s = setup(user({ is_admin: true }));
+    await expect(s.service.update(caller(), 'u2', { first_name: 'X' })).rejects.toEqual(
+      refused(403, 'users.ADMIN_RANK', ['Only an administrator may change an administrator']),
+    );
+    s = setup(user({ is_super_admin: true }));
+    await expect(s.service.update(caller({ isAdmin: true }), 'u2', { first_name: 'X' })).rejects.toEqual(
+      refused(403, 'users.SUPER_ADMIN_RANK', ['Only a super administrator may change a super administrator']),
+    );
+    nothingWritten(s);
+  });
+
+  it('self-deactivation and self-demotion at once: one 400 naming both fields', async () => {
+    const s = setup(user({ id: 'u1', is_admin: true }));
+    await expect(
+      s.service.update(caller({ isAdmin: true }), 'u1', { status: 'INACTIVE', is_admin: false }),
+    ).rejects.toEqual(
+      refused(400, 'users.INVALID', {
+        status: 'you cannot deactivate yourself',
+        is_admin: 'you cannot remove your own administrator rights',
+      }),
+    );
+    nothingWritten(s);
+  });
+
+  it('a user of several domains: every account field is theirs or a super administrator’s; the user renames themselves', async () => {
+    const s = setup(user(), { otherDomains: 1 });
+    for (const body of [
+      { email: 'n@example.test' },
+      { password: 'taken-over-pw' },
+      { status: 'INACTIVE' as const },
+      { first_name: 'Renamed' },
+      { last_name: 'Elsewhere' },
+    ]) {
+      await expect(s.service.update(caller({ isAdmin: true }), 'u2', body)).rejects.toEqual(
+        refused(403, 'users.SHARED_ACCOUNT', [
+          'This user also belongs to other domains: only they or a super administrator may change their name, email, password or status',
+        ]),
+      );
+    }
+    nothingWritten(s);
+    expect(s.passwords.assert).not.toHaveBeenCalled();
+    const self = setup(user({ id: 'u1' }), { otherDomains: 1 });
+    await self.service.update(caller({}, []), 'u1', { first_name: 'Shared' });
+    expect(self.repo.updateAccount).toHaveBeenCalledWith(EM, 'u1', { first_name: 'Shared' });
+  });
+});
+
+describe('UsersService.create: is_super_admin', () => {
+  // ignored from anyone else: 'creates in the caller’s domain only; is_super_admin only from a super administrator'
+  it('is honoured from a super administrator', async () => {
+    const bySuper = setup(user({ id: 'new-id' }));
+    await bySuper.service.create(caller({ isAdmin: true, isSuperAdmin: true }), {
+      email: 's@example.test',
+      is_super_admin: true,
+    } as never);
+    expect(bySuper.repo.insert).toHaveBeenCalledWith(
+      EM,
+      expect.objectContaining({ is_super_admin: true }),
+      false,
+    );
+  });
+});
