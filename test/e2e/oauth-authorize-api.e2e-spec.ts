@@ -503,26 +503,8 @@ describe('authorize API /API/auth/v1/oauth/authorize/', () => {
         () => ({ redirect_uri: 'https://archive.example/cb/' }),
         'Unregistered redirect URI: The redirect_uri is not registered for this application.',
       ],
-      [
-        'redirect URI on another port',
-        () => ({ redirect_uri: 'https://archive.example:444/cb' }),
-        'Unregistered redirect URI: The redirect_uri is not registered for this application.',
-      ],
-      [
-        'method plain',
-        () => ({ code_challenge_method: 'plain' }),
-        'PKCE method not supported: code_challenge_method must be S256.',
-      ],
-      [
-        'response_type token',
-        () => ({ response_type: 'token' }),
-        'Unsupported response type: response_type must be "code" (no implicit flow).',
-      ],
-      [
-        'scope outside the app’s',
-        () => ({ scope: 'assets:write' }),
-        'Invalid scope: Not allowed for this application: assets:write. Allowed: assets:read collections:read.',
-      ],
+      // another port, PKCE plain, response_type token, a scope outside the app's:
+      // authorization-request.service.spec.ts
     ])('%s', async (_n, over, message) => {
       const params = authorizationRequest(app, p, over());
       const get = await t.http.get(OAUTH.authorizeApi).query(params).set(bearer(loginToken)).expect(400);

@@ -157,11 +157,7 @@ describe('OAuth token endpoint pipeline', () => {
       );
     });
 
-    it('missing → invalid_request', async () => {
-      const res = await tokenRequest(t, { client_id: backend.id, client_secret: backend.secret as string });
-      expectOAuthError(res, 400, 'invalid_request', 'grant_type is required');
-    });
-
+    // missing → invalid_request: token-endpoint.service.spec.ts
     it('client authentication comes first: an unsupported grant with a bad secret → invalid_client', async () => {
       const res = await tokenRequest(t, { ...ccForm(), client_secret: 'wrong', grant_type: 'password' });
       expectOAuthError(res, 401, 'invalid_client', 'Client authentication failed');

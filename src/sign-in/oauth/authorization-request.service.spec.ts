@@ -125,6 +125,11 @@ describe('AuthorizationRequestService.validate (the request, in an order that tr
     expect(
       (await refusal(s.service.validate(params({ redirect_uri: 'https://client.example/cb#f' })))).title,
     ).toBe('Unregistered redirect URI');
+    for (const other of ['https://client.example:444/cb', 'https://client.example/cb/']) {
+      expect((await refusal(s.service.validate(params({ redirect_uri: other })))).title).toBe(
+        'Unregistered redirect URI',
+      );
+    }
     const v = await s.service.validate(params({ redirect_uri: 'https://CLIENT.example/cb' }));
     expect(v.redirectUri).toBe('https://CLIENT.example/cb');
   });
@@ -136,8 +141,8 @@ describe('AuthorizationRequestService.validate (the request, in an order that tr
     expect(e.title).toBe('Unregistered redirect URI');
   });
 
-  it('response_type must be code', async () => {
-    const e = await refusal(setup().service.validate(params({ response_type: 'token' })));
+  it.each([['token'], [undefined]])('response_type must be code (%s is not)', async (responseType) => {
+    const e = await refusal(setup().service.validate(params({ response_type: responseType })));
     expect(e.title).toBe('Unsupported response type');
   });
 

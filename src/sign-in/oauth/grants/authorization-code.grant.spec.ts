@@ -99,12 +99,50 @@ describe('AuthorizationCodeGrant', () => {
     expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
-  it('a verifier of the wrong shape: invalid_request', async () => {
+  it.each([
+    ['42 characters', 'A'.repeat(42)],
+    ['129 characters', 'A'.repeat(129)],
+    ['a character outside the unreserved set', `${'A'.repeat(42)}+`],
+    ['a space', `${'A'.repeat(21)} ${'A'.repeat(21)}`],
+  ])('a verifier of %s: invalid_request, and the code is not spent (no claim)', async (_w, verifier) => {
     const s = setup();
-    await expect(s.grant.handle(client, params({ code_verifier: 'short' }), ORIGIN)).rejects.toMatchObject({
+    await expect(s.grant.handle(client, params({ code_verifier: verifier }), ORIGIN)).rejects.toMatchObject({
       error: 'invalid_request',
       description: 'code_verifier must be 43 to 128 unreserved characters',
     });
+    expect(s.repo.transaction).not.toHaveBeenCalled();
+    expect(s.repo.claimCode).not.toHaveBeenCalled();
+  });
+
+  it('verifiers of 43 and of 128 unreserved characters pass the shape check', async () => {
+    for (const verifier of ['A'.repeat(43), `${'a-._~'.repeat(25)}Zz09`.slice(0, 128)]) {
+      const s = setup(code({ code_challenge: s256(verifier) }));
+      await expect(s.grant.handle(client, params({ code_verifier: verifier }), ORIGIN)).resolves.toBe(
+        RESPONSE,
+      );
+    }
+  });
+
+  it.each([
+    ['a trailing slash added', 'https://client.example/cb/'],
+    ['another port', 'https://client.example:8443/cb'],
+    ['the explicit default port', 'https://client.example:443/cb'],
+    ['another scheme', 'http://client.example/cb'],
+    ['a query added', 'https://client.example/cb?x=1'],
+    ['another URI', 'http://localhost:8080/cb'],
+  ])('redirect_uri with %s: not identical, invalid_grant', async (_w, redirectUri) => {
+    const s = setup();
+    await expect(s.grant.handle(client, params({ redirect_uri: redirectUri }), ORIGIN)).rejects.toEqual(
+      grantError('redirect_uri does not match the authorization request'),
+    );
+    expect(s.tokens.issue).not.toHaveBeenCalled();
+  });
+
+  it('the challenge itself sent as the verifier (plain PKCE): invalid_grant', async () => {
+    const s = setup();
+    await expect(s.grant.handle(client, params({ code_verifier: s256(VERIFIER) }), ORIGIN)).rejects.toEqual(
+      grantError('code_verifier does not match'),
+    );
   });
 
   it.each([

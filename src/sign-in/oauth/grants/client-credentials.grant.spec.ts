@@ -50,7 +50,18 @@ describe('ClientCredentialsGrant', () => {
     const s = setup();
     await expect(
       s.grant.handle({ app: app({ default_user_id: null }), authenticated: true }, {}, ORIGIN),
-    ).rejects.toMatchObject({ error: 'unauthorized_client' });
+    ).rejects.toMatchObject({
+      error: 'unauthorized_client',
+      description: 'This client has no acting user (default_user_id) for client_credentials',
+    });
+    expect(s.tokens.clientCredentials).not.toHaveBeenCalled();
+  });
+
+  it('repeated scopes and extra spaces are tolerated', async () => {
+    const s = setup();
+    const a = app();
+    await s.grant.handle({ app: a, authenticated: true }, { scope: ' assets:read  assets:read ' }, ORIGIN);
+    expect(s.tokens.clientCredentials).toHaveBeenCalledWith(a, ['assets:read'], ORIGIN);
   });
 
   it.each(['assets:delete', 'no-such-scope'])(
@@ -61,6 +72,8 @@ describe('ClientCredentialsGrant', () => {
         s.grant.handle({ app: app(), authenticated: true }, { scope }, ORIGIN),
       ).rejects.toMatchObject({
         error: 'invalid_scope',
+        description:
+          "The requested scope is unknown or outside the application's allowed scopes: assets:read assets:write",
       });
       expect(s.tokens.clientCredentials).not.toHaveBeenCalled();
     },
