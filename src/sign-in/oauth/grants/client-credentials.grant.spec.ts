@@ -57,6 +57,20 @@ describe('ClientCredentialsGrant', () => {
     expect(s.tokens.clientCredentials).not.toHaveBeenCalled();
   });
 
+  it('an app without scopes: invalid_scope says none may be asked for', async () => {
+    const s = setup();
+    await expect(
+      s.grant.handle(
+        { app: app({ allowed_scopes: [] }), authenticated: true },
+        { scope: 'assets:read' },
+        ORIGIN,
+      ),
+    ).rejects.toMatchObject({
+      error: 'invalid_scope',
+      description: "The requested scope is unknown or outside the application's allowed scopes: (none)",
+    });
+  });
+
   it('repeated scopes and extra spaces are tolerated', async () => {
     const s = setup();
     const a = app();
