@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { Clock } from '../../src/base/common/clock.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { authnRequestOf } from '../utils/saml-idp.js';
@@ -45,62 +44,12 @@ describe('SAML single sign-on', () => {
     await t.http.post(`${SAML}/token/`).send({ code }).expect(401);
   });
 
-  it('the code expires after one minute', async () => {
-    const id = await w.startRequest();
-    const code = codeOf((await w.post(w.response({ inResponseTo: id }))).location)!;
-    const clock = t.get(Clock);
-    clock.advance(61_000);
-    try {
-      await t.http.post(`${SAML}/token/`).send({ code }).expect(401);
-    } finally {
-      clock.reset();
-    }
-  });
-
   it('a guessed or malformed code is refused, and nothing else', async () => {
     for (const code of ['x', 'a'.repeat(43), "' OR 1=1 --"]) {
       const res = await t.http.post(`${SAML}/token/`).send({ code });
       expect(res.status).toBe(401);
     }
     await t.http.post(`${SAML}/token/`).send({}).expect(400);
-  });
-
-  it('returns to a return_to on the service’s own origin, and never to a foreign one', async () => {
-    const own = `${t.config.http.publicBaseUrl}/oauth/authorize?client_id=x`;
-    let id = await w.startRequest(own);
-    let r = await w.post(w.response({ inResponseTo: id }));
-    expect(r.location!.startsWith(`${own}&saml_code=`)).toBe(true);
-    id = await w.startRequest('https://evil.test/steal');
-    r = await w.post(w.response({ inResponseTo: id }));
-    expect(r.location).toMatch(/^https:\/\/app\.acme\.test/);
-    id = await w.startRequest('//evil.test/steal');
-    r = await w.post(w.response({ inResponseTo: id }));
-    expect(r.location).toMatch(/^https:\/\/app\.acme\.test/);
-  });
-
-  it('IdP-initiated responses are refused unless the IdP allows them; then they sign in', async () => {
-    let r = await w.post(w.response({ inResponseTo: null }));
-    expect(r.status).toBe(401);
-    await t.http
-      .patch(`${SAML}/idp/${w.idp.id}/`)
-      .set(w.adminAuth)
-      .send({ settings: { allow_idp_initiated: true } })
-      .expect(200);
-    try {
-      r = await w.post(w.response({ inResponseTo: null }), 'https://evil.test/');
-      expect(r.status).toBe(302);
-      expect(r.location).toMatch(/^https:\/\/app\.acme\.test/);
-      await t.http
-        .post(`${SAML}/token/`)
-        .send({ code: codeOf(r.location) })
-        .expect(201);
-    } finally {
-      await t.http
-        .patch(`${SAML}/idp/${w.idp.id}/`)
-        .set(w.adminAuth)
-        .send({ settings: { allow_idp_initiated: false } })
-        .expect(200);
-    }
   });
 
   it('login/ routes an email to its IdP, 404 for a domain without one; multidomain/login lists it', async () => {

@@ -154,6 +154,47 @@ describe('IdentityProvidersService.create', () => {
     expect(s.repo.saveIdp).not.toHaveBeenCalled();
   });
 
+  it('judges each type’s required fields, the algorithm enums, the certificate, URLs and switches (moved from e2e)', async () => {
+    const s = setup({ idp: null });
+    const bad = async (body: object, field: string) => {
+      const err = (await s.service.create(auth, body).catch((e: unknown) => e)) as { errors: object };
+      expect(err).toMatchObject({ code: 'identity_providers.INVALID' });
+      expect(Object.keys(err.errors)).toContain(field);
+    };
+    const generic = (over: object) => ({ type: 'GENERIC', settings: { ...GENERIC, ...over } });
+    await bad({ type: 'GENERIC', settings: { name: 'x' } }, 'settings.idp_entity_id');
+    await bad({ type: 'VENDOR_A', settings: { vendor_a_name: 'x' } }, 'settings.vendor_a_client_id');
+    await bad(
+      { type: 'VENDOR_B', settings: { vendor_b_name: 'x', vendor_b_client_id: 'y' } },
+      'settings.vendor_b_region',
+    );
+    await bad({ type: 'VENDOR_C', settings: {} }, 'settings.vendor_c_name');
+    await bad({ type: 'SAML', settings: {} }, 'type');
+    await bad(generic({ signature_algorithm: 'md5' }), 'settings.signature_algorithm');
+    await bad(generic({ digest_algorithm: 'sha256' }), 'settings.digest_algorithm');
+    await bad(generic({ idp_x509cert: 'not a certificate' }), 'settings.idp_x509cert');
+    await bad(generic({ idp_sso_post_url: 'javascript:alert(1)' }), 'settings.idp_sso_post_url');
+    await bad(generic({ want_assertions_signed: 'yes' }), 'settings.want_assertions_signed');
+    await bad({ type: 'GENERIC', settings: 'x' }, 'settings');
+    expect(s.repo.saveIdp).not.toHaveBeenCalled();
+    const vendor = await s.service.create(auth, {
+      type: 'VENDOR_B',
+      settings: {
+        vendor_b_name: 'B',
+        vendor_b_client_id: 'c',
+        vendor_b_region: 'eu',
+        unknown: 1,
+        domain_name: 'x',
+      },
+    });
+    expect(vendor.settings).toEqual({
+      vendor_b_name: 'B',
+      vendor_b_client_id: 'c',
+      vendor_b_region: 'eu',
+      domain_name: null,
+    });
+  });
+
   it('refuses metadata XML with a DTD as INVALID_XML, before anything is stored', async () => {
     const s = setup({ idp: null });
     const xml = '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><EntityDescriptor/>';

@@ -181,6 +181,8 @@ describe('InvitationLinksService.request', () => {
     const err = await s.service.request(caller(), { primary_group: 'g1' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'invitations.LINK_EXCEEDS_ROLES' });
     expect(JSON.stringify(err)).toContain('can_write_users, can_delete_users');
+    const holder = setup({ groups: [{ id: 'g1', roles: ['can_read_assets'] }] });
+    await expect(holder.service.request(caller(), { primary_group: 'g1' })).resolves.toBeTruthy();
     const admin = setup({ groups });
     await expect(
       admin.service.request(caller({ isAdmin: true }), { primary_group: 'g1' }),
