@@ -4,6 +4,7 @@ import { EMAIL_LOGIN_ANSWER_FLOOR_MS } from '../../src/sign-in/login/email-login
 import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
 import { MailWorker } from '../../src/delivery/mail/mail-worker.service.js';
 import { FORGOT_ANSWER_FLOOR_MS } from '../../src/accounts/passwords/passwords.service.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -142,7 +143,14 @@ describe('email login', () => {
     await complete(second.secret).expect(201);
   });
 
-  // a user deactivated after the mail went gets nothing usable from the link: email-login.service.spec.ts
+  it('a user deactivated after the mail went gets nothing usable from the link', async () => {
+    const user = await createUser(t, { email: address('deactivated') });
+    const { secret } = await requestLink(user.email);
+    await t.ds.getRepository(UserEntity).update({ id: user.id }, { status: 'INACTIVE' });
+    const res = await complete(secret).expect(419);
+    expect(res.body.token).toBeUndefined();
+  });
+
   it('signs in the link’s own user only, in that user’s own domains (another tenant stays apart)', async () => {
     const other = await createDomain(t, { name: 'Elsewhere' });
     const a = await createUser(t, { email: address('alice') });
