@@ -10,6 +10,7 @@ import { Clock } from '../src/base/common/clock.js';
 import { loadConfig } from '../src/app/config.js';
 import { createDataSource, runMigrations } from '../src/base/database/data-source.js';
 import { Metrics } from '../src/base/common/metrics/metrics.service.js';
+import { MetricsRepository } from '../src/base/common/metrics/metrics.repository.js';
 import { AdminResetError, adminResetPassword } from '../src/accounts/passwords/admin-reset.js';
 import { PasswordPolicyService } from '../src/accounts/passwords/password-policy.service.js';
 import { PasswordsRepository } from '../src/accounts/passwords/passwords.repository.js';
@@ -41,7 +42,12 @@ try {
   await runMigrations(ds);
   const clock = new Clock();
   const events = new WebhookEventsService(clock, new EventsRepository(ds));
-  const audit = new AuditService(new AuditRepository(ds), events, clock, new Metrics(ds));
+  const audit = new AuditService(
+    new AuditRepository(ds),
+    events,
+    clock,
+    new Metrics(new MetricsRepository(ds)),
+  );
   const tokens = new TokensService(new TokensRepository(ds), clock, events, audit);
   const policy = new PasswordPolicyService(new PasswordsRepository(ds));
   let operator: string | null = null;

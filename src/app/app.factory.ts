@@ -6,7 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { createLogger, PinoNestLogger, requestLogger } from '../base/common/http/request-logging.js';
 import { globalPipes } from '../base/common/validation/global-pipes.js';
-import type { AppConfig } from '../app/config.js';
+import type { AppConfig } from './config.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { RateLimiter } from '../base/common/rate-limit/rate-limiter.js';
 import { rateLimited } from '../base/common/rate-limit/rate-limit.errors.js';

@@ -9,15 +9,20 @@ import { Clock } from '../base/common/clock.js';
 import { InvalidationBus } from '../base/common/cache/invalidation-bus.js';
 import { RateLimiter } from '../base/common/rate-limit/rate-limiter.js';
 import { ClientRegistry } from '../credentials/apps/client-registry.js';
+import { AppsRepository } from '../credentials/apps/apps.repository.js';
+import { CorsRepository } from '../base/common/http/cors.repository.js';
+import { MetricsRepository } from '../base/common/metrics/metrics.repository.js';
 import { AuthGuard } from '../auth/auth.guard.js';
 import { JwtStrategy } from '../auth/jwt.strategy.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { TokenVerifier } from '../auth/token-verifier.js';
 import { ApiExceptionFilter } from '../base/common/filters/api-exception.filter.js';
 import { APP_CONFIG } from '../base/config/config.js';
-import { type AppConfig } from '../app/config.js';
+import { type AppConfig } from './config.js';
 import { dataSourceOptions, runMigrations } from '../base/database/data-source.js';
 import { HealthController } from './health.controller.js';
+import { HealthRepository } from './health.repository.js';
+import { HealthService } from './health.service.js';
 import { ServiceIndexController } from './service-index.controller.js';
 import { StaticAssetsController } from './static-assets.controller.js';
 import { KeysModule } from '../base/keys/keys.module.js';
@@ -56,9 +61,13 @@ class CoreModule {
         TokenVerifier,
         Clock,
         InvalidationBus,
+        AppsRepository,
         ClientRegistry,
         RateLimiter,
+        MetricsRepository,
         Metrics,
+        // for the CORS preflight, which OAuthModule provides
+        CorsRepository,
       ],
       exports: [
         APP_CONFIG,
@@ -70,6 +79,7 @@ class CoreModule {
         ClientRegistry,
         RateLimiter,
         Metrics,
+        CorsRepository,
       ],
     };
   }
@@ -93,6 +103,8 @@ export class AppModule {
       ],
       controllers: [HealthController, ServiceIndexController, StaticAssetsController],
       providers: [
+        HealthService,
+        HealthRepository,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],

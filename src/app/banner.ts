@@ -1,4 +1,4 @@
-import type { AppConfig } from '../app/config.js';
+import type { AppConfig } from './config.js';
 
 /**
  * The last lines a start prints (plain text on stdout, outside the log): where the service is, its API

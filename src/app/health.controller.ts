@@ -1,11 +1,8 @@
 import { Controller, Get, HttpCode, Req } from '@nestjs/common';
-import { unavailable } from '../base/common/errors/request.errors.js';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../base/common/http/api-errors.js';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
-import { HealthRepository } from './health.repository.js';
+import { HealthService } from './health.service.js';
 import { Public } from '../base/common/auth/authenticated.decorator.js';
 
 class StatusDto {
@@ -19,17 +16,13 @@ class IpDto {
 @Public()
 @Controller('API/auth')
 export class HealthController {
-  private readonly repo: HealthRepository;
-
-  constructor(@InjectDataSource() ds: DataSource) {
-    this.repo = new HealthRepository(ds);
-  }
+  constructor(private readonly health: HealthService) {}
 
   @Get('livez')
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: StatusDto })
   getLiveness(): StatusDto {
-    return { status: 'ok' };
+    return this.health.liveness();
   }
 
   @Get('readyz')
@@ -37,13 +30,8 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiOkResponse({ type: StatusDto })
   @ApiErrors(503)
-  async getReadiness(): Promise<StatusDto> {
-    try {
-      await this.repo.ping();
-    } catch {
-      throw unavailable('Database unreachable');
-    }
-    return { status: 'ok' };
+  getReadiness(): Promise<StatusDto> {
+    return this.health.readiness();
   }
 
   @Get('ip')

@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, MoreThan, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { preparedQuery } from '../../base/database/prepared-query.js';
 import { AppInstanceEntity } from '../../base/model/app-instance.entity.js';
 import { AppEntity } from '../../base/model/app.entity.js';
 import { ExternalAuthEntity } from '../../base/model/external-auth.entity.js';
 
+/** An OAuth client's record by id (client secret hash included), never the built-in app. */
+const CLIENT_SQL = `SELECT a.* FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
+
 /**
  * Every statement on apps and their external-auth hand-overs (external_auths, app_instances), for AppsService
- * and ExternalAuthService, so the services hold the rules (who may change what, what a collection yields) and
+ * ExternalAuthService and the ClientRegistry's read, so the services hold the rules (who may change what, what a collection yields) and
  * are unit-tested with a fake of this class. Methods that belong to a larger change take the transaction's
  * EntityManager (`transaction()`).
  */
@@ -19,6 +23,15 @@ export class AppsRepository extends FeatureRepository {
       .getRepository(AppEntity)
       .createQueryBuilder('a')
       .where('a.system_domain_id = :d AND NOT a.is_builtin', { d: systemDomainId });
+  }
+
+  /**
+   * The ClientRegistry's read of a client on a cache miss: a named prepared statement (the grants' hot path),
+   * the row as the database returns it, or undefined.
+   */
+  async client(id: string): Promise<AppEntity | undefined> {
+    const [row] = await preparedQuery<AppEntity>(this.ds, 'portcullis_client_lookup', CLIENT_SQL, [id]);
+    return row;
   }
 
   /** One of the domain's own apps (never the built-in one), or null. */

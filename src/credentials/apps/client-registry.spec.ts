@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { InvalidationBus, InvalidationHandler } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
+import { AppsRepository } from './apps.repository.js';
 import { ClientRegistry } from './client-registry.js';
 
 /** A stand-in bus: coherence set by the test, published keys delivered to the subscribed handlers. */
@@ -35,7 +36,7 @@ function setup() {
   // no pg pool on the driver: preparedQuery takes the plain ds.query path
   const ds = { query, driver: {}, options: {} } as unknown as DataSource;
   const bus = new FakeBus();
-  const registry = new ClientRegistry(ds, bus as unknown as InvalidationBus);
+  const registry = new ClientRegistry(new AppsRepository(ds), bus as unknown as InvalidationBus);
   return { registry, bus, query, rows, hold: (p: Promise<void> | null) => (gate = p) };
 }
 

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
-import { preparedQuery } from '../../base/database/prepared-query.js';
 import { AppEntity } from '../../base/model/app.entity.js';
+import { AppsRepository } from './apps.repository.js';
 
-const CLIENT_SQL = `SELECT a.* FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`;
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
@@ -25,7 +22,7 @@ export class ClientRegistry {
   private epoch = 0;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly repo: AppsRepository,
     private readonly bus: InvalidationBus,
   ) {
     bus.subscribe(APPS_TOPIC, (id) => {
@@ -41,7 +38,7 @@ export class ClientRegistry {
     const hit = this.entries.get(id);
     if (hit && coherent && Date.now() - hit.at < TTL_MS) return hit.app;
     const epoch = this.epoch;
-    const [row] = await preparedQuery<AppEntity>(this.ds, 'portcullis_client_lookup', CLIENT_SQL, [id]);
+    const row = await this.repo.client(id);
     if (!row) return null;
     for (const list of [row.allowed_scopes, row.redirect_uris, row.allowed_origins]) Object.freeze(list);
     const app = Object.freeze(Object.assign(new AppEntity(), row));

@@ -1,7 +1,5 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
-import { DataSource } from 'typeorm';
 import { CorsRepository } from './cors.repository.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, App-ID, Auth-Token, X-Request-Id';
@@ -32,13 +30,9 @@ export function allowOrigin(
 export class CorsPreflightMiddleware implements NestMiddleware {
   private cache: { origins: Set<string>; at: number } | null = null;
 
-  // provided by OAuthModule, which builds it with the data source (the repository is made over that);
-  // createApp mounts it as the second Express middleware
-  private readonly repo: CorsRepository;
-
-  constructor(@InjectDataSource() ds: DataSource) {
-    this.repo = new CorsRepository(ds);
-  }
+  // provided by OAuthModule (its repository by the core module, for every module); createApp mounts it as the
+  // second Express middleware
+  constructor(private readonly repo: CorsRepository) {}
 
   use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
     const origin = req.headers.origin;

@@ -7,6 +7,13 @@ const OUTBOX_SQL = `
   UNION ALL
   SELECT 'webhook', status, count(*)::int FROM webhook_deliveries WHERE status IN ('PENDING', 'FAILED') GROUP BY status`;
 
+/** What a pg Pool shows of itself (node-postgres); PGlite has no pool. */
+export interface PoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
 /** What the metrics read from the database when scraped. */
 @Injectable()
 export class MetricsRepository {
@@ -16,5 +23,10 @@ export class MetricsRepository {
   async outboxCounts(): Promise<{ outbox: string; status: string; n: number }[]> {
     // raw: UNION ALL of two GROUP BY counts over two tables in one round trip per scrape
     return (await this.ds.query(OUTBOX_SQL)) as { outbox: string; status: string; n: number }[];
+  }
+
+  /** The connection pool's counts, read from the driver (no statement); undefined without a pool (PGlite). */
+  pool(): Partial<PoolLike> | undefined {
+    return (this.ds.driver as unknown as { master?: Partial<PoolLike> }).master;
   }
 }

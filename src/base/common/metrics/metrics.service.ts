@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { MetricsRepository } from './metrics.repository.js';
 
 /**
@@ -12,13 +10,6 @@ const SIGNIN_OUTCOMES: Record<string, string> = {
   'signin.success': 'success',
   'signin.second_factor_owed': 'second_factor_owed',
 };
-
-/** What a pg Pool shows of itself (node-postgres); PGlite has no pool. */
-interface PoolLike {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
 
 /**
  * The service's Prometheus metrics (prom-client), one registry per application instance. Label values come
@@ -61,9 +52,8 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(repo: MetricsRepository) {
     collectDefaultMetrics({ register: this.registry, prefix: 'portcullis_' });
-    const repo = new MetricsRepository(ds);
     new Gauge({
       name: 'portcullis_outbox_items',
       help: 'Mail and webhook outbox items by status (pending: the backlog; failed: given up)',
@@ -81,7 +71,7 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect() {
-        const pool = (ds.driver as unknown as { master?: Partial<PoolLike> }).master;
+        const pool = repo.pool();
         if (pool && typeof pool.totalCount === 'number') {
           this.set({ state: 'total' }, pool.totalCount);
           this.set({ state: 'idle' }, pool.idleCount ?? 0);
