@@ -321,18 +321,8 @@ describe('consent page {base_url}/oauth/authorize', () => {
       });
     });
 
-    it('anything but "allow" is a denial', async () => {
-      const params = authorizationRequest(app, pkce());
-      const res = await decide(params, await signIn(params), 'maybe');
-      expect(new URL(res.headers.location).searchParams.get('error')).toBe('access_denied');
-    });
-
-    it('no state sent → none returned', async () => {
-      const params = authorizationRequest(app, pkce(), { state: undefined });
-      const res = await decide(params, await signIn(params), 'allow');
-      expect([...new URL(res.headers.location).searchParams.keys()].sort()).toEqual(['code', 'iss']);
-    });
-
+    // anything but "allow" is a denial, no state sent → none returned: consent-flow.service.spec.ts and
+    // authorization-request.service.spec.ts
     it('the full flow through the helper (sign-in form, consent, Allow)', async () => {
       const fresh = await createUser(t);
       const result = await authorizeViaConsentPage(t, app, fresh.email);
