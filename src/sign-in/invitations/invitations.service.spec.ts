@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
@@ -89,8 +90,7 @@ function setup(
   seats.assertSeat.mockReset().mockImplementation(async () => {
     order.push('seat');
   });
-  // configuredMethods (mfa-policy) reads the account's second factors through the transaction's manager
-  const EM = { getRepository: () => ({ findOneBy: async () => o.mfa ?? null }) };
+  const EM = { transaction: 'em' };
   const repo = {
     manager: EM,
     transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
@@ -147,7 +147,14 @@ function setup(
   };
   const credentials = { verify: jest.fn(async (..._a: unknown[]): Promise<unknown> => o.account ?? null) };
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
-  const signIns = { serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })) };
+  const signIns = {
+    serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })),
+    // the authority's rule (mfa-policy.ts) over the account's factors as o.mfa has them, read in the transaction
+    factorOwed: jest.fn(async (em: unknown, domain: { mfa_required: boolean }, _userId: string) => {
+      expect(em).toBe(EM);
+      return factorOwed(domain, confirmedMethods(o.mfa ?? null));
+    }),
+  };
   const service = new InvitationsService(
     config,
     mail as unknown as MailService,

@@ -25,7 +25,6 @@ import type {
 } from './dto/invitation.dto.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
 import { InvitationsRepository } from './invitations.repository.js';
-import { configuredMethods, factorOwed } from '../login/mfa-policy.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { userView } from '../../accounts/users/user-view.js';
 import { assertSeat, lockDomain } from '../../accounts/users/seat-limits.js';
@@ -232,7 +231,7 @@ export class InvitationsService {
       const domain = await this.repo.domainOrFail(em, invitation.system_domain_id);
       // a sign-in that owes a second factor (the account has one, or the domain requires one) is not done
       // by the link: the person signs in, and the factor is asked for there
-      if (factorOwed(domain, await configuredMethods(em, user.id))) {
+      if (await this.signIns.factorOwed(em, domain, user.id)) {
         return { auto_login: false, domain_status: domain.status, login_data: null, user_id: user.id };
       }
       const login = await this.signIns.serviceSession(

@@ -1,6 +1,3 @@
-import type { EntityManager } from 'typeorm';
-import { UserMfaEntity } from '../../base/model/user-mfa.entity.js';
-
 /** A domain's second-factor policy (system_domains.mfa_required, mfa_methods). */
 export interface MfaPolicy {
   mfa_required: boolean;
@@ -12,12 +9,8 @@ export type MfaMethod = (typeof MFA_METHODS)[number];
 export const OTP_TYPES = ['TOTP', 'MAIL_2SV', 'RECOVERY'] as const;
 export type OtpType = (typeof OTP_TYPES)[number];
 
-/** The factors a user has confirmed (TOTP once validated; MAIL_2SV once enabled). */
-export async function configuredMethods(em: EntityManager, userId: string): Promise<MfaMethod[]> {
-  return confirmedMethods(await em.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
-}
-
-/** The same, from the user's user_mfa columns already read (null or absent: no row, nothing confirmed). */
+/** The factors a user has confirmed (TOTP once validated; MAIL_2SV once enabled), from their user_mfa columns
+ * (null or absent: no row, nothing confirmed). */
 export function confirmedMethods(
   row: { totp_confirmed_at: Date | null; mail_2sv_enabled: boolean | null } | null,
 ): MfaMethod[] {

@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
 import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
@@ -61,8 +62,7 @@ function setup(
   } = {},
 ) {
   const order: string[] = [];
-  // configuredMethods (mfa-policy) reads the new account's second factors through the transaction's manager
-  const EM = { getRepository: () => ({ findOneBy: async () => o.mfa ?? null }) };
+  const EM = { transaction: 'em' };
   const repo = {
     manager: { outside: true },
     transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
@@ -110,7 +110,14 @@ function setup(
     }),
   };
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
-  const signIns = { serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })) };
+  const signIns = {
+    serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })),
+    // the authority's rule (mfa-policy.ts) over the account's factors as o.mfa has them, read in the transaction
+    factorOwed: jest.fn(async (em: unknown, domain: { mfa_required: boolean }, _userId: string) => {
+      expect(em).toBe(EM);
+      return factorOwed(domain, confirmedMethods(o.mfa ?? null));
+    }),
+  };
   const marketplace = {
     assertUsable: jest.fn(async (_n: string) => undefined),
     consumeHashed: jest.fn(async (..._a: unknown[]) => {

@@ -15,7 +15,6 @@ import { SignInAuthority } from '../login/sign-in-authority.js';
 import { linkMail } from '../../delivery/mail/mail-templates.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import { MarketplaceService } from '../marketplace/marketplace.service.js';
-import { configuredMethods, factorOwed } from '../login/mfa-policy.js';
 import { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
 import { COUNTRIES, type Country } from './countries.js';
 import type { VerificationResponseDto } from './dto/domain-from-template.dto.js';
@@ -185,7 +184,7 @@ export class RegistrationsService {
       });
       if (reg.marketplace_nonce_sha256)
         await this.linkMarketplace(em, reg.marketplace_nonce_sha256, domain.id, requestId);
-      if (factorOwed(domain, await configuredMethods(em, user.id))) {
+      if (await this.signIns.factorOwed(em, domain, user.id)) {
         return { auto_login: false, domain_data: view, login_data: null };
       }
       const login = await this.signIns.serviceSession(
