@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { buildService } from '../utils/build.js';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { freePortBelowEphemeralRange } from '../utils/ports.js';
@@ -69,9 +70,8 @@ describe('graceful stop (SIGTERM under load)', () => {
   let dataDir: string;
 
   beforeAll(() => {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], {
-      cwd: ROOT,
-    });
+    // the service as built, compiled once for both suites that start it (test/utils/build.ts)
+    buildService(ROOT);
   });
   afterAll(() => {
     if (child?.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { buildService } from '../utils/build.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,10 +73,8 @@ describe('a terminal a person can read (TTY: pretty log, start ends with the ban
   jest.setTimeout(240_000);
 
   beforeAll(() => {
-    // the service as built; an up-to-date build is not compiled again (tsc -b)
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], {
-      cwd: ROOT,
-    });
+    // the service as built, compiled once for both suites that start it (test/utils/build.ts)
+    buildService(ROOT);
   });
 
   it('first start on a TTY: human-readable lines, the banner with the password last, no JSON after it', async () => {
