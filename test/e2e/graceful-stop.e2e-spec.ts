@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { buildService } from '../utils/build.js';
+import { seedPgliteDataDir } from '../utils/test-database.js';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { freePortBelowEphemeralRange } from '../utils/ports.js';
@@ -80,6 +81,8 @@ describe('graceful stop (SIGTERM under load)', () => {
 
   it('no accepted request fails; the process ends by SIGTERM within the grace period', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portcullis-stop-'));
+    // from the migrated template instead of initdb and every migration (test/utils/test-database.ts)
+    await seedPgliteDataDir(dataDir);
     const port = await freePortBelowEphemeralRange();
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { buildService } from '../utils/build.js';
+import { seedPgliteDataDir } from '../utils/test-database.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +20,10 @@ interface Started {
 }
 
 /** Starts `node dist/src/main.js` under `script` and resolves once the banner is out, plus a quiet second. */
-function startUnderPty(env: Record<string, string>): Promise<Started> {
+async function startUnderPty(env: Record<string, string>): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portcullis-tty-'));
+  // a first start, from the migrated template instead of initdb and every migration (test/utils/test-database.ts)
+  await seedPgliteDataDir(dataDir);
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
