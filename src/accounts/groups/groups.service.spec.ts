@@ -7,6 +7,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import type { UsersService } from '../users/users.service.js';
 import type { GroupsRepository } from './groups.repository.js';
 import { GroupsService } from './groups.service.js';
+import { recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const MANAGER = { manager: true };
@@ -31,14 +32,8 @@ const caller = (roles: string[] = ['can_read_users', 'can_write_users']) =>
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
   let stored = 'stored' in o ? o.stored : group();
   const order: string[] = [];
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const out = await work(EM);
-      order.push('commit');
-      return out;
-    }),
     search: jest.fn(),
     group: jest.fn(async () => stored),
     nameTaken: jest.fn(async () => o.taken ?? false),
@@ -53,11 +48,11 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
     addMember: jest.fn(async () => o.added ?? true),
     removeMember: jest.fn(async () => o.removed ?? true),
     currentMemberIds: jest.fn(async (_em: unknown, ids: string[]) => new Map(ids.map((id) => [id, ['u9']]))),
-  };
+  });
   const access = { require: jest.fn(async () => undefined) };
   const users = { get: jest.fn(async () => ({ id: 'u2' })) };
-  const events = { record: jest.fn(async () => void order.push('event')) };
-  const audit = { change: jest.fn(async () => void order.push('audit')) };
+  const events = recordingEvents(order);
+  const audit = recordingAudit(order);
   const service = new GroupsService(
     access as unknown as AccessService,
     users as unknown as UsersService,

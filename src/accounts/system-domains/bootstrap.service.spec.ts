@@ -6,19 +6,14 @@ import type { SystemDomainEntity } from '../../base/model/system-domain.entity.j
 import { BootstrapService } from './bootstrap.service.js';
 import type { SystemDomainsRepository } from './system-domains.repository.js';
 import type { SystemDomainsService } from './system-domains.service.js';
+import { transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true } as unknown as EntityManager;
 
 function setup(o: { anyUser?: boolean; password?: string | null; insertFails?: unknown } = {}) {
   const order: string[] = [];
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     anyUser: jest.fn(async () => o.anyUser ?? false),
-    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => {
-      order.push('begin');
-      const out = await work(EM);
-      order.push('commit');
-      return out;
-    }),
     insertAdmin: jest.fn(async () => {
       if (o.insertFails) throw o.insertFails;
       order.push('insertAdmin');
@@ -28,7 +23,7 @@ function setup(o: { anyUser?: boolean; password?: string | null; insertFails?: u
       order.push('saveDomain');
       return d;
     }),
-  };
+  });
   const keys = { init: jest.fn(async () => void order.push('keys')) };
   const domains = {
     create: jest.fn(async (_em: unknown, f: object) => {

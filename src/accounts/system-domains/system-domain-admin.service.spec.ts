@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
@@ -11,6 +10,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import { SystemDomainAdminService } from './system-domain-admin.service.js';
 import type { SystemDomainsRepository } from './system-domains.repository.js';
 import type { SystemDomainsService } from './system-domains.service.js';
+import { fixedClock, recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true } as unknown as EntityManager;
 const MANAGER = { manager: true } as unknown as EntityManager;
@@ -51,14 +51,8 @@ const caller = (over: Partial<AuthContext> = {}) =>
 function setup(o: { stored?: SystemDomainEntity | null; strands?: boolean; hadLogo?: boolean } = {}) {
   const stored = 'stored' in o ? o.stored : domain();
   const order: string[] = [];
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => {
-      order.push('begin');
-      const out = await work(EM);
-      order.push('commit');
-      return out;
-    }),
     domain: jest.fn(async () => (stored ? { ...stored } : null)),
     saveDomain: jest.fn(async (_em: unknown, d: SystemDomainEntity) => {
       order.push('save');
@@ -73,19 +67,19 @@ function setup(o: { stored?: SystemDomainEntity | null; strands?: boolean; hadLo
     rehomeMembers: jest.fn(async () => void order.push('rehome')),
     deleteOnlyMembers: jest.fn(async () => void order.push('deleteMembers')),
     deleteDomain: jest.fn(async () => void order.push('deleteDomain')),
-  };
+  });
   const domains = {
     create: jest.fn(async (_em: unknown, f: Partial<SystemDomainEntity>) => domain({ ...f, id: 'new' })),
   };
-  const events = { record: jest.fn(async () => void order.push('event')) };
-  const audit = { change: jest.fn(async () => void order.push('audit')) };
+  const events = recordingEvents(order);
+  const audit = recordingAudit(order);
   const bus = { publish: jest.fn(async () => void order.push('publish')) };
   const service = new SystemDomainAdminService(
     { http: { publicBaseUrl: BASE } } as BaseConfig,
     domains as unknown as SystemDomainsService,
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     bus as unknown as InvalidationBus,
     repo as unknown as SystemDomainsRepository,
   );

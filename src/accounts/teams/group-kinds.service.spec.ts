@@ -9,6 +9,7 @@ import type { UsersService } from '../users/users.service.js';
 import { ROLE_GROUP, TEAM, type KindSpec } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import type { TeamsRepository } from './teams.repository.js';
+import { recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const MANAGER = { manager: true };
@@ -38,14 +39,8 @@ const caller = (roles: string[] = ['can_read_users', 'can_write_users']) =>
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
   let stored = 'stored' in o ? o.stored : row();
   const order: string[] = [];
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const out = await work(EM);
-      order.push('commit');
-      return out;
-    }),
     search: jest.fn(),
     ofKind: jest.fn(async () => stored),
     nameTaken: jest.fn(async () => o.taken ?? false),
@@ -57,7 +52,7 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
       stored = { ...stored!, ...changes } as GroupEntity;
     }),
     delete: jest.fn(async () => undefined),
-  };
+  });
   const groups = {
     addMemberIn: jest.fn(async () => o.added ?? true),
     removeMemberIn: jest.fn(async () => o.removed ?? true),
@@ -68,7 +63,7 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
   };
   const access = { require: jest.fn(async () => undefined) };
   const users = { get: jest.fn(async () => ({ id: 'u2' })) };
-  const events = { record: jest.fn(async () => void order.push('event')) };
+  const events = recordingEvents(order);
   const config = { http: { publicBaseUrl: 'https://auth.example.test/' } } as BaseConfig;
   const service = new GroupKindsService(
     repo as unknown as TeamsRepository,

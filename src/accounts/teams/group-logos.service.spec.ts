@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService, oneImage } from './group-logos.service.js';
 import type { TeamsRepository } from './teams.repository.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -19,13 +19,12 @@ const caller = (roles: string[] = ['can_read_users']) =>
   ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
 
 function setup(o: { row?: Partial<GroupEntity> | null; hadLogo?: boolean; logo?: object | null } = {}) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     ofKind: jest.fn(async () => ('row' in o ? o.row : { id: 'g1', roles: [] })),
     saveLogo: jest.fn(async () => undefined),
     deleteLogo: jest.fn(async () => o.hadLogo ?? true),
     logo: jest.fn(async () => ('logo' in o ? o.logo : { sha256: 'x' })),
-  };
+  });
   const kinds = {
     emit: jest.fn(async () => undefined),
     logoUrl: jest.fn((c: string, id: string, sha: string) => `/${c}/${id}?v=${sha.slice(0, 12)}`),
@@ -33,7 +32,7 @@ function setup(o: { row?: Partial<GroupEntity> | null; hadLogo?: boolean; logo?:
   const service = new GroupLogosService(
     repo as unknown as TeamsRepository,
     kinds as unknown as GroupKindsService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, kinds };
 }

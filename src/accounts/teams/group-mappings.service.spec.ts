@@ -5,6 +5,7 @@ import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupMappingsService } from './group-mappings.service.js';
 import type { TeamsRepository } from './teams.repository.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -24,15 +25,14 @@ const caller = (roles: string[] = ['can_read_users']) =>
   ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
 
 function setup(o: { group?: GroupEntity | null; mapping?: GroupMappingEntity | null; taken?: boolean } = {}) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     mappings: jest.fn(),
     mapping: jest.fn(async () => ('mapping' in o ? o.mapping : mapping())),
     anyKind: jest.fn(async () => ('group' in o ? o.group : group())),
     mappingTaken: jest.fn(async () => o.taken ?? false),
     insertMapping: jest.fn(async (_em: unknown, f: Partial<GroupMappingEntity>) => mapping(f)),
     deleteMapping: jest.fn(async () => undefined),
-  };
+  });
   const kinds = { emit: jest.fn(async () => undefined) };
   const service = new GroupMappingsService(
     repo as unknown as TeamsRepository,

@@ -4,6 +4,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { PartnerAccessService } from './partner-access.service.js';
+import { recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const BODY = { customer_domain_id: 'cust', partner_domain_id: 'part' };
@@ -20,13 +21,7 @@ const caller = (over: Partial<AuthContext> = {}) =>
 
 function setup(o: { partnerType?: string; added?: string[]; hadGrant?: boolean; removed?: string[] } = {}) {
   const order: string[] = [];
-  const memberships = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const out = await work(EM);
-      order.push('commit');
-      return out;
-    }),
+  const memberships = transactionalRepo(order, EM, {
     lockDomain: jest.fn(async () => void order.push('lockDomain')),
     liveDomainType: jest.fn(async () => ('partnerType' in o ? o.partnerType : 'PARTNER')),
     grantPartnerAccess: jest.fn(async () => {
@@ -41,9 +36,9 @@ function setup(o: { partnerType?: string; added?: string[]; hadGrant?: boolean; 
       order.push('removeMembers');
       return (o.removed ?? ['p1']).map((user_id) => ({ user_id }));
     }),
-  };
-  const events = { record: jest.fn(async () => void order.push('event')) };
-  const audit = { change: jest.fn(async () => void order.push('audit')) };
+  });
+  const events = recordingEvents(order);
+  const audit = recordingAudit(order);
   const service = new PartnerAccessService(
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,

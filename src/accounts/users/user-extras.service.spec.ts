@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { ActingRightsService, UserRights } from '../../credentials/tokens/acting-rights.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { UserExtrasService } from './user-extras.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -38,19 +38,18 @@ const rights = (over: Partial<UserRights> = {}) =>
 function setup(
   o: { target?: UserRights | null; member?: boolean; hadPhoto?: boolean; photo?: object | null } = {},
 ) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     lockMembership: jest.fn(async () => o.member ?? true),
     savePhoto: jest.fn(async () => undefined),
     deletePhoto: jest.fn(async () => o.hadPhoto ?? true),
     photo: jest.fn(async () => ('photo' in o ? o.photo : { sha256: 'x' })),
-  };
+  });
   const acting = { rightsOf: jest.fn(async () => ('target' in o ? o.target : rights())) };
   const events = { record: jest.fn(async () => undefined) };
   const service = new UserExtrasService(
     acting as unknown as ActingRightsService,
     events as unknown as WebhookEventsService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     repo as unknown as MembershipsRepository,
   );
   return { service, repo, acting, events };

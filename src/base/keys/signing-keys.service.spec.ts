@@ -3,6 +3,7 @@ import type { BaseConfig } from '../config/config.js';
 import type { SigningKeyEntity } from '../model/signing-key.entity.js';
 import type { KeysRepository, NewSigningKey } from './keys.repository.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const TX = { tx: true };
 const CONFIG = { auth: { keyEncryptionSecret: 'k'.repeat(32) } } as BaseConfig;
@@ -11,8 +12,7 @@ const CONFIG = { auth: { keyEncryptionSecret: 'k'.repeat(32) } } as BaseConfig;
 function setup() {
   let rows: SigningKeyEntity[] = [];
   let clock = 0;
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
+  const repo = repoWithTransaction(TX, {
     all: jest.fn(async () => [...rows].sort((a, b) => b.date_created.getTime() - a.date_created.getTime())),
     insert: jest.fn(async (key: NewSigningKey, _em?: unknown) => {
       rows.push({ ...key, date_created: new Date(++clock), date_retired: null } as SigningKeyEntity);
@@ -25,7 +25,7 @@ function setup() {
       if (r) r.status = 'RETIRED';
       return !!r;
     }),
-  };
+  });
   const service = new SigningKeysService(repo as unknown as KeysRepository, CONFIG);
   return { service, repo, rows: () => rows };
 }

@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Role } from '../../base/common/auth/roles.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
@@ -13,6 +12,7 @@ import type { AppsRepository } from './apps.repository.js';
 import { AppsService } from './apps.service.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { CreateAppDto } from './dto/app.dto.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -65,8 +65,7 @@ function setup(
   stored: AppEntity | null = app(),
   { actingRights = null as object | null, beyond = [] as string[] } = {},
 ) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     findInDomain: jest.fn(async (domain: string, id: string) =>
       stored && stored.id === id && stored.system_domain_id === domain ? stored : null,
     ),
@@ -75,7 +74,7 @@ function setup(
     ),
     save: jest.fn(async (_em: unknown, a: AppEntity) => a),
     remove: jest.fn(async () => undefined),
-  };
+  });
   const rights = {
     rightsOf: jest.fn(async () => actingRights),
     beyondCaller: jest.fn(async () => beyond),
@@ -97,7 +96,7 @@ function setup(
     mint as unknown as CredentialMintService,
     tokenQueries as unknown as TokenQueriesService,
     clients as unknown as ClientRegistry,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,
   );

@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { AppInstanceEntity } from '../../base/model/app-instance.entity.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
 import type { ExternalAuthEntity } from '../../base/model/external-auth.entity.js';
@@ -11,6 +10,7 @@ import type { TokensService } from '../tokens/tokens.service.js';
 import type { AppsRepository } from './apps.repository.js';
 import type { ExternalAuthRequestDto } from './dto/external-auth.dto.js';
 import { ExternalAuthService } from './external-auth.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -57,8 +57,7 @@ function setup(
   } = {},
 ) {
   const theApp = opts.app === undefined ? app() : opts.app;
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     byId: jest.fn(async () => theApp),
     byName: jest.fn(async () => theApp),
     insertExternalAuth: jest.fn(async (_v: object) => undefined),
@@ -69,7 +68,7 @@ function setup(
     claimInstance: jest.fn(async () => true),
     instanceInDomain: jest.fn(async () => (opts.instance === undefined ? instance() : opts.instance)),
     removeInstance: jest.fn(async () => undefined),
-  };
+  });
   const access = { require: jest.fn(async () => undefined) };
   const tokens = { revoke: jest.fn(async () => undefined) };
   const mint = {
@@ -81,7 +80,7 @@ function setup(
     access as unknown as AccessService,
     tokens as unknown as TokensService,
     mint as unknown as CredentialMintService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, access, tokens, mint };
 }

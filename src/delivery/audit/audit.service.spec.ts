@@ -1,12 +1,12 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { Metrics } from '../../base/common/metrics/metrics.service.js';
 import type { WebhookEventsService } from '../events/webhook-events.service.js';
 import type { AuditRecord } from './audit-record-sql.js';
 import { OUTSIDE_REQUEST } from './audit-origin.js';
 import type { AuditRepository } from './audit.repository.js';
 import { AuditService, type AuditEntry } from './audit.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const MANAGER = { manager: true };
@@ -22,18 +22,17 @@ const entry = (over: Partial<AuditEntry> = {}): AuditEntry => ({
 });
 
 function setup() {
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     record: jest.fn(async (_em: unknown, rows: AuditRecord[]) => rows.length * 2),
     recordCommitted: jest.fn(async (rows: AuditRecord[]) => rows.length),
-  };
+  });
   const events = { deliveriesRecorded: jest.fn() };
   const metrics = { audited: jest.fn() };
   const service = new AuditService(
     repo as unknown as AuditRepository,
     events as unknown as WebhookEventsService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     metrics as unknown as Metrics,
   );
   return { service, repo, events, metrics };

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { WebhookDeliveryEntity } from '../../base/model/webhook-delivery.entity.js';
 import type { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
 import type { WebhookEntity } from '../../base/model/webhook.entity.js';
@@ -11,6 +10,7 @@ import type { WebhookSecrets } from './webhook-secrets.js';
 import type { WebhookWorker } from './webhook-worker.service.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -70,9 +70,8 @@ const body = (over: Partial<CreateWebhookDto> = {}): CreateWebhookDto =>
 
 function setup(stored: WebhookEntity | null = webhook(), { allowPrivate = false } = {}) {
   let row = stored;
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: { default: true },
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     inDomain: jest.fn(async (domain: string, id: string, _em?: unknown) =>
       row && row.id === id && row.system_domain_id === domain ? row : null,
     ),
@@ -101,7 +100,7 @@ function setup(stored: WebhookEntity | null = webhook(), { allowPrivate = false 
           }) as WebhookEventEntity,
       ),
     ),
-  };
+  });
   const secrets = {
     newSecret: jest.fn(() => 'whsec_new'),
     seal: jest.fn((s: string) => `sealed(${s})`),
@@ -113,7 +112,7 @@ function setup(stored: WebhookEntity | null = webhook(), { allowPrivate = false 
   const worker = { nudge: jest.fn() };
   const service = new WebhooksService(
     { allowPrivate } as never,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     secrets as unknown as WebhookSecrets,
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,

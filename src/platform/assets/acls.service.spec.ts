@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetAclEntity, AssetPermission } from '../../base/model/asset-acl.entity.js';
@@ -7,12 +6,7 @@ import { AclsService, type Principal } from './acls.service.js';
 import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository } from './assets.repository.js';
-
-/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
-const wire = (e: unknown) => {
-  const { status, code, errors } = e as ApiError;
-  return { status, code, errors };
-};
+import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -41,9 +35,8 @@ function setup({
   principal = true,
 } = {}) {
   let stored = existing;
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     acl: jest.fn(async () => stored),
     lockAcl: jest.fn(async () => stored),
     aclOrFail: jest.fn(async () => stored!),
@@ -55,7 +48,7 @@ function setup({
     }),
     deleteAcl: jest.fn(async () => undefined),
     aclsOf: jest.fn(async (): Promise<AssetAclEntity[]> => []),
-  };
+  });
   const access = {
     require: jest.fn(async () => {
       if (!principal) throw AssetsErrors.NOT_FOUND();

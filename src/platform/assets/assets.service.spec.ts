@@ -1,7 +1,5 @@
 import { jest } from '@jest/globals';
-import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
 import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -9,12 +7,7 @@ import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository, PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
-
-/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
-const wire = (e: unknown) => {
-  const { status, code, errors } = e as ApiError;
-  return { status, code, errors };
-};
+import { fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -55,9 +48,8 @@ const version = (over: Partial<AssetVersionEntity> = {}) =>
 
 function setup({ stored = asset() as AssetEntity | null, readable = ALL as AssetPermission[] | null } = {}) {
   let row = stored;
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     insertAsset: jest.fn(async (_em: unknown, fields: Partial<AssetEntity>) => {
       row = asset({ ...fields, id: 'a1', current_version_id: null });
       return row;
@@ -73,7 +65,7 @@ function setup({ stored = asset() as AssetEntity | null, readable = ALL as Asset
     assetOrFail: jest.fn(async () => row!),
     versionsOf: jest.fn(async (): Promise<AssetVersionEntity[]> => [version()]),
     pageRows: jest.fn(async (): Promise<PageRow[]> => []),
-  };
+  });
   const permissions = {
     readable: jest.fn(async (_a: AuthContext, ids: string[]) =>
       readable ? new Map(ids.map((id) => [id, readable])) : new Map(),
@@ -84,7 +76,7 @@ function setup({ stored = asset() as AssetEntity | null, readable = ALL as Asset
     repo as unknown as AssetsRepository,
     permissions as unknown as AssetPermissionsService,
     events as unknown as WebhookEventsService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, permissions, events };
 }

@@ -12,6 +12,7 @@ import { FilesService } from './files.service.js';
 import type { FilesRepository } from './files.repository.js';
 import type { FormatsService } from './formats.service.js';
 import type { StoragesService } from './storages.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const MANAGER = { manager: true };
@@ -64,9 +65,8 @@ const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 
 function setup(o: { file?: FileEntity | null; updated?: boolean; bytes?: string } = {}) {
   const f = o.file === undefined ? file() : o.file;
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     insertFile: jest.fn(async (_values: Partial<FileEntity>) => undefined),
     liveFiles: jest.fn(async () => [[], 0]),
     liveFile: jest.fn(async () => f),
@@ -76,7 +76,7 @@ function setup(o: { file?: FileEntity | null; updated?: boolean; bytes?: string 
     setContentType: jest.fn(async () => undefined),
     storageOf: jest.fn(async () => storage()),
     storageMethods: jest.fn(async () => new Map([['s1', 'FILE']])),
-  };
+  });
   const storages = {
     visible: jest.fn(async () => storage({ id: 'chosen' })),
     matching: jest.fn(async () => storage({ id: 'default' })),

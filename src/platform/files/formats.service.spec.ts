@@ -4,6 +4,7 @@ import type { FileSetEntity, FormatEntity } from '../../base/model/file.entity.j
 import { FormatsService } from './formats.service.js';
 import type { FormatsRepository } from './formats.repository.js';
 import type { StoragesService } from './storages.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const T0 = new Date('2026-05-01T12:00:00Z');
 const MANAGER = { manager: true };
@@ -40,9 +41,8 @@ const SET = {
 function setup(
   o: { format?: FormatEntity | null; set?: FileSetEntity | null; used?: number; count?: number } = {},
 ) {
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     currentVersion: jest.fn(async () => 'v1'),
     format: jest.fn(async () => (o.format === undefined ? FORMAT : o.format)),
     insertFormat: jest.fn(async (_v: Partial<FormatEntity>) => 'fmt'),
@@ -56,7 +56,7 @@ function setup(
     updateFileSet: jest.fn(async () => undefined),
     deleteFileSet: jest.fn(async () => undefined),
     fileCounts: jest.fn(async () => new Map(o.count ? [['set', o.count]] : [])),
-  };
+  });
   const storages = { visible: jest.fn(async () => ({ id: 'store' })) };
   const service = new FormatsService(
     repo as unknown as FormatsRepository,

@@ -8,6 +8,7 @@ import type { FilesRepository } from './files.repository.js';
 import type { FilesService } from './files.service.js';
 import type { FilesWorker } from './files.worker.js';
 import { KeyframesService } from './keyframes.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const TX = { tx: true };
 const T0 = new Date('2026-05-01T12:00:00Z');
@@ -26,11 +27,10 @@ const file = (over: Partial<FileEntity> = {}) =>
   }) as FileEntity;
 
 function setup(f: FileEntity | Error = file()) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
+  const repo = repoWithTransaction(TX, {
     queueKeyframesTask: jest.fn(async () => undefined),
     keyframes: jest.fn(async () => [[], 0] as [KeyframeEntity[], number]),
-  };
+  });
   const files = {
     file: jest.fn(async () => {
       if (f instanceof Error) throw f;

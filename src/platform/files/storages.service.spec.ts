@@ -6,6 +6,7 @@ import type { CreateStorageDto } from './dto/storage.dto.js';
 import type { FILES_CONFIG } from './files-config.js';
 import { StoragesService } from './storages.service.js';
 import type { StoragesRepository } from './storages.repository.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const MANAGER = { manager: true };
 const TX = { tx: true };
@@ -42,9 +43,8 @@ const caller = (over: Partial<AuthContext> = {}) =>
 
 function setup(o: { rows?: StorageEntity[]; defaults?: string[]; method?: 'FILE' | 'S3' } = {}) {
   const rows = new Map((o.rows ?? [BUILTIN, storage()]).map((r) => [r.id, r]));
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     ensureBuiltinStorage: jest.fn(async () => true),
     defaultStorageIds: jest.fn(async () => o.defaults ?? ['builtin']),
     visibleQuery: jest.fn(),
@@ -56,7 +56,7 @@ function setup(o: { rows?: StorageEntity[]; defaults?: string[]; method?: 'FILE'
     }),
     update: jest.fn(async () => undefined),
     clearDefault: jest.fn(async () => undefined),
-  };
+  });
   const config = {
     method: o.method ?? 'FILE',
     s3: { bucket: 'deploy-bucket', prefix: 'p/' },

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { JobEntity } from '../../base/model/job.entity.js';
@@ -7,12 +6,7 @@ import type { UpdateJobDto } from './dto/job.dto.js';
 import { JobsErrors } from './jobs.errors.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
-
-/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
-const wire = (e: unknown) => {
-  const { status, code, errors } = e as ApiError;
-  return { status, code, errors };
-};
+import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -41,9 +35,8 @@ const job = (over: Partial<JobEntity> = {}) =>
 
 function setup({ stored = job() as JobEntity | null, allowed = true } = {}) {
   let row = stored;
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     insert: jest.fn(async (_em: unknown, fields: Partial<JobEntity>) => job({ ...fields, id: 'new' })),
     inDomain: jest.fn(async () => row),
     lockInDomain: jest.fn(async () => row),
@@ -51,7 +44,7 @@ function setup({ stored = job() as JobEntity | null, allowed = true } = {}) {
       row = { ...row!, ...changes };
     }),
     jobOrFail: jest.fn(async () => row!),
-  };
+  });
   const access = {
     require: jest.fn(async () => {
       if (!allowed) throw JobsErrors.NOT_FOUND();

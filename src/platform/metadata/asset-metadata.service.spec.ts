@@ -1,7 +1,5 @@
 import { jest } from '@jest/globals';
-import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
 import type { MetadataValueEntity, MetadataViewEntity, ViewField } from '../../base/model/metadata.entity.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -11,12 +9,7 @@ import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import type { ViewsService } from './views.service.js';
-
-/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
-const wire = (e: unknown) => {
-  const { status, code, errors } = e as ApiError;
-  return { status, code, errors };
-};
+import { fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -56,9 +49,8 @@ function setup({
   stored = asset() as AssetEntity | null,
   present = [value('keywords', ['k'])] as MetadataValueEntity[],
 } = {}) {
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     asset: jest.fn(async () => stored),
     deleteValues: jest.fn(async () => undefined),
     upsertValues: jest.fn(async () => undefined),
@@ -67,7 +59,7 @@ function setup({
     ),
     touchAsset: jest.fn(async () => undefined),
     versionOrFail: jest.fn(async () => ({ id: 'v1', date_created: T0 }) as AssetVersionEntity),
-  };
+  });
   const views = { get: jest.fn(async () => VIEW) };
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
   const events = { record: jest.fn(async () => undefined) };
@@ -76,7 +68,7 @@ function setup({
     views as unknown as ViewsService,
     assets as unknown as AssetsService,
     events as unknown as WebhookEventsService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, views, assets, events };
 }

@@ -1,17 +1,11 @@
 import { jest } from '@jest/globals';
-import type { ApiError } from '../../base/common/errors/api-error.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { MetadataCategoryEntity, MetadataViewEntity } from '../../base/model/metadata.entity.js';
 import type { ViewBodyDto } from './dto/view.dto.js';
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import { ViewsService } from './views.service.js';
-
-/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
-const wire = (e: unknown) => {
-  const { status, code, errors } = e as ApiError;
-  return { status, code, errors };
-};
+import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -33,9 +27,8 @@ const view = (over: Partial<MetadataViewEntity> = {}) =>
   }) as MetadataViewEntity;
 
 function setup({ stored = view() as MetadataViewEntity | null, known = 0, taken = false } = {}) {
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     view: jest.fn(async () => stored),
     insertView: jest.fn(async () => V1),
     updateView: jest.fn(async () => undefined),
@@ -47,7 +40,7 @@ function setup({ stored = view() as MetadataViewEntity | null, known = 0, taken 
       async (fields: Partial<MetadataCategoryEntity>) =>
         ({ id: 'c1', date_created: NOW, date_modified: NOW, ...fields }) as MetadataCategoryEntity,
     ),
-  };
+  });
   return { service: new ViewsService(repo as unknown as MetadataRepository), repo };
 }
 

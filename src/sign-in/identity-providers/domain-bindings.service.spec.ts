@@ -9,6 +9,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { DnsUnavailableError, type DnsTxt } from './dns-txt.js';
 import type { BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -40,9 +41,8 @@ function setup(
   const rows = [...(o.rows ?? [])];
   const find = (k: BindingKey) =>
     rows.find((r) => r.domain === k.domain && r.system_domain_id === k.system_domain_id);
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: EM,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     idpOfDomain: jest.fn(async (id: string, d: string) =>
       id === 'i1' && d === 'd1' ? ({ id: 'i1', system_domain_id: 'd1' } as IdentityProviderEntity) : null,
     ),
@@ -61,7 +61,7 @@ function setup(
       const r = find({ domain, system_domain_id: d });
       if (r && !r.verified_at) r.verified_at = NOW;
     }),
-  };
+  });
   const access = { require: jest.fn(async (..._a: unknown[]) => undefined) };
   const audit = {
     record: jest.fn(async (_em: unknown, _o: unknown, _e: Record<string, unknown>) => undefined),

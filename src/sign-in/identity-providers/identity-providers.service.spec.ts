@@ -8,6 +8,7 @@ import type {
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
+import { transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -45,13 +46,7 @@ function setup(o: { idp?: IdentityProviderEntity | null; sealedKey?: string | nu
   const rows = new Map<string, IdentityProviderEntity>();
   if (o.idp !== null) rows.set('i1', o.idp ?? stored());
   const order: string[] = [];
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const r = await work(EM);
-      order.push('commit');
-      return r;
-    }),
+  const repo = transactionalRepo(order, EM, {
     newIdp: jest.fn((f: object) => ({ ...f }) as IdentityProviderEntity),
     saveIdp: jest.fn(async (_em: unknown, idp: IdentityProviderEntity) => {
       order.push('save');
@@ -68,7 +63,7 @@ function setup(o: { idp?: IdentityProviderEntity | null; sealedKey?: string | nu
     }),
     sealedKey: jest.fn(async () => o.sealedKey ?? null),
     bindingsOf: jest.fn(async (): Promise<IdentityProviderDomainEntity[]> => []),
-  };
+  });
   const audit = {
     change: jest.fn(async (_em: unknown, _a: unknown, _action: string, _t: unknown, _d: unknown) => {
       order.push('audit');

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { IdentityProviderEntity } from '../../base/model/identity-provider.entity.js';
@@ -8,6 +7,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import type { SignInAuthority, TenantAssertion } from '../login/sign-in-authority.js';
 import type { IdentityProvidersRepository, TakenLoginCode } from './identity-providers.repository.js';
 import type { AcceptedAssertion } from './saml.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 // the group mappings run in the sign-on's transaction over the groups' repository: faked here, they say which
 // groups the assertion named and for whom
@@ -66,24 +66,23 @@ function setup(
   } = {},
 ) {
   applyGroupMappings.mockClear();
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     domainOf: jest.fn(async () => (o.domain === undefined ? domain() : o.domain)),
     linkedUser: jest.fn(async (_idp: string, _email: string) => o.link),
     isDomainBound: jest.fn(async (_d: string, _idp: string) => o.bound ?? false),
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     insertLoginCode: jest.fn(async (_row: Record<string, unknown>) => undefined),
     takeLoginCode: jest.fn(async (_h: string) => o.code),
     idp: jest.fn(async (_id: string) => (o.stored === undefined ? idp() : o.stored)),
     selfLinked: jest.fn(async () => true),
     routedIdpId: jest.fn(async (_d: string) => o.routed),
-  };
+  });
   const authority = {
     vouch: jest.fn(async (_a: TenantAssertion) => ({ userId: 'u1', owned: true })),
     tenantSession: jest.fn(async (..._a: unknown[]) => ({ token: 'jwt' })),
   };
   const service = new SsoLoginService(
     config,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     authority as unknown as SignInAuthority,
     {} as WebhookEventsService,
     repo as unknown as IdentityProvidersRepository,

@@ -4,6 +4,7 @@ import type { UserEntity } from '../../base/model/user.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { IdentityProvidersRepository } from './identity-providers.repository.js';
+import { transactionalRepo } from '../../../test/utils/fakes.js';
 
 // the user's memberships are read through the users' repository in the same transaction: faked here
 jest.unstable_mockModule('../../accounts/users/user-memberships.js', () => ({
@@ -52,13 +53,7 @@ function setup(
   } = {},
 ) {
   const order: string[] = [];
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const r = await work(EM);
-      order.push('commit');
-      return r;
-    }),
+  const repo = transactionalRepo(order, EM, {
     memberOf: jest.fn(async (_em: unknown, _u: string, _d: string) =>
       o.member === undefined ? { user: account(), isAdmin: false, otherDomains: false } : o.member,
     ),
@@ -70,7 +65,7 @@ function setup(
       order.push('remove');
       return true;
     }),
-  };
+  });
   const events = {
     record: jest.fn(async (_em: unknown, _e: Record<string, unknown>) => {
       order.push('event');

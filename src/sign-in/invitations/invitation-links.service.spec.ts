@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Role } from '../../base/common/auth/roles.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
@@ -11,6 +10,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { InvitationsRepository } from './invitations.repository.js';
+import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const seats = {
   lockDomain: jest.fn(async (_em: unknown, _d: string) => undefined),
@@ -71,14 +71,8 @@ function setup(
   seats.assertSeat.mockReset().mockImplementation(async () => {
     order.push('seat');
   });
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: EM,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const r = await work(EM);
-      order.push('commit');
-      return r;
-    }),
     linkGroups: jest.fn(async () => o.groups ?? [{ id: 'g1', roles: [] }]),
     insertLink: jest.fn(async (_em: unknown, f: Partial<InvitationLinkEntity>) => {
       order.push('insert-link');
@@ -97,7 +91,7 @@ function setup(
       return { ...f, id: 'inv-new' } as InvitationEntity;
     }),
     purge: jest.fn(async () => ({ invitations: ['i1', 'i2'], links: ['l1'] })),
-  };
+  });
   const mail = {
     queue: jest.fn(async (_em: unknown, m: { to: string; body: string }) => {
       order.push(`mail:${m.to}`);
@@ -115,7 +109,7 @@ function setup(
   };
   const service = new InvitationLinksService(
     config,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     mail as unknown as MailService,
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,

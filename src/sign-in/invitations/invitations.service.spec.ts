@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
@@ -13,6 +12,7 @@ import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { CredentialsService } from '../login/credentials.service.js';
 import type { SignInAuthority } from '../login/sign-in-authority.js';
 import type { InvitationsRepository } from './invitations.repository.js';
+import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
 
 // the domain's lock and its seat limits are the users' rules, in the same transaction: faked here, they say
 // in which order the service takes them and with which options
@@ -91,14 +91,8 @@ function setup(
     order.push('seat');
   });
   const EM = { transaction: 'em' };
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: EM,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const r = await work(EM);
-      order.push('commit');
-      return r;
-    }),
     isMemberByEmail: jest.fn(async () => o.member ?? false),
     deletePending: jest.fn(async () => {
       order.push('replace');
@@ -134,7 +128,7 @@ function setup(
       order.push('grant');
     }),
     userOrFail: jest.fn(async (_em: unknown, id: string) => ({ ...account(), id }) as UserEntity),
-  };
+  });
   const mail = {
     queue: jest.fn(async (_em: unknown, m: { to: string; body: string }) => {
       order.push(`mail:${m.to}`);
@@ -158,7 +152,7 @@ function setup(
   const service = new InvitationsService(
     config,
     mail as unknown as MailService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     signIns as unknown as SignInAuthority,
     credentials as unknown as CredentialsService,
     events as unknown as WebhookEventsService,

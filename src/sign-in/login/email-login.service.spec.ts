@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
@@ -7,6 +6,7 @@ import type { MailService } from '../../delivery/mail/mail.service.js';
 import { EMAIL_LOGIN_TTL_MS, EmailLoginService } from './email-login.service.js';
 import type { LoginRepository } from './login.repository.js';
 import type { SignInAuthority } from './sign-in-authority.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: 'tx' };
@@ -15,13 +15,12 @@ const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig
 const active = { id: 'u1', email: 'a@example.test', status: 'ACTIVE' } as UserEntity;
 
 function setup(user: UserEntity | null = active) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     userBy: jest.fn(async () => user),
     replaceEmailLink: jest.fn(async () => undefined),
     consumeEmailLink: jest.fn(async (): Promise<string | undefined> => 'u1'),
     emailLinkKnown: jest.fn(async () => false),
-  };
+  });
   const mail = {
     recipientAllows: jest.fn(async () => true),
     queue: jest.fn(async (_em: unknown, _m: { to: string; body: string; kind: string }) => undefined),
@@ -29,7 +28,7 @@ function setup(user: UserEntity | null = active) {
   const signIns = { signIn: jest.fn(async () => ({ token: 'jwt' })) };
   const service = new EmailLoginService(
     config,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     mail as unknown as MailService,
     signIns as unknown as SignInAuthority,
     repo as unknown as LoginRepository,

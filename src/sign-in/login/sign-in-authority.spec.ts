@@ -14,6 +14,7 @@ import {
 } from './sign-in-authority.js';
 import type { AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
 import type { SignInService } from './sign-in.service.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 /** The transaction's manager: lockDomain runs its row lock through `query`. */
 const query = jest.fn(async (..._a: unknown[]): Promise<unknown> => []);
@@ -44,15 +45,14 @@ const NO_ACCOUNT = 'no account' as const;
 const CREATED = new Date('2026-05-01T12:00:00Z');
 
 function setup(found: AccountFacts | typeof NO_ACCOUNT = facts(), configured: MfaMethod[] = []) {
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => work(EM)),
     accountFacts: jest.fn(async () => (found === NO_ACCOUNT ? undefined : found)),
     configuredMethods: jest.fn(async () => configured),
     insertOwnedAccount: jest.fn(async () =>
       user({ id: 'new', date_created: CREATED, date_modified: CREATED, last_login: null }),
     ),
-  };
+  });
   const issuing = {
     signIn: jest.fn(async () => ({ token: 'jwt' })),
     domainToken: jest.fn(async () => ({ token: 'jwt' })),

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
@@ -16,6 +15,7 @@ import {
 } from './authorization-request.service.js';
 import type { NewCode, OAuthRepository } from './oauth.repository.js';
 import { s256 } from './pkce.js';
+import { fixedClock } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const APP_ID = '11111111-1111-4111-8111-111111111111';
@@ -44,7 +44,7 @@ function setup(found: AppEntity | null = app(), owed: OtpType[] | null = null) {
     repo as unknown as OAuthRepository,
     domains as unknown as SystemDomainsService,
     mfa as unknown as MfaService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, domains, mfa, domain };
 }

@@ -13,6 +13,7 @@ import type { RefreshTokenEntity } from '../../base/model/refresh-token.entity.j
 import type { TokensService } from '../../credentials/tokens/tokens.service.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
 import type { OAuthRepository } from './oauth.repository.js';
+import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const MANAGER = { manager: 'outside a transaction' };
 const TX = { em: 'tx' };
@@ -27,14 +28,13 @@ const subject: OAuthSubject = {
 const fkViolation = () => Object.assign(new Error('fk'), { code: '23503' });
 
 function setup() {
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: MANAGER,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     appExists: jest.fn(async () => false),
     revokeGrantRefreshTokens: jest.fn(async () => undefined),
     refreshToken: jest.fn(async (): Promise<RefreshTokenEntity | null> => null),
     isActiveMember: jest.fn(async () => true),
-  };
+  });
   const tokens = { revokeGrantTokens: jest.fn(async () => 2) };
   const clients = { changed: jest.fn(async () => undefined) };
   const mint = {

@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import type { BaseConfig } from '../../base/config/config.js';
@@ -15,6 +14,7 @@ import type { GrantRegistry } from './grants/grant-registry.js';
 import type { OAuthTokensService } from './oauth-tokens.service.js';
 import type { OAuthRepository } from './oauth.repository.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
+import { fixedClock } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig;
@@ -68,7 +68,7 @@ function setup(c: AuthenticatedClient = client()) {
     oauthTokens as unknown as OAuthTokensService,
     tokens as unknown as TokensService,
     jwt as unknown as TokenVerifier,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
   );
   return { service, repo, clients, grants, handler, oauthTokens, tokens, jwt };
 }

@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
 import type { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
 import type { NewDomainService } from './new-domain.service.js';
 import type { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const TX = { tx: true };
@@ -42,9 +42,8 @@ const caller = (over: Partial<AuthContext> = {}) =>
   }) as AuthContext;
 
 function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = {}) {
-  const repo = {
+  const repo = repoWithTransaction(TX, {
     manager: EM,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(TX)),
     referralCode: jest.fn(async (_em: unknown, _k: string, _lock?: boolean) =>
       o.row === undefined ? code() : o.row,
     ),
@@ -54,7 +53,7 @@ function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = 
       ...f,
     })),
     deleteReferralCode: jest.fn(async (_em: unknown, _k: string) => undefined),
-  };
+  });
   const newDomains = {
     passwordDomains: jest.fn(async () => ['tpl']),
     create: jest.fn(async (..._a: unknown[]) => ({ view: { id: 'd-new' } })),
@@ -62,7 +61,7 @@ function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = 
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
   const service = new ReferralCodesService(
     repo as unknown as OnboardingRepository,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     newDomains as unknown as NewDomainService,
     passwords as unknown as PasswordPolicyService,
   );

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
@@ -15,6 +14,7 @@ import type { OnboardingRepository } from './onboarding.repository.js';
 import type { ReferralCodesService } from './referral-codes.service.js';
 import type { RegistrationConfig } from './registration-config.js';
 import { RegistrationsService } from './registrations.service.js';
+import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 'v'.repeat(43);
@@ -63,14 +63,8 @@ function setup(
 ) {
   const order: string[] = [];
   const EM = { transaction: 'em' };
-  const repo = {
+  const repo = transactionalRepo(order, EM, {
     manager: { outside: true },
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => {
-      order.push('begin');
-      const r = await work(EM);
-      order.push('commit');
-      return r;
-    }),
     lockAccountId: jest.fn(async (_em: unknown, _email: string) => {
       order.push('lock-account');
       return o.accountId;
@@ -88,7 +82,7 @@ function setup(
     markRegistrationVerified: jest.fn(async (..._a: unknown[]) => {
       order.push('verified');
     }),
-  };
+  });
   const mail = {
     queue: jest.fn(async (_em: unknown, m: { kind: string; to: string; body: string }) => {
       order.push(`mail:${m.kind}`);
@@ -127,7 +121,7 @@ function setup(
   const service = new RegistrationsService(
     config,
     { enabled: o.enabled ?? true, templateDomainId: null, ttlSeconds: 3600 } as RegistrationConfig,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     mail as unknown as MailService,
     passwords as unknown as PasswordPolicyService,
     codes as unknown as ReferralCodesService,

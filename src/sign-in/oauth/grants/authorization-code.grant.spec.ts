@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
 import type { AppEntity } from '../../../base/model/app.entity.js';
@@ -9,6 +8,7 @@ import type { OAuthTokensService, TokenResponse } from '../oauth-tokens.service.
 import type { OAuthRepository } from '../oauth.repository.js';
 import { s256 } from '../pkce.js';
 import { AuthorizationCodeGrant } from './authorization-code.grant.js';
+import { fixedClock, repoWithTransaction } from '../../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: 'tx' };
@@ -38,18 +38,17 @@ function setup(
   claimed: AuthorizationCodeEntity | typeof UNCLAIMED = code(),
   replay: AuthorizationCodeEntity | null = null,
 ) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     claimCode: jest.fn(async () => (claimed === UNCLAIMED ? undefined : claimed)),
     findCode: jest.fn(async () => replay),
-  };
+  });
   const tokens = {
     issue: jest.fn(async () => RESPONSE),
     revokeGrant: jest.fn(async () => undefined),
   };
   const grant = new AuthorizationCodeGrant(
     tokens as unknown as OAuthTokensService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     repo as unknown as OAuthRepository,
   );
   return { grant, repo, tokens };

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
 import type { AppEntity } from '../../../base/model/app.entity.js';
@@ -9,6 +8,7 @@ import type { AuthenticatedClient } from '../client-auth.service.js';
 import type { OAuthTokensService, TokenResponse } from '../oauth-tokens.service.js';
 import type { OAuthRepository } from '../oauth.repository.js';
 import { RefreshTokenGrant } from './refresh-token.grant.js';
+import { fixedClock } from '../../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const ORIGIN = { requestId: 'r1' } as unknown as AuditOrigin;
@@ -52,7 +52,7 @@ function setup(rows: (RefreshTokenEntity | null)[] = [row()], rotated: (TokenRes
   };
   const grant = new RefreshTokenGrant(
     tokens as unknown as OAuthTokensService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     repo as unknown as OAuthRepository,
   );
   return { grant, repo, tokens };

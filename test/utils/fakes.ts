@@ -1,0 +1,65 @@
+/** Small typed builders for the fakes unit specs share: repositories, events, audit, clock, callers, errors. */
+import { jest } from '@jest/globals';
+import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
+import type { Role } from '../../src/base/common/auth/roles.js';
+import type { Clock } from '../../src/base/common/clock.js';
+import type { ApiError } from '../../src/base/common/errors/api-error.js';
+
+/** The work a repository's transaction runs, handed the transaction's entity manager. */
+export type Work = (em: any) => Promise<unknown>;
+
+/** A transaction fake that runs work(em) and records 'begin' and 'commit' around it into order. */
+export const recordingTransaction = (order: string[], em: unknown) =>
+  jest.fn(async (work: Work) => {
+    order.push('begin');
+    const out = await work(em);
+    order.push('commit');
+    return out;
+  });
+
+/** A transaction fake that only runs work(em). */
+export const passThroughTransaction = (em: unknown) => jest.fn(async (work: Work) => work(em));
+
+/** A repository fake: the given methods (and manager, if given) plus a transaction recording begin/commit into order. */
+export const transactionalRepo = <M extends object>(order: string[], em: unknown, methods: M) => ({
+  ...methods,
+  transaction: recordingTransaction(order, em),
+});
+
+/** A repository fake: the given methods (and manager, if given) plus a transaction that only runs work(em). */
+export const repoWithTransaction = <M extends object>(em: unknown, methods: M) => ({
+  ...methods,
+  transaction: passThroughTransaction(em),
+});
+
+/** A WebhookEventsService fake whose record pushes 'event' into order. */
+export const recordingEvents = (order: string[]) => ({
+  record: jest.fn(async () => void order.push('event')),
+});
+
+/** An AuditService fake whose change pushes 'audit' into order. */
+export const recordingAudit = (order: string[]) => ({
+  change: jest.fn(async () => void order.push('audit')),
+});
+
+/** A Clock whose now() is always the given instant. */
+export const fixedClock = (now: Date) => ({ now: () => now }) as Clock;
+
+/** The fields of an AuthContext a spec sets, with roles given as a list. */
+export type CallerFields = Partial<Omit<AuthContext, 'roles'>> & { roles?: readonly string[] };
+
+/** An AuthContext of user u1 in domain d1 on request r1, with the given fields over it (roles as a Set). */
+export const caller = ({ roles, ...over }: CallerFields = {}) =>
+  ({
+    userId: 'u1',
+    systemDomainId: 'd1',
+    requestId: 'r1',
+    ...over,
+    ...(roles === undefined ? {} : { roles: new Set(roles as Role[]) }),
+  }) as AuthContext;
+
+/** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
+export const wire = (e: unknown) => {
+  const { status, code, errors } = e as ApiError;
+  return { status, code, errors };
+};
