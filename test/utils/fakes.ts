@@ -45,18 +45,22 @@ export const recordingAudit = (order: string[]) => ({
 /** A Clock whose now() is always the given instant. */
 export const fixedClock = (now: Date) => ({ now: () => now }) as Clock;
 
-/** The fields of an AuthContext a spec sets, with roles given as a list. */
-export type CallerFields = Partial<Omit<AuthContext, 'roles'>> & { roles?: readonly string[] };
+/** The fields of an AuthContext a spec sets: nested records partly, roles as any list of role names. */
+export type CallerFields = {
+  [K in keyof AuthContext]?: K extends 'roles' ? Iterable<string> : Partial<AuthContext[K]> | AuthContext[K];
+};
 
-/** An AuthContext of user u1 in domain d1 on request r1, with the given fields over it (roles as a Set). */
-export const caller = ({ roles, ...over }: CallerFields = {}) =>
+/** An AuthContext of user u1 in domain d1 on request r1 with the given fields over it (roles made a Set). */
+export const authContext = ({ roles, ...over }: CallerFields = {}) =>
   ({
     userId: 'u1',
     systemDomainId: 'd1',
     requestId: 'r1',
     ...over,
-    ...(roles === undefined ? {} : { roles: new Set(roles as Role[]) }),
-  }) as AuthContext;
+    ...(roles === undefined
+      ? {}
+      : { roles: roles instanceof Set ? roles : new Set(roles as Iterable<Role>) }),
+  }) as unknown as AuthContext;
 
 /** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
 export const wire = (e: unknown) => {

@@ -1,13 +1,17 @@
 import { jest } from '@jest/globals';
 import type { AccessService } from '../../base/common/auth/access.service.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { GroupsRepository } from './groups.repository.js';
 import { GroupsService } from './groups.service.js';
-import { recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  recordingAudit,
+  recordingEvents,
+  transactionalRepo,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const MANAGER = { manager: true };
@@ -26,8 +30,7 @@ const group = (over: Partial<GroupEntity> = {}) =>
     ...over,
   }) as GroupEntity;
 
-const caller = (roles: string[] = ['can_read_users', 'can_write_users']) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
+const caller = (roles: string[] = ['can_read_users', 'can_write_users']) => authContext({ roles });
 
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
   let stored = 'stored' in o ? o.stored : group();

@@ -10,7 +10,13 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import { SystemDomainAdminService } from './system-domain-admin.service.js';
 import type { SystemDomainsRepository } from './system-domains.repository.js';
 import type { SystemDomainsService } from './system-domains.service.js';
-import { fixedClock, recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingAudit,
+  recordingEvents,
+  transactionalRepo,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true } as unknown as EntityManager;
 const MANAGER = { manager: true } as unknown as EntityManager;
@@ -39,14 +45,7 @@ const domain = (over: Partial<SystemDomainEntity> = {}) =>
   }) as SystemDomainEntity;
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    isAdmin: true,
-    isSuperAdmin: true,
-    ...over,
-  }) as AuthContext;
+  authContext({ isAdmin: true, isSuperAdmin: true, ...over });
 
 function setup(o: { stored?: SystemDomainEntity | null; strands?: boolean; hadLogo?: boolean } = {}) {
   const stored = 'stored' in o ? o.stored : domain();

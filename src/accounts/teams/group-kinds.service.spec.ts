@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AccessService } from '../../base/common/auth/access.service.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -9,7 +8,7 @@ import type { UsersService } from '../users/users.service.js';
 import { ROLE_GROUP, TEAM, type KindSpec } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import type { TeamsRepository } from './teams.repository.js';
-import { recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const MANAGER = { manager: true };
@@ -33,8 +32,7 @@ const row = (over: Partial<GroupEntity> = {}) =>
     ...over,
   }) as GroupEntity;
 
-const caller = (roles: string[] = ['can_read_users', 'can_write_users']) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
+const caller = (roles: string[] = ['can_read_users', 'can_write_users']) => authContext({ roles });
 
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
   let stored = 'stored' in o ? o.stored : row();

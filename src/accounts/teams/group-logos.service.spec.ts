@@ -1,10 +1,9 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService, oneImage } from './group-logos.service.js';
 import type { TeamsRepository } from './teams.repository.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -15,8 +14,7 @@ const PNG = Buffer.from(
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 const file = (buffer: Buffer, fieldname = 'logo') => ({ fieldname, buffer, size: buffer.length });
 
-const caller = (roles: string[] = ['can_read_users']) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
+const caller = (roles: string[] = ['can_read_users']) => authContext({ roles });
 
 function setup(o: { row?: Partial<GroupEntity> | null; hadLogo?: boolean; logo?: object | null } = {}) {
   const repo = repoWithTransaction(EM, {

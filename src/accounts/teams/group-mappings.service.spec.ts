@@ -1,11 +1,10 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { GroupMappingEntity } from '../../base/model/group-mapping.entity.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupMappingsService } from './group-mappings.service.js';
 import type { TeamsRepository } from './teams.repository.js';
-import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -21,8 +20,7 @@ const mapping = (over: Partial<GroupMappingEntity> = {}) =>
     ...over,
   }) as GroupMappingEntity;
 
-const caller = (roles: string[] = ['can_read_users']) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', roles: new Set(roles) }) as unknown as AuthContext;
+const caller = (roles: string[] = ['can_read_users']) => authContext({ roles });
 
 function setup(o: { group?: GroupEntity | null; mapping?: GroupMappingEntity | null; taken?: boolean } = {}) {
   const repo = repoWithTransaction(EM, {

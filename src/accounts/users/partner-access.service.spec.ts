@@ -4,20 +4,18 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { PartnerAccessService } from './partner-access.service.js';
-import { recordingAudit, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  recordingAudit,
+  recordingEvents,
+  transactionalRepo,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const BODY = { customer_domain_id: 'cust', partner_domain_id: 'part' };
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'admin',
-    systemDomainId: 'cust',
-    requestId: 'r1',
-    isAdmin: true,
-    isSuperAdmin: false,
-    ...over,
-  }) as AuthContext;
+  authContext({ userId: 'admin', systemDomainId: 'cust', isAdmin: true, isSuperAdmin: false, ...over });
 
 function setup(o: { partnerType?: string; added?: string[]; hadGrant?: boolean; removed?: string[] } = {}) {
   const order: string[] = [];

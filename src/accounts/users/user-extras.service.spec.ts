@@ -4,7 +4,7 @@ import type { ActingRightsService, UserRights } from '../../credentials/tokens/a
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { UserExtrasService } from './user-extras.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -16,14 +16,7 @@ const HTML = Buffer.from('<!doctype html><script>alert(1)</script>');
 const file = (buffer: Buffer, fieldname = 'photo') => ({ fieldname, buffer, size: buffer.length });
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'me',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    isAdmin: false,
-    isSuperAdmin: false,
-    ...over,
-  }) as AuthContext;
+  authContext({ userId: 'me', isAdmin: false, isSuperAdmin: false, ...over });
 
 const rights = (over: Partial<UserRights> = {}) =>
   ({

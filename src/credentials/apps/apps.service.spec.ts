@@ -12,7 +12,7 @@ import type { AppsRepository } from './apps.repository.js';
 import { AppsService } from './apps.service.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { CreateAppDto } from './dto/app.dto.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -39,17 +39,7 @@ const app = (over: Partial<AppEntity> = {}): AppEntity =>
   }) as AppEntity;
 
 const caller = (over: Partial<AuthContext> = {}, roles: Role[] = []) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    kind: 'LOGIN',
-    rightsCap: null,
-    isAdmin: true,
-    isSuperAdmin: false,
-    roles: new Set(roles),
-    ...over,
-  }) as AuthContext;
+  authContext({ kind: 'LOGIN', rightsCap: null, isAdmin: true, isSuperAdmin: false, roles, ...over });
 
 /** A confidential OAuth client acting as nobody, with redirect URIs (a server-side app). */
 const confidential = (over: Partial<AppEntity> = {}) =>

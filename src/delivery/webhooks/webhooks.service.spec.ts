@@ -10,7 +10,7 @@ import type { WebhookSecrets } from './webhook-secrets.js';
 import type { WebhookWorker } from './webhook-worker.service.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -57,8 +57,7 @@ const delivery = (over: Partial<WebhookDeliveryEntity> = {}): WebhookDeliveryEnt
     ...over,
   }) as WebhookDeliveryEntity;
 
-const caller = (over: Partial<AuthContext> = {}) =>
-  ({ userId: 'u1', systemDomainId: 'd1', requestId: 'r1', isAdmin: true, ...over }) as AuthContext;
+const caller = (over: Partial<AuthContext> = {}) => authContext({ isAdmin: true, ...over });
 
 const body = (over: Partial<CreateWebhookDto> = {}): CreateWebhookDto =>
   ({

@@ -1,19 +1,18 @@
 import { jest } from '@jest/globals';
 import type { AccessService } from '../../base/common/auth/access.service.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetAclEntity, AssetPermission } from '../../base/model/asset-acl.entity.js';
 import { AclsService, type Principal } from './acls.service.js';
 import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository } from './assets.repository.js';
-import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const NOW = new Date('2026-05-01T12:00:00Z');
 const ASSET = 'a1';
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
-const auth = { userId: 'u1', systemDomainId: 'd1', requestId: 'r1' } as AuthContext;
+const auth = authContext();
 const user: Principal = { kind: 'user', id: 'u2' };
 const group: Principal = { kind: 'group', id: 'g1' };
 

@@ -7,21 +7,14 @@ import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository, PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
-import { fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const NOW = new Date('2026-05-01T12:00:00Z');
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
 const auth = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    isAdmin: false,
-    isSuperAdmin: false,
-    ...over,
-  }) as AuthContext;
+  authContext({ isAdmin: false, isSuperAdmin: false, ...over });
 
 const asset = (over: Partial<AssetEntity> = {}) =>
   ({

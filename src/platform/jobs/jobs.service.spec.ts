@@ -1,18 +1,17 @@
 import { jest } from '@jest/globals';
 import type { AccessService } from '../../base/common/auth/access.service.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { JobEntity } from '../../base/model/job.entity.js';
 import type { UpdateJobDto } from './dto/job.dto.js';
 import { JobsErrors } from './jobs.errors.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
-import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const NOW = new Date('2026-05-01T12:00:00Z');
 const ASSET = '11111111-1111-4111-8111-111111111111';
-const auth = { userId: 'u1', systemDomainId: 'd1', requestId: 'r1' } as AuthContext;
+const auth = authContext();
 
 const job = (over: Partial<JobEntity> = {}) =>
   ({

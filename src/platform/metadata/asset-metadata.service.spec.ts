@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
 import type { MetadataValueEntity, MetadataViewEntity, ViewField } from '../../base/model/metadata.entity.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -9,14 +8,14 @@ import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import type { ViewsService } from './views.service.js';
-import { fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const T0 = new Date('2026-04-01T10:00:00Z');
 const T1 = new Date('2026-04-02T10:00:00Z');
 const NOW = new Date('2026-05-01T12:00:00Z');
-const auth = { userId: 'u1', systemDomainId: 'd1', requestId: 'r1' } as AuthContext;
+const auth = authContext();
 
 const field = (name: string, over: Partial<ViewField> = {}) =>
   ({ name, label: null, read_only: false, required: false, ...over }) as ViewField;

@@ -1,18 +1,17 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { MetadataCategoryEntity, MetadataViewEntity } from '../../base/model/metadata.entity.js';
 import type { ViewBodyDto } from './dto/view.dto.js';
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import { ViewsService } from './views.service.js';
-import { repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
 const NOW = new Date('2026-05-01T12:00:00Z');
 const V1 = '11111111-1111-4111-8111-111111111111';
 const V2 = '22222222-2222-4222-8222-222222222222';
-const auth = { userId: 'u1', systemDomainId: 'd1', requestId: 'r1' } as AuthContext;
+const auth = authContext();
 
 const view = (over: Partial<MetadataViewEntity> = {}) =>
   ({

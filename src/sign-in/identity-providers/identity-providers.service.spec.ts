@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type {
   IdentityProviderDomainEntity,
@@ -8,7 +7,7 @@ import type {
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
-import { transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -18,7 +17,7 @@ const config = {
   auth: { keyEncryptionSecret: 'k'.repeat(43) },
   database: { dataDir: 'memory://' },
 } as unknown as BaseConfig;
-const auth = { systemDomainId: 'd1', userId: 'u1', requestId: 'r1' } as AuthContext;
+const auth = authContext();
 const GENERIC = {
   name: 'Corp IdP',
   idp_entity_id: 'https://idp.corp.test',

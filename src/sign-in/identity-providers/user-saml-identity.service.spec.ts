@@ -4,7 +4,7 @@ import type { UserEntity } from '../../base/model/user.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { IdentityProvidersRepository } from './identity-providers.repository.js';
-import { transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, transactionalRepo } from '../../../test/utils/fakes.js';
 
 // the user's memberships are read through the users' repository in the same transaction: faked here
 jest.unstable_mockModule('../../accounts/users/user-memberships.js', () => ({
@@ -20,15 +20,7 @@ const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
 const body = { identity_provider_id: 'i1', email: 'ada@corp.test' };
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    isAdmin: true,
-    isSuperAdmin: false,
-    record: { vouched_by_tenant: false },
-    ...over,
-  }) as AuthContext;
+  authContext({ isAdmin: true, isSuperAdmin: false, record: { vouched_by_tenant: false }, ...over });
 
 const account = (over: Partial<UserEntity> = {}) =>
   ({

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Role } from '../../base/common/auth/roles.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
@@ -10,7 +9,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { InvitationsRepository } from './invitations.repository.js';
-import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
 
 const seats = {
   lockDomain: jest.fn(async (_em: unknown, _d: string) => undefined),
@@ -30,15 +29,7 @@ const NOW = new Date('2026-05-01T12:00:00Z');
 const TOKEN = 't'.repeat(43);
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
 const caller = (over: Partial<AuthContext> = {}, roles: string[] = ['can_read_assets']) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
-    isAdmin: false,
-    isSuperAdmin: false,
-    roles: new Set(roles as Role[]),
-    ...over,
-  }) as AuthContext;
+  authContext({ isAdmin: false, isSuperAdmin: false, roles, ...over });
 
 const link = (over: Partial<InvitationLinkEntity> = {}) =>
   ({

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
@@ -12,7 +11,7 @@ import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { CredentialsService } from '../login/credentials.service.js';
 import type { SignInAuthority } from '../login/sign-in-authority.js';
 import type { InvitationsRepository } from './invitations.repository.js';
-import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
 
 // the domain's lock and its seat limits are the users' rules, in the same transaction: faked here, they say
 // in which order the service takes them and with which options
@@ -33,13 +32,10 @@ const SECRET = 's'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
 const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
-const auth = {
-  userId: 'u1',
-  systemDomainId: 'd1',
-  requestId: 'r1',
+const auth = authContext({
   user: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@corp.test' },
   domain: { name: 'Corp' },
-} as unknown as AuthContext;
+});
 
 const invitation = (over: Partial<InvitationEntity> = {}) =>
   ({

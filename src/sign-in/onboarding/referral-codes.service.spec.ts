@@ -5,7 +5,7 @@ import type { PasswordPolicyService } from '../../accounts/passwords/password-po
 import type { NewDomainService } from './new-domain.service.js';
 import type { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const TX = { tx: true };
@@ -32,14 +32,7 @@ const code = (over: Partial<ReferralCodeEntity> = {}) =>
     ...over,
   }) as ReferralCodeEntity;
 const caller = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'dp',
-    requestId: 'r1',
-    isAdmin: true,
-    isSuperAdmin: false,
-    ...over,
-  }) as AuthContext;
+  authContext({ systemDomainId: 'dp', isAdmin: true, isSuperAdmin: false, ...over });
 
 function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = {}) {
   const repo = repoWithTransaction(TX, {
