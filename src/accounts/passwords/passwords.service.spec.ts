@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppConfig } from '../../app/config.js';
 import type { GuessingDefence } from '../lockout/guessing-defence.js';
@@ -10,6 +9,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { PasswordPolicyService } from './password-policy.service.js';
 import { PasswordsService } from './passwords.service.js';
 import type { AccountRow, LinkRow, PasswordsRepository } from './passwords.repository.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true };
@@ -36,9 +36,8 @@ function link(over: Partial<LinkRow> = {}): LinkRow {
 }
 
 function setup(o: { link?: LinkRow; account?: AccountRow; stored?: unknown[] } = {}) {
-  const repo = {
+  const repo = repoWithTransaction(EM, {
     manager: EM,
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
     lockAccountByEmail: jest.fn(async () => o.account),
     replaceLink: jest.fn(async () => undefined),
     link: jest.fn(async () => o.link),
@@ -48,7 +47,7 @@ function setup(o: { link?: LinkRow; account?: AccountRow; stored?: unknown[] } =
     storedChecks: jest.fn(async () => o.stored ?? [null]),
     domainsOf: jest.fn(async () => ['d1']),
     setChecks: jest.fn(async () => undefined),
-  };
+  });
   const mail = { recipientAllows: jest.fn(async () => true), queue: jest.fn(async () => undefined) };
   const tokens = { revokeWhere: jest.fn(async () => 3) };
   const guessing = { clearFactor: jest.fn(async () => undefined) };
@@ -58,7 +57,7 @@ function setup(o: { link?: LinkRow; account?: AccountRow; stored?: unknown[] } =
     r,
     config,
     config.passwords,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     mail as unknown as MailService,
     tokens as unknown as TokensService,
     new PasswordPolicyService(r),

@@ -1,24 +1,23 @@
 import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
-import type { Clock } from '../../base/common/clock.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { DomainScheduleWorker } from './domain-schedule.worker.js';
 import type { ScheduledChange, SystemDomainsRepository } from './system-domains.repository.js';
 import { BUILTIN_APP_NAME, SystemDomainsService } from './system-domains.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
 
 function worker(rounds: ScheduledChange[][]) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     applyPassedDates: jest.fn(async () => rounds.shift() ?? []),
-  };
+  });
   const events = { record: jest.fn(async () => undefined) };
   const w = new DomainScheduleWorker(
     repo as unknown as SystemDomainsRepository,
     { intervalMs: 60_000 },
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     events as unknown as WebhookEventsService,
   );
   return { w, repo, events };

@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Role } from '../../base/common/auth/roles.js';
 import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { AppConfig } from '../../app/config.js';
 import type { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import type { ActingRightsService } from '../../credentials/tokens/acting-rights.service.js';
@@ -12,6 +11,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { DomainUser } from './user-rules.js';
 import type { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -50,8 +50,7 @@ const caller = (over: Partial<AuthContext> = {}, roles: Role[] = ['can_write_use
 
 function setup(target: DomainUser | null = user(), { otherDomains = 0, domains = ['d1'] } = {}) {
   let stored = target;
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     member: jest.fn(async () => stored),
     otherDomains: jest.fn(async () => otherDomains),
     emailTaken: jest.fn(async () => false),
@@ -67,7 +66,7 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
     withMemberships: jest.fn(async (_d: string, users: object[]) =>
       users.map((u) => ({ ...u, groups: [], teams: [], role_groups: [], primary_group: null })),
     ),
-  };
+  });
   const tokens = { revokeWhere: jest.fn(async () => 0) };
   const bus = { publish: jest.fn(async () => undefined) };
   const events = { record: jest.fn(async () => undefined) };
@@ -81,7 +80,7 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,
     passwords as unknown as PasswordPolicyService,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     { auth: { reauthWindowSeconds: 300 } } as AppConfig,
   );
   return { service, repo, tokens, bus, events, audit, passwords };

@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { LookupRow, RevokedRow, TokensRepository } from './tokens.repository.js';
 import { type JwtClaims, TokensService } from './tokens.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const RAW = 'header.payload.signature';
@@ -55,17 +55,16 @@ const row = (over: Partial<LookupRow> = {}): LookupRow => ({
 const claims: JwtClaims = { id: 't1', app_id: 'a1', sys: 'd1', user_id: 'u1', exp: 0, iat: 0 };
 
 function setup(found: LookupRow | null = row()) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     lookup: jest.fn(async () => found ?? undefined),
     touchLastUsed: jest.fn(),
     revokeMatching: jest.fn(async (): Promise<RevokedRow[]> => []),
-  };
+  });
   const events = { record: jest.fn(async () => undefined) };
   const audit = { record: jest.fn(async () => undefined) };
   const service = new TokensService(
     repo as unknown as TokensRepository,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     events as unknown as WebhookEventsService,
     audit as unknown as AuditService,
   );

@@ -1,14 +1,14 @@
 import { jest } from '@jest/globals';
 import type { EntityManager, QueryRunner } from 'typeorm';
-import type { Clock } from '../../base/common/clock.js';
 import { WebhookEventsService, type WebhookEvent } from '../events/webhook-events.service.js';
 import type { EventsRepository } from '../events/events.repository.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 import { FAILING_AFTER, WebhookWorker } from './webhook-worker.service.js';
 import type { ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
-const clock = { now: () => NOW } as Clock;
+const clock = fixedClock(NOW);
 const EVENT: WebhookEvent = {
   systemDomainId: 'd1',
   objectId: null,
@@ -75,12 +75,11 @@ describe('WebhookWorker after a failed attempt', () => {
   };
 
   function worker(state: { status: string; consecutive_failures: number } | undefined) {
-    const repo = {
-      transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => work(EM)),
+    const repo = repoWithTransaction(EM, {
       recordAttemptFailed: jest.fn(async () => undefined),
       countFailure: jest.fn(async () => state),
       giveUpPending: jest.fn(async () => undefined),
-    };
+    });
     const w = new WebhookWorker(
       repo as unknown as WebhooksRepository,
       webhooks,

@@ -1,12 +1,12 @@
 import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
-import type { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppConfig } from '../../app/config.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
 import type { ClaimedNonce, MarketplaceRepository } from './marketplace.repository.js';
 import { MarketplaceService } from './marketplace.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
@@ -20,8 +20,7 @@ const config = {
 function setup(
   o: { claimed?: ClaimedNonce; customer?: string | null; admin?: boolean; elsewhere?: boolean } = {},
 ) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: EntityManager) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     insertNonce: jest.fn(async () => undefined),
     deleteEnded: jest.fn(async () => undefined),
     isUsable: jest.fn(async () => true),
@@ -32,7 +31,7 @@ function setup(
     linkDomain: jest.fn(async () => undefined),
     administers: jest.fn(async () => o.admin ?? false),
     linkedElsewhere: jest.fn(async () => o.elsewhere ?? false),
-  };
+  });
   const verifier = {
     verify: jest.fn(async () => ({ jti: 'j1', customerId: 'cust-1', entitlementId: 'ent-1', expires: NOW })),
     isConfigured: jest.fn((cloud: string) => cloud === 'aws'),
@@ -42,7 +41,7 @@ function setup(
     repo as unknown as MarketplaceRepository,
     config,
     config.marketplace,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     verifier as unknown as MarketplaceTokenVerifier,
     events as unknown as WebhookEventsService,
   );

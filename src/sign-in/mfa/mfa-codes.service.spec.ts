@@ -1,28 +1,27 @@
 import { jest } from '@jest/globals';
 import { Secret, TOTP } from 'otpauth';
-import type { Clock } from '../../base/common/clock.js';
 import type { AppConfig } from '../../app/config.js';
 import type { MailService } from '../../delivery/mail/mail.service.js';
 import { MfaCodes, wellFormed } from './mfa-codes.service.js';
 import type { MfaRepository } from './mfa.repository.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const config = {
   auth: { keyEncryptionSecret: 'k'.repeat(40) },
   database: { dataDir: 'memory://' },
 } as AppConfig;
 const NOW = new Date('2026-05-01T12:00:00Z');
-const clock = { now: () => NOW } as Clock;
+const clock = fixedClock(NOW);
 const EM = { em: true };
 
 function setup() {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     sealedSeed: jest.fn(async (): Promise<string | null> => null),
     advanceTotpStep: jest.fn(async () => true),
     consumeRecoveryHash: jest.fn(async () => true),
     consumeMailCode: jest.fn(async () => true),
     replaceMailCode: jest.fn(async () => undefined),
-  };
+  });
   const mail = { queue: jest.fn(async () => undefined) };
   const codes = new MfaCodes(config, clock, repo as unknown as MfaRepository, mail as unknown as MailService);
   return { repo, mail, codes };

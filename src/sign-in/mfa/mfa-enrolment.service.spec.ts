@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
 import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -9,6 +8,7 @@ import { Secret } from 'otpauth';
 import type { MfaCodes } from './mfa-codes.service.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import type { MfaRepository, MfaRow } from './mfa.repository.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -21,8 +21,7 @@ const auth = {
 const INVALID = expect.objectContaining({ status: 400, code: 'mfa.INVALID_CODE' });
 
 function setup(row: MfaRow | null = null) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     find: jest.fn(async () => row),
     configuredMethods: jest.fn(async () => []),
     startSeed: jest.fn(async () => undefined),
@@ -35,7 +34,7 @@ function setup(row: MfaRow | null = null) {
       mfa_methods: ['TOTP', 'MAIL_2SV'],
       ...patch,
     })),
-  };
+  });
   const secret = new Secret({ size: 20 });
   const codes = {
     hasSeed: jest.fn(async () => true),
@@ -57,7 +56,7 @@ function setup(row: MfaRow | null = null) {
   const service = new MfaEnrolmentService(
     repo as unknown as MfaRepository,
     codes as unknown as MfaCodes,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     guessing as unknown as GuessingDefence,
     mail as unknown as MailService,
     events as unknown as WebhookEventsService,

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Clock } from '../../base/common/clock.js';
 import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
 import type { SignInAuthority } from '../login/sign-in-authority.js';
 import type { MarketplaceService } from '../marketplace/marketplace.service.js';
@@ -10,6 +9,7 @@ import type { MfaCodes } from './mfa-codes.service.js';
 import type { MfaMethod } from '../login/mfa-policy.js';
 import type { MfaRepository } from './mfa.repository.js';
 import { MfaService } from './mfa.service.js';
+import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -17,12 +17,11 @@ const domain = (over: Partial<SystemDomainEntity> = {}) =>
   ({ id: 'd1', mfa_required: false, mfa_methods: ['TOTP', 'MAIL_2SV'], ...over }) as SystemDomainEntity;
 
 function setup(configured: MfaMethod[] = ['TOTP']) {
-  const repo = {
-    transaction: jest.fn(async (work: (em: unknown) => Promise<unknown>) => work(EM)),
+  const repo = repoWithTransaction(EM, {
     configuredMethods: jest.fn(async () => configured),
     liveMemberDomain: jest.fn(async (): Promise<SystemDomainEntity | null> => domain()),
     touchLastLogin: jest.fn(async () => undefined),
-  };
+  });
   const codes = { consume: jest.fn(async () => true), sendMailCode: jest.fn(async () => undefined) };
   const guessing = {
     attempt: jest.fn(
@@ -42,7 +41,7 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
   const service = new MfaService(
     repo as unknown as MfaRepository,
     codes as unknown as MfaCodes,
-    { now: () => NOW } as Clock,
+    fixedClock(NOW),
     guessing as unknown as GuessingDefence,
     signIns as unknown as SignInAuthority,
     tokens as unknown as TokensService,
