@@ -32,14 +32,14 @@ export const repoWithTransaction = <M extends object>(em: unknown, methods: M) =
   transaction: passThroughTransaction(em),
 });
 
-/** A WebhookEventsService fake whose record pushes 'event' into order. */
-export const recordingEvents = (order: string[]) => ({
-  record: jest.fn(async () => void order.push('event')),
+/** A WebhookEventsService fake whose record pushes 'event' into order, if one is given. */
+export const recordingEvents = (order?: string[]) => ({
+  record: jest.fn(async () => void order?.push('event')),
 });
 
-/** An AuditService fake whose change pushes 'audit' into order. */
-export const recordingAudit = (order: string[]) => ({
-  change: jest.fn(async () => void order.push('audit')),
+/** An AuditService fake whose change pushes 'audit' into order, if one is given. */
+export const recordingAudit = (order?: string[]) => ({
+  change: jest.fn(async () => void order?.push('audit')),
 });
 
 /** A Clock whose now() is always the given instant. */

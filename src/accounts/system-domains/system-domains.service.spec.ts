@@ -4,7 +4,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import { DomainScheduleWorker } from './domain-schedule.worker.js';
 import type { ScheduledChange, SystemDomainsRepository } from './system-domains.repository.js';
 import { BUILTIN_APP_NAME, SystemDomainsService } from './system-domains.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
@@ -13,7 +13,7 @@ function worker(rounds: ScheduledChange[][]) {
   const repo = repoWithTransaction(EM, {
     applyPassedDates: jest.fn(async () => rounds.shift() ?? []),
   });
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const w = new DomainScheduleWorker(
     repo as unknown as SystemDomainsRepository,
     { intervalMs: 60_000 },

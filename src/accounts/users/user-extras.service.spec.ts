@@ -4,7 +4,7 @@ import type { ActingRightsService, UserRights } from '../../credentials/tokens/a
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { UserExtrasService } from './user-extras.service.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -38,7 +38,7 @@ function setup(
     photo: jest.fn(async () => ('photo' in o ? o.photo : { sha256: 'x' })),
   });
   const acting = { rightsOf: jest.fn(async () => ('target' in o ? o.target : rights())) };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const service = new UserExtrasService(
     acting as unknown as ActingRightsService,
     events as unknown as WebhookEventsService,

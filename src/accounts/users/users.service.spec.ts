@@ -11,7 +11,7 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { DomainUser } from './user-rules.js';
 import type { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -34,19 +34,16 @@ const user = (over: Partial<DomainUser> = {}): DomainUser =>
   }) as DomainUser;
 
 const caller = (over: Partial<AuthContext> = {}, roles: Role[] = ['can_write_users' as Role]) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    requestId: 'r1',
+  authContext({
     kind: 'LOGIN',
     rightsCap: null,
     isAdmin: false,
     isSuperAdmin: false,
-    roles: new Set(roles),
+    roles,
     scopes: null,
     record: { is_mfa_authenticated: false, auth_time: NOW },
     ...over,
-  }) as AuthContext;
+  });
 
 function setup(target: DomainUser | null = user(), { otherDomains = 0, domains = ['d1'] } = {}) {
   let stored = target;
@@ -69,7 +66,7 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
   });
   const tokens = { revokeWhere: jest.fn(async () => 0) };
   const bus = { publish: jest.fn(async () => undefined) };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const passwords = { assert: jest.fn(async () => undefined) };
   const audit = { change: jest.fn(async () => undefined), record: jest.fn(async () => undefined) };
   const service = new UsersService(

@@ -12,7 +12,13 @@ import type { AppsRepository } from './apps.repository.js';
 import { AppsService } from './apps.service.js';
 import type { ClientRegistry } from './client-registry.js';
 import type { CreateAppDto } from './dto/app.dto.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingAudit,
+  recordingEvents,
+  repoWithTransaction,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -77,8 +83,8 @@ function setup(
   };
   const tokenQueries = { view: jest.fn(async (r: { id: string }) => ({ id: r.id })) };
   const clients = { changed: jest.fn(async () => undefined) };
-  const events = { record: jest.fn(async () => undefined) };
-  const audit = { change: jest.fn(async () => undefined) };
+  const events = recordingEvents();
+  const audit = recordingAudit();
   const service = new AppsService(
     repo as unknown as AppsRepository,
     {} as BaseConfig,

@@ -5,7 +5,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { LookupRow, RevokedRow, TokensRepository } from './tokens.repository.js';
 import { type JwtClaims, TokensService } from './tokens.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const RAW = 'header.payload.signature';
@@ -60,7 +60,7 @@ function setup(found: LookupRow | null = row()) {
     touchLastUsed: jest.fn(),
     revokeMatching: jest.fn(async (): Promise<RevokedRow[]> => []),
   });
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const audit = { record: jest.fn(async () => undefined) };
   const service = new TokensService(
     repo as unknown as TokensRepository,

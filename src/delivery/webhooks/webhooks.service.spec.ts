@@ -10,7 +10,13 @@ import type { WebhookSecrets } from './webhook-secrets.js';
 import type { WebhookWorker } from './webhook-worker.service.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingAudit,
+  recordingEvents,
+  repoWithTransaction,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -106,8 +112,8 @@ function setup(stored: WebhookEntity | null = webhook(), { allowPrivate = false 
     sealHeaders: jest.fn((h: Record<string, string>) => (Object.keys(h).length ? JSON.stringify(h) : null)),
     openHeaders: jest.fn((s: string | null) => (s ? (JSON.parse(s) as Record<string, string>) : {})),
   };
-  const events = { record: jest.fn(async () => undefined) };
-  const audit = { change: jest.fn(async () => undefined) };
+  const events = recordingEvents();
+  const audit = recordingAudit();
   const worker = { nudge: jest.fn() };
   const service = new WebhooksService(
     { allowPrivate } as never,

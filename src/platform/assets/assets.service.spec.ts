@@ -7,7 +7,13 @@ import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository, PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
-import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingEvents,
+  repoWithTransaction,
+  wire,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -64,7 +70,7 @@ function setup({ stored = asset() as AssetEntity | null, readable = ALL as Asset
       readable ? new Map(ids.map((id) => [id, readable])) : new Map(),
     ),
   };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const service = new AssetsService(
     repo as unknown as AssetsRepository,
     permissions as unknown as AssetPermissionsService,

@@ -8,7 +8,13 @@ import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import type { ViewsService } from './views.service.js';
-import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingEvents,
+  repoWithTransaction,
+  wire,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -61,7 +67,7 @@ function setup({
   });
   const views = { get: jest.fn(async () => VIEW) };
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const service = new AssetMetadataService(
     repo as unknown as MetadataRepository,
     views as unknown as ViewsService,

@@ -14,7 +14,7 @@ import {
 } from './sign-in-authority.js';
 import type { AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
 import type { SignInService } from './sign-in.service.js';
-import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 /** The transaction's manager: lockDomain runs its row lock through `query`. */
 const query = jest.fn(async (..._a: unknown[]): Promise<unknown> => []);
@@ -59,7 +59,7 @@ function setup(found: AccountFacts | typeof NO_ACCOUNT = facts(), configured: Mf
     tempToken: jest.fn(async () => ({ token: 'temp' })),
     signInToDomain: jest.fn(async () => ({ token: 'jwt' })),
   };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const authority = new SignInAuthority(
     issuing as unknown as SignInService,
     repo as unknown as SignInAuthorityRepository,

@@ -6,7 +6,7 @@ import type { WebhookEventsService } from '../../delivery/events/webhook-events.
 import type { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
 import type { ClaimedNonce, MarketplaceRepository } from './marketplace.repository.js';
 import { MarketplaceService } from './marketplace.service.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
@@ -36,7 +36,7 @@ function setup(
     verify: jest.fn(async () => ({ jti: 'j1', customerId: 'cust-1', entitlementId: 'ent-1', expires: NOW })),
     isConfigured: jest.fn((cloud: string) => cloud === 'aws'),
   };
-  const events = { record: jest.fn(async () => undefined) };
+  const events = recordingEvents();
   const service = new MarketplaceService(
     repo as unknown as MarketplaceRepository,
     config,

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
 import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -8,16 +7,17 @@ import { Secret } from 'otpauth';
 import type { MfaCodes } from './mfa-codes.service.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import type { MfaRepository, MfaRow } from './mfa.repository.js';
-import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  recordingAudit,
+  recordingEvents,
+  repoWithTransaction,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const auth = {
-  userId: 'u1',
-  systemDomainId: 'd1',
-  requestId: 'r1',
-  user: { email: 'a@example.test' },
-} as AuthContext;
+const auth = authContext({ user: { email: 'a@example.test' } });
 const INVALID = expect.objectContaining({ status: 400, code: 'mfa.INVALID_CODE' });
 
 function setup(row: MfaRow | null = null) {
@@ -51,8 +51,8 @@ function setup(row: MfaRow | null = null) {
     ),
   };
   const mail = { queue: jest.fn(async () => undefined) };
-  const events = { record: jest.fn(async () => undefined) };
-  const audit = { change: jest.fn(async () => undefined) };
+  const events = recordingEvents();
+  const audit = recordingAudit();
   const service = new MfaEnrolmentService(
     repo as unknown as MfaRepository,
     codes as unknown as MfaCodes,
