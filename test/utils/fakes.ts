@@ -67,3 +67,21 @@ export const wire = (e: unknown) => {
   const { status, code, errors } = e as ApiError;
   return { status, code, errors };
 };
+
+/** A valid one-pixel PNG, for image uploads that should be accepted. */
+export const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** An SVG carrying a script, for image uploads that must be refused. */
+export const SCRIPT_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+);
+
+/** A multipart file as the upload interceptor hands it over: field name, bytes and size. */
+export const uploadedFile = (buffer: Buffer, fieldname: string) => ({
+  fieldname,
+  buffer,
+  size: buffer.length,
+});

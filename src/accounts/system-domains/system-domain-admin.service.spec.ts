@@ -13,21 +13,19 @@ import type { SystemDomainsService } from './system-domains.service.js';
 import {
   authContext,
   fixedClock,
+  PIXEL_PNG as PNG,
   recordingAudit,
   recordingEvents,
+  SCRIPT_SVG as SVG,
   transactionalRepo,
+  uploadedFile,
 } from '../../../test/utils/fakes.js';
 
 const EM = { em: true } as unknown as EntityManager;
 const MANAGER = { manager: true } as unknown as EntityManager;
 const NOW = new Date('2026-05-01T12:00:00Z');
 const BASE = 'https://auth.example.test';
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-const file = (buffer: Buffer, fieldname = 'logo') => ({ fieldname, buffer, size: buffer.length });
+const file = (buffer: Buffer, fieldname = 'logo') => uploadedFile(buffer, fieldname);
 
 const domain = (over: Partial<SystemDomainEntity> = {}) =>
   ({

@@ -3,16 +3,18 @@ import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService, oneImage } from './group-logos.service.js';
 import type { TeamsRepository } from './teams.repository.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  PIXEL_PNG as PNG,
+  repoWithTransaction,
+  SCRIPT_SVG as SVG,
+  uploadedFile,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-const file = (buffer: Buffer, fieldname = 'logo') => ({ fieldname, buffer, size: buffer.length });
+const file = (buffer: Buffer, fieldname = 'logo') => uploadedFile(buffer, fieldname);
 
 const caller = (roles: string[] = ['can_read_users']) => authContext({ roles });
 

@@ -4,16 +4,19 @@ import type { ActingRightsService, UserRights } from '../../credentials/tokens/a
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MembershipsRepository } from './memberships.repository.js';
 import { UserExtrasService } from './user-extras.service.js';
-import { authContext, fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
+import {
+  authContext,
+  fixedClock,
+  PIXEL_PNG as PNG,
+  recordingEvents,
+  repoWithTransaction,
+  uploadedFile,
+} from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const HTML = Buffer.from('<!doctype html><script>alert(1)</script>');
-const file = (buffer: Buffer, fieldname = 'photo') => ({ fieldname, buffer, size: buffer.length });
+const file = (buffer: Buffer, fieldname = 'photo') => uploadedFile(buffer, fieldname);
 
 const caller = (over: Partial<AuthContext> = {}) =>
   authContext({ userId: 'me', isAdmin: false, isSuperAdmin: false, ...over });
