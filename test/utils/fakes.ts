@@ -85,3 +85,6 @@ export const uploadedFile = (buffer: Buffer, fieldname: string) => ({
   buffer,
   size: buffer.length,
 });
+
+/** The error the database driver throws on a unique-constraint violation (Postgres code 23505). */
+export const uniqueViolation = () => Object.assign(new Error('duplicate key'), { code: '23505' });

@@ -10,7 +10,7 @@ import type { TokensService } from '../tokens/tokens.service.js';
 import type { AppsRepository } from './apps.repository.js';
 import type { ExternalAuthRequestDto } from './dto/external-auth.dto.js';
 import { ExternalAuthService } from './external-auth.service.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -45,8 +45,6 @@ const pending = (over: Partial<ExternalAuthEntity> = {}): ExternalAuthEntity =>
   }) as ExternalAuthEntity;
 
 const caller = (over: Partial<AuthContext> = {}) => authContext({ isAdmin: false, ...over });
-
-const uniqueViolation = () => Object.assign(new Error('duplicate key'), { code: '23505' });
 
 function setup(
   opts: {

@@ -9,11 +9,11 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { DnsUnavailableError, type DnsTxt } from './dns-txt.js';
 import type { BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
-import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const admin = {
   systemDomainId: 'd1',
   userId: 'u1',

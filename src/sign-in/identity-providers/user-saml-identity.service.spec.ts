@@ -4,7 +4,7 @@ import type { UserEntity } from '../../base/model/user.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { IdentityProvidersRepository } from './identity-providers.repository.js';
-import { authContext, transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
 
 // the user's memberships are read through the users' repository in the same transaction: faked here
 jest.unstable_mockModule('../../accounts/users/user-memberships.js', () => ({
@@ -16,7 +16,7 @@ const { UserSamlIdentityService } = await import('./user-saml-identity.service.j
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const body = { identity_provider_id: 'i1', email: 'ada@corp.test' };
 
 const caller = (over: Partial<AuthContext> = {}) =>

@@ -11,7 +11,7 @@ import type { MailService } from '../../delivery/mail/mail.service.js';
 import type { CredentialsService } from '../login/credentials.service.js';
 import type { SignInAuthority } from '../login/sign-in-authority.js';
 import type { InvitationsRepository } from './invitations.repository.js';
-import { authContext, fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
 
 // the domain's lock and its seat limits are the users' rules, in the same transaction: faked here, they say
 // in which order the service takes them and with which options
@@ -30,7 +30,7 @@ const { InvitationsService, INVITATION_TTL_MS } = await import('./invitations.se
 const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 's'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
 const auth = authContext({
   user: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@corp.test' },

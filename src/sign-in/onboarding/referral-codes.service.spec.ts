@@ -5,12 +5,12 @@ import type { PasswordPolicyService } from '../../accounts/passwords/password-po
 import type { NewDomainService } from './new-domain.service.js';
 import type { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
-import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const TX = { tx: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const GOOD = 'Quartz-Lantern-91-Obelisk';
 
 const code = (over: Partial<ReferralCodeEntity> = {}) =>

@@ -14,12 +14,12 @@ import type { OnboardingRepository } from './onboarding.repository.js';
 import type { ReferralCodesService } from './referral-codes.service.js';
 import type { RegistrationConfig } from './registration-config.js';
 import { RegistrationsService } from './registrations.service.js';
-import { fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
+import { fixedClock, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 'v'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
 const body = {
   email: 'ada@corp.test',

@@ -2,9 +2,10 @@ import { jest } from '@jest/globals';
 import type { WebflowContentEntity } from '../../base/model/webflow-content.entity.js';
 import type { OnboardingRepository } from './onboarding.repository.js';
 import { WebflowContentService } from './webflow-content.service.js';
+import { uniqueViolation } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
-const UNIQUE = Object.assign(new Error('duplicate key'), { code: '23505' });
+const UNIQUE = uniqueViolation();
 const entry = (over: Partial<WebflowContentEntity> = {}) =>
   ({
     id: 'w1',
