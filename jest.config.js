@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { unbatchedUnitSpecs } from './test/utils/unit-batches.mjs';
 
 // Nest 12 ships ES modules only, so jest runs in native ESM mode (node --experimental-vm-modules).
 const shared = {
@@ -29,12 +30,26 @@ function e2eFiles() {
   return ['<rootDir>/test/**/*.e2e-spec.ts'];
 }
 
+/**
+ * Which unit files a run takes: `npm test` (TEST_BATCHES=1) the batch files of the specs
+ * (test/utils/unit-batches.mjs explains) and the specs that keep a file of their own; otherwise every spec file.
+ */
+function unitFiles() {
+  if (process.env.TEST_BATCHES === '1')
+    return [
+      '<rootDir>/test/batches/*.unit-batch.ts',
+      '<rootDir>/test/**/*.spec.ts',
+      ...unbatchedUnitSpecs().map((spec) => `<rootDir>/${spec}`),
+    ];
+  return ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'];
+}
+
 export default {
   projects: [
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+      testMatch: unitFiles(),
     },
     {
       ...shared,

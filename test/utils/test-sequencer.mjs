@@ -7,7 +7,8 @@ import TestSequencer from '@jest/test-sequencer';
  * the end. jest's own order does that from the durations of the last run in its cache; without them (a fresh
  * clone: CI) it orders by file size, which put the five batch files, three lines each but a minute or more of
  * tests, last. Here a file without a recorded duration is estimated from `test/batches/weights.json`: a batch
- * as its share of the batched suites' seconds, a suite as its own, a unit spec as a second.
+ * as its share of the batched suites' seconds, a suite as its own, a unit batch as ten seconds, a unit spec as a
+ * second.
  */
 const weights = JSON.parse(readFileSync(new URL('../batches/weights.json', import.meta.url), 'utf8'));
 const alone = Object.keys(
@@ -24,6 +25,8 @@ const batchedSeconds = Object.entries(weights)
 function estimatedMs(path) {
   const name = basename(path);
   if (name.endsWith('.e2e-batch.ts')) return (batchedSeconds / BATCH_COUNT) * 1000;
+  // a quarter of the batched unit specs, about 30 (a second each alone, a third of that batched)
+  if (name.endsWith('.unit-batch.ts')) return 10_000;
   if (name in weights) return weights[name] * 1000;
   return 1000;
 }
