@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALONE, BATCH_COUNT, planBatches } from './batches.js';
+import { planUnitBatches, UNIT_BATCH_COUNT, unbatchedUnitSpecs, unitSpecs } from './unit-batches.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const suites = readdirSync(join(ROOT, 'test/e2e')).filter((f) => f.endsWith('.e2e-spec.ts'));
@@ -59,5 +60,33 @@ describe('the e2e batches (test/utils/batches.ts)', () => {
       ['b', 'd', 'e'],
     ]);
     expect(planBatches(['a', 'b', 'c', 'd', 'e'], { a: 10, b: 6, c: 5, d: 1 }, 2)).toEqual(plan);
+  });
+});
+
+describe('the unit batches (test/utils/unit-batches.mjs)', () => {
+  it('run every unit spec exactly once: in one batch, or in its own file', () => {
+    const batched = planUnitBatches().flat();
+    const alone = unbatchedUnitSpecs();
+    expect([...batched, ...alone].sort()).toEqual(unitSpecs());
+    expect(new Set(batched).size).toBe(batched.length);
+    expect(batched.filter((s) => alone.includes(s))).toEqual([]);
+  });
+
+  it('have one file per batch in test/batches/', () => {
+    const files = readdirSync(join(ROOT, 'test/batches')).filter((f) => f.endsWith('.unit-batch.ts'));
+    expect(files.sort()).toEqual(
+      Array.from({ length: UNIT_BATCH_COUNT }, (_, i) => `${i + 1}.unit-batch.ts`),
+    );
+  });
+
+  it('keep out of the batches a spec that mocks a module, spies, touches the environment or fakes timers', () => {
+    const batched = planUnitBatches().flat();
+    const leaking = batched.filter((s) =>
+      /jest\.unstable_mockModule|jest\.mock\(|useFakeTimers|spyOn\(|process\.env/.test(
+        readFileSync(join(ROOT, s), 'utf8'),
+      ),
+    );
+    expect(leaking).toEqual([]);
+    expect(unbatchedUnitSpecs()).toContain('src/sign-in/identity-providers/saml.service.spec.ts');
   });
 });
