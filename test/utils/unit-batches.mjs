@@ -45,10 +45,13 @@ export function unbatchedUnitSpecs() {
 
 /** The batched specs, batch by batch (index 0 is batch 1): each to the lightest batch so far, largest first. */
 export function planUnitBatches(count = UNIT_BATCH_COUNT) {
-  const sizeOf = (p) => statSync(join(ROOT, p)).size;
-  const specs = unitSpecs()
-    .filter(batchable)
-    .sort((a, b) => sizeOf(b) - sizeOf(a) || a.localeCompare(b));
+  const size = new Map(
+    unitSpecs()
+      .filter(batchable)
+      .map((p) => [p, statSync(join(ROOT, p)).size]),
+  );
+  const sizeOf = (p) => size.get(p);
+  const specs = [...size.keys()].sort((a, b) => sizeOf(b) - sizeOf(a) || a.localeCompare(b));
   const batches = Array.from({ length: count }, () => ({ specs: [], weight: 0 }));
   for (const spec of specs) {
     const lightest = batches.reduce((min, b) => (b.weight < min.weight ? b : min));

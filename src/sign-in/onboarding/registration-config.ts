@@ -1,5 +1,6 @@
 import { envReader } from '../../base/config/env-reader.js';
 import { configNamespace } from '../../base/config/namespace.js';
+import { isUuid } from '../../base/common/validation/uuid.js';
 
 /** Self-service registration (src/sign-in/onboarding): on/off, the template of new domains, how long a link works. */
 export interface RegistrationConfig {
@@ -11,10 +12,7 @@ export interface RegistrationConfig {
 export const REGISTRATION_CONFIG = configNamespace('registration', (env, problems): RegistrationConfig => {
   const { str, int, bool } = envReader(env, problems);
   const template = str('REGISTRATION_TEMPLATE_DOMAIN_ID');
-  if (
-    template !== null &&
-    !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(template)
-  ) {
+  if (template !== null && !isUuid(template)) {
     problems.push('REGISTRATION_TEMPLATE_DOMAIN_ID must be a UUID');
   }
   return {
