@@ -46,6 +46,8 @@ export class AppEntity {
   @Column({ type: 'text', array: true, default: () => "'{}'" }) allowed_scopes!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) redirect_uris!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) allowed_origins!: string[];
+  /** OpenID Connect RP-initiated logout: where the end-session endpoint may send the browser (exact match). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) post_logout_redirect_uris!: string[];
   /** SHA-256 (hex) of the generated client secret; the secret itself is shown once. */
   @Column({ type: 'text', nullable: true, select: false }) client_secret_hash!: string | null;
   /** The domain's built-in login app that password sign-ins are issued under; hidden and immutable. */

@@ -45,10 +45,13 @@ import { FileEntity, FileSetEntity, FileTaskEntity, FormatEntity, KeyframeEntity
 import { StorageEntity } from './storage.entity.js';
 import { JobEntity } from './job.entity.js';
 import { AuditEventEntity } from './audit-event.entity.js';
+import { OAuthConsentEntity, OidcGrantEntity } from './oidc.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
   RefreshTokenEntity,
+  OidcGrantEntity,
+  OAuthConsentEntity,
   SystemDomainEntity,
   UserEntity,
   UserSystemDomainEntity,

@@ -38,6 +38,12 @@ export class UserEntity {
   @JoinColumn({ name: 'system_domain_id' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'timestamptz', nullable: true }) last_login!: Date | null;
+  /**
+   * When the person last proved they receive mail at `email` (a mailed link or code used: an invitation, a
+   * registration, a password reset, an email-link sign-in, a mailed second factor); null: never shown. An
+   * email change clears it. OpenID Connect reports it as `email_verified`.
+   */
+  @Column({ type: 'timestamptz', nullable: true }) email_verified_at!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }

@@ -20,8 +20,12 @@ import { InvitationType1795265000000 } from './1795265000000-invitation-type.js'
 import { OAuthMfa1795265100000 } from './1795265100000-oauth-mfa.js';
 import { MailRecipientLimit1795265200000 } from './1795265200000-mail-recipient-limit.js';
 import { TokenAuthTime1795266000000 } from './1795266000000-token-auth-time.js';
+import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
 import { AssetsMetadata1795689010077 } from './1795689010077-assets-metadata.js';
 import { FilesJobs1795700100000 } from './1795700100000-files-jobs.js';
+import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
+import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
+import { AuditEvents1795700300000 } from './1795700300000-audit-events.js';
 import { DomainCascade1795700500000 } from './1795700500000-domain-cascade.js';
 import { InvitationLinks1795700600000 } from './1795700600000-invitation-links.js';
 import { UserSamlIdentities1795700610000 } from './1795700610000-user-saml-identities.js';
@@ -29,10 +33,7 @@ import { PartnerDomainAccess1795700620000 } from './1795700620000-partner-domain
 import { PrimaryGroup1795700630000 } from './1795700630000-primary-group.js';
 import { SignInAuthority1795700700000 } from './1795700700000-sign-in-authority.js';
 import { DomainVerification1795700800000 } from './1795700800000-domain-verification.js';
-import { SamlSso1795688993560 } from './1795688993560-saml-sso.js';
-import { TeamsRoleGroups1795700200000 } from './1795700200000-teams-role-groups.js';
-import { UserPhotos1795700210000 } from './1795700210000-user-photos.js';
-import { AuditEvents1795700300000 } from './1795700300000-audit-events.js';
+import { OpenIdConnect1795875450301 } from './1795875450301-open-id-connect.js';
 
 export const MIGRATIONS = [
   Initial1795262043991,
@@ -68,4 +69,5 @@ export const MIGRATIONS = [
   PrimaryGroup1795700630000,
   SignInAuthority1795700700000,
   DomainVerification1795700800000,
+  OpenIdConnect1795875450301,
 ];
