@@ -115,6 +115,7 @@ describe('applications /API/auth/v1/apps/', () => {
         allowed_scopes: [],
         redirect_uris: [],
         allowed_origins: [],
+        post_logout_redirect_uris: [],
         date_created: expect.any(String),
         date_modified: expect.any(String),
       });
@@ -515,6 +516,128 @@ describe('applications /API/auth/v1/apps/', () => {
         .expect(400);
       const after = await t.http.get(`/API/auth/v1/apps/${ok.body.id}/`).set(bearer(adminToken)).expect(200);
       expect(after.body.redirect_uris).toEqual(['https://app.example.com/cb']);
+    });
+  });
+
+  describe('post-logout redirect URIs (OpenID Connect RP-initiated logout)', () => {
+    const oauth = (over: Record<string, unknown> = {}) =>
+      create({
+        name: 'logout',
+        type: 'OAUTH',
+        oauth_client_type: 'public',
+        redirect_uris: ['https://rp.example/cb'],
+        ...over,
+      });
+    const get = async (id: string) =>
+      (await t.http.get(`${APPS}${id}/`).set(bearer(adminToken)).expect(200)).body;
+    const patch = (id: string, body: Record<string, unknown>) =>
+      t.http.patch(`${APPS}${id}/`).set(bearer(adminToken)).send(body);
+
+    it('round trip: create, GET, list, PATCH, PUT with the GET body; absent in a PATCH keeps them', async () => {
+      const created = (await oauth({ post_logout_redirect_uris: ['https://rp.example/bye'] }).expect(201))
+        .body;
+      expect(created.post_logout_redirect_uris).toEqual(['https://rp.example/bye']);
+      expect((await get(created.id)).post_logout_redirect_uris).toEqual(['https://rp.example/bye']);
+      const list = await t.http.get(`${APPS}?per_page=1000`).set(bearer(adminToken)).expect(200);
+      const listed = list.body.objects.find((o: { id: string }) => o.id === created.id);
+      expect(listed.post_logout_redirect_uris).toEqual(['https://rp.example/bye']);
+
+      const renamed = await patch(created.id, { name: 'logout-renamed' }).expect(200);
+      expect(renamed.body.post_logout_redirect_uris).toEqual(['https://rp.example/bye']);
+      const changed = await patch(created.id, {
+        post_logout_redirect_uris: ['https://rp.example/signed-out', 'https://rp.example/bye'],
+      }).expect(200);
+      expect(changed.body.post_logout_redirect_uris).toEqual([
+        'https://rp.example/signed-out',
+        'https://rp.example/bye',
+      ]);
+      const got = await get(created.id);
+      expect(got.post_logout_redirect_uris).toEqual(changed.body.post_logout_redirect_uris);
+      const put = await t.http.put(`${APPS}${created.id}/`).set(bearer(adminToken)).send(got).expect(200);
+      expect(put.body.post_logout_redirect_uris).toEqual(changed.body.post_logout_redirect_uris);
+      const cleared = await patch(created.id, { post_logout_redirect_uris: [] }).expect(200);
+      expect(cleared.body.post_logout_redirect_uris).toEqual([]);
+      const [row] = await t.ds.query('SELECT post_logout_redirect_uris FROM apps WHERE id = $1', [
+        created.id,
+      ]);
+      expect(row.post_logout_redirect_uris).toEqual([]);
+    });
+
+    it('defaults to none on an OAuth app created without them', async () => {
+      const created = (await oauth().expect(201)).body;
+      expect(created.post_logout_redirect_uris).toEqual([]);
+    });
+
+    it('stores them in the URL standard’s form: blanks dropped, duplicates removed after normalising', async () => {
+      const res = await oauth({
+        post_logout_redirect_uris: [
+          'HTTPS://RP.Example:443/bye',
+          '',
+          '  ',
+          'https://rp.example/bye',
+          'https://rp.example',
+        ],
+      }).expect(201);
+      expect(res.body.post_logout_redirect_uris).toEqual(['https://rp.example/bye', 'https://rp.example/']);
+      const patched = await patch(res.body.id, {
+        post_logout_redirect_uris: [' http://LOCALHOST:8080/a b '],
+      }).expect(200);
+      expect(patched.body.post_logout_redirect_uris).toEqual(['http://localhost:8080/a%20b']);
+    });
+
+    it.each([
+      ['a fragment', 'https://rp.example/bye#top', /must not contain a fragment/],
+      ['an empty fragment', 'https://rp.example/bye#', /must not contain a fragment/],
+      ['a javascript: URI', 'javascript:alert(document.cookie)', /forbidden scheme/],
+      ['a data: URI', 'data:text/html,<script>alert(1)</script>', /forbidden scheme/],
+      ['user information', 'https://user:pass@rp.example/bye', /must not contain user information/],
+      ['a misleading user part', 'https://rp.example@evil.example/bye', /must not contain user information/],
+      ['no // after the scheme', 'https:evil.example', /must be written scheme:\/\/host/],
+      ['a relative URI', '/bye', /is not a full URL/],
+    ])('refuses %s with 400 on create and on PATCH, nothing changed', async (_n, uri, message) => {
+      const before = await t.http.get(`${APPS}?per_page=1000`).set(bearer(adminToken)).expect(200);
+      const refused = await oauth({ name: 'bad-logout', post_logout_redirect_uris: [uri] }).expect(400);
+      expect(refused.body).toEqual({ errors: { post_logout_redirect_uris: expect.stringMatching(message) } });
+      const after = await t.http.get(`${APPS}?per_page=1000`).set(bearer(adminToken)).expect(200);
+      expect(after.body.total).toBe(before.body.total);
+
+      const ok = (await oauth({ post_logout_redirect_uris: ['https://rp.example/bye'] }).expect(201)).body;
+      const res = await patch(ok.id, {
+        description: 'not applied',
+        post_logout_redirect_uris: ['https://rp.example/fine', uri],
+      }).expect(400);
+      expect(Object.keys(res.body.errors)).toEqual(['post_logout_redirect_uris']);
+      expect(await get(ok.id)).toEqual(ok);
+    });
+
+    it('refuses entries that are not strings, too many, or too long (400 naming the field)', async () => {
+      for (const value of [
+        'https://rp.example/bye',
+        [42],
+        Array.from({ length: 51 }, (_, i) => `https://rp.example/${i}`),
+        [`https://rp.example/${'a'.repeat(2001)}`],
+      ]) {
+        const res = await oauth({ post_logout_redirect_uris: value }).expect(400);
+        expect(Object.keys(res.body.errors)).toEqual(['post_logout_redirect_uris']);
+      }
+    });
+
+    it('a PAT app with entries is refused (400, as redirect_uris is), on create and on PATCH; empty is fine', async () => {
+      const res = await create({
+        name: 'pat-logout',
+        type: 'PAT',
+        post_logout_redirect_uris: ['https://rp.example/bye'],
+      }).expect(400);
+      expect(res.body).toEqual({ errors: { post_logout_redirect_uris: 'applies to OAuth apps only' } });
+      const pat = (
+        await create({ name: 'pat-logout', type: 'PAT', post_logout_redirect_uris: [''] }).expect(201)
+      ).body;
+      expect(pat.post_logout_redirect_uris).toEqual([]);
+      const patched = await patch(pat.id, { post_logout_redirect_uris: ['https://rp.example/bye'] }).expect(
+        400,
+      );
+      expect(patched.body).toEqual({ errors: { post_logout_redirect_uris: 'applies to OAuth apps only' } });
+      expect(await get(pat.id)).toEqual(pat);
     });
   });
 });

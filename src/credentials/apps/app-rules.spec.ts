@@ -8,6 +8,7 @@ const base: AppShape = {
   allowed_scopes: [],
   redirect_uris: ['https://app.example.com/cb'],
   allowed_origins: [],
+  post_logout_redirect_uris: [],
 };
 
 describe('app rules', () => {
@@ -61,6 +62,17 @@ describe('app rules', () => {
     ['OAuth app without client type', { ...base, oauth_client_type: null }, 'oauth_client_type'],
     ['server-side app without redirect URI', { ...base, redirect_uris: [] }, 'redirect_uris'],
     ['confidential app with origins', { ...base, allowed_origins: ['https://a.example'] }, 'allowed_origins'],
+    [
+      'service account with post-logout redirect URIs',
+      {
+        ...base,
+        type: 'PAT' as const,
+        oauth_client_type: null,
+        redirect_uris: [],
+        post_logout_redirect_uris: ['https://app.example.com/bye'],
+      },
+      'post_logout_redirect_uris',
+    ],
   ])('refuses a %s', (_name, app, field) => {
     try {
       checkScenario(app);
@@ -85,6 +97,14 @@ describe('app rules', () => {
     expect(() => checkScenario(base)).not.toThrow();
     expect(() =>
       checkScenario({ ...base, oauth_client_type: 'public', allowed_origins: ['https://a.example'] }),
+    ).not.toThrow();
+  });
+
+  it('accepts post-logout redirect URIs on OAuth apps, confidential and public', () => {
+    const bye = ['https://app.example.com/bye'];
+    expect(() => checkScenario({ ...base, post_logout_redirect_uris: bye })).not.toThrow();
+    expect(() =>
+      checkScenario({ ...base, oauth_client_type: 'public', post_logout_redirect_uris: bye }),
     ).not.toThrow();
   });
 });

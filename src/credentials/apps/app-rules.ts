@@ -8,10 +8,13 @@ export interface AppShape {
   allowed_scopes: string[];
   redirect_uris: string[];
   allowed_origins: string[];
+  /** OpenID Connect RP-initiated logout targets: the same rules as redirect URIs. */
+  post_logout_redirect_uris: string[];
 }
 
 /**
- * Redirect URIs: absolute, no fragment (RFC 6749 §3.1.2: not even an empty `#`), an http(s) URI written with
+ * Redirect URIs (and post-logout redirect URIs, which the end-session endpoint matches just as exactly):
+ * absolute, no fragment (RFC 6749 §3.1.2: not even an empty `#`), an http(s) URI written with
  * its `//` (the URL parser would read `https:evil.example` as `https://evil.example/`, so what was registered
  * and what is reached would look different), no user information, no script-like or local scheme, blank
  * entries dropped. Stored in the URL standard's serialisation (scheme and host lower case, no default port,
@@ -71,6 +74,9 @@ export function checkScenario(app: AppShape): void {
     if (app.allowed_scopes.length) errors.allowed_scopes = 'applies to OAuth apps only';
     if (app.redirect_uris.length) errors.redirect_uris = 'applies to OAuth apps only';
     if (app.allowed_origins.length) errors.allowed_origins = 'applies to public OAuth apps only';
+    if (app.post_logout_redirect_uris.length) {
+      errors.post_logout_redirect_uris = 'applies to OAuth apps only';
+    }
   } else {
     if (!app.oauth_client_type)
       errors.oauth_client_type = 'is required for OAuth apps (confidential or public)';

@@ -15,6 +15,7 @@ export function appView(a: AppEntity): AppDto {
     allowed_scopes: a.allowed_scopes,
     redirect_uris: a.redirect_uris,
     allowed_origins: a.allowed_origins,
+    post_logout_redirect_uris: a.post_logout_redirect_uris,
     date_created: wireDate(a.date_created),
     date_modified: wireDate(a.date_modified),
   };

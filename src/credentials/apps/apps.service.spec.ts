@@ -36,6 +36,7 @@ const app = (over: Partial<AppEntity> = {}): AppEntity =>
     allowed_scopes: [],
     redirect_uris: [],
     allowed_origins: [],
+    post_logout_redirect_uris: [],
     client_secret_hash: null,
     acting_rights_cap: null,
     is_builtin: false,
@@ -181,6 +182,26 @@ describe('AppsService.create', () => {
     nothingWritten(s);
   });
 
+  it('post-logout redirect URIs: normalised, stored, answered; unsafe ones and a PAT app’s refused', async () => {
+    const oauth = { type: 'OAUTH', oauth_client_type: 'public', redirect_uris: ['https://p.example/cb'] };
+    const create = (s: ReturnType<typeof setup>, uris: string[], o: object = oauth) =>
+      s.service.create(caller(), body({ ...o, post_logout_redirect_uris: uris }));
+    const s = setup(null);
+    const out = await create(s, ['HTTPS://P.Example:443/bye', '', 'https://p.example']);
+    const stored = ['https://p.example/bye', 'https://p.example/'];
+    expect(s.repo.create.mock.calls[0][1]).toMatchObject({ post_logout_redirect_uris: stored });
+    expect(out.post_logout_redirect_uris).toEqual(stored);
+    const refused = setup(null);
+    const invalid = (message: unknown) =>
+      expect.objectContaining({ status: 400, errors: { post_logout_redirect_uris: message } });
+    for (const uri of ['https://p.example/bye#', 'javascript:alert(1)', 'https://p.example@evil.example/']) {
+      await expect(create(refused, [uri])).rejects.toEqual(invalid(expect.any(String)));
+    }
+    const pat = create(refused, ['https://p.example/bye'], { type: 'PAT' });
+    await expect(pat).rejects.toEqual(invalid('applies to OAuth apps only'));
+    nothingWritten(refused);
+  });
+
   it('a url is stored in its normal form; blank means none', async () => {
     const s = setup(null);
     await s.service.create(caller(), body({ url: 'https://svc.example.com' }));
@@ -225,6 +246,16 @@ describe('AppsService.update', () => {
       'app.secret_rotated',
       expect.anything(),
     );
+  });
+
+  it('post-logout redirect URIs: a PATCH replaces them (normalised) or keeps them; a bad one changes nothing', async () => {
+    const s = setup(confidential({ post_logout_redirect_uris: ['https://c.example/old'] }));
+    const patch = (uris?: string[]) => s.service.update(caller(), 'a1', { post_logout_redirect_uris: uris });
+    expect((await patch(undefined)).post_logout_redirect_uris).toEqual(['https://c.example/old']);
+    await expect(patch(['https://c.example/bye#'])).rejects.toEqual(err(400, 'apps.INVALID'));
+    expect(s.repo.save).toHaveBeenCalledTimes(1);
+    const out = await patch(['HTTPS://C.EXAMPLE/bye', ' ']);
+    expect(out.post_logout_redirect_uris).toEqual(['https://c.example/bye']);
   });
 
   it('a move to confidential mints the first secret, answered in that response and audited; back to public drops it', async () => {

@@ -211,8 +211,12 @@ export class AppsService {
   private shape(body: UpdateAppDto, current: Partial<AppShape> & { type: AppShape['type'] }): AppShape {
     const redirect = normalizeRedirectUris(body.redirect_uris ?? current.redirect_uris ?? []);
     const origins = normalizeOrigins(body.allowed_origins ?? current.allowed_origins ?? []);
+    const postLogout = normalizeRedirectUris(
+      body.post_logout_redirect_uris ?? current.post_logout_redirect_uris ?? [],
+    );
     const errors: Record<string, string> = {};
     if (redirect.error) errors.redirect_uris = redirect.error;
+    if (postLogout.error) errors.post_logout_redirect_uris = postLogout.error;
     if (origins.error) errors.allowed_origins = origins.error;
     if (Object.keys(errors).length) throw AppsErrors.INVALID(errors);
     const shape: AppShape = {
@@ -224,6 +228,7 @@ export class AppsService {
       allowed_scopes: [...new Set(body.allowed_scopes ?? current.allowed_scopes ?? [])],
       redirect_uris: redirect.uris,
       allowed_origins: origins.origins,
+      post_logout_redirect_uris: postLogout.uris,
     };
     checkScenario(shape);
     return shape;

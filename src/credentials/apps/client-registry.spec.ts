@@ -23,8 +23,28 @@ const OTHER = '0d9f3b7c-1e2a-4c5d-8e9f-a0b1c2d3e4f5';
 
 function setup() {
   const rows = new Map<string, Record<string, unknown>>([
-    [ID, { id: ID, name: 'one', allowed_scopes: ['assets:read'], redirect_uris: [], allowed_origins: [] }],
-    [OTHER, { id: OTHER, name: 'two', allowed_scopes: [], redirect_uris: [], allowed_origins: [] }],
+    [
+      ID,
+      {
+        id: ID,
+        name: 'one',
+        allowed_scopes: ['assets:read'],
+        redirect_uris: [],
+        allowed_origins: [],
+        post_logout_redirect_uris: ['https://one.example/bye'],
+      },
+    ],
+    [
+      OTHER,
+      {
+        id: OTHER,
+        name: 'two',
+        allowed_scopes: [],
+        redirect_uris: [],
+        allowed_origins: [],
+        post_logout_redirect_uris: [],
+      },
+    ],
   ]);
   // the next query waits on this gate when set (a read in flight)
   let gate: Promise<void> | null = null;
@@ -57,6 +77,14 @@ describe('ClientRegistry', () => {
     const app = await registry.find(ID);
     expect(Object.isFrozen(app)).toBe(true);
     expect(Object.isFrozen(app?.allowed_scopes)).toBe(true);
+  });
+
+  it('keeps the post-logout redirect URIs, frozen like the other lists', async () => {
+    const { registry } = setup();
+    const app = await registry.find(ID);
+    expect(app?.post_logout_redirect_uris).toEqual(['https://one.example/bye']);
+    expect(Object.isFrozen(app?.post_logout_redirect_uris)).toBe(true);
+    expect(() => (app?.post_logout_redirect_uris as string[]).push('https://evil.example/')).toThrow();
   });
 
   it('re-reads an app after its change is published, and everything after a null key', async () => {

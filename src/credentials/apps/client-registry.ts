@@ -40,7 +40,14 @@ export class ClientRegistry {
     const epoch = this.epoch;
     const row = await this.repo.client(id);
     if (!row) return null;
-    for (const list of [row.allowed_scopes, row.redirect_uris, row.allowed_origins]) Object.freeze(list);
+    for (const list of [
+      row.allowed_scopes,
+      row.redirect_uris,
+      row.allowed_origins,
+      row.post_logout_redirect_uris,
+    ]) {
+      Object.freeze(list);
+    }
     const app = Object.freeze(Object.assign(new AppEntity(), row));
     if (coherent && this.bus.coherent && epoch === this.epoch) {
       this.entries.delete(id);

@@ -40,6 +40,14 @@ export class CreateAppDto {
     description: 'Origins (scheme://host[:port]); public apps only',
   })
   allowed_origins?: string[];
+  @StringArrayField({
+    required: false,
+    maxItems: 50,
+    description:
+      'OpenID Connect RP-initiated logout: where the end-session endpoint may send the browser afterwards. ' +
+      'Full URLs, matched exactly; blank entries dropped; OAuth apps only',
+  })
+  post_logout_redirect_uris?: string[];
 }
 
 /** PUT/PATCH body: any subset; `type` is ignored. */
@@ -58,6 +66,7 @@ export class AppDto {
   @ApiProperty({ type: [String] }) allowed_scopes!: string[];
   @ApiProperty({ type: [String] }) redirect_uris!: string[];
   @ApiProperty({ type: [String] }) allowed_origins!: string[];
+  @ApiProperty({ type: [String] }) post_logout_redirect_uris!: string[];
   @ApiProperty({ format: 'date-time', readOnly: true }) date_created!: string;
   @ApiProperty({ format: 'date-time', readOnly: true }) date_modified!: string;
 }
