@@ -283,6 +283,15 @@ export class CredentialMintService {
   }
 
   /**
+   * An OpenID Connect id_token (claims about the person for one client: IdTokenService decides them), signed
+   * with the service's current key, valid as long as an access token. No credential: nothing accepts it as
+   * one, so it carries no rights to check.
+   */
+  idToken(claims: Record<string, unknown>): Promise<string> {
+    return this.issuer.signStatement(claims, this.after(this.config.auth.accessTokenTtlSeconds));
+  }
+
+  /**
    * The ceiling an external-auth approval records: the approver's own rights, for an app that acts as
    * nobody or as the approver (a token acting as the approver filed under an app that acts as someone else
    * would pass for that app's token); cut to the app's ceiling.

@@ -103,6 +103,14 @@ export class TokenIssuer {
   }
 
   /**
+   * An OpenID Connect id_token: a signed statement about a sign-in for one client, with the service as `iss`.
+   * No record: it is no credential, and the request guard refuses it (no token id to look up).
+   */
+  signStatement(claims: Record<string, unknown>, expires: Date): Promise<string> {
+    return this.keys.sign({ ...claims, iss: this.config.http.publicBaseUrl }, expires);
+  }
+
+  /**
    * The JWT and the row that will record it (hash only), not yet stored: for a statement that stores the
    * row together with other changes (the refresh rotation). `record` builds the entity once stored.
    */

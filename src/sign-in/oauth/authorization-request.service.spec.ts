@@ -1,3 +1,5 @@
+import type { IdTokenService } from './oidc/id-token.service.js';
+import type { ConsentMemoryService } from './oidc/consent-memory.service.js';
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
@@ -35,7 +37,13 @@ const app = (over: Partial<AppEntity> = {}) =>
 function setup(found: AppEntity | null = app(), owed: OtpType[] | null = null) {
   const repo = {
     clientApp: jest.fn(async (): Promise<AppEntity | null> => found),
-    insertCode: jest.fn(async (_c: NewCode) => undefined),
+    insertCode: jest.fn(async (_em: unknown, _c: NewCode) => undefined),
+    transaction: jest.fn(async <T>(work: (em: unknown) => Promise<T>) => work({})),
+  };
+  const idTokens = { recordGrant: jest.fn(async () => undefined) };
+  const consents = {
+    covers: jest.fn(async () => false),
+    remember: jest.fn(async () => undefined),
   };
   const domain = { id: 'd1', mfa_required: false } as SystemDomainEntity;
   const domains = { byId: jest.fn(async () => domain) };
@@ -45,8 +53,10 @@ function setup(found: AppEntity | null = app(), owed: OtpType[] | null = null) {
     domains as unknown as SystemDomainsService,
     mfa as unknown as MfaService,
     fixedClock(NOW),
+    idTokens as unknown as IdTokenService,
+    consents as unknown as ConsentMemoryService,
   );
-  return { service, repo, domains, mfa, domain };
+  return { service, repo, domains, mfa, domain, idTokens, consents };
 }
 
 const params = (over: Partial<AuthorizationParams> = {}): AuthorizationParams => ({
@@ -88,6 +98,11 @@ describe('AuthorizationRequestService.validate (the request, in an order that tr
       scopes: ['read', 'write'],
       state: 'xyz',
       codeChallenge: CHALLENGE,
+      openid: false,
+      nonce: null,
+      prompt: [],
+      maxAge: null,
+      loginHint: null,
     });
   });
 
@@ -193,6 +208,11 @@ const valid = (): ValidAuthorization => ({
   scopes: ['read'],
   state: 'st',
   codeChallenge: CHALLENGE,
+  openid: false,
+  nonce: null,
+  prompt: [],
+  maxAge: null,
+  loginHint: null,
 });
 
 describe('AuthorizationRequestService.requireApprover (who may approve an app of domain B)', () => {
@@ -249,7 +269,7 @@ describe('AuthorizationRequestService.decide (where the browser goes next)', () 
     expect(url.searchParams.get('state')).toBe('st');
     expect(url.searchParams.get('iss')).toBe('https://issuer.example');
     expect(s.repo.insertCode).toHaveBeenCalledTimes(1);
-    const row = s.repo.insertCode.mock.calls[0][0];
+    const row = s.repo.insertCode.mock.calls[0][1];
     expect(row).toEqual({
       code_hash: sha256Hex(code),
       app_id: APP_ID,

@@ -11,6 +11,9 @@ import { CHALLENGE_PATTERN } from './pkce.js';
 import { MfaService } from '../mfa/mfa.service.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import { OAuthRepository } from './oauth.repository.js';
+import { ConsentMemoryService } from './oidc/consent-memory.service.js';
+import { IdTokenService } from './oidc/id-token.service.js';
+import { OPENID_SCOPE } from '../../base/common/auth/scopes.js';
 
 export const CODE_TTL_SECONDS = 60;
 
@@ -33,7 +36,18 @@ export interface AuthorizationParams {
   state?: string;
   code_challenge?: string;
   code_challenge_method?: string;
+  /** OpenID Connect (Core §3.1.2.1): echoed in the id_token. */
+  nonce?: string;
+  /** `none`, or any of `login`, `consent`, `select_account` (space separated). */
+  prompt?: string;
+  /** Seconds: an older sign-in signs in again. */
+  max_age?: string;
+  /** The email to sign in with (pre-filled; a single sign-on domain goes to its IdP). */
+  login_hint?: string;
 }
+
+/** The `prompt` values the consent page acts on (`select_account` is a sign-in again: one account per sign-in). */
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'] as const;
 
 export interface ValidAuthorization {
   app: AppEntity;
@@ -41,6 +55,13 @@ export interface ValidAuthorization {
   scopes: string[];
   state: string | null;
   codeChallenge: string;
+  /** The request has the `openid` scope: an id_token will answer it. */
+  openid: boolean;
+  nonce: string | null;
+  prompt: string[];
+  /** `max_age` in seconds, or null. */
+  maxAge: number | null;
+  loginHint: string | null;
 }
 
 /**
@@ -66,6 +87,8 @@ export class AuthorizationRequestService {
     private readonly domains: SystemDomainsService,
     private readonly mfa: MfaService,
     private readonly clock: Clock,
+    private readonly idTokens: IdTokenService,
+    private readonly consents: ConsentMemoryService,
   ) {}
 
   /**
@@ -125,7 +148,15 @@ export class AuthorizationRequestService {
     const state = one(p.state) ?? null;
     if (state && state.length > 1024)
       throw new AuthorizationRequestError('Invalid state', 'state is too long.');
-    return { app, redirectUri, scopes, state, codeChallenge: challenge };
+    return {
+      app,
+      redirectUri,
+      scopes,
+      state,
+      codeChallenge: challenge,
+      ...openIdParameters(p),
+      openid: scopes.includes(OPENID_SCOPE),
+    };
   }
 
   /**
@@ -194,17 +225,30 @@ export class AuthorizationRequestService {
       url.searchParams.set('error_description', 'The user denied the request');
     } else {
       const code = generateSecret();
-      await this.repo.insertCode({
-        code_hash: sha256Hex(code),
-        app_id: v.app.id,
-        user_id: userId,
-        system_domain_id: v.app.system_domain_id,
-        redirect_uri: v.redirectUri,
-        scopes: v.scopes,
-        code_challenge: v.codeChallenge,
-        expires: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
-        grant_id: randomUUID(),
-        is_mfa_authenticated: approver.record.is_mfa_authenticated,
+      const grantId = randomUUID();
+      await this.repo.transaction(async (em) => {
+        await this.repo.insertCode(em, {
+          code_hash: sha256Hex(code),
+          app_id: v.app.id,
+          user_id: userId,
+          system_domain_id: v.app.system_domain_id,
+          redirect_uri: v.redirectUri,
+          scopes: v.scopes,
+          code_challenge: v.codeChallenge,
+          expires: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
+          grant_id: grantId,
+          is_mfa_authenticated: approver.record.is_mfa_authenticated,
+        });
+        if (!v.openid) return;
+        // OpenID Connect: what the grant's id_tokens will say of this sign-in, and the consent remembered
+        await this.idTokens.recordGrant(em, {
+          grantId,
+          appId: v.app.id,
+          userId,
+          session: approver.record,
+          nonce: v.nonce,
+        });
+        await this.consents.remember(em, userId, v.app.id, v.scopes);
       });
       url.searchParams.set('code', code);
     }
@@ -213,10 +257,60 @@ export class AuthorizationRequestService {
     return url.toString();
   }
 
+  /**
+   * An answer to the client without asking the person (OpenID Connect Core §3.1.2.6): `prompt=none` where
+   * a sign-in (`login_required`) or a decision (`consent_required`) would be needed.
+   */
+  errorRedirect(v: ValidAuthorization, error: string, description: string, issuer: string): string {
+    const url = new URL(v.redirectUri);
+    url.searchParams.set('error', error);
+    url.searchParams.set('error_description', description);
+    if (v.state !== null) url.searchParams.set('state', v.state);
+    url.searchParams.set('iss', issuer);
+    return url.toString();
+  }
+
+  /** Whether the person allowed this app this OpenID Connect request's scopes before (ConsentMemoryService). */
+  consentRemembered(v: ValidAuthorization, userId: string): Promise<boolean> {
+    return this.consents.covers(userId, v.app.id, v.scopes);
+  }
+
   describeScopes(scopes: string[]): { name: string; description: string }[] {
     return scopes.map((name) => ({
       name,
       description: SCOPES.find((s) => s.name === name)?.description ?? name,
     }));
   }
+}
+
+/** The OpenID Connect parameters of a request (Core §3.1.2.1), checked; ui_locales and the like are ignored. */
+function openIdParameters(
+  p: AuthorizationParams,
+): Pick<ValidAuthorization, 'openid' | 'nonce' | 'prompt' | 'maxAge' | 'loginHint'> {
+  const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  const nonce = one(p.nonce) ?? null;
+  if (nonce !== null && nonce.length > 512)
+    throw new AuthorizationRequestError('Invalid nonce', 'nonce is too long (512 characters at most).');
+  const prompt = [...new Set((one(p.prompt) ?? '').split(' ').filter(Boolean))];
+  const unknown = prompt.filter((x) => !(PROMPT_VALUES as readonly string[]).includes(x));
+  if (unknown.length)
+    throw new AuthorizationRequestError('Invalid prompt', `Unsupported prompt value: ${unknown.join(' ')}.`);
+  if (prompt.includes('none') && prompt.length > 1)
+    throw new AuthorizationRequestError(
+      'Invalid prompt',
+      'prompt=none cannot be combined with other values.',
+    );
+  const maxAgeText = one(p.max_age);
+  if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText))
+    throw new AuthorizationRequestError('Invalid max_age', 'max_age must be a whole number of seconds.');
+  const loginHint = one(p.login_hint)?.trim() ?? null;
+  if (loginHint !== null && loginHint.length > 320)
+    throw new AuthorizationRequestError('Invalid login_hint', 'login_hint is too long.');
+  return {
+    openid: false,
+    nonce,
+    prompt,
+    maxAge: maxAgeText === undefined ? null : Number(maxAgeText),
+    loginHint: loginHint || null,
+  };
 }

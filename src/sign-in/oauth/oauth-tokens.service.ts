@@ -25,6 +25,8 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token?: string;
   scope: string;
+  /** OpenID Connect: the grant's scopes include `openid` (code exchange and refresh). */
+  id_token?: string;
 }
 
 /** Access tokens (the service's JWTs, looked up on every request) and rotating refresh tokens. */

@@ -20,6 +20,13 @@ import { OAuthRepository } from './oauth.repository.js';
 import { RefreshTokenController } from './refresh-token.controller.js';
 import { TokenEndpointController } from './token-endpoint.controller.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
+import { LogoutController } from './consent/logout.controller.js';
+import { LogoutFlow } from './consent/logout-flow.service.js';
+import { ConsentMemoryService } from './oidc/consent-memory.service.js';
+import { IdTokenService } from './oidc/id-token.service.js';
+import { OidcRepository } from './oidc/oidc.repository.js';
+import { UserinfoController } from './oidc/userinfo.controller.js';
+import { UserinfoService } from './oidc/userinfo.service.js';
 
 @Module({
   imports: [SystemDomainsModule, LoginModule, MfaModule, IdentityProvidersModule],
@@ -29,6 +36,8 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     ConsentController,
     MetadataController,
     RefreshTokenController,
+    UserinfoController,
+    LogoutController,
   ],
   providers: [
     ClientAuthService,
@@ -43,6 +52,12 @@ import { TokenEndpointService } from './token-endpoint.service.js';
     ConsentSessionService,
     ConsentFlow,
     CorsPreflightMiddleware,
+    // OpenID Connect (oidc/): id_tokens, remembered consent, userinfo; RP-initiated logout (consent/)
+    OidcRepository,
+    IdTokenService,
+    ConsentMemoryService,
+    UserinfoService,
+    LogoutFlow,
   ],
 })
 export class OAuthModule {}

@@ -36,9 +36,9 @@ export class OAuthRepository extends FeatureRepository {
     return this.ds.getRepository(AppEntity).findOneBy({ id: clientId, is_builtin: false });
   }
 
-  /** Stores a new authorization code (its hash) with the request it is bound to. */
-  async insertCode(code: NewCode): Promise<void> {
-    await this.ds.getRepository(AuthorizationCodeEntity).insert(code);
+  /** Stores a new authorization code (its hash) with the request it is bound to, in the caller's transaction. */
+  async insertCode(em: EntityManager, code: NewCode): Promise<void> {
+    await em.getRepository(AuthorizationCodeEntity).insert(code);
   }
 
   /** A refresh token by its hash, of the client `appId` when given (used, revoked or expired ones too). */

@@ -41,6 +41,23 @@ export const SCOPES: readonly ScopeDefinition[] = [
     description: 'Delete and purge collections and portfolios',
     roles: ['can_read_collections', 'can_delete_collections'],
   },
+  // OpenID Connect: who the person is, for an app that signs people in. No API role: only the userinfo
+  // endpoint and the id_token answer them (docs/oauth.md, "Signing people in with OpenID Connect").
+  {
+    name: 'openid',
+    description: 'Confirm who you are: sign you in with your account',
+    roles: [],
+  },
+  {
+    name: 'profile',
+    description: 'See your name',
+    roles: [],
+  },
+  {
+    name: 'email',
+    description: 'See your email address and whether it is confirmed',
+    roles: [],
+  },
   {
     name: 'user_impersonation',
     description: 'Everything the signed-in user can do; intended for internal apps only',
@@ -49,6 +66,10 @@ export const SCOPES: readonly ScopeDefinition[] = [
 ];
 
 export const SCOPE_NAMES = SCOPES.map((s) => s.name);
+
+/** The OpenID Connect scopes: they name claims about the person, never an API role. */
+export const OPENID_SCOPE = 'openid';
+export const IDENTITY_SCOPES: readonly string[] = ['openid', 'profile', 'email'];
 
 /** Roles an OAuth token may exercise: null means unrestricted (user_impersonation). */
 export function rolesAllowedByScopes(scopes: readonly string[]): Set<Role> | null {

@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import type { Request } from 'express';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
+import { fixedClock } from '../../../../test/utils/fakes.js';
 import type { PageCookie } from '../../../base/common/html/page-result.js';
 import type { BaseConfig } from '../../../base/config/config.js';
 import type { AppEntity } from '../../../base/model/app.entity.js';
@@ -31,6 +32,11 @@ const v: ValidAuthorization = {
   scopes: ['assets:read'],
   state: 'st',
   codeChallenge: 'c'.repeat(43),
+  openid: false,
+  nonce: null,
+  prompt: [],
+  maxAge: null,
+  loginHint: null,
 };
 const FIELDS = { client_id: 'app1', redirect_uri: 'https://photos.example/cb', state: 'st' };
 const session = { userId: 'u1', user: { email: 'a@example.test' } } as AuthContext;
@@ -44,6 +50,10 @@ function setup() {
     requireApprover: jest.fn(async () => undefined),
     decide: jest.fn(async () => 'https://photos.example/cb?code=abc'),
     describeScopes: jest.fn((s: string[]) => s.map((name) => ({ name, description: name }))),
+    consentRemembered: jest.fn(async () => false),
+    errorRedirect: jest.fn(
+      (_v: ValidAuthorization, error: string) => `https://photos.example/cb?error=${error}`,
+    ),
   };
   const sessions = {
     csrfToken: jest.fn((): { token: string; cookie?: PageCookie } => ({
@@ -78,6 +88,7 @@ function setup() {
     mfa as unknown as MfaService,
     domains as unknown as SystemDomainsService,
     sso as unknown as SsoLoginService,
+    fixedClock(new Date()),
   );
   return { flow, requests, sessions, credentials, mfa, domains, sso };
 }

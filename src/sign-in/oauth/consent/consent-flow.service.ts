@@ -5,6 +5,7 @@ import type { AuthenticatedOptions } from '../../../base/common/auth/authenticat
 import { ApiError } from '../../../base/common/errors/api-error.js';
 import { isUnavailable } from '../../../base/common/errors/unavailable.js';
 import { APP_CONFIG, type BaseConfig } from '../../../base/config/config.js';
+import { Clock } from '../../../base/common/clock.js';
 import { SsoLoginService } from '../../identity-providers/sso-login.service.js';
 import { CredentialsService } from '../../login/credentials.service.js';
 import { OTP_TYPES, type OtpType } from '../../login/mfa-policy.js';
@@ -71,24 +72,63 @@ export class ConsentFlow {
     private readonly mfa: MfaService,
     private readonly domains: SystemDomainsService,
     private readonly sso: SsoLoginService,
+    private readonly clock: Clock,
   ) {}
 
-  /** GET: the consent page, the sign-in form, or the SAML return (`saml_code`). */
+  /**
+   * GET: the consent page, the sign-in form, or the SAML return (`saml_code`). OpenID Connect's parameters
+   * (Core §3.1.2.1) steer it: `prompt=login` and an older sign-in than `max_age` sign in again, `login_hint`
+   * pre-fills the form (a single sign-on domain goes straight to its IdP), a remembered consent is approved
+   * without the screen unless `prompt=consent`, and `prompt=none` answers the client instead of asking.
+   */
   show(req: Request, q: AuthorizationParams & { saml_code?: unknown }): Promise<PageResult> {
     return this.valid(req, q, async (s) => {
+      const issuer = this.config.http.publicBaseUrl;
       // back from single sign-on: the ACS's single-use code becomes the session, then the same request again
       if (typeof q.saml_code === 'string') {
         const signedIn = await this.sso.exchange(q.saml_code).catch(notAnOutage);
         if (!signedIn) return s.page(401, loginPage(s.v.app.name, q, s.csrf, 'Single sign-on failed.'));
-        return s.redirect(backTo(requestFields(q)), this.sessions.startWith(signedIn.token!));
+        return s.redirect(backTo(requestFields(q), true), this.sessions.startWith(signedIn.token!));
       }
       // a session of another of the user's domains, or one short of the domain's second factor, is "not
       // signed in" here: sign in again for the app's domain. Refused before the user is offered a choice.
-      const session = await this.approver(req, s.v);
-      if (!session) return s.page(200, loginPage(s.v.app.name, q, s.csrf));
+      const found = await this.approver(req, s.v);
+      const session = found && !this.signInAgain(s.v, found) ? found : null;
+      if (!session) {
+        if (s.v.prompt.includes('none')) {
+          const why = 'The user must sign in';
+          return s.redirect(this.requests.errorRedirect(s.v, 'login_required', why, issuer));
+        }
+        return this.signInPage(s, q);
+      }
+      if (!s.v.prompt.includes('consent') && (await this.requests.consentRemembered(s.v, session.userId))) {
+        return s.redirect(await this.requests.decide(s.v, session, true, issuer));
+      }
+      if (s.v.prompt.includes('none')) {
+        const why = 'The user has not allowed this application these scopes';
+        return s.redirect(this.requests.errorRedirect(s.v, 'consent_required', why, issuer));
+      }
       const scopes = this.requests.describeScopes(s.v.scopes);
       return s.page(200, consentPage(s.v.app, session.user.email, scopes, q, s.csrf));
     });
+  }
+
+  /** `prompt=login` (or `select_account`), or a sign-in older than `max_age`: this session will not do. */
+  private signInAgain(v: ValidAuthorization, session: AuthContext): boolean {
+    if (v.prompt.includes('login') || v.prompt.includes('select_account')) return true;
+    if (v.maxAge === null) return false;
+    const signedIn = session.record.auth_time ?? session.record.date_created;
+    return this.clock.now().getTime() - new Date(signedIn).getTime() > v.maxAge * 1000;
+  }
+
+  /** The sign-in form, pre-filled with `login_hint`; a hint whose domain signs in with SSO goes to its IdP. */
+  private async signInPage(s: Step, q: AuthorizationParams): Promise<PageResult> {
+    const hint = s.v.loginHint;
+    if (hint) {
+      const url = await this.sso.loginUrl(hint.toLowerCase(), backTo(q)).catch(notAnOutage);
+      if (url) return s.page(200, ssoRedirectPage(url.url));
+    }
+    return s.page(200, loginPage(s.v.app.name, q, s.csrf, undefined, hint));
   }
 
   /** POST login: the password form, or the single sign-on button. */
@@ -110,7 +150,7 @@ export class ConsentFlow {
       const domainId = await this.sessions.chooseDomain(user, v.app.system_domain_id);
       const accepted = await this.mfa.owedFor(user.id, await this.domains.byId(domainId));
       if (accepted === null) {
-        return redirect(backTo(q), await this.sessions.start(user, v.app.system_domain_id));
+        return redirect(backTo(q, true), await this.sessions.start(user, v.app.system_domain_id));
       }
       // a second factor is owed: the second step of the form, with a temporary token in its own cookie
       if (accepted.length === 0) {
@@ -152,7 +192,7 @@ export class ConsentFlow {
         if (!(e instanceof ApiError) || e.status !== 401) throw e;
         return second(401, { error: 'Invalid or expired code' });
       }
-      return redirect(backTo(q), this.sessions.startWith(token));
+      return redirect(backTo(q, true), this.sessions.startWith(token));
     });
   }
 
@@ -219,10 +259,23 @@ export class ConsentFlow {
   }
 }
 
-/** The consent page's own address for this authorization request (after signing in). */
-function backTo(q: AuthorizationParams): string {
+/**
+ * The consent page's own address for this authorization request. `signedIn`: the person just signed in on
+ * it, which is what `prompt=login` (and `select_account`) and `max_age` asked for: they are left out, so the
+ * new session is not sent to sign in again (its `auth_time` tells the client how recent it is).
+ */
+function backTo(q: AuthorizationParams, signedIn = false): string {
+  const fields: Record<string, string | undefined> = { ...requestFields(q) };
+  if (signedIn) {
+    const prompt = (fields.prompt ?? '')
+      .split(' ')
+      .filter((p) => p !== '' && p !== 'login' && p !== 'select_account')
+      .join(' ');
+    fields.prompt = prompt || undefined;
+    fields.max_age = undefined;
+  }
   const back = new URLSearchParams(
-    Object.entries(q).filter(([, x]) => x !== undefined) as [string, string][],
+    Object.entries(fields).filter(([, x]) => x !== undefined) as [string, string][],
   );
   return `/oauth/authorize?${back.toString()}`;
 }

@@ -26,6 +26,10 @@ export class ConsentRequestForm implements AuthorizationParams {
   @FormText() state?: string;
   @FormText() code_challenge?: string;
   @FormText() code_challenge_method?: string;
+  @FormText() nonce?: string;
+  @FormText() prompt?: string;
+  @FormText() max_age?: string;
+  @FormText() login_hint?: string;
   @FormText() csrf?: string;
 }
 
@@ -46,4 +50,15 @@ export class ConsentSecondFactorForm extends ConsentRequestForm {
 /** POST /oauth/authorize: the decision; anything but `allow` denies. */
 export class ConsentDecisionForm extends ConsentRequestForm {
   @FormText() decision?: string;
+}
+
+/** GET and POST /oauth/logout: the end-session request (RP-Initiated Logout 1.0 §2), and the confirmation. */
+export class LogoutForm {
+  @FormText() id_token_hint?: string;
+  @FormText() post_logout_redirect_uri?: string;
+  @FormText() state?: string;
+  @FormText() client_id?: string;
+  @FormText() ui_locales?: string;
+  @FormText() confirm?: string;
+  @FormText() csrf?: string;
 }

@@ -9,6 +9,10 @@ export const AUTHORIZATION_PARAMS = [
   'state',
   'code_challenge',
   'code_challenge_method',
+  'nonce',
+  'prompt',
+  'max_age',
+  'login_hint',
 ] as const;
 
 export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
@@ -38,19 +42,31 @@ defineTemplate(
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
 <form method="post" action="/oauth/authorize/login">
 <%~ include('@hidden', { fields: it.fields }) %>
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions"><button class="allow" type="submit">Sign in</button></div>
 </form>
 <form method="post" action="/oauth/authorize/login">
 <%~ include('@hidden', { fields: it.fields }) %>
-<label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" required>
+<label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
 <div class="actions"><button class="deny" type="submit" name="sso" value="1">Continue with single sign-on</button></div>
 </form>`,
 );
 
-export function loginPage(appName: string, p: AuthorizationParams, csrf: string, error?: string): string {
-  return renderPage('@login', 'Sign in', { appName, error, fields: { ...requestFields(p), csrf } });
+/** The sign-in form; `email` pre-fills it (an OpenID Connect `login_hint`). */
+export function loginPage(
+  appName: string,
+  p: AuthorizationParams,
+  csrf: string,
+  error?: string,
+  email?: string | null,
+): string {
+  return renderPage('@login', 'Sign in', {
+    appName,
+    error,
+    email: email ?? '',
+    fields: { ...requestFields(p), csrf },
+  });
 }
 
 defineTemplate(

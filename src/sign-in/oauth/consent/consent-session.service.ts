@@ -91,6 +91,14 @@ export class ConsentSessionService {
     return [session, pending, this.mintCsrf(token).cookie];
   }
 
+  /** Signed out: the session cookie (and any pending sign-in) cleared. */
+  end(): PageCookie[] {
+    return [
+      { name: SESSION_COOKIE, value: null, options: { path: '/oauth' } },
+      { name: PENDING_COOKIE, value: null, options: { path: '/oauth' } },
+    ];
+  }
+
   /** Password verified, second factor owed: the temporary token waits in its own cookie (strict, short). */
   startPending(tempToken: string): PageCookie[] {
     const options = {

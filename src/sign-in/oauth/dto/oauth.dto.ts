@@ -27,6 +27,11 @@ export class TokenResponseDto {
   @ApiProperty({ description: 'Seconds' }) expires_in!: number;
   @ApiPropertyOptional({ description: 'Absent for client_credentials' }) refresh_token?: string;
   @ApiProperty({ description: 'Space separated' }) scope!: string;
+  @ApiPropertyOptional({
+    description:
+      'OpenID Connect: the grant has the openid scope (authorization_code, and refresh_token while openid stays); an ES256 JWT',
+  })
+  id_token?: string;
 }
 
 export class OAuthErrorDto {
@@ -94,4 +99,20 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ type: [String] }) introspection_endpoint_auth_methods_supported!: string[];
   @ApiProperty() authorization_response_iss_parameter_supported!: boolean;
   @ApiProperty() service_documentation!: string;
+}
+
+/** OpenID Connect Discovery 1.0 §3: the RFC 8414 document's fields, and the OpenID Provider's. */
+export class OpenIdConfigurationDto extends AuthorizationServerMetadataDto {
+  @ApiProperty() userinfo_endpoint!: string;
+  @ApiProperty() end_session_endpoint!: string;
+  @ApiProperty({ type: [String] }) subject_types_supported!: string[];
+  @ApiProperty({ type: [String] }) id_token_signing_alg_values_supported!: string[];
+  @ApiProperty({ type: [String] }) claims_supported!: string[];
+  @ApiProperty({ type: [String] }) acr_values_supported!: string[];
+  @ApiProperty({ type: [String] }) prompt_values_supported!: string[];
+  @ApiProperty() claims_parameter_supported!: boolean;
+  @ApiProperty() request_parameter_supported!: boolean;
+  @ApiProperty() request_uri_parameter_supported!: boolean;
+  @ApiProperty() frontchannel_logout_supported!: boolean;
+  @ApiProperty() backchannel_logout_supported!: boolean;
 }

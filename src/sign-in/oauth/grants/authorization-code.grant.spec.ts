@@ -1,3 +1,4 @@
+import type { IdTokenService } from '../oidc/id-token.service.js';
 import { jest } from '@jest/globals';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
@@ -46,12 +47,15 @@ function setup(
     issue: jest.fn(async () => RESPONSE),
     revokeGrant: jest.fn(async () => undefined),
   };
+  // a plain OAuth grant has no id_token (IdTokenService answers undefined): the OpenID suite covers the other
+  const idTokens = { issue: jest.fn(async (): Promise<string | undefined> => undefined) };
   const grant = new AuthorizationCodeGrant(
     tokens as unknown as OAuthTokensService,
     fixedClock(NOW),
     repo as unknown as OAuthRepository,
+    idTokens as unknown as IdTokenService,
   );
-  return { grant, repo, tokens };
+  return { grant, repo, tokens, idTokens };
 }
 
 const params = (over: Record<string, string | undefined> = {}) => ({

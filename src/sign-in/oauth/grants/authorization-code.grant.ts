@@ -8,10 +8,12 @@ import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.
 import { OAuthRepository } from '../oauth.repository.js';
 import { VERIFIER_PATTERN, verifierMatches } from '../pkce.js';
 import type { GrantHandler } from './grant.js';
+import { IdTokenService } from '../oidc/id-token.service.js';
 
 /**
  * Exchanges a code: single use (claimed by one conditional UPDATE), 60 seconds, same client, identical
- * redirect_uri, PKCE S256 verifier. A second use revokes what the first one issued (RFC 6749 §4.1.2).
+ * redirect_uri, PKCE S256 verifier. A second use revokes what the first one issued (RFC 6749 §4.1.2). With
+ * `openid` the answer carries the id_token (IdTokenService), with the request's nonce.
  */
 @Injectable()
 export class AuthorizationCodeGrant implements GrantHandler {
@@ -22,6 +24,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     private readonly tokens: OAuthTokensService,
     private readonly clock: Clock,
     private readonly repo: OAuthRepository,
+    private readonly idTokens: IdTokenService,
   ) {}
 
   async handle(
@@ -59,9 +62,18 @@ export class AuthorizationCodeGrant implements GrantHandler {
         },
         true,
       );
-      return { response };
+      return { response, code };
     });
-    if ('response' in outcome && outcome.response) return outcome.response;
+    if ('response' in outcome && outcome.response) {
+      // OpenID Connect: a grant with `openid` answers an id_token beside the access token
+      const { response, code } = outcome;
+      const idToken = await this.idTokens.issue(
+        { grantId: code.grant_id, appId: code.app_id, userId: code.user_id, scopes: code.scopes },
+        response.access_token,
+        true,
+      );
+      return idToken ? { ...response, id_token: idToken } : response;
+    }
     if ('replayOf' in outcome) {
       if (outcome.replayOf?.used_at)
         await this.tokens.revokeGrant(outcome.replayOf.grant_id, { requestId: origin.requestId, origin });

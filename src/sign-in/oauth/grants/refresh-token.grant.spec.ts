@@ -1,3 +1,4 @@
+import type { IdTokenService } from '../oidc/id-token.service.js';
 import { jest } from '@jest/globals';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
@@ -50,10 +51,12 @@ function setup(rows: (RefreshTokenEntity | null)[] = [row()], rotated: (TokenRes
     ),
     revokeGrant: jest.fn(async () => undefined),
   };
+  const idTokens = { issue: jest.fn(async (): Promise<string | undefined> => undefined) };
   const grant = new RefreshTokenGrant(
     tokens as unknown as OAuthTokensService,
     fixedClock(NOW),
     repo as unknown as OAuthRepository,
+    idTokens as unknown as IdTokenService,
   );
   return { grant, repo, tokens };
 }

@@ -9,6 +9,7 @@ import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.
 import type { RefreshTokenEntity } from '../../../base/model/refresh-token.entity.js';
 import { OAuthRepository } from '../oauth.repository.js';
 import type { GrantHandler } from './grant.js';
+import { IdTokenService } from '../oidc/id-token.service.js';
 
 /** Refresh tokens this instance issued whose facts it remembers (a bound on memory, not on correctness). */
 const MAX_KNOWN = 10_000;
@@ -35,6 +36,7 @@ export class RefreshTokenGrant implements GrantHandler {
     private readonly tokens: OAuthTokensService,
     private readonly clock: Clock,
     private readonly repo: OAuthRepository,
+    private readonly idTokens: IdTokenService,
   ) {}
 
   async handle(
@@ -68,7 +70,13 @@ export class RefreshTokenGrant implements GrantHandler {
     if (response) {
       // the new token's facts: the same grant, with the scopes it was stored with (narrowed)
       this.remember(sha256Hex(response.refresh_token as string), { ...facts, scopes });
-      return response;
+      // OpenID Connect §12.2: a new id_token of the same sign-in (same sub, auth_time, sid), when `openid` stays
+      const idToken = await this.idTokens.issue(
+        { grantId: facts.grantId, appId: facts.appId, userId: facts.userId, scopes },
+        response.access_token,
+        false,
+      );
+      return idToken ? { ...response, id_token: idToken } : response;
     }
     // not claimed: find out why (a concurrent presentation won, revoked, expired, the user gone)
     const failed = await this.find(hash, client);
