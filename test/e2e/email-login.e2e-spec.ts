@@ -6,7 +6,7 @@ import { MailWorker } from '../../src/delivery/mail/mail-worker.service.js';
 import { FORGOT_ANSWER_FLOOR_MS } from '../../src/accounts/passwords/passwords.service.js';
 import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
-import { bearer } from '../utils/auth.js';
+import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { linkIn, SmtpSink } from '../utils/smtp.js';
 
@@ -49,6 +49,9 @@ describe('email login', () => {
   }
 
   const complete = (secret: string) => t.http.post(`${REQUEST}${encodeURIComponent(secret)}/`);
+  /** When the account last proved its address (OpenID Connect email_verified). */
+  const verifiedAt = async (id: string) =>
+    (await t.ds.getRepository(UserEntity).findOneByOrFail({ id })).email_verified_at;
 
   it('mails a link; the page behind it consumes nothing; its button signs the user in once', async () => {
     const user = await createUser(t, { email: address('happy') });
@@ -73,8 +76,13 @@ describe('email login', () => {
       expect(page.text).toContain('method="post"');
     }
 
+    expect(await verifiedAt(user.id)).toBeNull();
     const signedIn = await t.http.post(`${REQUEST}${secret}/`).type('form').send('').expect(201);
     expect(signedIn.body).toMatchObject({ user_id: user.id, system_domain_id: t.domainId, kind: 'LOGIN' });
+    // the link came by mail: its use proved the address (the database's now())
+    const proved = await verifiedAt(user.id);
+    expect(proved).toBeInstanceOf(Date);
+    expect(Math.abs(proved!.getTime() - Date.now())).toBeLessThan(60_000);
     const v = await t.http.get(VALIDATE).set(bearer(signedIn.body.token)).expect(200);
     expect(v.body.user_id).toBe(user.id);
 
@@ -133,6 +141,25 @@ describe('email login', () => {
     t.get(Clock).advance(15 * 60_000 + 1_000);
     const res = await complete(late.secret).expect(419);
     expect(res.body).toEqual({ errors: ['Sign-in link expired or already used'] });
+    // an expired link proves nothing
+    const expired = await createUser(t, { email: address('expired') });
+    const old = await requestLink(expired.email);
+    t.get(Clock).advance(15 * 60_000 + 1_000);
+    await complete(old.secret).expect(419);
+    expect(await verifiedAt(expired.id)).toBeNull();
+  });
+
+  it('a link mailed before an email change stops working and proves nothing', async () => {
+    const admin = bearer((await tokenFor(t, await createUser(t, { isAdmin: true }))).token);
+    const user = await createUser(t, { email: address('mover') });
+    const { secret } = await requestLink(user.email);
+    await t.http
+      .patch(`/API/users/v1/users/${user.id}/`)
+      .set(admin)
+      .send({ email: address('moved') })
+      .expect(200);
+    await complete(secret).expect(419);
+    expect(await verifiedAt(user.id)).toBeNull();
   });
 
   it('a newer request replaces the older link', async () => {
@@ -149,6 +176,7 @@ describe('email login', () => {
     await t.ds.getRepository(UserEntity).update({ id: user.id }, { status: 'INACTIVE' });
     const res = await complete(secret).expect(419);
     expect(res.body.token).toBeUndefined();
+    expect(await verifiedAt(user.id)).toBeNull();
   });
 
   it('signs in the link’s own user only, in that user’s own domains (another tenant stays apart)', async () => {
@@ -196,6 +224,7 @@ describe('email login', () => {
     }
     await t.http.post(`${REQUEST}%00/`).expect(400);
     await t.http.get('/login/email/%00').expect(400);
+    expect(await verifiedAt(user.id)).toBeNull(); // wrong links prove nothing
     await complete(secret).expect(201);
   });
 

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../src/base/common/crypto/secrets.js';
 import { InvitationEntity } from '../../src/base/model/invitation.entity.js';
 import { UserSystemDomainEntity } from '../../src/base/model/user-system-domain.entity.js';
 import { UserEntity } from '../../src/base/model/user.entity.js';
+import { INVITATION_TTL_MS } from '../../src/sign-in/invitations/invitations.service.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, login, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -27,6 +28,9 @@ describe('invitations', () => {
   const email = (prefix = 'invitee') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
   const memberships = (userId: string) =>
     t.ds.getRepository(UserSystemDomainEntity).countBy({ user_id: userId });
+  /** When the account last proved its address (OpenID Connect email_verified). */
+  const verifiedAt = async (userId: string) =>
+    (await t.ds.getRepository(UserEntity).findOneByOrFail({ id: userId })).email_verified_at;
   const invite = async (address: string, headers = h, extra: Record<string, unknown> = {}) =>
     t.http
       .post(`${USERS}/invite/`)
@@ -235,6 +239,8 @@ describe('invitations', () => {
         login_data: { app_id: expect.any(String), token: expect.any(String) },
         user_id: expect.any(String),
       });
+      // the mailed link proved the address: a new account starts verified
+      expect(await verifiedAt(done.body.user_id)).toBeInstanceOf(Date);
       const me = await t.http.get(`${USERS}/current/`).set(bearer(done.body.login_data.token)).expect(200);
       expect(me.body).toMatchObject({
         email: address,
@@ -257,6 +263,7 @@ describe('invitations', () => {
       const existing = await createUser(t, { domainId: other.id });
       await invite(existing.email);
       const secret = await mailedSecret(t, existing.email, 'invitation');
+      expect(await verifiedAt(existing.id)).toBeNull(); // made by an administrator: never proved
       expect((await t.http.get(`${LINK}/${secret}/`).expect(200)).body.local_user_exists).toBe(true);
       const wrong = await t.http
         .put(`${LINK}/complete/${secret}/`)
@@ -267,12 +274,16 @@ describe('invitations', () => {
       });
       // a refused attempt changes nothing and leaves the invitation usable
       expect(await memberships(existing.id)).toBe(1);
+      expect(await verifiedAt(existing.id)).toBeNull();
       const done = await t.http
         .put(`${LINK}/complete/${secret}/`)
         .send({ password: DEFAULT_PASSWORD, repeat_password: DEFAULT_PASSWORD })
         .expect(200);
       expect(done.body.user_id).toBe(existing.id);
       expect(await memberships(existing.id)).toBe(2);
+      const proved = await verifiedAt(existing.id);
+      expect(proved).toBeInstanceOf(Date);
+      expect(Math.abs(proved!.getTime() - Date.now())).toBeLessThan(60_000); // the database's now()
       await t.http.get('/API/auth/v1/auth/token/').set(bearer(done.body.login_data.token)).expect(200);
       await login(t, existing.email, DEFAULT_PASSWORD);
       const after = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: existing.id });
@@ -280,6 +291,20 @@ describe('invitations', () => {
       // from now on a member of two domains: this domain's administrators cannot rename the account
       const admin = await as(await createUser(t, { isAdmin: true }));
       await t.http.patch(`${USERS}/${existing.id}/`).set(admin).send({ first_name: 'Renamed' }).expect(403);
+    });
+
+    it('an expired link proves nothing', async () => {
+      const other = await createDomain(t);
+      const existing = await createUser(t, { domainId: other.id });
+      await invite(existing.email);
+      const secret = await mailedSecret(t, existing.email, 'invitation');
+      t.get(Clock).advance(INVITATION_TTL_MS + 1000);
+      await t.http
+        .put(`${LINK}/complete/${secret}/`)
+        .send({ password: DEFAULT_PASSWORD, repeat_password: DEFAULT_PASSWORD })
+        .expect(419);
+      expect(await verifiedAt(existing.id)).toBeNull();
+      expect(await memberships(existing.id)).toBe(1);
     });
 
     it('two acceptances of one link at once: one account, one success', async () => {

@@ -4,7 +4,7 @@ import { Clock } from '../../src/base/common/clock.js';
 import { WebhookEventsService } from '../../src/delivery/events/webhook-events.service.js';
 import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
 import { SystemDomainEntity as DomainRepo } from '../../src/base/model/system-domain.entity.js';
-import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -38,6 +38,9 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
 
   const simpleLogin = async (email: string) =>
     (await t.http.post(LOGIN).send({ email, password: DEFAULT_PASSWORD }).expect(201)).body;
+  /** When the account last proved its address (OpenID Connect email_verified). */
+  const verifiedAt = async (id: string) =>
+    (await t.ds.getRepository(UserEntity).findOneByOrFail({ id })).email_verified_at;
 
   /** Enrols TOTP for `user` through the API; answers the seed and the recovery codes. */
   async function enrolTotp(user: UserEntity): Promise<{ secret: string; recovery: string[] }> {
@@ -466,6 +469,9 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         .set(temp(otherTemp))
         .send({ email: other.email, system_domain_id: mailDomain.id, otp: code, otp_type: 'MAIL_2SV' })
         .expect(401);
+      // a password sign-in, and a refused code, prove nothing about the mailbox
+      expect(await verifiedAt(user.id)).toBeNull();
+      expect(await verifiedAt(other.id)).toBeNull();
 
       const res = await t.http
         .post(MULTI)
@@ -473,6 +479,10 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         .send({ email: user.email, system_domain_id: mailDomain.id, otp: code, otp_type: 'MAIL_2SV' })
         .expect(201);
       expect(res.body).toMatchObject({ system_domain_id: mailDomain.id, is_mfa_authenticated: true });
+      // the mailed code proved the address (the database's now(), with the sign-in)
+      const proved = await verifiedAt(user.id);
+      expect(proved).toBeInstanceOf(Date);
+      expect(Math.abs(proved!.getTime() - Date.now())).toBeLessThan(60_000);
       // replay of the mail code is refused
       const again = (await simpleLogin(user.email)).temp_token;
       await t.http
@@ -501,6 +511,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
       clock.advance(10 * 60_000 + 1000);
       const late = (await simpleLogin(user.email)).temp_token;
       await send(second, late).expect(401);
+      expect(await verifiedAt(user.id)).toBeNull(); // replaced and expired codes prove nothing
     });
 
     it('turning MAIL_2SV on and off needs a mailed code; each change mails the user and records an event', async () => {
@@ -509,8 +520,10 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
       await t.http.post(OTP_CONFIGURE).set(login).send({ otp: '123456' }).expect(400);
       await t.http.post(CURRENT_GENERATE).set(login).expect(201);
       const code = /sign-in code is (\d{6})/.exec(await mailedText(t, user.email))![1];
+      expect(await verifiedAt(user.id)).toBeNull(); // the wrong code proved nothing
       const on = await t.http.post(OTP_CONFIGURE).set(login).send({ otp: code }).expect(200);
       expect(on.body).toMatchObject({ mail_2sv_enabled: true, mfa_methods_configured: ['MAIL_2SV'] });
+      expect(await verifiedAt(user.id)).toBeInstanceOf(Date); // the mailed code did
       expect(await mailedText(t, user.email)).toContain('Sign-in codes by mail were turned on');
       // now every sign-in asks for a code
       const body = await simpleLogin(user.email);

@@ -55,6 +55,9 @@ describe('passwords', () => {
         .getOneOrFail()
     ).password_hash as string;
   const signIn = (address: string, password: string) => t.http.post(LOGIN).send({ email: address, password });
+  /** When the account last proved its address (OpenID Connect email_verified). */
+  const verifiedAt = async (id: string) =>
+    (await t.ds.getRepository(UserEntity).findOneByOrFail({ id })).email_verified_at;
   const setChecks = (headers: Record<string, string>, checks: Record<string, unknown>) =>
     t.http.put(`${P}/checks/`).set(headers).send(checks);
 
@@ -157,9 +160,15 @@ describe('passwords', () => {
 
     it('sets the password once (200, no body); the old password stops working, the new one signs in', async () => {
       const user = await createUser(t);
+      await signIn(user.email, DEFAULT_PASSWORD).expect(201);
+      expect(await verifiedAt(user.id)).toBeNull(); // a password proves nothing about the mailbox
       const secret = await linkFor(user);
       const res = await reset(secret).expect(200);
       expect(res.text).toBe('');
+      // the mailed link proved the address (the database's now(), with the reset)
+      const proved = await verifiedAt(user.id);
+      expect(proved).toBeInstanceOf(Date);
+      expect(Math.abs(proved!.getTime() - Date.now())).toBeLessThan(60_000);
       expect(await verifyPassword(await passwordOf(user.id), NEW_PASSWORD)).toBe(true);
       await signIn(user.email, DEFAULT_PASSWORD).expect(401);
       await signIn(user.email, NEW_PASSWORD).expect(201);
@@ -192,6 +201,20 @@ describe('passwords', () => {
       expect((await reset(secret).expect(419)).body).toEqual(EXPIRED);
       expect((await t.http.get(`${P}/${secret}/checks/`).expect(419)).body).toEqual(CHECKS_EXPIRED);
       await signIn(user.email, DEFAULT_PASSWORD).expect(201);
+      expect(await verifiedAt(user.id)).toBeNull();
+    });
+
+    it('a link mailed to the old address stops working when the email changes, and never proves the new one', async () => {
+      const admin = await as(await createUser(t, { isAdmin: true }));
+      const user = await createUser(t);
+      const secret = await linkFor(user);
+      const moved = email('moved');
+      await t.http.patch(`${USERS}/${user.id}/`).set(admin).send({ email: moved }).expect(200);
+      expect((await reset(secret).expect(419)).body).toEqual(EXPIRED);
+      expect(await verifiedAt(user.id)).toBeNull();
+      // a link mailed to the new address proves it
+      await reset(await linkFor({ ...user, email: moved } as UserEntity)).expect(200);
+      expect(await verifiedAt(user.id)).toBeInstanceOf(Date);
     });
 
     it('works just before expiry', async () => {
@@ -220,6 +243,7 @@ describe('passwords', () => {
       expect(res.body).toEqual({ errors: { repeat_password: 'must be the same as password' } });
       const weak = await reset(secret, 'password1').expect(400);
       expect(weak.body.errors.password).toContain(TOO_COMMON);
+      expect(await verifiedAt(user.id)).toBeNull(); // refused: nothing proved
       await reset(secret).expect(200);
     });
 
@@ -234,6 +258,7 @@ describe('passwords', () => {
       const user = await createUser(t);
       const secret = await linkFor(user);
       await reset(sha256Hex(secret)).expect(404);
+      expect(await verifiedAt(user.id)).toBeNull();
     });
 
     it('refuses hostile bodies (400) without using the link', async () => {

@@ -149,6 +149,10 @@ describe('registrations', () => {
         .set(bearer(v.body.login_data.token))
         .expect(200);
       expect(me.body).toMatchObject({ email: b.email, system_domain_id: domain.id, is_admin: true });
+      // the mailed link proved the address: the account starts verified (the database's now())
+      const account = await t.ds.getRepository(UserEntity).findOneByOrFail({ email: b.email });
+      expect(account.email_verified_at).toBeInstanceOf(Date);
+      expect(Math.abs(account.email_verified_at!.getTime() - Date.now())).toBeLessThan(60_000);
       // the password chosen at registration is the account's
       await login(t, b.email, GOOD_PASSWORD);
 
@@ -181,6 +185,10 @@ describe('registrations', () => {
       expect(text).toMatch(/already has an account/);
       expect(text).not.toMatch(/registrations\/verify/);
       expect(await t.ds.getRepository(UserSystemDomainEntity).countBy({ user_id: existing.id })).toBe(1);
+      // that mail carries no secret: the existing account's address is not proved by it
+      expect(
+        (await t.ds.getRepository(UserEntity).findOneByOrFail({ id: existing.id })).email_verified_at,
+      ).toBeNull();
     });
 
     it('a second registration of the email supersedes the first: its link answers 419', async () => {
@@ -191,8 +199,14 @@ describe('registrations', () => {
       const second = await linkOf(b.email);
       expect(second).not.toBe(first);
       await verify(first).expect(419);
+      await verify(second.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))).expect(404);
+      // refused links make no account, verified or not
+      expect(await t.ds.getRepository(UserEntity).existsBy({ email: b.email })).toBe(false);
       const v = await verify(second).expect(201);
       expect(v.body.domain_data.name).toBe('Second try');
+      expect(
+        (await t.ds.getRepository(UserEntity).findOneByOrFail({ email: b.email })).email_verified_at,
+      ).toBeInstanceOf(Date);
     });
 
     it('two concurrent verifications of one link create exactly one domain', async () => {

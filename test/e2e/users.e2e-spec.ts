@@ -375,6 +375,28 @@ describe('users (API/users/v1/users)', () => {
       await t.http.patch(`${USERS}/${target.id}/`).set(h).send({ email: newEmail }).expect(200);
     });
 
+    it('a new email clears its proof (email_verified_at); a refused, unchanged or other change keeps it', async () => {
+      const writer = await createUser(t, { roles: ALL_WRITE });
+      const h = await as(writer);
+      const target = await createUser(t);
+      const users = t.ds.getRepository(UserEntity);
+      const verifiedAt = async () => (await users.findOneByOrFail({ id: target.id })).email_verified_at;
+      const proved = new Date('2026-01-02T03:04:05Z');
+      await users.update({ id: target.id }, { email_verified_at: proved }); // as a mailed link would have
+      const patch = (body: Record<string, unknown>, status: number) =>
+        t.http.patch(`${USERS}/${target.id}/`).set(h).send(body).expect(status);
+      await patch({ first_name: 'Kept', email: target.email }, 200); // its own address again: no change
+      await patch({ email: target.email.toUpperCase() }, 200); // stored lower-cased: the same address
+      await patch({ email: writer.email }, 409);
+      await patch({ email: 'not an email' }, 400);
+      await patch({ email: ['a@example.com', 'b@example.com'] }, 400);
+      expect(await verifiedAt()).toEqual(proved);
+      const moved = email('moved');
+      await patch({ email: moved }, 200);
+      expect(await verifiedAt()).toBeNull();
+      expect((await users.findOneByOrFail({ id: target.id })).email).toBe(moved);
+    });
+
     it('validates the body', async () => {
       const admin = await createUser(t, { isAdmin: true });
       const target = await createUser(t);

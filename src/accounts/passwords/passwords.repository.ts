@@ -96,6 +96,20 @@ export class PasswordsRepository extends FeatureRepository {
       .execute();
   }
 
+  /**
+   * A password reset completed through its mailed link: the person proved they receive mail at `email`.
+   * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
+   * account's email is no longer that address.
+   */
+  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ email_verified_at: () => 'now()' })
+      .where('id = :userId AND email = :email', { userId, email })
+      .execute();
+  }
+
   /** Revokes the account's live OAuth refresh tokens. */
   async revokeRefreshTokens(em: EntityManager, userId: string): Promise<void> {
     // raw: a table of src/oauth (its entity is that feature's; one UPDATE with the database's now())

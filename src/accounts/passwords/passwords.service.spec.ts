@@ -42,6 +42,7 @@ function setup(o: { link?: LinkRow; account?: AccountRow; stored?: unknown[] } =
     replaceLink: jest.fn(async () => undefined),
     link: jest.fn(async () => o.link),
     markLinkUsed: jest.fn(async () => undefined),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => undefined),
     setPasswordHash: jest.fn(async () => undefined),
     revokeRefreshTokens: jest.fn(async () => undefined),
     storedChecks: jest.fn(async () => o.stored ?? [null]),
@@ -83,6 +84,8 @@ describe('PasswordsService.reset', () => {
     expect(hash).toMatch(/^\$argon2id\$/);
     expect(hash).not.toContain(GOOD);
     expect(repo.markLinkUsed).toHaveBeenCalledWith(EM, 'l1', NOW);
+    // the mailed link proved the account's address (as the locked row has it), in the same transaction
+    expect(repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', 'ada@example.test');
     expect(tokens.revokeWhere).toHaveBeenCalledWith({ user_id: 'u1' }, { em: EM, requestId: 'r1' });
     expect(repo.revokeRefreshTokens).toHaveBeenCalledWith(EM, 'u1');
     expect(guessing.clearFactor).toHaveBeenCalledWith(EM, 'u1', 'password');
@@ -97,6 +100,7 @@ describe('PasswordsService.reset', () => {
     const { service, repo } = setup({ link: link(over) });
     await expect(service.reset(SECRET, body, null)).rejects.toMatchObject({ status: 419 });
     expect(repo.setPasswordHash).not.toHaveBeenCalled();
+    expect(repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it('answers 404 for an unknown link and never looks up a secret of the wrong shape', async () => {

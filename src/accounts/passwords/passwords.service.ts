@@ -109,6 +109,9 @@ export class PasswordsService {
       const now = this.clock.now();
       await this.repo.setPasswordHash(em, locked.user_id, passwordHash);
       await this.repo.markLinkUsed(em, locked.id, now);
+      // the link came by mail to the account's address (an email change retires it): its holder receives mail
+      // there (OpenID Connect email_verified)
+      await this.repo.markEmailVerified(em, locked.user_id, locked.email);
       await this.tokens.revokeWhere({ user_id: locked.user_id }, { em, requestId });
       await this.audit.record(
         em,

@@ -58,6 +58,7 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
       stored = { ...stored!, ...changes } as DomainUser;
     }),
     setAdmin: jest.fn(async () => undefined),
+    retireMailedSecrets: jest.fn(async (..._a: unknown[]) => undefined),
     removeMembership: jest.fn(async (): Promise<string | null> => null),
     deleteAccount: jest.fn(async () => undefined),
     withMemberships: jest.fn(async (_d: string, users: object[]) =>
@@ -89,6 +90,7 @@ const err = (status: number, code: string, errors?: unknown) =>
 const nothingWritten = (s: ReturnType<typeof setup>) => {
   expect(s.repo.updateAccount).not.toHaveBeenCalled();
   expect(s.repo.setAdmin).not.toHaveBeenCalled();
+  expect(s.repo.retireMailedSecrets).not.toHaveBeenCalled();
   expect(s.events.record).not.toHaveBeenCalled();
 };
 
@@ -192,6 +194,21 @@ describe('UsersService.update', () => {
       s.service.update(caller({ record: old as never }), 'u1', { email: 'n@example.test' }),
     ).rejects.toEqual(expect.objectContaining({ status: 403 }));
     nothingWritten(s);
+  });
+
+  it('a new email clears its proof in the same UPDATE, and ends what was mailed to the old address', async () => {
+    const s = setup();
+    await s.service.update(caller({ isAdmin: true }), 'u2', { email: 'new@example.test' });
+    expect(s.repo.updateAccount).toHaveBeenCalledWith(EM, 'u2', {
+      email: 'new@example.test',
+      email_verified_at: null,
+    });
+    expect(s.repo.retireMailedSecrets).toHaveBeenCalledWith(EM, 'u2');
+    // the stored address sent back (a PUT), or another field changed: the proof stays, the secrets too
+    const same = setup();
+    await same.service.update(caller({ isAdmin: true }), 'u2', { email: 'b@example.test', last_name: 'Q' });
+    expect(same.repo.updateAccount).toHaveBeenCalledWith(EM, 'u2', { last_name: 'Q' });
+    expect(same.repo.retireMailedSecrets).not.toHaveBeenCalled();
   });
 
   it('refuses an email another account has, before writing', async () => {

@@ -231,8 +231,9 @@ export class UsersService {
       }
       // hashed only once allowed: argon2 is deliberately expensive, not work to do for refused callers
       const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+      // a new address is not proved until a mailed link or code is used there (OpenID Connect email_verified)
       const changes: Partial<UserEntity> = {
-        ...(patch.email !== undefined ? { email: patch.email } : {}),
+        ...(patch.email !== undefined ? { email: patch.email, email_verified_at: null } : {}),
         ...(patch.first_name !== undefined ? { first_name: patch.first_name } : {}),
         ...(patch.last_name !== undefined ? { last_name: patch.last_name } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
@@ -243,6 +244,8 @@ export class UsersService {
       if (Object.keys(changes).length > 0) {
         await this.repo.updateAccount(em, id, changes);
       }
+      // what was mailed to the old address must not prove the new one (nor sign in or reset through it)
+      if (patch.email !== undefined) await this.repo.retireMailedSecrets(em, id);
       if (patch.is_admin !== undefined) {
         await this.repo.setAdmin(em, auth.systemDomainId, id, patch.is_admin);
       }

@@ -59,6 +59,20 @@ export class InvitationsRepository extends FeatureRepository {
     await em.update(InvitationEntity, { id }, { accepted_at: acceptedAt, user_id: userId });
   }
 
+  /**
+   * An invitation accepted through its mailed link: the person proved they receive mail at `email`.
+   * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
+   * account's email is no longer that address.
+   */
+  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ email_verified_at: () => 'now()' })
+      .where('id = :userId AND email = :email', { userId, email })
+      .execute();
+  }
+
   /** Inserts an invitation link: the row, with its id. */
   async insertLink(
     em: EntityManager,

@@ -120,6 +120,9 @@ function setup(
     markAccepted: jest.fn(async (..._a: unknown[]) => {
       order.push('accept');
     }),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => {
+      order.push('email-verified');
+    }),
     grantLink: jest.fn(async (..._a: unknown[]) => {
       order.push('grant');
     }),
@@ -272,12 +275,15 @@ describe('InvitationsService.complete: a new account', () => {
       'account',
       'join',
       'accept',
+      'email-verified',
       'event:invitation:update:inv1',
       'grant',
       'event:user:create:u-new',
       'commit',
     ]);
     expect(s.repo.invitationByHash.mock.calls[1][2]).toBe(true); // claimed under a row lock
+    // the mailed link proved the invitation's address, for the account just made, in the same transaction
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(s.EM, 'u-new', 'ada@corp.test');
     expect(s.repo.grantLink.mock.calls[0].slice(1)).toEqual(['u-new', 'd1', ['g1', 'g2'], true, 'g1']);
     expect(s.signIns.serviceSession.mock.calls[0].slice(1)).toEqual([
       { userId: 'u-new', domainId: 'd1' },
@@ -335,6 +341,7 @@ describe('InvitationsService.complete: an existing account', () => {
     expect(s.repo.insertAccount).not.toHaveBeenCalled();
     expect(s.passwords.assert).not.toHaveBeenCalled();
     expect(s.repo.join).toHaveBeenCalledWith(s.EM, 'u2', 'd1');
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(s.EM, 'u2', 'ada@corp.test');
   });
 
   it('refuses a wrong password, or a password proved for another account than the one locked now', async () => {
@@ -350,6 +357,9 @@ describe('InvitationsService.complete: an existing account', () => {
       code: 'invitations.INVALID',
     });
     expect(other.repo.join).not.toHaveBeenCalled();
+    // a refused acceptance proves nothing about the address
+    expect(wrong.repo.markEmailVerified).not.toHaveBeenCalled();
+    expect(other.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it('refuses a deactivated account', async () => {

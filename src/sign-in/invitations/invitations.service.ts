@@ -206,6 +206,8 @@ export class InvitationsService {
       const acceptedAt = this.clock.now();
       const at = { systemDomainId: invitation.system_domain_id, requestId };
       await this.repo.markAccepted(em, invitation.id, acceptedAt, user.id);
+      // the link came by mail to this address: its holder receives mail there (OpenID Connect email_verified)
+      await this.repo.markEmailVerified(em, user.id, invitation.email);
       await this.emit(em, at, 'invitation', invitation.id, 'update', {
         ...view(invitation),
         accepted_at: wireDate(acceptedAt),

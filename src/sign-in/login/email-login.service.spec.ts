@@ -20,6 +20,7 @@ function setup(user: UserEntity | null = active) {
     replaceEmailLink: jest.fn(async () => undefined),
     consumeEmailLink: jest.fn(async (): Promise<string | undefined> => 'u1'),
     emailLinkKnown: jest.fn(async () => false),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => undefined),
   });
   const mail = {
     recipientAllows: jest.fn(async () => true),
@@ -88,11 +89,13 @@ describe('EmailLoginService.request (mail a single-use link)', () => {
 });
 
 describe('EmailLoginService.complete (follow the link)', () => {
-  it('a live link: used up by its hash, its user signed in by the authority (method email_link)', async () => {
+  it('a live link: used up by its hash, the address proved, its user signed in by the authority (method email_link)', async () => {
     const s = setup();
     await expect(s.service.complete(SECRET)).resolves.toEqual({ token: 'jwt' });
-    expect(s.repo.consumeEmailLink).toHaveBeenCalledWith(sha256Hex(SECRET), NOW);
-    expect(s.repo.userBy).toHaveBeenCalledWith({ id: 'u1' });
+    expect(s.repo.consumeEmailLink).toHaveBeenCalledWith(EM, sha256Hex(SECRET), NOW);
+    expect(s.repo.userBy).toHaveBeenCalledWith({ id: 'u1' }, EM);
+    // in the transaction that used the link up, for the address the account has now
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', 'a@example.test');
     expect(s.signIns.signIn).toHaveBeenCalledWith(active, 'email_link', expect.any(Function));
   });
 
@@ -109,12 +112,14 @@ describe('EmailLoginService.complete (follow the link)', () => {
     s.repo.emailLinkKnown.mockResolvedValue(true);
     await expect(s.service.complete(SECRET)).rejects.toMatchObject({ status: 419 });
     expect(s.signIns.signIn).not.toHaveBeenCalled();
+    expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it('a user deactivated since the link was mailed: 419, no sign-in', async () => {
     const s = setup({ ...active, status: 'INACTIVE' } as UserEntity);
     await expect(s.service.complete(SECRET)).rejects.toMatchObject({ status: 419 });
     expect(s.signIns.signIn).not.toHaveBeenCalled();
+    expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it('no domain left to sign in to: the authority answers 401 NO_DOMAIN', async () => {

@@ -101,12 +101,20 @@ export class EmailLoginService {
     if (!SECRET_SHAPE.test(secret)) throw EmailLoginErrors.NOT_FOUND();
     const hash = sha256Hex(secret);
     const now = this.clock.now();
-    const usedBy = await this.repo.consumeEmailLink(hash, now);
-    if (usedBy === undefined) {
+    const used = await this.repo.transaction(async (em) => {
+      const usedBy = await this.repo.consumeEmailLink(em, hash, now);
+      if (usedBy === undefined) return undefined;
+      const user = await this.repo.userBy({ id: usedBy }, em);
+      // the link came by mail to the account's address (an email change retires it): its holder receives mail
+      // there (OpenID Connect email_verified); a deactivated account's link is used up, and proves nothing
+      if (user?.status === 'ACTIVE') await this.repo.markEmailVerified(em, user.id, user.email);
+      return { user };
+    });
+    if (used === undefined) {
       const known = await this.repo.emailLinkKnown(hash);
       throw known ? EmailLoginErrors.LINK_EXPIRED() : EmailLoginErrors.NOT_FOUND();
     }
-    const user = await this.repo.userBy({ id: usedBy });
+    const { user } = used;
     // deactivated since the link was mailed: the link is no good any more
     if (!user || user.status !== 'ACTIVE') throw EmailLoginErrors.LINK_EXPIRED();
     return this.signIns.signIn(user, 'email_link', EmailLoginErrors.NO_DOMAIN);

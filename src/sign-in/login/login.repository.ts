@@ -71,8 +71,11 @@ export class LoginRepository extends FeatureRepository {
   }
 
   /** The account of a (normalized) email, or of an id. */
-  userBy(where: { email: string } | { id: string }): Promise<UserEntity | null> {
-    return this.ds.getRepository(UserEntity).findOneBy(where);
+  userBy(
+    where: { email: string } | { id: string },
+    em: EntityManager = this.ds.manager,
+  ): Promise<UserEntity | null> {
+    return em.getRepository(UserEntity).findOneBy(where);
   }
 
   /** Whether a mailed sign-in link of this secret's hash was ever issued (used or expired: 419, not 404). */
@@ -128,10 +131,24 @@ export class LoginRepository extends FeatureRepository {
     await links.insert({ user_id: userId, secret_sha256: secretSha256, expires, used_at: null });
   }
 
-  /** Uses up a live sign-in link: its user, or undefined when none is live. */
-  async consumeEmailLink(secretSha256: string, now: Date): Promise<string | undefined> {
+  /**
+   * A mailed sign-in link used: the person proved they receive mail at `email`.
+   * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
+   * account's email is no longer that address.
+   */
+  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ email_verified_at: () => 'now()' })
+      .where('id = :userId AND email = :email', { userId, email })
+      .execute();
+  }
+
+  /** Uses up a live sign-in link, in the caller's transaction: its user, or undefined when none is live. */
+  async consumeEmailLink(em: EntityManager, secretSha256: string, now: Date): Promise<string | undefined> {
     // raw: a compare-and-set UPDATE … RETURNING (a link works once, whichever request comes first)
-    const [used] = (await this.ds.query(
+    const [used] = (await em.query(
       `UPDATE email_login_links SET used_at = $2
         WHERE secret_sha256 = $1 AND used_at IS NULL AND expires > $2
         RETURNING user_id`,

@@ -28,6 +28,7 @@ function setup(row: MfaRow | null = null) {
     confirmTotp: jest.fn(async () => undefined),
     clearTotp: jest.fn(async () => undefined),
     setMail2sv: jest.fn(async () => undefined),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => undefined),
     setDomainPolicy: jest.fn(async (id: string, patch: object) => ({
       id,
       mfa_required: false,
@@ -163,6 +164,8 @@ describe('MfaEnrolmentService', () => {
     await s.service.setMailOtp(auth, true, '123456');
     expect(s.guessing.attempt).toHaveBeenCalledWith('u1', 'mail_otp', expect.any(Function));
     expect(s.repo.setMail2sv).toHaveBeenCalledWith(EM, 'u1', true);
+    // the mailed code proved the address, in the change's transaction
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', auth.user.email);
     expect(s.events.record).toHaveBeenCalledWith(
       EM,
       expect.objectContaining({ data: { message_type: 'otp_enabled' } }),
@@ -171,6 +174,8 @@ describe('MfaEnrolmentService', () => {
     await same.service.setMailOtp(auth, true, '123456');
     expect(same.repo.setMail2sv).not.toHaveBeenCalled();
     expect(same.events.record).not.toHaveBeenCalled();
+    // the setting unchanged, the code still proved the address
+    expect(same.repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', auth.user.email);
   });
 
   it('mailed codes: a wrong code changes nothing', async () => {
@@ -179,6 +184,7 @@ describe('MfaEnrolmentService', () => {
     await expect(s.service.setMailOtp(auth, true, '123456')).rejects.toEqual(INVALID);
     await expect(s.service.setMailOtp(auth, true, 'abc')).rejects.toEqual(INVALID);
     expect(s.repo.setMail2sv).not.toHaveBeenCalled();
+    expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it('domain policy: known methods only, in a fixed order; none left is refused; changes the caller’s domain', async () => {

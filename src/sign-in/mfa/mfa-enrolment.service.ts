@@ -105,12 +105,13 @@ export class MfaEnrolmentService {
     );
     if (outcome !== 'ok') throw invalidCode();
     const current = await this.repo.find(auth.userId);
-    if ((current?.mail_2sv_enabled ?? false) !== enabled) {
-      await this.repo.transaction(async (em) => {
-        await this.repo.setMail2sv(em, auth.userId, enabled);
-        await this.notify(em, auth, enabled ? 'otp_enabled' : 'otp_disabled');
-      });
-    }
+    await this.repo.transaction(async (em) => {
+      // the code came to the account's address (an email change retires it): its holder receives mail there
+      await this.repo.markEmailVerified(em, auth.userId, auth.user.email);
+      if ((current?.mail_2sv_enabled ?? false) === enabled) return;
+      await this.repo.setMail2sv(em, auth.userId, enabled);
+      await this.notify(em, auth, enabled ? 'otp_enabled' : 'otp_disabled');
+    });
     return this.otpConfiguration(auth.userId);
   }
 

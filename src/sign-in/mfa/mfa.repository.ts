@@ -89,6 +89,20 @@ export class MfaRepository extends FeatureRepository {
     return returningRows(await this.ds.query(sql, [userId, hash, now])).length > 0;
   }
 
+  /**
+   * A mailed second-factor code (MAIL_2SV) used: the person proved they receive mail at `email`.
+   * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
+   * account's email is no longer that address.
+   */
+  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ email_verified_at: () => 'now()' })
+      .where('id = :userId AND email = :email', { userId, email })
+      .execute();
+  }
+
   /** One live mailed code per user: the new one replaces the last. */
   async replaceMailCode(em: EntityManager, userId: string, hash: string, now: Date, expires: Date) {
     await em

@@ -21,6 +21,7 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
     configuredMethods: jest.fn(async () => configured),
     liveMemberDomain: jest.fn(async (): Promise<SystemDomainEntity | null> => domain()),
     touchLastLogin: jest.fn(async () => undefined),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => undefined),
   });
   const codes = { consume: jest.fn(async () => true), sendMailCode: jest.fn(async () => undefined) };
   const guessing = {
@@ -87,12 +88,22 @@ describe('MfaService (the sign-in that owes a factor)', () => {
       expect.objectContaining({ method: 'second_factor', mfa: true }),
     );
     expect(s.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', expect.any(Date));
+    // a recovery code (or an authenticator's) proves nothing about the mailbox
+    expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
-  it('defaults to the first accepted type', async () => {
+  it('defaults to the first accepted type; a mailed code used proves the address, in the same transaction', async () => {
     const s = setup();
     await s.service.completeWithCode(temp(), 'd1', ['MAIL_2SV'], null, '123456');
     expect(s.codes.consume).toHaveBeenCalledWith('u1', 'MAIL_2SV', '123456');
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', 'A@Example.test');
+  });
+
+  it('a wrong or expired mailed code proves nothing', async () => {
+    const s = setup();
+    s.codes.consume.mockResolvedValueOnce(false);
+    await expect(s.service.completeWithCode(temp(), 'd1', ['MAIL_2SV'], null, '123456')).rejects.toEqual(BAD);
+    expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
   });
 
   it.each([

@@ -114,6 +114,9 @@ export class MfaService {
         { method: 'second_factor', mfa: true, origin: fromAuth(auth) },
       );
       await this.repo.touchLastLogin(em, auth.userId, new Date());
+      // a mailed code came to the account's address (an email change retires it): its holder receives mail
+      // there (OpenID Connect email_verified)
+      if (type === 'MAIL_2SV') await this.repo.markEmailVerified(em, auth.userId, auth.user.email);
       if (within) await within(em);
       return out;
     });

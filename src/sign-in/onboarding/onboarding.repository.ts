@@ -85,6 +85,20 @@ export class OnboardingRepository extends FeatureRepository {
     await em.update(RegistrationEntity, { id }, at);
   }
 
+  /**
+   * A registration completed through its mailed link: the person proved they receive mail at `email`.
+   * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
+   * account's email is no longer that address.
+   */
+  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ email_verified_at: () => 'now()' })
+      .where('id = :userId AND email = :email', { userId, email })
+      .execute();
+  }
+
   /** Every referral code, for a page of the list (`c`). */
   referralCodesQuery(): SelectQueryBuilder<ReferralCodeEntity> {
     return this.ds.getRepository(ReferralCodeEntity).createQueryBuilder('c');

@@ -82,6 +82,9 @@ function setup(
     markRegistrationVerified: jest.fn(async (..._a: unknown[]) => {
       order.push('verified');
     }),
+    markEmailVerified: jest.fn(async (..._a: unknown[]) => {
+      order.push('email-verified');
+    }),
   });
   const mail = {
     queue: jest.fn(async (_em: unknown, m: { kind: string; to: string; body: string }) => {
@@ -224,6 +227,8 @@ describe('RegistrationsService.verify', () => {
       user_id: 'u-new',
       system_domain_id: 'd-new',
     });
+    // the mailed link proved the registration's address, for the account just made, in the same transaction
+    expect(s.repo.markEmailVerified).toHaveBeenCalledWith(s.EM, 'u-new', 'ada@corp.test');
     expect(s.signIns.serviceSession.mock.calls[0].slice(1)).toEqual([
       { userId: 'u-new', domainId: 'd-new' },
       { method: 'registration' },
@@ -251,6 +256,7 @@ describe('RegistrationsService.verify', () => {
       const s = setup({ reg: registration(over) });
       await expect(s.service.verify(SECRET, null)).rejects.toMatchObject({ code: 'onboarding.LINK_EXPIRED' });
       expect(s.newDomains.create).not.toHaveBeenCalled();
+      expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
     }
   });
 

@@ -182,6 +182,8 @@ export class RegistrationsService {
         user_id: user.id,
         system_domain_id: domain.id,
       });
+      // the link came by mail to this address: its holder receives mail there (OpenID Connect email_verified)
+      await this.repo.markEmailVerified(em, user.id, reg.email);
       if (reg.marketplace_nonce_sha256)
         await this.linkMarketplace(em, reg.marketplace_nonce_sha256, domain.id, requestId);
       if (await this.signIns.factorOwed(em, domain, user.id)) {
