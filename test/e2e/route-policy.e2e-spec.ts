@@ -192,10 +192,16 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'InvitationsController.verifyInvitation',
       'JwksController.getJwks',
       'LoginController.simpleLogin',
+      // OpenID Connect RP-initiated logout: the id_token_hint or the person's confirmation (CSRF) is the authority
+      'LogoutController.startLogout',
+      'LogoutController.submitLogout',
       // the marketplace's signed token is the credential (verified against the configured issuer's keys)
       'MarketplaceController.marketplaceCloudSignup',
       'MarketplaceController.marketplaceSignup',
       'MetadataController.getAuthorizationServerMetadata',
+      'MetadataController.getAuthorizationServerMetadataForIssuerPath',
+      'MetadataController.getOpenIdConfiguration',
+      'MetadataController.getOpenIdConfigurationUnderIssuerPath',
       // the bearer token from METRICS_TOKEN is checked by the route itself (404 without one configured)
       'MetricsController.getMetrics',
       // the mailed reset link's secret is the credential; forgot answers the same for any email
