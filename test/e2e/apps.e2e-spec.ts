@@ -428,7 +428,7 @@ describe('applications /API/auth/v1/apps/', () => {
     });
   });
 
-  it('GET /v1/apps/oauth_scopes/ lists the seven scopes to any signed-in caller', async () => {
+  it('GET /v1/apps/oauth_scopes/ lists the ten scopes (OpenID Connect’s three with them) to any signed-in caller', async () => {
     const res = await t.http
       .get(`${APPS}oauth_scopes/`)
       .set(bearer((await tokenFor(t, member)).token))
@@ -440,9 +440,12 @@ describe('applications /API/auth/v1/apps/', () => {
       'collections:read',
       'collections:write',
       'collections:delete',
+      'openid',
+      'profile',
+      'email',
       'user_impersonation',
     ]);
-    expect(res.body).toMatchObject({ total: 7, page: 1, pages: 1, next_url: null });
+    expect(res.body).toMatchObject({ total: 10, page: 1, pages: 1, next_url: null });
     await t.http.get(`${APPS}oauth_scopes/`).expect(401);
   });
 

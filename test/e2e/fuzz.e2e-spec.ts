@@ -63,6 +63,16 @@ const EXTRA: Operation[] = [
     body: { contentType: 'application/x-www-form-urlencoded', schema: { type: 'object' } },
     secured: false,
   },
+  // OpenID Connect RP-initiated logout (an HTML page like the consent page, outside the OpenAPI document)
+  { method: 'get', path: '/oauth/logout', pathParams: [], query: [], body: null, secured: false },
+  {
+    method: 'post',
+    path: '/oauth/logout',
+    pathParams: [],
+    query: [],
+    body: { contentType: 'application/x-www-form-urlencoded', schema: { type: 'object' } },
+    secured: false,
+  },
 ];
 /** Operations the suite leaves out, with the reason. */
 const EXCLUDED: Record<string, string> = {};
@@ -70,7 +80,12 @@ const EXCLUDED: Record<string, string> = {};
 const CONSENT_FIELDS = {
   type: 'object',
   properties: Object.fromEntries(
-    [...AUTHORIZATION_PARAMS, 'csrf', 'decision', 'email', 'password'].map((k) => [k, { type: 'string' }]),
+    [
+      ...AUTHORIZATION_PARAMS,
+      ...['csrf', 'decision', 'email', 'password'],
+      // the logout page's fields
+      ...['id_token_hint', 'post_logout_redirect_uri', 'client_id', 'confirm'],
+    ].map((k) => [k, { type: 'string' }]),
   ),
 };
 

@@ -63,6 +63,9 @@ describe('standard OAuth endpoints', () => {
             'collections:read',
             'collections:write',
             'collections:delete',
+            'openid',
+            'profile',
+            'email',
             'user_impersonation',
           ],
           response_types_supported: ['code'],
@@ -78,7 +81,7 @@ describe('standard OAuth endpoints', () => {
       },
     );
 
-    it('the scope list /API/auth/v1/apps/oauth_scopes/ describes the same seven scopes', async () => {
+    it('the scope list /API/auth/v1/apps/oauth_scopes/ describes the same scopes', async () => {
       const { token } = await tokenFor(t, user);
       const res = await t.http.get('/API/auth/v1/apps/oauth_scopes/').set(bearer(token)).expect(200);
       const meta = await t.http.get(OAUTH.metadata).expect(200);

@@ -196,8 +196,13 @@ export class ConsentFlow {
     });
   }
 
-  /** POST: the decision (Allow or Deny), a 303 to the application. */
+  /**
+   * POST: the decision (Allow or Deny), a 303 to the application. A POST without a decision and without the
+   * page's CSRF field is an authorization request sent by form (OpenID Connect Core §3.1.2.1: the endpoint
+   * takes GET and POST), answered as the GET.
+   */
   decide(req: Request, body: ConsentDecisionForm): Promise<PageResult> {
+    if (body.decision === undefined && body.csrf === undefined) return this.show(req, requestFields(body));
     const q = requestFields(body);
     return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
       const session = await this.approver(req, v);
