@@ -49,6 +49,14 @@ export const NOT_IN_DOCUMENT: { pattern: RegExp; why: string }[] = [
     why: 'the consent pages: HTML for a browser, not an API (@ApiExcludeController); oauth-consent, oauth-browser and fuzz check them',
   },
   {
+    pattern: /^\/oauth\/logout\/?$/i,
+    why: 'OpenID Connect RP-initiated logout: HTML pages beside the consent page (@ApiExcludeController); oidc and oidc-browser check them',
+  },
+  {
+    pattern: /^(\/.+\/\.well-known\/openid-configuration|\/\.well-known\/oauth-authorization-server\/.+)$/i,
+    why: 'the discovery documents under an issuer path (PUBLIC_BASE_URL with a path): the documented ones again, at a path OpenAPI cannot template; the oidc suite checks them',
+  },
+  {
     pattern: /^\/API\/auth\/spec(\/|$)/i,
     why: 'the OpenAPI document itself (JSON, YAML) and the Swagger UI; openapi.e2e-spec checks them',
   },

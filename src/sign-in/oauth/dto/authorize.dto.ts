@@ -14,6 +14,12 @@ export class AuthorizationQueryDto {
   @StringField({ required: false, maxLength: 1024 }) state?: string;
   @StringField({ maxLength: 128 }) code_challenge!: string;
   @StringField({ description: 'Must be S256' }) code_challenge_method!: string;
+  @StringField({
+    required: false,
+    maxLength: 512,
+    description: 'OpenID Connect: echoed in the id_token (scope openid)',
+  })
+  nonce?: string;
 }
 
 /** The request parameters, as names: POST takes each of them in the query string or in the body. */
@@ -25,6 +31,7 @@ export const AUTHORIZATION_PARAMS = [
   'state',
   'code_challenge',
   'code_challenge_method',
+  'nonce',
 ] as const satisfies readonly (keyof AuthorizationQueryDto)[];
 
 /**
@@ -67,6 +74,12 @@ export class AuthorizationDecisionDto extends DecisionFieldsDto {
   @StringField({ required: false, maxLength: 1024 }) state?: string;
   @StringField({ required: false, maxLength: 128 }) code_challenge?: string;
   @StringField({ required: false, description: 'Must be S256' }) code_challenge_method?: string;
+  @StringField({
+    required: false,
+    maxLength: 512,
+    description: 'OpenID Connect: echoed in the id_token (scope openid)',
+  })
+  nonce?: string;
 }
 
 export class ScopeDescriptionDto {
