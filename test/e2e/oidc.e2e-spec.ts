@@ -192,6 +192,9 @@ describe('OpenID Connect provider', () => {
 
   /** The "does this credential still work" probe. */
   const works = async (token: string) => (await t.http.get(OAUTH.validate).set(bearer(token))).status === 200;
+  /** An access token of OpenID Connect's scopes alone reaches userinfo only (not the self-service routes). */
+  const reachesUserinfo = async (token: string) =>
+    (await t.http.get(USERINFO).set(bearer(token))).status === 200;
 
   // ------------------------------------------------------------------------------------------- 1. discovery
 
@@ -381,6 +384,19 @@ describe('OpenID Connect provider', () => {
       // while the same person's assets:read token reads them
       const { body: reading } = await authorize({ over: { scope: 'openid assets:read' } });
       await t.http.get(ASSETS).set(bearer(reading.access_token)).expect(200);
+    });
+
+    it('a token of openid, profile and email alone reaches userinfo only: not who-am-I, not the token self-service', async () => {
+      // the email and profile claims are the person's decision (scopes); users/current/ would tell them regardless
+      const { body } = await authorize({ over: { scope: 'openid' } });
+      const only = bearer(body.access_token);
+      const me = await t.http.get('/API/users/v1/users/current/').set(only).expect(403);
+      expect(JSON.stringify(me.body)).not.toContain(user.email);
+      await t.http.get(OAUTH.validate).set(only).expect(403);
+      await t.http.get(USERINFO).set(only).expect(200);
+      // beside an API scope, who-am-I answers as it always did
+      const { body: wider } = await authorize({ over: { scope: 'openid assets:read' } });
+      await t.http.get('/API/users/v1/users/current/').set(bearer(wider.access_token)).expect(200);
     });
 
     it('the id_token is no Bearer credential (API, userinfo, token validation)', async () => {
@@ -904,13 +920,13 @@ describe('OpenID Connect provider', () => {
       const { body, jar } = await authorize({ over: { scope: 'openid email' }, email: fresh.email, client });
       const session = jar.get(SESSION_COOKIE)!;
       expect(await works(session)).toBe(true);
-      expect(await works(body.access_token)).toBe(true);
+      expect(await reachesUserinfo(body.access_token)).toBe(true);
       return { fresh, body, jar, session };
     }
 
     async function expectEnded(g: Awaited<ReturnType<typeof signedInWithGrant>>, client: OAuthApp = app) {
       expect(await works(g.session)).toBe(false);
-      expect(await works(g.body.access_token)).toBe(false);
+      expect(await reachesUserinfo(g.body.access_token)).toBe(false);
       const refresh = await refreshGrant(t, client, g.body.refresh_token);
       expect(refresh.status).toBe(400);
       expect(refresh.body.error).toBe('invalid_grant');
@@ -918,7 +934,7 @@ describe('OpenID Connect provider', () => {
 
     async function expectNothingEnded(g: Awaited<ReturnType<typeof signedInWithGrant>>) {
       expect(await works(g.session)).toBe(true);
-      expect(await works(g.body.access_token)).toBe(true);
+      expect(await reachesUserinfo(g.body.access_token)).toBe(true);
       // the consent page still knows the browser
       const page = await open(request(pkce(), { scope: 'openid email profile' }), g.jar).expect(200);
       expect(page.text).toContain('value="allow"');
@@ -949,7 +965,7 @@ describe('OpenID Connect provider', () => {
       expect(page.text).toContain('name="password"');
     });
 
-    it('the same with client_id, by POST, and with an expired hint', async () => {
+    it('the same with client_id, by POST; an expired hint is still read', async () => {
       const g = await signedInWithGrant();
       const res = await t.http
         .post(LOGOUT)
@@ -960,20 +976,27 @@ describe('OpenID Connect provider', () => {
       expect(res.headers.location).toBe(BYE);
       await expectEnded(g);
 
+      // an expired hint is still a hint (Logout §2: a logout may come long after): read, checked against
+      // client_id, and it names its client for the return URI. (Its session has expired with it: the
+      // default sign-in and access token lifetimes are equal, so there is nothing left to end.)
       const late = await signedInWithGrant();
       clock.advance((ACCESS_TTL + 60) * 1000);
       try {
-        await t.http
+        refused(
+          await t.http.get(LOGOUT).query({ id_token_hint: late.body.id_token, client_id: other.id }),
+          'Wrong client',
+        );
+        const back = await t.http
           .get(LOGOUT)
           .query({ id_token_hint: late.body.id_token, post_logout_redirect_uri: BYE })
           .expect(303);
+        expect(back.headers.location).toBe(BYE);
       } finally {
         clock.advance(-(ACCESS_TTL + 60) * 1000);
       }
-      await expectEnded(late);
     });
 
-    it('a hint ends the session it names, not another browser’s', async () => {
+    it('a hint of another session ends nothing by itself: that browser is asked about its own session, a browser without one goes back', async () => {
       const g = await signedInWithGrant();
       const bystander = await signedInWithGrant();
       const res = await t.http
@@ -981,9 +1004,16 @@ describe('OpenID Connect provider', () => {
         .query({ id_token_hint: g.body.id_token })
         .set(bystander.jar.header())
         .expect(200);
-      expect(res.text).toContain('You are signed out');
+      expect(res.text).toContain('<h1>Sign out?</h1>');
+      expect(res.text).toContain(bystander.fresh.email);
       expect(setCookie(res, SESSION_COOKIE)).toBeUndefined();
-      await expectEnded(g);
+      // no browser session at all (an attacker holding someone's id_token): back to the app, nothing ended
+      const anonymous = await t.http
+        .get(LOGOUT)
+        .query({ id_token_hint: g.body.id_token, post_logout_redirect_uri: BYE })
+        .expect(303);
+      expect(anonymous.headers.location).toBe(BYE);
+      await expectNothingEnded(g);
       await expectNothingEnded(bystander);
     });
 

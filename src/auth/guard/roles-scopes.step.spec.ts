@@ -41,4 +41,26 @@ describe('RolesScopesStep', () => {
       refused(403, 'Missing scope: assets:write'),
     );
   });
+
+  it('OpenID Connect’s scopes alone pass only a route that names them: not who-am-I, not a role-less route', () => {
+    const oauth = (scopes: string[], policy = {}) =>
+      guardContext({ policy, roles: ['can_read_assets'], auth: { kind: 'OAUTH', scopes } });
+    const identity = ['openid', 'profile', 'email'];
+    expect(() => step.run(oauth(identity, { anyScope: true }))).toThrow(
+      refused(403, 'This route needs the user_impersonation scope'),
+    );
+    expect(() => step.run(oauth(['openid'], { roles: ['can_read_assets'] }))).toThrow(
+      refused(403, "The token's scopes do not cover: can_read_assets"),
+    );
+    expect(() => step.run(oauth(['openid'], { scopes: ['openid'], anyScope: true }))).not.toThrow();
+    expect(() => step.run(oauth(['profile'], { scopes: ['openid'], anyScope: true }))).toThrow(
+      refused(403, 'Missing scope: openid'),
+    );
+    // with an API scope beside them, who-am-I answers as before
+    expect(() => step.run(oauth(['openid', 'assets:read'], { anyScope: true }))).not.toThrow();
+    // user_impersonation still needs the scope a route names
+    expect(() => step.run(oauth(['user_impersonation'], { scopes: ['openid'] }))).toThrow(
+      refused(403, 'Missing scope: openid'),
+    );
+  });
 });

@@ -98,33 +98,43 @@ describe('LogoutFlow.start with an id_token_hint', () => {
     expect(out.cookies).toEqual(END_COOKIES);
   });
 
-  it('the hint names another session (another browser): that one ends, the browser’s session and cookies stay', async () => {
+  it('the hint names another session (another browser): nothing ends without asking; the confirmation page for the browser’s own session', async () => {
     const s = setup();
     s.idTokens.verifyHint.mockResolvedValueOnce(hintOf({ sid: 'sid:s9' }));
-    const out = await s.flow.start(REQ, { id_token_hint: 'hint' });
-    expect(s.revoked()).toEqual({ grants: ['g9'], tokens: ['s9'] });
+    const out = await s.flow.start(REQ, { id_token_hint: 'hint', post_logout_redirect_uri: RETURN });
+    expect(s.revoked()).toEqual(NOTHING);
     expect(s.sessions.end).not.toHaveBeenCalled();
-    expect(out).toMatchObject({ status: 200, cookies: [] });
-    expect(out.html).toContain('You are signed out');
+    expect(out).toMatchObject({ status: 200, formTarget: RETURN });
+    expect(out.html).toContain('Sign out?');
+    // the hint's client goes into the form, so the return URI checks again on the confirmation
+    expect(out.html).toContain(`name="client_id" value="${APP_ID}"`);
   });
 
-  it('the hint names the browser’s sid but for another user: the grants of that user only, the browser’s session stays', async () => {
+  it('the hint names the browser’s sid but for another user: nothing ends without asking', async () => {
+    const s = setup();
+    s.idTokens.verifyHint.mockResolvedValueOnce(hintOf({ userId: 'u2' }));
+    const out = await s.flow.start(REQ, { id_token_hint: 'hint' });
+    expect(s.revoked()).toEqual(NOTHING);
+    expect(out.html).toContain('Sign out?');
+  });
+
+  it('a valid hint but no session in the browser: nothing to end, another session’s tokens untouched, back to the app', async () => {
     const s = setup();
     s.sessions.current.mockResolvedValueOnce(null);
-    await s.flow.start(REQ, { id_token_hint: 'hint' });
-    // no browser session: only the hinted user's rows of that sid
-    expect(s.revoked()).toEqual({ grants: ['g1', 'g2'], tokens: ['s1'] });
-    expect(s.revoked().grants).not.toContain('gx');
+    const out = await s.flow.start(REQ, { id_token_hint: 'hint', post_logout_redirect_uri: RETURN });
+    expect(s.idTokens.sessionGrants).not.toHaveBeenCalled();
+    expect(s.revoked()).toEqual(NOTHING);
+    expect(out).toMatchObject({ status: 303, redirect: RETURN });
   });
 
-  it('a hint without a sid names no session: nothing revoked, the browser’s session and cookies untouched', async () => {
+  it('a hint without a sid names no session: nothing revoked without asking', async () => {
     const s = setup();
     s.idTokens.verifyHint.mockResolvedValueOnce(hintOf({ sid: null }));
     const out = await s.flow.start(REQ, { id_token_hint: 'hint' });
     expect(s.idTokens.sessionGrants).not.toHaveBeenCalled();
     expect(s.revoked()).toEqual(NOTHING);
     expect(s.sessions.end).not.toHaveBeenCalled();
-    expect(out.cookies).toEqual([]);
+    expect(out.html).toContain('Sign out?');
   });
 
   it('a hint not issued by this service: 400 error page, nothing revoked, no redirect', async () => {

@@ -43,13 +43,14 @@ interface ValidLogout {
 }
 
 /**
- * `{base_url}/oauth/logout`, the `end_session_endpoint`: ends the consent page's session and revokes what it
- * approved (every authorization given with it: their access and refresh tokens), then returns the browser to
- * one of the app's registered `post_logout_redirect_uris` (exact match) with `state`, or shows that the person
- * is signed out. An `id_token_hint` this service issued names the session (its `sid`) and the app, and ends it
- * at once; without one, the person confirms with a form (CSRF-checked) and the session of the browser ends.
- * A hint for another client than `client_id`, a hint that is not ours, or an unregistered URI is an error page
- * and ends nothing.
+ * `{base_url}/oauth/logout`, the `end_session_endpoint`: ends the browser's consent-page session and revokes
+ * what it approved (every authorization given with it: their access and refresh tokens), then returns the
+ * browser to one of the app's registered `post_logout_redirect_uris` (exact match) with `state`, or shows that
+ * the person is signed out. An `id_token_hint` this service issued for the browser's own session (its `sid`)
+ * ends it at once; otherwise the person confirms with a form (CSRF-checked). Only the browser's own session
+ * ever ends: an id_token of another session (another browser, another person) ends nothing by itself. A hint
+ * for another client than `client_id`, a hint that is not ours, or an unregistered URI is an error page and
+ * ends nothing.
  */
 @Injectable()
 export class LogoutFlow {
@@ -61,19 +62,23 @@ export class LogoutFlow {
     private readonly repo: OAuthRepository,
   ) {}
 
-  /** GET, or a POST without `confirm`: ends the hinted session, or asks the person. */
+  /**
+   * GET, or a POST without `confirm`. A hint naming the browser's own session ends it at once; otherwise
+   * (no hint, or a hint of another session: RP-Initiated Logout §2 says the person MUST be asked then) a
+   * signed-in browser gets the confirmation page, and a browser without a session has nothing to end.
+   */
   async start(req: Request, p: LogoutParams): Promise<PageResult> {
     return this.checked(p, async (v) => {
       const session = await this.sessions.current(req, APPROVER);
-      if (v.hint) {
-        // the browser's session is cleared too when it is the one the hint names
-        const own = session && v.hint.sid === this.idTokens.sidOf(session.record.id) ? session : undefined;
-        if (v.hint.sid) await this.endSession(v.hint.sid, v.hint.userId, own);
-        return this.done(v, p, own ? this.sessions.end() : []);
-      }
       if (!session) return this.done(v, p, this.sessions.end());
+      const sid = this.idTokens.sidOf(session.record.id);
+      if (v.hint && v.hint.sid === sid && v.hint.userId === session.userId) {
+        await this.endSession(sid, session);
+        return this.done(v, p, this.sessions.end());
+      }
       const { token: csrf, cookie } = this.sessions.csrfToken(req);
-      const fields = { ...logoutFields(p), csrf };
+      // the confirmation posts the client the request named (by hint or client_id), so its URI checks again
+      const fields = { ...logoutFields(p), client_id: v.app?.id, csrf };
       return {
         status: 200,
         html: logoutConfirmPage(session.user.email, v.app?.name ?? null, fields),
@@ -90,21 +95,19 @@ export class LogoutFlow {
         return { status: 403, html: errorPage('Request expired', 'The form was stale or forged.', NOTE) };
       }
       const session = await this.sessions.current(req, APPROVER);
-      if (session) await this.endSession(this.idTokens.sidOf(session.record.id), session.userId, session);
+      if (session) await this.endSession(this.idTokens.sidOf(session.record.id), session);
       return this.done(v, p, this.sessions.end());
     });
   }
 
   /**
-   * Revokes the session `sid` names (of `userId`) and every authorization approved with it. `current`: the
-   * browser's session when it is that one (known even if it approved nothing yet).
+   * Revokes the browser's session (`sid` is its id in id_tokens) and every authorization approved with it:
+   * their access and refresh tokens, and the session's sign-in token.
    */
-  private async endSession(sid: string, userId: string, current?: AuthContext): Promise<void> {
-    const grants = (await this.idTokens.sessionGrants(sid)).filter((g) => g.user_id === userId);
-    const sessionIds = new Set(grants.map((g) => g.session_id));
-    if (current) sessionIds.add(current.record.id);
+  private async endSession(sid: string, session: AuthContext): Promise<void> {
+    const grants = (await this.idTokens.sessionGrants(sid)).filter((g) => g.user_id === session.userId);
     for (const g of grants) await this.grants.revokeGrant(g.grant_id, { requestId: null });
-    for (const id of sessionIds) await this.tokens.revoke(id, { requestId: null });
+    await this.tokens.revoke(session.record.id, { requestId: null });
   }
 
   private done(v: ValidLogout, p: LogoutParams, cookies: PageCookie[]): PageResult {
