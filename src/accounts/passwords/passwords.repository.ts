@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { markEmailVerified } from '../../base/database/email-verified.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { type EntityManager, In, IsNull, LessThan } from 'typeorm';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
@@ -101,13 +102,8 @@ export class PasswordsRepository extends FeatureRepository {
    * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
    * account's email is no longer that address.
    */
-  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
-    await em
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ email_verified_at: () => 'now()' })
-      .where('id = :userId AND email = :email', { userId, email })
-      .execute();
+  markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    return markEmailVerified(em, userId, email);
   }
 
   /** Revokes the account's live OAuth refresh tokens. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { markEmailVerified } from '../../base/database/email-verified.js';
 import { type DeepPartial, type EntityManager, IsNull, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
@@ -64,13 +65,8 @@ export class InvitationsRepository extends FeatureRepository {
    * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
    * account's email is no longer that address.
    */
-  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
-    await em
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ email_verified_at: () => 'now()' })
-      .where('id = :userId AND email = :email', { userId, email })
-      .execute();
+  markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    return markEmailVerified(em, userId, email);
   }
 
   /** Inserts an invitation link: the row, with its id. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { markEmailVerified } from '../../base/database/email-verified.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { type EntityManager, IsNull, LessThan } from 'typeorm';
 import { preparedQuery } from '../../base/database/prepared-query.js';
@@ -136,13 +137,8 @@ export class LoginRepository extends FeatureRepository {
    * email_verified_at becomes the database's now(), in the caller's transaction; nothing changes when the
    * account's email is no longer that address.
    */
-  async markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
-    await em
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ email_verified_at: () => 'now()' })
-      .where('id = :userId AND email = :email', { userId, email })
-      .execute();
+  markEmailVerified(em: EntityManager, userId: string, email: string): Promise<void> {
+    return markEmailVerified(em, userId, email);
   }
 
   /** Uses up a live sign-in link, in the caller's transaction: its user, or undefined when none is live. */
