@@ -11,6 +11,7 @@ import { CHALLENGE_PATTERN } from './pkce.js';
 import { MfaService } from '../mfa/mfa.service.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import { OAuthRepository } from './oauth.repository.js';
+import { given } from './form.js';
 import { ConsentMemoryService } from './oidc/consent-memory.service.js';
 import { IdTokenService } from './oidc/id-token.service.js';
 import { OPENID_SCOPE } from '../../base/common/auth/scopes.js';
@@ -96,8 +97,7 @@ export class AuthorizationRequestService {
    * URI (exact match), then response type, PKCE (mandatory, S256 only) and scopes (a subset of the app's).
    */
   async validate(p: AuthorizationParams): Promise<ValidAuthorization> {
-    const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-    const clientId = one(p.client_id);
+    const clientId = given(p.client_id);
     if (!clientId || !isUuid(clientId))
       throw new AuthorizationRequestError('Unknown application', 'client_id is missing or invalid.');
     const app = await this.repo.clientApp(clientId);
@@ -109,7 +109,7 @@ export class AuthorizationRequestService {
         'Service-account (PAT) applications cannot use OAuth (unauthorized_client).',
       );
     }
-    const redirectUri = one(p.redirect_uri);
+    const redirectUri = given(p.redirect_uri);
     if (!redirectUri)
       throw new AuthorizationRequestError('Missing redirect URI', 'redirect_uri is required.');
     if (!registered(app.redirect_uris, redirectUri)) {
@@ -118,15 +118,15 @@ export class AuthorizationRequestService {
         'The redirect_uri is not registered for this application.',
       );
     }
-    if (one(p.response_type) !== 'code') {
+    if (given(p.response_type) !== 'code') {
       throw new AuthorizationRequestError(
         'Unsupported response type',
         'response_type must be "code" (no implicit flow).',
       );
     }
-    const challenge = one(p.code_challenge);
+    const challenge = given(p.code_challenge);
     if (!challenge) throw new AuthorizationRequestError('PKCE required', 'code_challenge is required.');
-    if (one(p.code_challenge_method) !== 'S256') {
+    if (given(p.code_challenge_method) !== 'S256') {
       throw new AuthorizationRequestError('PKCE method not supported', 'code_challenge_method must be S256.');
     }
     if (!CHALLENGE_PATTERN.test(challenge)) {
@@ -135,7 +135,7 @@ export class AuthorizationRequestService {
         'code_challenge must be the base64url SHA-256 of the verifier (43 characters).',
       );
     }
-    const requested = one(p.scope);
+    const requested = given(p.scope);
     const scopes =
       requested === undefined ? [...app.allowed_scopes] : [...new Set(requested.split(' ').filter(Boolean))];
     const outside = scopes.filter((s) => !app.allowed_scopes.includes(s));
@@ -145,7 +145,7 @@ export class AuthorizationRequestService {
         `Not allowed for this application: ${outside.join(' ')}. Allowed: ${app.allowed_scopes.join(' ') || '(none)'}.`,
       );
     }
-    const state = one(p.state) ?? null;
+    const state = given(p.state) ?? null;
     if (state && state.length > 1024)
       throw new AuthorizationRequestError('Invalid state', 'state is too long.');
     return {
@@ -287,11 +287,10 @@ export class AuthorizationRequestService {
 function openIdParameters(
   p: AuthorizationParams,
 ): Pick<ValidAuthorization, 'openid' | 'nonce' | 'prompt' | 'maxAge' | 'loginHint'> {
-  const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-  const nonce = one(p.nonce) ?? null;
+  const nonce = given(p.nonce) ?? null;
   if (nonce !== null && nonce.length > 512)
     throw new AuthorizationRequestError('Invalid nonce', 'nonce is too long (512 characters at most).');
-  const prompt = [...new Set((one(p.prompt) ?? '').split(' ').filter(Boolean))];
+  const prompt = [...new Set((given(p.prompt) ?? '').split(' ').filter(Boolean))];
   const unknown = prompt.filter((x) => !(PROMPT_VALUES as readonly string[]).includes(x));
   if (unknown.length)
     throw new AuthorizationRequestError('Invalid prompt', `Unsupported prompt value: ${unknown.join(' ')}.`);
@@ -300,10 +299,10 @@ function openIdParameters(
       'Invalid prompt',
       'prompt=none cannot be combined with other values.',
     );
-  const maxAgeText = one(p.max_age);
+  const maxAgeText = given(p.max_age);
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText))
     throw new AuthorizationRequestError('Invalid max_age', 'max_age must be a whole number of seconds.');
-  const loginHint = one(p.login_hint)?.trim() ?? null;
+  const loginHint = given(p.login_hint)?.trim() ?? null;
   if (loginHint !== null && loginHint.length > 320)
     throw new AuthorizationRequestError('Invalid login_hint', 'login_hint is too long.');
   return {

@@ -21,3 +21,8 @@ export function readForm(req: Request): Record<string, string | undefined> {
   }
   return out;
 }
+
+/** A request parameter's text, or undefined when it is absent, empty (RFC 6749 §3.1) or not text (repeated). */
+export function given(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Inject, Param, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header, Inject, Param, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -30,6 +30,10 @@ export const CLAIMS_SUPPORTED = [
   'family_name',
 ];
 
+/** A public document, cached five minutes; browser apps discover the server cross-origin. */
+const PublicDocument = () =>
+  applyDecorators(Header('Cache-Control', 'public, max-age=300'), Header('Access-Control-Allow-Origin', '*'));
+
 /**
  * The server's metadata: RFC 8414 at `/.well-known/oauth-authorization-server` and OpenID Connect Discovery
  * at `/.well-known/openid-configuration`, one document built once so the two always agree (the OpenID one
@@ -47,9 +51,7 @@ export class MetadataController {
   ) {}
 
   @Get('.well-known/oauth-authorization-server')
-  @Header('Cache-Control', 'public, max-age=300')
-  // a public document: browser apps discover the server cross-origin
-  @Header('Access-Control-Allow-Origin', '*')
+  @PublicDocument()
   @ApiOperation({ summary: 'RFC 8414 authorization server metadata' })
   @ApiOkResponse({ type: AuthorizationServerMetadataDto })
   getAuthorizationServerMetadata(): AuthorizationServerMetadataDto {
@@ -57,8 +59,7 @@ export class MetadataController {
   }
 
   @Get('.well-known/openid-configuration')
-  @Header('Cache-Control', 'public, max-age=300')
-  @Header('Access-Control-Allow-Origin', '*')
+  @PublicDocument()
   @ApiOperation({
     summary: 'OpenID Connect Discovery 1.0: the OpenID Provider configuration (agrees with RFC 8414’s)',
   })
@@ -84,8 +85,7 @@ export class MetadataController {
 
   /** Discovery under the issuer's path (`{path}/.well-known/openid-configuration`): only that path. */
   @Get('*issuerPath/.well-known/openid-configuration')
-  @Header('Cache-Control', 'public, max-age=300')
-  @Header('Access-Control-Allow-Origin', '*')
+  @PublicDocument()
   @ApiExcludeEndpoint() // the same document, at a path that exists only when PUBLIC_BASE_URL has one
   getOpenIdConfigurationUnderIssuerPath(
     @Param('issuerPath') issuerPath: string[],
@@ -97,8 +97,7 @@ export class MetadataController {
 
   /** RFC 8414 §3.1 for an issuer with a path: `/.well-known/oauth-authorization-server{path}`. */
   @Get('.well-known/oauth-authorization-server/*issuerPath')
-  @Header('Cache-Control', 'public, max-age=300')
-  @Header('Access-Control-Allow-Origin', '*')
+  @PublicDocument()
   @ApiExcludeEndpoint()
   getAuthorizationServerMetadataForIssuerPath(
     @Param('issuerPath') issuerPath: string[],

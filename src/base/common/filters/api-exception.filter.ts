@@ -30,7 +30,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     const err = toApiError(exception, req, this.logger);
     answerAfterCharge(this.limiter, req, res, () => {
-      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      for (const [k, v] of Object.entries({ ...err.headers, ...this.headersFor(req, err) }))
+        res.setHeader(k, v);
       // the body keeps the spec's shape; the machine-readable code travels beside it
       if (err.code) res.setHeader('X-Error-Code', err.code);
       if (OAUTH_FORM_ENDPOINT.test(req.path) && (err.status === 400 || err.status === 413)) {
@@ -41,6 +42,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
       res.status(err.status).json({ errors: err.errors });
     });
+  }
+
+  /** Headers a surface adds to its error answers (the userinfo endpoint's RFC 6750 challenge); none here. */
+  protected headersFor(_req: Request, _err: ApiError): Record<string, string> {
+    return {};
   }
 }
 

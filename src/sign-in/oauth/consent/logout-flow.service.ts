@@ -7,6 +7,7 @@ import type { AppEntity } from '../../../base/model/app.entity.js';
 import { TokensService } from '../../../credentials/tokens/tokens.service.js';
 import { OAuthTokensService } from '../oauth-tokens.service.js';
 import { OAuthRepository } from '../oauth.repository.js';
+import { given } from '../form.js';
 import { IdTokenService } from '../oidc/id-token.service.js';
 import { APPROVER } from './consent-flow.service.js';
 import { errorPage } from './consent-pages.js';
@@ -128,12 +129,11 @@ export class LogoutFlow {
   }
 
   private async validate(p: LogoutParams): Promise<ValidLogout> {
-    const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-    const hintText = text(p.id_token_hint);
+    const hintText = given(p.id_token_hint);
     const hint = hintText ? await this.idTokens.verifyHint(hintText) : null;
     if (hintText && !hint)
       throw new LogoutRefused('Invalid id_token_hint', 'The id_token_hint was not issued by this service.');
-    const clientId = text(p.client_id);
+    const clientId = given(p.client_id);
     if (clientId && hint && hint.clientId !== clientId)
       throw new LogoutRefused(
         'Wrong client',
@@ -142,7 +142,7 @@ export class LogoutFlow {
     const appId = hint?.clientId ?? clientId;
     const app = appId && isUuid(appId) ? await this.repo.clientApp(appId) : null;
     if (appId && !app) throw new LogoutRefused('Unknown application', 'No application has this client_id.');
-    const returnTo = text(p.post_logout_redirect_uri) ?? null;
+    const returnTo = given(p.post_logout_redirect_uri) ?? null;
     if (returnTo !== null) {
       if (!app)
         throw new LogoutRefused(
@@ -162,5 +162,5 @@ export class LogoutFlow {
 /** The request's fields for the confirmation form (what it posts back). */
 function logoutFields(p: LogoutParams): Record<string, string | undefined> {
   const keep = ['post_logout_redirect_uri', 'state', 'client_id'] as const;
-  return Object.fromEntries(keep.map((k) => [k, typeof p[k] === 'string' && p[k] !== '' ? p[k] : undefined]));
+  return Object.fromEntries(keep.map((k) => [k, given(p[k])]));
 }
