@@ -1,72 +1,19 @@
-import type { IdTokenService } from './oidc/id-token.service.js';
-import type { ConsentMemoryService } from './oidc/consent-memory.service.js';
-import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
-import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
-import type { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
-import type { MfaService } from '../mfa/mfa.service.js';
-import type { OtpType } from '../login/mfa-policy.js';
 import {
-  type AuthorizationParams,
   AuthorizationRequestError,
-  AuthorizationRequestService,
   CODE_TTL_SECONDS,
   type ValidAuthorization,
 } from './authorization-request.service.js';
-import type { NewCode, OAuthRepository } from './oauth.repository.js';
-import { s256 } from './pkce.js';
-import { fixedClock } from '../../../test/utils/fakes.js';
-
-const NOW = new Date('2026-05-01T12:00:00Z');
-const APP_ID = '11111111-1111-4111-8111-111111111111';
-const CHALLENGE = s256('v'.repeat(43));
-
-const app = (over: Partial<AppEntity> = {}) =>
-  ({
-    id: APP_ID,
-    type: 'OAUTH',
-    is_builtin: false,
-    system_domain_id: 'd1',
-    redirect_uris: ['https://client.example/cb'],
-    allowed_scopes: ['read', 'write'],
-    ...over,
-  }) as AppEntity;
-
-function setup(found: AppEntity | null = app(), owed: OtpType[] | null = null) {
-  const repo = {
-    clientApp: jest.fn(async (): Promise<AppEntity | null> => found),
-    insertCode: jest.fn(async (_em: unknown, _c: NewCode) => undefined),
-    transaction: jest.fn(async <T>(work: (em: unknown) => Promise<T>) => work({})),
-  };
-  const idTokens = { recordGrant: jest.fn(async () => undefined) };
-  const consents = {
-    covers: jest.fn(async () => false),
-    remember: jest.fn(async () => undefined),
-  };
-  const domain = { id: 'd1', mfa_required: false } as SystemDomainEntity;
-  const domains = { byId: jest.fn(async () => domain) };
-  const mfa = { owedFor: jest.fn(async (): Promise<OtpType[] | null> => owed) };
-  const service = new AuthorizationRequestService(
-    repo as unknown as OAuthRepository,
-    domains as unknown as SystemDomainsService,
-    mfa as unknown as MfaService,
-    fixedClock(NOW),
-    idTokens as unknown as IdTokenService,
-    consents as unknown as ConsentMemoryService,
-  );
-  return { service, repo, domains, mfa, domain, idTokens, consents };
-}
-
-const params = (over: Partial<AuthorizationParams> = {}): AuthorizationParams => ({
-  client_id: APP_ID,
-  redirect_uri: 'https://client.example/cb',
-  response_type: 'code',
-  code_challenge: CHALLENGE,
-  code_challenge_method: 'S256',
-  ...over,
-});
+import {
+  app,
+  APP_ID,
+  CHALLENGE,
+  NOW,
+  params,
+  setup,
+} from '../../../test/utils/authorization-request-fakes.js';
 
 const approver = (over: Partial<AuthContext> = {}, mfa = false) =>
   ({

@@ -1,92 +1,9 @@
-import { jest } from '@jest/globals';
-import type { Request } from 'express';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
-import { fixedClock } from '../../../../test/utils/fakes.js';
-import type { PageCookie } from '../../../base/common/html/page-result.js';
-import type { BaseConfig } from '../../../base/config/config.js';
-import type { AppEntity } from '../../../base/model/app.entity.js';
-import type { SystemDomainEntity } from '../../../base/model/system-domain.entity.js';
-import type { UserEntity } from '../../../base/model/user.entity.js';
-import type { SystemDomainsService } from '../../../accounts/system-domains/system-domains.service.js';
-import type { SsoLoginService } from '../../identity-providers/sso-login.service.js';
-import type { CredentialsService } from '../../login/credentials.service.js';
-import type { MfaService } from '../../mfa/mfa.service.js';
-import {
-  AuthorizationRequestError,
-  type AuthorizationRequestService,
-  type ValidAuthorization,
-} from '../authorization-request.service.js';
-import { ConsentFlow } from './consent-flow.service.js';
-import type { ConsentSessionService } from './consent-session.service.js';
+import { CSRF_COOKIE, FIELDS, REQ, session, setup, v } from '../../../../test/utils/consent-flow-fakes.js';
+import { AuthorizationRequestError, type ValidAuthorization } from '../authorization-request.service.js';
 
 // The OpenID Connect steps of the consent page (issue 40); the OAuth ones are consent-flow.service.spec.ts.
-
-const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig;
-const REQ = {} as Request;
-const CSRF_COOKIE: PageCookie = { name: 'portcullis_csrf', value: 'minted', options: {} };
-const SESSION_COOKIES: PageCookie[] = [{ name: 'portcullis_session', value: 'login-jwt', options: {} }];
-const v: ValidAuthorization = {
-  app: { id: 'app1', name: 'Photos', url: null, system_domain_id: 'd1' } as AppEntity,
-  redirectUri: 'https://photos.example/cb',
-  scopes: ['assets:read'],
-  state: 'st',
-  codeChallenge: 'c'.repeat(43),
-  openid: false,
-  nonce: null,
-  prompt: [],
-  maxAge: null,
-  loginHint: null,
-};
-const FIELDS = { client_id: 'app1', redirect_uri: 'https://photos.example/cb', state: 'st' };
-const session = { userId: 'u1', user: { email: 'a@example.test' } } as AuthContext;
-const pending = { userId: 'u1', systemDomainId: 'd1', user: { email: 'a@example.test' } } as AuthContext;
-
-function setup(now = new Date()) {
-  const requests = {
-    validate: jest.fn(async (): Promise<ValidAuthorization> => v),
-    requireApprover: jest.fn(async () => undefined),
-    decide: jest.fn(async (..._a: unknown[]) => 'https://photos.example/cb?code=abc'),
-    describeScopes: jest.fn((s: string[]) => s.map((name) => ({ name, description: name }))),
-    consentRemembered: jest.fn(async (..._a: unknown[]) => false),
-    errorRedirect: jest.fn(
-      (_v: ValidAuthorization, error: string, ..._rest: unknown[]) =>
-        `https://photos.example/cb?error=${error}`,
-    ),
-  };
-  const sessions = {
-    csrfToken: jest.fn(() => ({ token: 'csrf', cookie: CSRF_COOKIE })),
-    csrfValid: jest.fn(() => true),
-    current: jest.fn(async (): Promise<AuthContext | null> => session),
-    pending: jest.fn(async (): Promise<AuthContext | null> => pending),
-    chooseDomain: jest.fn(async () => 'd1'),
-    start: jest.fn(async () => SESSION_COOKIES),
-    startWith: jest.fn(() => SESSION_COOKIES),
-  };
-  const credentials = { verify: jest.fn(async () => ({ id: 'u1' }) as UserEntity) };
-  const mfa = {
-    owedFor: jest.fn(async () => null),
-    completeWithCode: jest.fn(async () => ({ token: 'login-jwt' })),
-  };
-  const domains = { byId: jest.fn(async () => ({ id: 'd1' }) as SystemDomainEntity) };
-  const sso = {
-    exchange: jest.fn(async () => ({ token: 'sso-jwt' })),
-    loginUrl: jest.fn(async (_email: string, _back: string): Promise<{ url: string } | null> => ({
-      url: 'https://idp.example/sso',
-    })),
-  };
-  const flow = new ConsentFlow(
-    config,
-    requests as unknown as AuthorizationRequestService,
-    sessions as unknown as ConsentSessionService,
-    credentials as unknown as CredentialsService,
-    mfa as unknown as MfaService,
-    domains as unknown as SystemDomainsService,
-    sso as unknown as SsoLoginService,
-    fixedClock(now),
-  );
-  return { flow, requests, sessions, sso };
-}
 
 describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, remembered consent', () => {
   const NOW = new Date('2026-05-01T12:00:00Z');

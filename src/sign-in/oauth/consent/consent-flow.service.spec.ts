@@ -1,97 +1,19 @@
-import { jest } from '@jest/globals';
-import type { Request } from 'express';
-import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
-import { fixedClock } from '../../../../test/utils/fakes.js';
-import type { PageCookie } from '../../../base/common/html/page-result.js';
-import type { BaseConfig } from '../../../base/config/config.js';
-import type { AppEntity } from '../../../base/model/app.entity.js';
-import type { SystemDomainEntity } from '../../../base/model/system-domain.entity.js';
-import type { UserEntity } from '../../../base/model/user.entity.js';
-import type { SystemDomainsService } from '../../../accounts/system-domains/system-domains.service.js';
-import type { SsoLoginService } from '../../identity-providers/sso-login.service.js';
-import type { CredentialsService } from '../../login/credentials.service.js';
-import type { OtpType } from '../../login/mfa-policy.js';
-import type { MfaService } from '../../mfa/mfa.service.js';
 import {
-  AuthorizationRequestError,
-  type AuthorizationRequestService,
-  type ValidAuthorization,
-} from '../authorization-request.service.js';
-import { APPROVER, ConsentFlow, PENDING_SIGN_IN } from './consent-flow.service.js';
-import type { ConsentSessionService } from './consent-session.service.js';
-
-const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig;
-const REQ = {} as Request;
-const CSRF_COOKIE: PageCookie = { name: 'portcullis_csrf', value: 'minted', options: {} };
-const SESSION_COOKIES: PageCookie[] = [{ name: 'portcullis_session', value: 'login-jwt', options: {} }];
-const PENDING_COOKIES: PageCookie[] = [{ name: 'portcullis_pending', value: 'temp', options: {} }];
-const v: ValidAuthorization = {
-  app: { id: 'app1', name: 'Photos', url: null, system_domain_id: 'd1' } as AppEntity,
-  redirectUri: 'https://photos.example/cb',
-  scopes: ['assets:read'],
-  state: 'st',
-  codeChallenge: 'c'.repeat(43),
-  openid: false,
-  nonce: null,
-  prompt: [],
-  maxAge: null,
-  loginHint: null,
-};
-const FIELDS = { client_id: 'app1', redirect_uri: 'https://photos.example/cb', state: 'st' };
-const session = { userId: 'u1', user: { email: 'a@example.test' } } as AuthContext;
-const pending = { userId: 'u1', systemDomainId: 'd1', user: { email: 'a@example.test' } } as AuthContext;
-const user = { id: 'u1' } as UserEntity;
-const domain = { id: 'd1' } as SystemDomainEntity;
-
-function setup() {
-  const requests = {
-    validate: jest.fn(async (): Promise<ValidAuthorization> => v),
-    requireApprover: jest.fn(async () => undefined),
-    decide: jest.fn(async () => 'https://photos.example/cb?code=abc'),
-    describeScopes: jest.fn((s: string[]) => s.map((name) => ({ name, description: name }))),
-    consentRemembered: jest.fn(async () => false),
-    errorRedirect: jest.fn(
-      (_v: ValidAuthorization, error: string) => `https://photos.example/cb?error=${error}`,
-    ),
-  };
-  const sessions = {
-    csrfToken: jest.fn((): { token: string; cookie?: PageCookie } => ({
-      token: 'csrf',
-      cookie: CSRF_COOKIE,
-    })),
-    csrfValid: jest.fn(() => true),
-    current: jest.fn(async (): Promise<AuthContext | null> => session),
-    pending: jest.fn(async (): Promise<AuthContext | null> => pending),
-    chooseDomain: jest.fn(async () => 'd1'),
-    start: jest.fn(async () => SESSION_COOKIES),
-    startWith: jest.fn(() => SESSION_COOKIES),
-    startPending: jest.fn(() => PENDING_COOKIES),
-  };
-  const credentials = { verify: jest.fn(async (): Promise<UserEntity | null> => user) };
-  const mfa = {
-    owedFor: jest.fn(async (): Promise<OtpType[] | null> => null),
-    issueTemp: jest.fn(async () => 'temp'),
-    generateForCurrent: jest.fn(async () => undefined),
-    completeWithCode: jest.fn(async () => ({ token: 'login-jwt' })),
-  };
-  const domains = { byId: jest.fn(async () => domain) };
-  const sso = {
-    exchange: jest.fn(async (): Promise<{ token?: string } | null> => ({ token: 'sso-jwt' })),
-    loginUrl: jest.fn(async (): Promise<{ url: string } | null> => ({ url: 'https://idp.example/sso' })),
-  };
-  const flow = new ConsentFlow(
-    config,
-    requests as unknown as AuthorizationRequestService,
-    sessions as unknown as ConsentSessionService,
-    credentials as unknown as CredentialsService,
-    mfa as unknown as MfaService,
-    domains as unknown as SystemDomainsService,
-    sso as unknown as SsoLoginService,
-    fixedClock(new Date()),
-  );
-  return { flow, requests, sessions, credentials, mfa, domains, sso };
-}
+  CSRF_COOKIE,
+  domain,
+  FIELDS,
+  pending,
+  PENDING_COOKIES,
+  REQ,
+  session,
+  SESSION_COOKIES,
+  setup,
+  user,
+  v,
+} from '../../../../test/utils/consent-flow-fakes.js';
+import { AuthorizationRequestError } from '../authorization-request.service.js';
+import { APPROVER, PENDING_SIGN_IN } from './consent-flow.service.js';
 
 describe('ConsentFlow: every step validates the request first', () => {
   it('a bad request: its error page with the error’s status, never a redirect; nothing else runs', async () => {
