@@ -36,3 +36,12 @@ export function assuranceOf(session: {
   if (session.is_mfa_authenticated) return { acr: ASSURANCE_LEVELS.mfa, amr: ['pwd', 'otp', 'mfa'] };
   return { acr: ASSURANCE_LEVELS.password, amr: ['pwd'] };
 }
+
+/**
+ * When the person behind a session last proved who they are: its record's `auth_time` (kept through
+ * renewals), or its creation for a record from before that column. What `max_age` is measured against and
+ * what id_tokens report as `auth_time`, so the two always agree.
+ */
+export function signedInAt(session: { auth_time: Date | null; date_created: Date }): Date {
+  return new Date(session.auth_time ?? session.date_created);
+}

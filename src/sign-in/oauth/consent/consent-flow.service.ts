@@ -9,6 +9,7 @@ import { Clock } from '../../../base/common/clock.js';
 import { SsoLoginService } from '../../identity-providers/sso-login.service.js';
 import { CredentialsService } from '../../login/credentials.service.js';
 import { OTP_TYPES, type OtpType } from '../../login/mfa-policy.js';
+import { signedInAt } from '../../login/assurance.js';
 import { MfaService } from '../../mfa/mfa.service.js';
 import { SystemDomainsService } from '../../../accounts/system-domains/system-domains.service.js';
 import {
@@ -117,8 +118,7 @@ export class ConsentFlow {
   private signInAgain(v: ValidAuthorization, session: AuthContext): boolean {
     if (v.prompt.includes('login') || v.prompt.includes('select_account')) return true;
     if (v.maxAge === null) return false;
-    const signedIn = session.record.auth_time ?? session.record.date_created;
-    return this.clock.now().getTime() - new Date(signedIn).getTime() > v.maxAge * 1000;
+    return this.clock.now().getTime() - signedInAt(session.record).getTime() > v.maxAge * 1000;
   }
 
   /** The sign-in form, pre-filled with `login_hint`; a hint whose domain signs in with SSO goes to its IdP. */

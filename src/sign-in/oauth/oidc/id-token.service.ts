@@ -9,7 +9,7 @@ import { deriveKey, serviceSecret } from '../../../base/keys/key-encryption.js';
 import { SigningKeysService } from '../../../base/keys/signing-keys.service.js';
 import type { TokenEntity } from '../../../base/model/token.entity.js';
 import { CredentialMintService } from '../../../credentials/mint/credential-mint.service.js';
-import { assuranceOf } from '../../login/assurance.js';
+import { assuranceOf, signedInAt } from '../../login/assurance.js';
 import { OidcRepository, type Person } from './oidc.repository.js';
 
 /** The claims of the granted scopes about a person (OpenID Connect Core §5.4): id_token and userinfo alike. */
@@ -74,8 +74,7 @@ export class IdTokenService {
       session_id: g.session.id,
       sid: this.sidOf(g.session.id),
       nonce: g.nonce,
-      // the session's sign-in (kept through renewals); a session record always has one
-      auth_time: g.session.auth_time ?? g.session.date_created,
+      auth_time: signedInAt(g.session),
       acr,
       amr,
     });
