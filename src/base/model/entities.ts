@@ -46,6 +46,12 @@ import { StorageEntity } from './storage.entity.js';
 import { JobEntity } from './job.entity.js';
 import { AuditEventEntity } from './audit-event.entity.js';
 import { OAuthConsentEntity, OidcGrantEntity } from './oidc.entity.js';
+import {
+  DirectoryEntity,
+  OidcLoginCodeEntity,
+  OidcLoginStateEntity,
+  OidcProviderEntity,
+} from './federation.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -94,6 +100,10 @@ export const ENTITIES = [
   SamlRequestEntity,
   SamlAssertionIdEntity,
   SamlLoginCodeEntity,
+  DirectoryEntity,
+  OidcProviderEntity,
+  OidcLoginStateEntity,
+  OidcLoginCodeEntity,
   StorageEntity,
   FormatEntity,
   FileSetEntity,

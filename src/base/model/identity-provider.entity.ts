@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -11,6 +12,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { SystemDomainEntity } from './system-domain.entity.js';
+import { DirectoryEntity, OidcProviderEntity } from './federation.entity.js';
 
 export const IDP_TYPES = ['VENDOR_A', 'VENDOR_B', 'VENDOR_C', 'GENERIC'] as const;
 export type IdpType = (typeof IDP_TYPES)[number];
@@ -44,7 +46,8 @@ export class IdentityProviderEntity {
 }
 
 /**
- * An email domain name bound to one identity provider of a system domain. A binding routes people and
+ * An email domain name bound to one authenticator of a system domain (a SAML IdP, a directory or an OpenID
+ * provider). A binding routes people and
  * provisions them only once verified (`verified_at`): by the DNS TXT record that carries `challenge_token`, or
  * by a super administrator's decision. Each system domain may claim a name (one binding per name and domain);
  * one binding per name across all tenants may be verified (the partial unique index), and that one routes.
@@ -55,12 +58,29 @@ export class IdentityProviderEntity {
   unique: true,
   where: '"verified_at" IS NOT NULL',
 })
+@Check(
+  'ck_identity_provider_domains_one_authenticator',
+  'num_nonnulls("identity_provider_id", "directory_id", "oidc_provider_id") = 1',
+)
 export class IdentityProviderDomainEntity {
   @PrimaryColumn({ type: 'text' }) domain!: string;
-  @Column({ type: 'uuid' }) identity_provider_id!: string;
+  /** The authenticator the name routes to: exactly one of a SAML IdP, a directory, an OpenID provider. */
+  @Column({ type: 'uuid', nullable: true }) identity_provider_id!: string | null;
   @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'identity_provider_id' })
   identity_provider?: Relation<IdentityProviderEntity>;
+  @Index('ix_identity_provider_domains_directory')
+  @Column({ type: 'uuid', nullable: true })
+  directory_id!: string | null;
+  @ManyToOne(() => DirectoryEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'directory_id' })
+  directory?: Relation<DirectoryEntity>;
+  @Index('ix_identity_provider_domains_oidc_provider')
+  @Column({ type: 'uuid', nullable: true })
+  oidc_provider_id!: string | null;
+  @ManyToOne(() => OidcProviderEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'oidc_provider_id' })
+  oidc_provider?: Relation<OidcProviderEntity>;
   @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
   @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'system_domain_id' })

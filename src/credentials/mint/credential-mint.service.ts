@@ -90,7 +90,7 @@ export class CredentialMintService {
       systemDomainId: string;
       kind: 'LOGIN' | 'TEMP';
       mfa?: boolean;
-      /** A tenant's authenticator vouched (never a second factor; see SignInAuthority). */
+      /** A tenant's authenticator vouched (see SignInAuthority). */
       tenantVouched?: boolean;
       /** The SignInAuthority's ceiling for a session a tenant vouched for on an account it does not own. */
       rightsCap?: RightsCap | null;
@@ -99,7 +99,9 @@ export class CredentialMintService {
   ): Promise<Minted> {
     const ttl =
       s.kind === 'LOGIN' ? this.config.auth.loginTokenTtlSeconds : this.config.auth.tempTokenTtlSeconds;
-    const mfa = s.tenantVouched ? false : s.mfa;
+    // a tenant's word is never a second factor: a tenant-marked session is second-factor authenticated only
+    // when the service's own factor completed it (MfaService.completeWithCode), the one caller that says so
+    const mfa = s.kind === 'TEMP' ? false : s.mfa;
     return this.issuer.issue({ ...s, mfa, expires: this.after(ttl), authTime: this.clock.now() }, em, audit);
   }
 

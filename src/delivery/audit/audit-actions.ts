@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'group.changed',
   'domain.changed',
   'identity_provider.changed',
+  'directory.changed',
+  'oidc_provider.changed',
   'webhook.changed',
 ] as const;
 

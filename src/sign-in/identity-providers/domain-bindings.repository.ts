@@ -5,6 +5,11 @@ import {
   IdentityProviderDomainEntity,
   IdentityProviderEntity,
 } from '../../base/model/identity-provider.entity.js';
+import { DirectoryEntity, OidcProviderEntity } from '../../base/model/federation.entity.js';
+
+/** The columns that name a binding's authenticator (exactly one is set). */
+export const AUTHENTICATOR_COLUMNS = ['identity_provider_id', 'directory_id', 'oidc_provider_id'] as const;
+export type AuthenticatorColumn = (typeof AUTHENTICATOR_COLUMNS)[number];
 
 /** A binding's key: one name claimed by one system domain. */
 export interface BindingKey {
@@ -19,9 +24,21 @@ export interface BindingKey {
  */
 @Injectable()
 export class DomainBindingsRepository extends FeatureRepository {
-  /** One of the domain's IdPs, or null. */
-  idpOfDomain(id: string, systemDomainId: string): Promise<IdentityProviderEntity | null> {
-    return this.ds.getRepository(IdentityProviderEntity).findOneBy({ id, system_domain_id: systemDomainId });
+  /** One of the domain's authenticators (an IdP, a directory, an OpenID provider), or null. */
+  authenticatorOfDomain(
+    column: AuthenticatorColumn,
+    id: string,
+    systemDomainId: string,
+  ): Promise<{ system_domain_id: string } | null> {
+    const entity = {
+      identity_provider_id: IdentityProviderEntity,
+      directory_id: DirectoryEntity,
+      oidc_provider_id: OidcProviderEntity,
+    }[column];
+    return this.ds.getRepository<{ id: string; system_domain_id: string }>(entity).findOne({
+      where: { id, system_domain_id: systemDomainId },
+      select: { id: true, system_domain_id: true },
+    });
   }
 
   /** A binding by its key (inside `em`'s transaction, else outside any), or null. */
@@ -83,7 +100,13 @@ export class DomainBindingsRepository extends FeatureRepository {
     em: EntityManager,
     row: Pick<
       IdentityProviderDomainEntity,
-      'domain' | 'system_domain_id' | 'identity_provider_id' | 'verified_at' | 'challenge_token'
+      | 'domain'
+      | 'system_domain_id'
+      | 'identity_provider_id'
+      | 'directory_id'
+      | 'oidc_provider_id'
+      | 'verified_at'
+      | 'challenge_token'
     >,
   ): Promise<void> {
     await em

@@ -43,7 +43,7 @@ function setup(
     rows.find((r) => r.domain === k.domain && r.system_domain_id === k.system_domain_id);
   const repo = repoWithTransaction(EM, {
     manager: EM,
-    idpOfDomain: jest.fn(async (id: string, d: string) =>
+    authenticatorOfDomain: jest.fn(async (id: string, d: string) =>
       id === 'i1' && d === 'd1' ? ({ id: 'i1', system_domain_id: 'd1' } as IdentityProviderEntity) : null,
     ),
     binding: jest.fn(async (k: BindingKey) => find(k) ?? null),

@@ -9,7 +9,11 @@ import { fromAuth } from '../../delivery/audit/audit-origin.js';
 import type { DomainBindingDto, DomainIdentityProviderMapDto } from './dto/identity-provider.dto.js';
 import { DnsTxt, DnsUnavailableError } from './dns-txt.js';
 import type { IdentityProviderDomainEntity } from '../../base/model/identity-provider.entity.js';
-import { type BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
+import {
+  AUTHENTICATOR_COLUMNS,
+  type BindingKey,
+  DomainBindingsRepository,
+} from './domain-bindings.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { bindingView, CHALLENGE_PREFIX, CHALLENGE_VALUE } from './idp-view.js';
 
@@ -33,36 +37,49 @@ export class DomainBindingsService {
     private readonly dns: DnsTxt,
   ) {}
 
-  /** Binds an email domain name to one of the caller's IdPs: unverified, with its challenge (or forced). */
+  /**
+   * Binds an email domain name to one of the caller's authenticators (a SAML IdP, a directory or an OpenID
+   * provider): unverified, with its challenge (or forced).
+   */
   async bind(auth: AuthContext, body: DomainIdentityProviderMapDto): Promise<DomainBindingDto> {
     const domain = domainName(body.domain);
     if (body.force && !auth.isSuperAdmin) throw IdpErrors.FORCE_FORBIDDEN();
-    await this.access.require(auth, 'identity_provider', [body.identity_provider_id]);
-    const idp = await this.repo.idpOfDomain(body.identity_provider_id, auth.systemDomainId);
-    if (!idp) throw IdpErrors.NOT_FOUND();
-    if (body.system_domain_id !== undefined && body.system_domain_id !== idp.system_domain_id) {
-      throw IdpErrors.INVALID({ system_domain_id: 'must be the identity provider’s system domain' });
+    const named = AUTHENTICATOR_COLUMNS.filter((c) => body[c] !== undefined);
+    if (named.length !== 1) {
+      const why = 'name exactly one of identity_provider_id, directory_id, oidc_provider_id';
+      throw IdpErrors.INVALID({ [named[1] ?? 'identity_provider_id']: why });
+    }
+    const column = named[0];
+    const id = body[column]!;
+    if (column === 'identity_provider_id') await this.access.require(auth, 'identity_provider', [id]);
+    const owner = await this.repo.authenticatorOfDomain(column, id, auth.systemDomainId);
+    if (!owner) throw IdpErrors.NOT_FOUND();
+    if (body.system_domain_id !== undefined && body.system_domain_id !== owner.system_domain_id) {
+      throw IdpErrors.INVALID({ system_domain_id: 'must be the authenticator’s system domain' });
     }
     const forced = body.force === true;
     return this.repo.transaction(async (em) => {
-      const key = { domain, system_domain_id: idp.system_domain_id };
+      const key = { domain, system_domain_id: owner.system_domain_id };
       const own = await this.repo.binding(key, em);
-      if (own && own.identity_provider_id !== idp.id) throw IdpErrors.DOMAIN_TAKEN();
+      if (own && own[column] !== id) throw IdpErrors.DOMAIN_TAKEN();
       if (!own || (forced && !own.verified_at)) {
-        if (await this.repo.verifiedElsewhere(em, domain, idp.system_domain_id))
+        if (await this.repo.verifiedElsewhere(em, domain, owner.system_domain_id))
           throw IdpErrors.DOMAIN_FOREIGN();
       }
       if (!own) {
         // the name reaches people this domain does not hold alone: not its administrators' to claim
-        if (!forced && (await this.repo.contestedUsers(em, domain, idp.system_domain_id)) > 0)
+        if (!forced && (await this.repo.contestedUsers(em, domain, owner.system_domain_id)) > 0)
           throw IdpErrors.DOMAIN_CONTESTED();
         await this.repo.claim(em, {
           ...key,
-          identity_provider_id: idp.id,
+          identity_provider_id: null,
+          directory_id: null,
+          oidc_provider_id: null,
+          [column]: id,
           verified_at: null,
           challenge_token: generateSecret(),
         });
-        await this.record(em, auth, key, { operation: 'bind' });
+        await this.record(em, auth, key, { operation: 'bind', [column]: id });
       }
       if (forced && !own?.verified_at) await this.verified(em, auth, key, 'decision');
       return bindingView(await this.repo.bindingOrFail(em, key));

@@ -41,6 +41,8 @@ export function bindingView(b: IdentityProviderDomainEntity): DomainBindingDto {
   return {
     domain: b.domain,
     identity_provider_id: b.identity_provider_id,
+    directory_id: b.directory_id,
+    oidc_provider_id: b.oidc_provider_id,
     system_domain_id: b.system_domain_id,
     verified: b.verified_at !== null,
     verified_at: wireDateOrNull(b.verified_at),

@@ -11,15 +11,15 @@ import { userView } from '../../accounts/users/user-view.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { type AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
-import { type ServiceMethod, type SignInHook, SignInService } from './sign-in.service.js';
+import { type ServiceMethod, type SignInHook, SignInService, type TenantMethod } from './sign-in.service.js';
 import { factorOwed, type MfaPolicy } from './mfa-policy.js';
 
 /**
- * An authenticator that one tenant controls (a domain's SAML IdP; its directory and OpenID provider next):
- * its word is good only inside that domain, and only for what that domain owns.
+ * An authenticator that one tenant controls (a domain's SAML IdP, its company directory, its OpenID
+ * provider): its word is good only inside that domain, and only for what that domain owns.
  */
 export interface TenantAuthenticator {
-  kind: 'saml';
+  kind: TenantMethod;
   /** The authenticator's own id (the IdP's), for logs. */
   id: string;
   /** The domain whose administrators control it. */
@@ -103,7 +103,14 @@ export class SignInAuthority {
   serviceSession(
     em: EntityManager,
     user: { userId: string; domainId: string },
-    how: { method: ServiceMethod; mfa?: boolean; origin?: AuditOrigin },
+    how: {
+      method: ServiceMethod;
+      mfa?: boolean;
+      origin?: AuditOrigin;
+      /** Completing a sign-in a tenant's authenticator began (its temporary token's mark and ceiling). */
+      tenantVouched?: boolean;
+      rightsCap?: RightsCap | null;
+    },
   ) {
     return this.issuing.domainToken(em, user.userId, user.domainId, how);
   }
@@ -156,9 +163,11 @@ export class SignInAuthority {
   }
 
   /**
-   * The session a tenant's authenticator vouched for (`vouch`, a moment ago: the SAML code exchange), judged
-   * again now: the Token form with that domain's login token. `selfLinked`: the person's own link of the
-   * authenticator's identity to this account still stands.
+   * The session a tenant's authenticator vouched for (`vouch`, a moment ago: the SAML or OpenID code exchange,
+   * the directory's bind), judged again now: the Token form with that domain's login token. `selfLinked`: the
+   * person's own link of the authenticator's identity to this account still stands. `secondFactor`: the
+   * domain's second-factor policy applies as to a password sign-in (a directory checks a password, nothing
+   * more): where a factor is owed the answer is a temporary token, and the service's own factor completes it.
    */
   async tenantSession(
     by: TenantAuthenticator,
@@ -166,6 +175,7 @@ export class SignInAuthority {
     selfLinked: boolean,
     unauthorized: () => ApiError,
     origin: AuditOrigin = OUTSIDE_REQUEST,
+    opts: { secondFactor?: boolean } = {},
   ): Promise<LoginTokenDto> {
     const facts = await this.repo.accountFacts(this.repo.manager, { id: userId }, by.systemDomainId);
     let vouched: VouchedAccount;
@@ -179,7 +189,12 @@ export class SignInAuthority {
       throw e;
     }
     const cap: RightsCap | null = vouched.owned ? null : DOMAIN_ADMIN_CAP;
-    return this.issuing.signInToDomain(facts!.user, by.systemDomainId, unauthorized, cap, origin);
+    return this.issuing.signInToDomain(facts!.user, by.systemDomainId, unauthorized, {
+      method: by.kind,
+      rightsCap: cap,
+      origin,
+      secondFactor: opts.secondFactor === true,
+    });
   }
 
   /** The rules of whom a tenant's authenticator may vouch for, over the account's facts as they are now. */

@@ -17,9 +17,11 @@ import { applyCap, type RightsCap } from '../../base/common/auth/rights.js';
 
 /** How the service itself verified the person (the audit record of the sign-in names it). */
 export type ServiceMethod = 'password' | 'email_link' | 'second_factor' | 'invitation' | 'registration';
-/** The authenticators a tenant controls (a domain's SAML IdP; directories and external OpenID next). */
-export const TENANT_METHODS: readonly string[] = ['saml'];
-export type SignInMethod = ServiceMethod | 'saml';
+/** The authenticators a tenant controls: a domain's SAML IdP, its company directory, its OpenID provider. */
+export const TENANT_METHODS = ['saml', 'directory', 'oidc'] as const;
+export type TenantMethod = (typeof TENANT_METHODS)[number];
+export type SignInMethod = ServiceMethod | TenantMethod;
+const isTenantMethod = (m: string): m is TenantMethod => (TENANT_METHODS as readonly string[]).includes(m);
 
 /** A live domain of the user's (LoginRepository.liveMemberships), with the user's confirmed second factors. */
 type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
@@ -129,29 +131,32 @@ export class SignInService {
   }
 
   /**
-   * A tenant's authenticator (a domain's SAML IdP) vouched for the person, for this one domain only: the
-   * multi-platform Token form with that domain's login token only. The token is marked as the tenant's
-   * (`vouched_by_tenant`), never as second-factor authenticated, and carries the authority's ceiling
-   * (`rightsCap`, for an account the tenant does not own). `unauthorized` when the domain is no longer live.
+   * A tenant's authenticator (`how.method`: a domain's SAML IdP, directory or OpenID provider) vouched for the
+   * person, for this one domain only: the multi-platform Token form with that domain's login token only. The
+   * token is marked as the tenant's (`vouched_by_tenant`) and carries the authority's ceiling (`rightsCap`, for
+   * an account the tenant does not own). `how.secondFactor`: where the domain's policy owes a factor (as for a
+   * password), a temporary token (tenant-marked, with the ceiling) instead, which the service's own second
+   * factor completes. `unauthorized` when the domain is no longer live.
    */
   async signInToDomain(
     user: UserEntity,
     domainId: string,
     unauthorized: () => ApiError,
-    rightsCap: RightsCap | null,
-    origin: AuditOrigin = OUTSIDE_REQUEST,
+    how: { method: TenantMethod; rightsCap: RightsCap | null; origin: AuditOrigin; secondFactor: boolean },
   ): Promise<LoginTokenDto> {
     const row = (await this.membershipsOf(user.id)).find((r) => r.domain.id === domainId);
     if (!row || user.status !== 'ACTIVE') throw unauthorized();
     const { domain } = row;
+    const owed = how.secondFactor && factorOwed(domain, row.configured);
     const issued = await this.users.transaction(async (em) => {
-      const out = await this.domainToken(em, user.id, domain.id, { method: 'saml', origin, rightsCap });
+      if (owed) return this.tempToken(em, user.id, domain.id, how, row.builtinAppId);
+      const out = await this.domainToken(em, user.id, domain.id, how, row.builtinAppId);
       await this.lastLogin(em, user.id);
       return out;
     });
     const rights = applyCap(
       { isSuperAdmin: user.is_super_admin, isAdmin: user.is_super_admin || row.isAdmin, roles: new Set() },
-      rightsCap,
+      how.rightsCap,
     );
     return {
       ...tokenView(
@@ -161,8 +166,9 @@ export class SignInService {
         [domain.id],
         this.clock.now(),
       ),
-      token: issued.token,
-      auth_system_domains: [this.domainItem(row, issued.token, false)],
+      token: owed ? null : issued.token,
+      auth_system_domains: [this.domainItem(row, owed ? null : issued.token, owed)],
+      ...(owed ? { temp_token: issued.token } : {}),
     };
   }
 
@@ -189,18 +195,25 @@ export class SignInService {
    * A login token for one domain, under the domain's built-in sign-in app (inside `em`'s transaction); a
    * deactivated domain is refused there (SystemDomainsService.builtinAppId). Every sign-in of every flow
    * comes through here, so this is where its audit record (`signin.success`, naming the authenticator) is
-   * written. `how.method` 'saml' is a tenant's authenticator: the token is marked so (never a second factor).
+   * written. A tenant's authenticator (`how.method` in TENANT_METHODS), or the completion of a sign-in one of
+   * them began (`how.tenantVouched`, MfaService.completeWithCode), marks the token as the tenant's.
    */
   async domainToken(
     em: EntityManager,
     userId: string,
     domainId: string,
-    how: { method: SignInMethod; mfa?: boolean; origin?: AuditOrigin; rightsCap?: RightsCap | null },
+    how: {
+      method: SignInMethod;
+      mfa?: boolean;
+      origin?: AuditOrigin;
+      rightsCap?: RightsCap | null;
+      tenantVouched?: boolean;
+    },
     builtinAppId: string | null = null,
   ) {
     // the built-in app read with the memberships (signIn), else now; a deactivated domain is refused here
     const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
-    const tenantVouched = TENANT_METHODS.includes(how.method);
+    const tenantVouched = how.tenantVouched === true || isTenantMethod(how.method);
     const issued = await this.mint.signIn(
       em,
       {
@@ -223,20 +236,29 @@ export class SignInService {
   /**
    * A temporary sign-in token (TEMP) in one domain while a second factor is owed, under the domain's built-in
    * sign-in app (read with the memberships by signIn, else now), with its `signin.second_factor_owed` record.
+   * Begun by a tenant's authenticator (a directory), it carries the tenant's mark and ceiling to the session
+   * the second factor completes.
    */
   async tempToken(
     em: EntityManager,
     userId: string,
     domainId: string,
-    how: { method: ServiceMethod; origin: AuditOrigin },
+    how: { method: SignInMethod; origin: AuditOrigin; rightsCap?: RightsCap | null },
     builtinAppId: string | null = null,
   ) {
     const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
     return this.mint.signIn(
       em,
-      { userId, appId, systemDomainId: domainId, kind: 'TEMP' },
       {
-        origin: how.origin,
+        userId,
+        appId,
+        systemDomainId: domainId,
+        kind: 'TEMP',
+        tenantVouched: isTenantMethod(how.method),
+        rightsCap: how.rightsCap ?? null,
+      },
+      {
+        origin: { ...how.origin, actorUserId: userId },
         entry: (row) => signInEntry(row, 'signin.second_factor_owed', { method: how.method }),
       },
     );

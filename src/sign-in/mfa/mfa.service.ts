@@ -111,7 +111,14 @@ export class MfaService {
       const out = await this.signIns.serviceSession(
         em,
         { userId: auth.userId, domainId },
-        { method: 'second_factor', mfa: true, origin: fromAuth(auth) },
+        {
+          method: 'second_factor',
+          mfa: true,
+          origin: fromAuth(auth),
+          // a sign-in a tenant's directory began stays the tenant's, under its ceiling (SignInAuthority)
+          tenantVouched: auth.record.vouched_by_tenant,
+          rightsCap: auth.rightsCap ? [...auth.rightsCap] : null,
+        },
       );
       await this.repo.touchLastLogin(em, auth.userId, new Date());
       // a mailed code came to the account's address (an email change retires it): its holder receives mail

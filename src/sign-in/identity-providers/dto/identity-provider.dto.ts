@@ -82,8 +82,16 @@ export class ConvertedIdentityProviderDto {
 export class DomainIdentityProviderMapDto {
   @StringField({ minLength: 1, maxLength: 253, description: 'An email domain name, e.g. example.com' })
   domain!: string;
-  @UuidField() identity_provider_id!: string;
-  @UuidField({ required: false, description: 'The IdP’s system domain (read from the IdP when absent)' })
+  @UuidField({
+    required: false,
+    description: 'The SAML identity provider the name routes to (exactly one of the three authenticators)',
+  })
+  identity_provider_id?: string;
+  @UuidField({ required: false, description: 'Or the directory the name routes to (directories/)' })
+  directory_id?: string;
+  @UuidField({ required: false, description: 'Or the OpenID provider the name routes to (oidc_providers/)' })
+  oidc_provider_id?: string;
+  @UuidField({ required: false, description: 'The authenticator’s system domain (read from it when absent)' })
   system_domain_id?: string;
   @BoolField({
     required: false,
@@ -104,7 +112,12 @@ export class DomainVerificationDto {
 /** An email domain bound to an IdP, and whether it routes yet. */
 export class DomainBindingDto {
   @ApiProperty() domain!: string;
-  @ApiProperty({ format: 'uuid' }) identity_provider_id!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'A SAML IdP, or null' })
+  identity_provider_id!: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'A directory, or null' })
+  directory_id!: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'An OpenID provider, or null' })
+  oidc_provider_id!: string | null;
   @ApiProperty({ format: 'uuid' }) system_domain_id!: string;
   @ApiProperty({ description: 'Only a verified binding routes people to the IdP and provisions them' })
   verified!: boolean;
