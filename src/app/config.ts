@@ -13,6 +13,7 @@ import {
 import { REGISTRATION_CONFIG } from '../sign-in/onboarding/registration-config.js';
 import { MARKETPLACE_CONFIG } from '../sign-in/marketplace/marketplace-config.js';
 import { DNS_CONFIG } from '../sign-in/identity-providers/dns-config.js';
+import { FEDERATION_CONFIG } from '../sign-in/federation/federation-config.js';
 import { FILES_CONFIG } from '../platform/files/files-config.js';
 
 /** Every feature's configuration namespace: a start reads and checks them all (loadConfig). */
@@ -28,6 +29,7 @@ export const FEATURE_CONFIGS = [
   MARKETPLACE_CONFIG,
   FILES_CONFIG,
   DNS_CONFIG,
+  FEDERATION_CONFIG,
   LOCKOUT_CONFIG,
 ] as const;
 

@@ -16,6 +16,7 @@ import { AssetsModule } from '../platform/assets/assets.module.js';
 import { MetadataModule } from '../platform/metadata/metadata.module.js';
 import { SearchModule } from '../platform/search/search.module.js';
 import { IdentityProvidersModule } from '../sign-in/identity-providers/identity-providers.module.js';
+import { DirectoriesModule } from '../sign-in/directories/directories.module.js';
 import { JobsModule } from '../platform/jobs/jobs.module.js';
 import { FilesModule } from '../platform/files/files.module.js';
 import { AuditModule } from '../delivery/audit/audit.module.js';
@@ -41,6 +42,7 @@ export const FEATURE_MODULES = [
   MetadataModule,
   SearchModule,
   IdentityProvidersModule,
+  DirectoriesModule,
   JobsModule,
   FilesModule,
   AuditModule,

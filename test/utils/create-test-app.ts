@@ -57,6 +57,9 @@ export async function createTestApp(
     ...(db.url && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // the suites' webhook receivers listen on 127.0.0.1 (webhooks-ssrf tests turn the rule back on)
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // the suites' directories (slapd) and OpenID providers (oidc-provider) listen on 127.0.0.1 over http
+    FEDERATION_ALLOW_PRIVATE: 'true',
+    OIDC_ALLOW_HTTP_ISSUERS: 'true',
     // every suite calls from 127.0.0.1: the per-address budgets would make suites throttle each other.
     // Callers' own buckets keep the spec's defaults; rate-limit.e2e-spec.ts sets small budgets itself.
     ...GENEROUS_ADDRESS_BUDGETS,

@@ -13,13 +13,10 @@ export interface FederationConfig {
   allowHttpIssuers: boolean;
 }
 
-export const FEDERATION_CONFIG = configNamespace(
-  'federation',
-  (env, problems): FederationConfig => {
-    const { bool } = envReader(env, problems);
-    return {
-      allowPrivate: bool('FEDERATION_ALLOW_PRIVATE', false),
-      allowHttpIssuers: bool('OIDC_ALLOW_HTTP_ISSUERS', false),
-    };
-  },
-);
+export const FEDERATION_CONFIG = configNamespace('federation', (env, problems): FederationConfig => {
+  const { bool } = envReader(env, problems);
+  return {
+    allowPrivate: bool('FEDERATION_ALLOW_PRIVATE', false),
+    allowHttpIssuers: bool('OIDC_ALLOW_HTTP_ISSUERS', false),
+  };
+});

@@ -1,0 +1,108 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { DirectoriesService } from './directories.service.js';
+import {
+  CreateDirectoryDto,
+  DirectoryDto,
+  DirectoryListDto,
+  DirectoryTestDto,
+  DirectoryTestResultDto,
+  UpdateDirectoryDto,
+} from './dto/directory.dto.js';
+
+const admin = { admin: true } as const;
+const uuid = new UuidParamPipe('Directory');
+
+/** A domain's company directories (docs/federated-login.md): its administrators', in their own domain. */
+@ApiTags('directories')
+@ApiErrors(400)
+@Controller('API/auth/v1/directories')
+export class DirectoriesController {
+  constructor(private readonly directories: DirectoriesService) {}
+
+  @Get()
+  @Authenticated(admin)
+  @ApiOperation({ summary: 'The caller’s domain’s directories (page list)' })
+  @ApiOkResponse({ type: DirectoryListDto })
+  listDirectories(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
+    return this.directories.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated(admin)
+  @ApiOperation({
+    summary: 'Add a directory (LDAP or ACTIVE_DIRECTORY); the bind password is sealed, never shown',
+  })
+  @ApiCreatedResponse({ type: DirectoryDto })
+  createDirectory(@Body() body: CreateDirectoryDto, @Caller() caller: AuthContext): Promise<DirectoryDto> {
+    return this.directories.create(caller, body);
+  }
+
+  @Get(':directory_id')
+  @Authenticated(admin)
+  @ApiOperation({ summary: 'One directory' })
+  @ApiOkResponse({ type: DirectoryDto })
+  @ApiErrors(404)
+  getDirectory(
+    @Param('directory_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<DirectoryDto> {
+    return this.directories.get(caller, id);
+  }
+
+  @Patch(':directory_id')
+  @Authenticated(admin)
+  @ApiOperation({
+    summary: 'Change a directory (any subset; settings merged over the stored ones, judged again)',
+  })
+  @ApiOkResponse({ type: DirectoryDto })
+  @ApiErrors(404)
+  updateDirectory(
+    @Param('directory_id', uuid) id: string,
+    @Body() body: UpdateDirectoryDto,
+    @Caller() caller: AuthContext,
+  ): Promise<DirectoryDto> {
+    return this.directories.update(caller, id, body);
+  }
+
+  @Delete(':directory_id')
+  @HttpCode(204)
+  @Authenticated(admin)
+  @ApiOperation({ summary: 'Delete a directory (its email domains are unbound)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404)
+  deleteDirectory(@Param('directory_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.directories.remove(caller, id);
+  }
+
+  @Post(':directory_id/test')
+  @HttpCode(200)
+  @Authenticated(admin)
+  @ApiOperation({
+    summary:
+      'Connect, bind as the service account and (with an email) search once: what each step found, or where ' +
+      'it stopped (no one’s password is tried)',
+  })
+  @ApiOkResponse({ type: DirectoryTestResultDto })
+  @ApiErrors(404)
+  testDirectory(
+    @Param('directory_id', uuid) id: string,
+    @Body() body: DirectoryTestDto,
+    @Caller() caller: AuthContext,
+  ): Promise<DirectoryTestResultDto> {
+    return this.directories.test(caller, id, body.email);
+  }
+}

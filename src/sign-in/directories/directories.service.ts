@@ -1,0 +1,227 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { pageList } from '../../base/common/http/page-list.js';
+import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { wireDate } from '../../base/common/http/wire-date.js';
+import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
+import type { ConfigOf } from '../../base/config/namespace.js';
+import { KeyEncryption } from '../../base/keys/key-encryption.js';
+import { DirectoryEntity, type DirectoryType } from '../../base/model/federation.entity.js';
+import { AuditService } from '../../delivery/audit/audit.service.js';
+import { FEDERATION_CONFIG } from '../federation/federation-config.js';
+import { DirectoriesRepository } from './directories.repository.js';
+import { DirectoryErrors } from './directories.errors.js';
+import { type DirectorySettings, validateDirectorySettings } from './directory-settings.js';
+import type {
+  CreateDirectoryDto,
+  DirectoryDto,
+  DirectoryListDto,
+  DirectoryTestResultDto,
+  UpdateDirectoryDto,
+} from './dto/directory.dto.js';
+import {
+  type DirectoryConnection,
+  bindService,
+  DirectoryUnavailable,
+  findPeople,
+  withDirectory,
+} from './ldap-directory.js';
+
+/** The sealing purpose of directories' service account passwords (a key of its own, KeyEncryption). */
+const PASSWORD_PURPOSE = 'directory-bind-password';
+const SORTABLE = ['name', 'type', 'date_created', 'date_modified'] as const;
+
+/**
+ * A domain's company directories (docs/federated-login.md): domain administrators create, read, change,
+ * delete and test them in their own domain. The service account's password is sealed at rest and never shown;
+ * each change is on the audit trail (which fans out to webhooks) without its values.
+ */
+@Injectable()
+export class DirectoriesService {
+  private readonly sealer: KeyEncryption;
+
+  constructor(
+    @Inject(APP_CONFIG) config: BaseConfig,
+    @Inject(FEDERATION_CONFIG.token) private readonly federation: ConfigOf<typeof FEDERATION_CONFIG>,
+    private readonly repo: DirectoriesRepository,
+    private readonly audit: AuditService,
+  ) {
+    this.sealer = KeyEncryption.fromConfig(config, PASSWORD_PURPOSE);
+  }
+
+  async list(auth: AuthContext, q: PageQueryDto, path: string): Promise<DirectoryListDto> {
+    return (await pageList({
+      qb: this.repo.listQuery(auth.systemDomainId),
+      alias: 'r',
+      q,
+      sortable: SORTABLE,
+      defaultSort: [{ field: 'date_created', order: 'ASC' }],
+      path,
+      view: (rows) => this.views(rows),
+    })) as unknown as DirectoryListDto;
+  }
+
+  async get(auth: AuthContext, id: string): Promise<DirectoryDto> {
+    return (await this.views([await this.find(auth, id)]))[0];
+  }
+
+  async create(auth: AuthContext, body: CreateDirectoryDto): Promise<DirectoryDto> {
+    const row = new DirectoryEntity();
+    row.system_domain_id = auth.systemDomainId;
+    row.name = body.name.trim();
+    row.type = body.type;
+    row.enabled = body.enabled ?? true;
+    row.settings = { ...this.settings(body.type, body.settings) };
+    row.bind_password_sealed = this.sealedFrom(body.settings, null);
+    return this.saved(auth, row, 'create');
+  }
+
+  /** PATCH: any subset; settings are merged over the stored ones and judged again as a whole. */
+  async update(auth: AuthContext, id: string, body: UpdateDirectoryDto): Promise<DirectoryDto> {
+    const row = await this.find(auth, id);
+    const type = body.type ?? row.type;
+    if (body.name !== undefined) row.name = body.name.trim();
+    if (body.enabled !== undefined) row.enabled = body.enabled;
+    row.type = type;
+    row.settings = { ...this.settings(type, { ...row.settings, ...(body.settings ?? {}) }) };
+    row.bind_password_sealed = this.sealedFrom(body.settings ?? {}, await this.repo.sealedPassword(id));
+    return this.saved(auth, row, 'update');
+  }
+
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    const row = await this.find(auth, id);
+    await this.repo.transaction(async (em) => {
+      await this.repo.remove(em, row.id);
+      await this.audit.change(
+        em,
+        auth,
+        'directory.changed',
+        { type: 'directory', id: row.id },
+        { operation: 'delete' },
+      );
+    });
+  }
+
+  /**
+   * One connection, the service account's bind and (with an email) one search, reported step by step: what an
+   * administrator needs to get the settings right. Nobody's password is tried.
+   */
+  async test(auth: AuthContext, id: string, email: string | undefined): Promise<DirectoryTestResultDto> {
+    const row = await this.find(auth, id);
+    const started = Date.now();
+    let stage: DirectoryTestResultDto['stage'] = 'connect';
+    const report = (
+      ok: boolean,
+      message: string | null,
+      found: Awaited<ReturnType<typeof findPeople>> = [],
+    ) => {
+      const people = found === 'ambiguous' ? [] : found;
+      const p = people[0];
+      return {
+        ok,
+        stage,
+        message,
+        entries: found === 'ambiguous' ? 2 : people.length,
+        entry: p
+          ? {
+              dn: p.dn,
+              email: p.email,
+              first_name: p.firstName,
+              last_name: p.lastName,
+              groups: p.groups,
+              disabled: p.disabled,
+            }
+          : null,
+        elapsed_ms: Date.now() - started,
+      };
+    };
+    try {
+      return await withDirectory(await this.connection(row.id), async (client) => {
+        stage = 'bind';
+        await bindService(client, await this.connection(row.id));
+        if (!email) {
+          stage = 'done';
+          return report(true, null);
+        }
+        stage = 'search';
+        const found = await findPeople(client, this.settingsOf(row), email);
+        stage = 'done';
+        if (found === 'ambiguous') return report(false, 'The filter finds more than one entry', found);
+        return report(found.length === 1, found.length ? null : 'The filter finds no entry', found);
+      });
+    } catch (e) {
+      if (e instanceof DirectoryUnavailable) return report(false, e.message);
+      throw e;
+    }
+  }
+
+  /** How to reach a directory: its settings and its service account's password, unsealed. */
+  async connection(id: string): Promise<DirectoryConnection> {
+    const row = await this.repo.withSecret(id);
+    if (!row) throw DirectoryErrors.NOT_FOUND();
+    return {
+      settings: this.settingsOf(row),
+      bindPassword: row.bind_password_sealed ? this.sealer.decrypt(row.bind_password_sealed) : null,
+      allowPrivate: this.federation.allowPrivate,
+    };
+  }
+
+  /** The stored settings, read again with today's defaults and rules (they were valid when saved). */
+  settingsOf(row: DirectoryEntity): DirectorySettings {
+    const r = validateDirectorySettings(row.type, row.settings, true);
+    if ('errors' in r) throw DirectoryErrors.INVALID(r.errors);
+    return r.settings;
+  }
+
+  private async find(auth: AuthContext, id: string): Promise<DirectoryEntity> {
+    const row = await this.repo.inDomain(id, auth.systemDomainId);
+    if (!row) throw DirectoryErrors.NOT_FOUND();
+    return row;
+  }
+
+  private settings(type: DirectoryType, raw: unknown): DirectorySettings {
+    const r = validateDirectorySettings(type, raw, this.federation.allowPrivate);
+    if ('errors' in r) throw DirectoryErrors.INVALID(r.errors);
+    return r.settings;
+  }
+
+  /** The sealed password after a change: a new one sealed, null removed, absent kept. */
+  private sealedFrom(settings: Record<string, unknown>, current: string | null): string | null {
+    const p = settings.bind_password;
+    if (p === undefined) return current;
+    if (p === null || p === '') return null;
+    if (typeof p !== 'string' || p.length > 1024)
+      throw DirectoryErrors.INVALID({ 'settings.bind_password': 'must be text of at most 1024 characters' });
+    return this.sealer.encrypt(p);
+  }
+
+  private async saved(auth: AuthContext, row: DirectoryEntity, operation: string): Promise<DirectoryDto> {
+    const saved = await this.repo.transaction(async (em) => {
+      const out = await this.repo.save(em, row);
+      await this.audit.change(
+        em,
+        auth,
+        'directory.changed',
+        { type: 'directory', id: out.id },
+        { operation },
+      );
+      return out;
+    });
+    return this.get(auth, saved.id);
+  }
+
+  private async views(rows: DirectoryEntity[]): Promise<DirectoryDto[]> {
+    const bound = await this.repo.domainsOf(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      system_domain_id: r.system_domain_id,
+      name: r.name,
+      type: r.type,
+      enabled: r.enabled,
+      settings: { ...this.settingsOf(r), bind_password_set: Boolean(r.bind_password_sealed) },
+      domains: bound.filter((b) => b.directory_id === r.id).map((b) => b.domain),
+      date_created: wireDate(r.date_created),
+      date_modified: wireDate(r.date_modified),
+    }));
+  }
+}
