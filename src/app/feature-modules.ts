@@ -17,6 +17,7 @@ import { MetadataModule } from '../platform/metadata/metadata.module.js';
 import { SearchModule } from '../platform/search/search.module.js';
 import { IdentityProvidersModule } from '../sign-in/identity-providers/identity-providers.module.js';
 import { DirectoriesModule } from '../sign-in/directories/directories.module.js';
+import { OidcProvidersModule } from '../sign-in/oidc-providers/oidc-providers.module.js';
 import { JobsModule } from '../platform/jobs/jobs.module.js';
 import { FilesModule } from '../platform/files/files.module.js';
 import { AuditModule } from '../delivery/audit/audit.module.js';
@@ -43,6 +44,7 @@ export const FEATURE_MODULES = [
   SearchModule,
   IdentityProvidersModule,
   DirectoriesModule,
+  OidcProvidersModule,
   JobsModule,
   FilesModule,
   AuditModule,

@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
+import { trustedReturn } from './return-address.js';
 import { applyGroupMappings } from '../../accounts/groups/group-mappings.js';
 import { normalizeEmail } from '../../base/common/validation/email-rules.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
@@ -31,7 +33,12 @@ export class FederatedSignIn {
     private readonly repo: FederationRepository,
     private readonly events: WebhookEventsService,
     private readonly audit: AuditService,
-  ) {}
+    @Inject(APP_CONFIG) config: BaseConfig,
+  ) {
+    this.publicBaseUrl = config.http.publicBaseUrl;
+  }
+
+  private readonly publicBaseUrl: string;
 
   /** The account the authenticator may sign in (its id), or SignInRefusal with the reason. */
   async admit(
@@ -40,6 +47,10 @@ export class FederatedSignIn {
     provision: boolean,
     origin: AuditOrigin,
   ): Promise<string> {
+    if (!(await this.repo.domainLive(by.systemDomainId))) {
+      await this.refused(by, 'the system domain is deactivated', origin);
+      throw new SignInRefusal('the system domain is deactivated');
+    }
     const email = normalizeEmail(who.email);
     const emailDomain = email.slice(email.lastIndexOf('@') + 1);
     const verified = await this.repo.emailDomainVerified(emailDomain, by.systemDomainId);
@@ -80,6 +91,14 @@ export class FederatedSignIn {
       outcome: 'failure',
       details: { method: by.kind, reason },
     });
+  }
+
+  /**
+   * A return address the service trusts for a sign-in of this domain: a path of the service, its own origin,
+   * or the domain's web app (its base_url's origin); anything else (and nothing) becomes the domain's web app.
+   */
+  async safeReturn(systemDomainId: string, wanted: string | null | undefined): Promise<string> {
+    return trustedReturn(this.publicBaseUrl, await this.repo.domainBaseUrl(systemDomainId), wanted);
   }
 
   /** The authenticator an email's domain routes to (a verified binding, enabled, in a live domain), or null. */

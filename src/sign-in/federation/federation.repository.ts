@@ -25,6 +25,26 @@ export class FederationRepository extends FeatureRepository {
     });
   }
 
+  /** Whether a system domain is live (not deactivated, also by date). */
+  async domainLive(systemDomainId: string): Promise<boolean> {
+    // raw: the deactivation date compared to the database's now(), as every sign-in's domain list does
+    const rows = (await this.ds.query(
+      `SELECT 1 FROM system_domains d WHERE d.id = $1 AND ${liveDomainSql('d')}`,
+      [systemDomainId],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** A domain's web app address (base_url), for the return addresses its authenticators may send people to. */
+  async domainBaseUrl(systemDomainId: string): Promise<string | null> {
+    const rows = (await this.ds.query('SELECT base_url FROM system_domains WHERE id = $1', [
+      systemDomainId,
+    ])) as {
+      base_url: string | null;
+    }[];
+    return rows[0]?.base_url ?? null;
+  }
+
   /** The authenticator an email domain routes to: its verified binding's, if enabled in a live domain. */
   async route(emailDomain: string): Promise<EmailRoute | null> {
     // raw: one binding joined to whichever of three authenticator tables it names, and the domain's status

@@ -3,28 +3,15 @@ import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
-import { ApiError } from '../../base/common/errors/api-error.js';
 import { SamlUrlDto } from './dto/identity-provider.dto.js';
 import type { IdentityProviderEntity } from '../../base/model/identity-provider.entity.js';
 import { IdpErrors } from './identity-providers.errors.js';
-import { ssoErrorPage } from './saml-pages.js';
+import { answerBrowser, BROWSER_ERROR, REDIRECT } from '../federation/browser-answer.js';
 import { HostileXmlError } from './saml-xml.js';
 import { SamlRefusal, type SamlService } from './saml.service.js';
 import type { SsoLoginService } from './sso-login.service.js';
 
-export const REDIRECT = {
-  status: 302,
-  description: 'To the identity provider (or back to the web app)',
-  headers: { Location: { schema: { type: 'string', format: 'uri' } } },
-};
-export const BROWSER_ERROR = (status: number, description: string) => ({
-  status,
-  description: `${description}; an HTML page when the browser asks for text/html`,
-  content: {
-    'application/json': { schema: { $ref: '#/components/schemas/ErrorsDto' } },
-    'text/html': { schema: { type: 'string' } },
-  },
-});
+export { BROWSER_ERROR, REDIRECT };
 
 /**
  * The metadata, single logout and logout routes of `SamlController` (through `SamlSsoRoutes`), and the helpers
@@ -142,21 +129,7 @@ export abstract class SamlMetadataLogoutRoutes {
   }
 
   /** A browser's answer: a 302 (no body, never cached), or the error as a page or as JSON. */
-  protected async browser(req: Request, res: Response, run: () => Promise<string>): Promise<void> {
-    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
-    try {
-      const url = await run();
-      res.status(302).location(url).end();
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      res.set(e.headers ?? {});
-      if (e.code) res.set('X-Error-Code', e.code);
-      const message = Array.isArray(e.errors) ? e.errors.join(' ') : Object.values(e.errors).join(' ');
-      if (req.accepts(['application/json', 'text/html']) === 'text/html') {
-        res.status(e.status).type('text/html').send(ssoErrorPage(message));
-      } else {
-        res.status(e.status).json({ errors: e.errors });
-      }
-    }
+  protected browser(req: Request, res: Response, run: () => Promise<string>): Promise<void> {
+    return answerBrowser(req, res, run);
   }
 }

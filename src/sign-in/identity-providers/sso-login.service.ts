@@ -11,6 +11,7 @@ import type { IdentityProviderEntity } from '../../base/model/identity-provider.
 import { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { spUrls } from './idp-view.js';
+import { trustedReturn, withParam } from '../federation/return-address.js';
 import { type AcceptedAssertion, SamlRefusal } from './saml.service.js';
 
 /** How long the code the browser carries back may be exchanged. */
@@ -75,14 +76,7 @@ export class SsoLoginService {
 
   /** safeReturn for the IdP's domain already read. */
   private returnWithin(d: { base_url: string } | null, wanted: string | null | undefined): string {
-    const own = new URL(this.config.http.publicBaseUrl).origin;
-    const app = originOf(d?.base_url ?? '');
-    const fallback = app ? d!.base_url : `${own}/`;
-    if (!wanted || wanted.length > 2000) return fallback;
-    if (wanted.startsWith('/') && !wanted.startsWith('//') && !wanted.includes('\\'))
-      return `${own}${wanted}`;
-    const origin = originOf(wanted);
-    return origin && (origin === own || origin === app) ? wanted : fallback;
+    return trustedReturn(this.config.http.publicBaseUrl, d?.base_url ?? null, wanted);
   }
 
   /**
@@ -136,7 +130,7 @@ export class SsoLoginService {
       expires: new Date(this.clock.now().getTime() + CODE_TTL_MS),
     });
     const back = this.returnWithin(domain, a.returnTo);
-    return `${back}${back.includes('?') ? '&' : '?'}saml_code=${encodeURIComponent(code)}`;
+    return withParam(back, 'saml_code', code);
   }
 
   /**
@@ -156,14 +150,5 @@ export class SsoLoginService {
 
   private authenticator(idp: IdentityProviderEntity): TenantAuthenticator {
     return { kind: 'saml', id: idp.id, systemDomainId: idp.system_domain_id };
-  }
-}
-
-function originOf(u: string): string | null {
-  try {
-    const url = new URL(u);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
   }
 }

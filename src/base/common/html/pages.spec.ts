@@ -1,5 +1,5 @@
 import { emailLoginPage } from '../../../sign-in/login/email-login-page.js';
-import { ssoErrorPage } from '../../../sign-in/identity-providers/saml-pages.js';
+import { ssoErrorPage } from '../../../sign-in/federation/browser-answer.js';
 import {
   AUTHORIZATION_PARAMS,
   consentPage,
