@@ -176,6 +176,8 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'ConsentController.submitConsentLogin',
       // the second step of that sign-in: the temporary token in its own cookie, and a code
       'ConsentController.submitConsentSecondFactor',
+      // company directories (issue 39): the person's own directory password is the credential
+      'DirectoryLoginController.directoryLogin',
       // the mailed sign-in link's secret is the credential; the request answers the same for any email
       'EmailLoginController.completeEmailLogin',
       'EmailLoginController.requestEmailLogin',
@@ -204,6 +206,10 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'MetadataController.getOpenIdConfigurationUnderIssuerPath',
       // the bearer token from METRICS_TOKEN is checked by the route itself (404 without one configured)
       'MetricsController.getMetrics',
+      // external OpenID providers (issue 39): start and finish carry no credential (the single-use code is the
+      // credential at finish); the callback's state, code and signed id_token are
+      'OidcLoginController.oidcCallback',
+      'OidcLoginController.oidcLogin',
       // the mailed reset link's secret is the credential; forgot answers the same for any email
       'PasswordsController.forgotPassword',
       'PasswordsController.getResetPasswordChecks',
