@@ -15,6 +15,7 @@ import type {
   AuthorizationRequestService,
   ValidAuthorization,
 } from '../../src/sign-in/oauth/authorization-request.service.js';
+import type { ConsentFederation } from '../../src/sign-in/oauth/consent/consent-federation.service.js';
 import { ConsentFlow } from '../../src/sign-in/oauth/consent/consent-flow.service.js';
 import type { ConsentSessionService } from '../../src/sign-in/oauth/consent/consent-session.service.js';
 import { fixedClock } from './fakes.js';
@@ -93,6 +94,17 @@ export function setup(now = new Date()) {
       url: 'https://idp.example/sso',
     })),
   };
+  // the email step of a SAML-routed email asks the IdP's SsoLoginService, as ConsentFederation does
+  const federation = {
+    emailStep: jest.fn(async (email: string, back: string) => sso.loginUrl(email, back)),
+    choices: jest.fn(async () => ({
+      providers: [] as { id: string; name: string }[],
+      directories: [] as { name: string }[],
+    })),
+    startProvider: jest.fn(async (): Promise<{ url: string } | null> => ({ url: 'https://op.example/auth' })),
+    directoryLogin: jest.fn(async (): Promise<Record<string, unknown>> => ({ token: 'dir-jwt' })),
+    oauthReturn: jest.fn(async (): Promise<{ token?: string } | null> => ({ token: 'oidc-jwt' })),
+  };
   const flow = new ConsentFlow(
     config,
     requests as unknown as AuthorizationRequestService,
@@ -102,6 +114,7 @@ export function setup(now = new Date()) {
     domains as unknown as SystemDomainsService,
     sso as unknown as SsoLoginService,
     fixedClock(now),
+    federation as unknown as ConsentFederation,
   );
-  return { flow, requests, sessions, credentials, mfa, domains, sso };
+  return { flow, requests, sessions, credentials, mfa, domains, sso, federation };
 }

@@ -49,6 +49,11 @@ export class DirectoryLoginService {
     return candidates.find((d) => route?.kind === 'directory' && d.id === route.id) ?? candidates[0] ?? null;
   }
 
+  /** A domain's enabled directories, oldest first (the consent page's "Continue with …"). */
+  enabledOf(systemDomainId: string): Promise<DirectoryEntity[]> {
+    return this.repo.enabledOf(systemDomainId);
+  }
+
   async login(
     body: { email: string; password: string; system_domain_id?: string },
     origin: AuditOrigin,

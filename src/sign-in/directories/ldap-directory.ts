@@ -71,7 +71,9 @@ export async function withDirectory<T>(
     url: s.url,
     connectTimeout: s.connect_timeout_ms,
     timeout: s.timeout_ms,
-    tlsOptions,
+    // ldapts speaks TLS from the first byte whenever it is given tlsOptions, also on ldap://: StartTLS gets
+    // them at the upgrade only
+    ...(s.url.toLowerCase().startsWith('ldaps:') ? { tlsOptions } : {}),
     strictDN: true,
     ...(lookup
       ? {

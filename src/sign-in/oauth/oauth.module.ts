@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { LoginModule } from '../login/login.module.js';
 import { IdentityProvidersModule } from '../identity-providers/identity-providers.module.js';
 import { MfaModule } from '../mfa/mfa.module.js';
+import { DirectoriesModule } from '../directories/directories.module.js';
+import { FederationModule } from '../federation/federation.module.js';
+import { OidcProvidersModule } from '../oidc-providers/oidc-providers.module.js';
+import { ConsentFederation } from './consent/consent-federation.service.js';
 import { SystemDomainsModule } from '../../accounts/system-domains/system-domains.module.js';
 import { AuthorizationRequestService } from './authorization-request.service.js';
 import { AuthorizeApiController } from './authorize-api.controller.js';
@@ -29,7 +33,15 @@ import { UserinfoController } from './oidc/userinfo.controller.js';
 import { UserinfoService } from './oidc/userinfo.service.js';
 
 @Module({
-  imports: [SystemDomainsModule, LoginModule, MfaModule, IdentityProvidersModule],
+  imports: [
+    SystemDomainsModule,
+    LoginModule,
+    MfaModule,
+    IdentityProvidersModule,
+    FederationModule,
+    DirectoriesModule,
+    OidcProvidersModule,
+  ],
   controllers: [
     TokenEndpointController,
     AuthorizeApiController,
@@ -40,6 +52,7 @@ import { UserinfoService } from './oidc/userinfo.service.js';
     LogoutController,
   ],
   providers: [
+    ConsentFederation,
     ClientAuthService,
     GrantRegistry,
     ClientCredentialsGrant,

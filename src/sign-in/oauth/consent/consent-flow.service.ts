@@ -20,6 +20,7 @@ import {
 } from '../authorization-request.service.js';
 import {
   consentPage,
+  directoryLoginPage,
   errorPage,
   loginPage,
   requestFields,
@@ -29,12 +30,23 @@ import {
 import { ConsentSessionService } from './consent-session.service.js';
 import type { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
 import type { PageCookie, PageResult } from '../../../base/common/html/page-result.js';
+import type { LoginTokenDto } from '../../../credentials/tokens/dto/token.dto.js';
+import { fromRequest } from '../../../delivery/audit/audit-origin.js';
+import { ConsentFederation } from './consent-federation.service.js';
 
-/** A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page). */
+/**
+ * A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page);
+ * a tenant's authenticator that does not answer (503) is that page's own message.
+ */
 function notAnOutage(e: unknown): null {
   if (isUnavailable(e)) throw e;
+  if (e instanceof ApiError && e.status === 503) throw new FederationDown();
   return null;
 }
+
+/** The organisation's directory or OpenID provider did not answer. */
+class FederationDown extends Error {}
+const FEDERATION_DOWN = 'Your organisation’s sign-in service did not answer; please try again later.';
 
 /**
  * What each step accepts, declared as an API route declares it and checked by the guard's own steps on the
@@ -74,6 +86,7 @@ export class ConsentFlow {
     private readonly domains: SystemDomainsService,
     private readonly sso: SsoLoginService,
     private readonly clock: Clock,
+    private readonly federation: ConsentFederation,
   ) {}
 
   /**
@@ -82,9 +95,19 @@ export class ConsentFlow {
    * pre-fills the form (a single sign-on domain goes straight to its IdP), a remembered consent is approved
    * without the screen unless `prompt=consent`, and `prompt=none` answers the client instead of asking.
    */
-  show(req: Request, q: AuthorizationParams & { saml_code?: unknown }): Promise<PageResult> {
+  show(
+    req: Request,
+    q: AuthorizationParams & { saml_code?: unknown; oauth_code?: unknown },
+  ): Promise<PageResult> {
     return this.valid(req, q, async (s) => {
       const issuer = this.config.http.publicBaseUrl;
+      // back from an OpenID provider: its single-use code becomes the session, then the same request again
+      if (typeof q.oauth_code === 'string') {
+        const signedIn = await this.federation.oauthReturn(q.oauth_code, fromRequest(req)).catch(notAnOutage);
+        if (!signedIn?.token)
+          return s.page(401, loginPage(s.v.app.name, q, s.csrf, 'Single sign-on failed.'));
+        return s.redirect(backTo(requestFields(q), true), this.sessions.startWith(signedIn.token));
+      }
       // back from single sign-on: the ACS's single-use code becomes the session, then the same request again
       if (typeof q.saml_code === 'string') {
         const signedIn = await this.sso.exchange(q.saml_code).catch(notAnOutage);
@@ -121,29 +144,70 @@ export class ConsentFlow {
     return this.clock.now().getTime() - signedInAt(session.record).getTime() > v.maxAge * 1000;
   }
 
-  /** The sign-in form, pre-filled with `login_hint`; a hint whose domain signs in with SSO goes to its IdP. */
+  /**
+   * The sign-in form, pre-filled with `login_hint`, with the application's domain's "Continue with …" choices;
+   * a hint whose domain signs in with SSO goes to its IdP or OpenID provider, or to its directory's form.
+   */
   private async signInPage(s: Step, q: AuthorizationParams): Promise<PageResult> {
     const hint = s.v.loginHint;
     if (hint) {
-      const url = await this.sso.loginUrl(hint.toLowerCase(), backTo(q)).catch(notAnOutage);
-      if (url) return s.page(200, ssoRedirectPage(url.url));
+      const step = await this.federation.emailStep(hint.toLowerCase(), backTo(q)).catch(notAnOutage);
+      if (step && 'url' in step) return s.page(200, ssoRedirectPage(step.url));
+      if (step) return s.page(200, directoryLoginPage(s.v.app.name, step.directory, q, s.csrf, hint));
     }
-    return s.page(200, loginPage(s.v.app.name, q, s.csrf, undefined, hint));
+    return this.loginForm(s, q, 200, undefined, hint);
   }
 
-  /** POST login: the password form, or the single sign-on button. */
+  /** The sign-in form with the application's domain's "Continue with …" choices. */
+  private async loginForm(
+    s: Pick<Step, 'v' | 'csrf' | 'page'>,
+    q: AuthorizationParams,
+    status: number,
+    error?: string,
+    email?: string | null,
+  ): Promise<PageResult> {
+    const choices = await this.federation.choices(s.v.app.system_domain_id);
+    return s.page(status, loginPage(s.v.app.name, q, s.csrf, error, email, choices));
+  }
+
+  /**
+   * POST login: the password form, the single sign-on button (the email's SAML IdP, OpenID provider or
+   * directory), "Continue with" an OpenID provider or the directory of the application's domain, or the
+   * directory's password form.
+   */
   login(req: Request, body: ConsentLoginForm): Promise<PageResult> {
     const q = requestFields(body);
-    return this.valid(req, q, async ({ v, csrf, page, redirect }) => {
+    return this.valid(req, q, async (s) => {
+      const { v, csrf, page, redirect } = s;
       if (!this.sessions.csrfValid(req, body.csrf)) {
         return page(403, loginPage(v.app.name, q, csrf, 'Your session expired; please try again.'));
       }
-      if (body.sso === '1') {
-        // single sign-on: the IdP of the email's domain, returning to this same authorization request
-        const email = (body.email ?? '').trim().toLowerCase();
-        const url = await this.sso.loginUrl(email, backTo(q)).catch(notAnOutage);
-        if (!url) return page(404, loginPage(v.app.name, q, csrf, 'No single sign-on for this email.'));
-        return page(200, ssoRedirectPage(url.url));
+      const email = (body.email ?? '').trim().toLowerCase();
+      try {
+        if (body.sso === '1') {
+          // single sign-on of the email's domain, returning to this same authorization request
+          const step = await this.federation.emailStep(email, backTo(q)).catch(notAnOutage);
+          if (!step) return this.loginForm(s, q, 404, 'No single sign-on for this email.', email);
+          if ('url' in step) return page(200, ssoRedirectPage(step.url));
+          return page(200, directoryLoginPage(v.app.name, step.directory, q, csrf, email));
+        }
+        if (body.provider_id) {
+          const domainId = v.app.system_domain_id;
+          const url = await this.federation
+            .startProvider(body.provider_id, domainId, backTo(q))
+            .catch(notAnOutage);
+          if (!url) return this.loginForm(s, q, 404, 'This sign-in option is not available.');
+          return page(200, ssoRedirectPage(url.url));
+        }
+        if (body.directory === 'form') {
+          const [directory] = (await this.federation.choices(v.app.system_domain_id)).directories;
+          if (!directory) return this.loginForm(s, q, 404, 'This sign-in option is not available.');
+          return page(200, directoryLoginPage(v.app.name, directory.name, q, csrf, email));
+        }
+        if (body.directory === '1') return await this.directoryLogin(req, s, q, email, body.password ?? '');
+      } catch (e) {
+        if (!(e instanceof FederationDown)) throw e;
+        return this.loginForm(s, q, 503, FEDERATION_DOWN, email);
       }
       const user = await this.credentials.verify(body.email ?? '', body.password ?? '');
       if (!user) return page(401, loginPage(v.app.name, q, csrf, 'Invalid email or password'));
@@ -160,6 +224,38 @@ export class ConsentFlow {
       const pending = this.sessions.startPending(await this.mfa.issueTemp(user.id, domainId));
       return page(200, secondFactorPage(v.app.name, q, csrf, accepted), pending);
     });
+  }
+
+  /**
+   * The directory's password form: the Token of the directory's sign-in becomes the session, or (a factor
+   * owed) the second step with its temporary token, as for a password.
+   */
+  private async directoryLogin(
+    req: Request,
+    s: Step,
+    q: AuthorizationParams,
+    email: string,
+    password: string,
+  ): Promise<PageResult> {
+    const name =
+      (await this.federation.choices(s.v.app.system_domain_id)).directories[0]?.name ?? 'directory';
+    let out: LoginTokenDto;
+    try {
+      out = await this.federation.directoryLogin(email, password, s.v.app.system_domain_id, fromRequest(req));
+    } catch (e) {
+      if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 503)) throw e;
+      const why = e.status === 401 ? 'Invalid email or password' : FEDERATION_DOWN;
+      return s.page(e.status, directoryLoginPage(s.v.app.name, name, q, s.csrf, email, why));
+    }
+    if (out.token) return s.redirect(backTo(q, true), this.sessions.startWith(out.token));
+    const accepted =
+      (await this.mfa.owedFor(out.user_id, await this.domains.byId(out.system_domain_id))) ?? [];
+    if (accepted.length === 0) {
+      const why = 'This domain requires an authenticator app. Set one up in your account first.';
+      return s.page(403, directoryLoginPage(s.v.app.name, name, q, s.csrf, email, why));
+    }
+    const pending = this.sessions.startPending(out.temp_token!);
+    return s.page(200, secondFactorPage(s.v.app.name, q, s.csrf, accepted), pending);
   }
 
   /** POST mfa: the second factor of a pending sign-in (send a mailed code, or verify one). */

@@ -33,11 +33,17 @@ export class ConsentRequestForm implements AuthorizationParams {
   @FormText() csrf?: string;
 }
 
-/** POST /oauth/authorize/login: a password, or `sso=1` for the single sign-on of the email's domain. */
+/**
+ * POST /oauth/authorize/login: a password; `sso=1` for the single sign-on of the email's domain; `provider_id`
+ * for "Continue with" one of the application's domain's OpenID providers; `directory=form` for its directory's
+ * password form, `directory=1` for that form's password.
+ */
 export class ConsentLoginForm extends ConsentRequestForm {
   @FormText() email?: string;
   @FormText() password?: string;
   @FormText() sso?: string;
+  @FormText() provider_id?: string;
+  @FormText() directory?: string;
 }
 
 /** POST /oauth/authorize/mfa: `action=send` mails a code; otherwise the code (`otp`) of `otp_type`. */

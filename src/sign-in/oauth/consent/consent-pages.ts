@@ -50,21 +50,72 @@ defineTemplate(
 <%~ include('@hidden', { fields: it.fields }) %>
 <label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
 <div class="actions"><button class="deny" type="submit" name="sso" value="1">Continue with single sign-on</button></div>
-</form>`,
+</form>
+<% for (const p of it.choices.providers) { %><form method="post" action="/oauth/authorize/login">
+<%~ include('@hidden', { fields: it.fields }) %><input type="hidden" name="provider_id" value="<%= p.id %>">
+<div class="actions"><button class="deny" type="submit">Continue with <%= p.name %></button></div>
+</form><% } %>
+<% for (const d of it.choices.directories) { %><form method="post" action="/oauth/authorize/login">
+<%~ include('@hidden', { fields: it.fields }) %><input type="hidden" name="directory" value="form">
+<div class="actions"><button class="deny" type="submit">Continue with <%= d.name %></button></div>
+</form><% } %>`,
 );
 
-/** The sign-in form; `email` pre-fills it (an OpenID Connect `login_hint`). */
+/** The "Continue with …" choices of the application's domain (its OpenID providers and directory). */
+export interface SignInChoices {
+  providers: { id: string; name: string }[];
+  directories: { name: string }[];
+}
+const NO_CHOICES: SignInChoices = { providers: [], directories: [] };
+
+/**
+ * The sign-in form; `email` pre-fills it (an OpenID Connect `login_hint`); `choices` adds the application's
+ * domain's "Continue with …" buttons.
+ */
 export function loginPage(
   appName: string,
   p: AuthorizationParams,
   csrf: string,
   error?: string,
   email?: string | null,
+  choices: SignInChoices = NO_CHOICES,
 ): string {
   return renderPage('@login', 'Sign in', {
     appName,
     error,
     email: email ?? '',
+    choices,
+    fields: { ...requestFields(p), csrf },
+  });
+}
+
+defineTemplate(
+  '@directory-login',
+  `${LAYOUT}<h1>Sign in to continue to <%= it.appName %></h1>
+<p class="muted">With your <%= it.directory %> account</p>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
+<form method="post" action="/oauth/authorize/login">
+<%~ include('@hidden', { fields: it.fields }) %><input type="hidden" name="directory" value="1">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button class="allow" type="submit">Sign in</button></div>
+</form>`,
+);
+
+/** The password form of a company directory (the email step routed there, or "Continue with …"). */
+export function directoryLoginPage(
+  appName: string,
+  directory: string,
+  p: AuthorizationParams,
+  csrf: string,
+  email: string,
+  error?: string,
+): string {
+  return renderPage('@directory-login', 'Sign in', {
+    appName,
+    directory,
+    email,
+    error,
     fields: { ...requestFields(p), csrf },
   });
 }
