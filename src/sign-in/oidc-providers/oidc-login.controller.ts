@@ -63,6 +63,7 @@ export class OidcLoginController {
   )
   @ApiResponse(BROWSER_ERROR(404, 'No such OpenID provider'))
   @ApiResponse(BROWSER_ERROR(503, 'The OpenID provider did not answer'))
+  @ApiErrors({ 400: 'A malformed path' })
   oidcCallback(
     @Param('public_id') publicId: string,
     @Req() req: Request,
