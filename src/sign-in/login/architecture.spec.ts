@@ -7,11 +7,15 @@ import { imports, sourceFiles } from '../../../test/utils/source-tree.js';
  */
 const FILES = sourceFiles();
 
-/** Folders of the authenticators a tenant controls (a domain's SAML IdP; its directory and OpenID provider next). */
+/**
+ * Folders of the authenticators a tenant controls (a domain's SAML IdP, its directory, its OpenID provider) and
+ * of what they share (federation/: the admission through `vouch`).
+ */
 const TENANT_AUTHENTICATORS = [
   'sign-in/identity-providers/',
   'sign-in/directories/',
   'sign-in/oidc-providers/',
+  'sign-in/federation/',
 ];
 
 describe('one sign-in authority turns an asserted identity into a session', () => {
@@ -43,10 +47,20 @@ describe('one sign-in authority turns an asserted identity into a session', () =
     expect(offenders).toEqual([]);
   });
 
-  it('only the authority’s issuing half tells the mint that a tenant vouched', () => {
+  it('only the authority tells the mint that a tenant vouched (its issuing half, and the completion of a sign-in it began)', () => {
     const marking = FILES.filter(
       (f) => !f.path.startsWith('credentials/mint/') && /\btenantVouched\b/.test(f.text),
     ).map((f) => f.path);
-    expect(marking).toEqual(['sign-in/login/sign-in.service.ts']);
+    expect(marking.sort()).toEqual([
+      'sign-in/login/sign-in-authority.ts',
+      'sign-in/login/sign-in.service.ts',
+    ]);
+  });
+
+  it('every tenant authenticator ends in the authority: each folder asks it to vouch or for a tenant session', () => {
+    for (const dir of TENANT_AUTHENTICATORS) {
+      const texts = FILES.filter((f) => f.path.startsWith(dir)).map((f) => f.text);
+      expect([dir, texts.some((t) => /\.(vouch|tenantSession|admit)\(/.test(t))]).toEqual([dir, true]);
+    }
   });
 });

@@ -172,8 +172,7 @@ describe('SignInAuthority.tenantSession (judged again at the code exchange)', ()
       user(),
       'd1',
       unauthorized,
-      null,
-      expect.anything(),
+      expect.objectContaining({ method: 'saml', rightsCap: null, secondFactor: false }),
     );
   });
 
@@ -184,8 +183,20 @@ describe('SignInAuthority.tenantSession (judged again at the code exchange)', ()
       user(),
       'd1',
       unauthorized,
-      DOMAIN_ADMIN_CAP,
-      expect.anything(),
+      expect.objectContaining({ method: 'saml', rightsCap: DOMAIN_ADMIN_CAP, secondFactor: false }),
+    );
+  });
+
+  it('a directory’s sign-in applies the domain’s second-factor policy (secondFactor), SAML’s does not', async () => {
+    const s = setup();
+    await s.authority.tenantSession({ ...BY, kind: 'directory' }, 'u1', false, unauthorized, undefined, {
+      secondFactor: true,
+    });
+    expect(s.issuing.signInToDomain).toHaveBeenCalledWith(
+      user(),
+      'd1',
+      unauthorized,
+      expect.objectContaining({ method: 'directory', rightsCap: null, secondFactor: true }),
     );
   });
 

@@ -103,16 +103,30 @@ export class SignInAuthority {
   serviceSession(
     em: EntityManager,
     user: { userId: string; domainId: string },
-    how: {
-      method: ServiceMethod;
-      mfa?: boolean;
-      origin?: AuditOrigin;
-      /** Completing a sign-in a tenant's authenticator began (its temporary token's mark and ceiling). */
-      tenantVouched?: boolean;
-      rightsCap?: RightsCap | null;
-    },
+    how: { method: ServiceMethod; mfa?: boolean; origin?: AuditOrigin },
   ) {
     return this.issuing.domainToken(em, user.userId, user.domainId, how);
+  }
+
+  /**
+   * The service's own second factor completed a sign-in that owed one (`pending`: its temporary token's
+   * record), for its domain, inside `em`: the login token, second-factor authenticated, and still what the
+   * sign-in it completes was: a directory's sign-in stays the tenant's (its mark and ceiling), so a factor
+   * passed on top of a tenant's word never launders it into a service session.
+   */
+  completeSecondFactor(
+    em: EntityManager,
+    user: { userId: string; domainId: string },
+    pending: { vouchedByTenant: boolean; rightsCap: readonly string[] | null },
+    origin: AuditOrigin,
+  ) {
+    return this.issuing.domainToken(em, user.userId, user.domainId, {
+      method: 'second_factor',
+      mfa: true,
+      origin,
+      tenantVouched: pending.vouchedByTenant,
+      rightsCap: pending.rightsCap ? [...pending.rightsCap] : null,
+    });
   }
 
   /**

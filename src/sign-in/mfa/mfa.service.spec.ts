@@ -31,7 +31,7 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
     ),
   };
   const signIns = {
-    serviceSession: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })),
+    completeSecondFactor: jest.fn(async () => ({ token: 'jwt', record: { id: 't2' } })),
     pendingSession: jest.fn(async () => 'temp-jwt'),
   };
   const tokens = { revoke: jest.fn(async () => true), isDomainAdmin: jest.fn(async () => false) };
@@ -58,6 +58,8 @@ const temp = (over: Partial<AuthContext> = {}) =>
     tokenId: 't1',
     requestId: 'r1',
     user: { email: 'A@Example.test' },
+    record: { vouched_by_tenant: false },
+    rightsCap: null,
     ...over,
   }) as AuthContext;
 
@@ -82,14 +84,31 @@ describe('MfaService (the sign-in that owes a factor)', () => {
     );
     expect(s.codes.consume).toHaveBeenCalledWith('u1', 'RECOVERY', 'abcdef0123456789');
     expect(s.tokens.revoke).toHaveBeenCalledWith('t1', { em: EM, requestId: 'r1' });
-    expect(s.signIns.serviceSession).toHaveBeenCalledWith(
+    // the completion keeps what the temporary token was: a service sign-in here (no tenant's mark, no ceiling)
+    expect(s.signIns.completeSecondFactor).toHaveBeenCalledWith(
       EM,
       { userId: 'u1', domainId: 'd1' },
-      expect.objectContaining({ method: 'second_factor', mfa: true }),
+      { vouchedByTenant: false, rightsCap: null },
+      expect.anything(),
     );
     expect(s.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', expect.any(Date));
     // a recovery code (or an authenticator's) proves nothing about the mailbox
     expect(s.repo.markEmailVerified).not.toHaveBeenCalled();
+  });
+
+  it('a sign-in a tenant’s directory began stays the tenant’s: its mark and ceiling carry to the session', async () => {
+    const s = setup();
+    const pending = temp({
+      record: { vouched_by_tenant: true } as AuthContext['record'],
+      rightsCap: ['admin'],
+    });
+    await s.service.completeWithCode(pending, 'd1', ['MAIL_2SV'], null, '123456');
+    expect(s.signIns.completeSecondFactor).toHaveBeenCalledWith(
+      EM,
+      { userId: 'u1', domainId: 'd1' },
+      { vouchedByTenant: true, rightsCap: ['admin'] },
+      expect.anything(),
+    );
   });
 
   it('defaults to the first accepted type; a mailed code used proves the address, in the same transaction', async () => {
@@ -129,14 +148,14 @@ describe('MfaService (the sign-in that owes a factor)', () => {
     s.guessing.attempt.mockResolvedValueOnce('locked');
     await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
     expect(s.tokens.revoke).not.toHaveBeenCalled();
-    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
+    expect(s.signIns.completeSecondFactor).not.toHaveBeenCalled();
   });
 
   it('refuses a replayed temporary token (already revoked): no second domain token', async () => {
     const s = setup();
     s.tokens.revoke.mockResolvedValueOnce(false);
     await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
-    expect(s.signIns.serviceSession).not.toHaveBeenCalled();
+    expect(s.signIns.completeSecondFactor).not.toHaveBeenCalled();
   });
 
   it('runs the extra work inside the same transaction', async () => {

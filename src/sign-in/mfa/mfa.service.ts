@@ -108,17 +108,11 @@ export class MfaService {
     return this.repo.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(auth.tokenId, { em, requestId: auth.requestId }))) throw bad();
-      const out = await this.signIns.serviceSession(
+      const out = await this.signIns.completeSecondFactor(
         em,
         { userId: auth.userId, domainId },
-        {
-          method: 'second_factor',
-          mfa: true,
-          origin: fromAuth(auth),
-          // a sign-in a tenant's directory began stays the tenant's, under its ceiling (SignInAuthority)
-          tenantVouched: auth.record.vouched_by_tenant,
-          rightsCap: auth.rightsCap ? [...auth.rightsCap] : null,
-        },
+        { vouchedByTenant: auth.record.vouched_by_tenant, rightsCap: auth.rightsCap },
+        fromAuth(auth),
       );
       await this.repo.touchLastLogin(em, auth.userId, new Date());
       // a mailed code came to the account's address (an email change retires it): its holder receives mail
