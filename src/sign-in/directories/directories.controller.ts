@@ -1,16 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { DirectoriesService } from './directories.service.js';
@@ -25,6 +20,19 @@ import {
 
 const admin = { admin: true } as const;
 const uuid = new UuidParamPipe('Directory');
+const routes = CrudRoutes({
+  param: 'directory_id',
+  policy: admin,
+  item: DirectoryDto,
+  list: DirectoryListDto,
+  summaries: {
+    list: 'The caller’s domain’s directories (page list)',
+    create: 'Add a directory (LDAP or ACTIVE_DIRECTORY); the bind password is sealed, never shown',
+    get: 'One directory',
+    update: 'Change a directory (any subset; settings merged over the stored ones, judged again)',
+    remove: 'Delete a directory (its email domains are unbound)',
+  },
+});
 
 /** A domain's company directories (docs/federated-login.md): its administrators', in their own domain. */
 @ApiTags('directories')
@@ -33,29 +41,17 @@ const uuid = new UuidParamPipe('Directory');
 export class DirectoriesController {
   constructor(private readonly directories: DirectoriesService) {}
 
-  @Get()
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'The caller’s domain’s directories (page list)' })
-  @ApiOkResponse({ type: DirectoryListDto })
+  @routes.list
   listDirectories(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.directories.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated(admin)
-  @ApiOperation({
-    summary: 'Add a directory (LDAP or ACTIVE_DIRECTORY); the bind password is sealed, never shown',
-  })
-  @ApiCreatedResponse({ type: DirectoryDto })
+  @routes.create
   createDirectory(@Body() body: CreateDirectoryDto, @Caller() caller: AuthContext): Promise<DirectoryDto> {
     return this.directories.create(caller, body);
   }
 
-  @Get(':directory_id')
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'One directory' })
-  @ApiOkResponse({ type: DirectoryDto })
-  @ApiErrors(404)
+  @routes.get
   getDirectory(
     @Param('directory_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -63,13 +59,7 @@ export class DirectoriesController {
     return this.directories.get(caller, id);
   }
 
-  @Patch(':directory_id')
-  @Authenticated(admin)
-  @ApiOperation({
-    summary: 'Change a directory (any subset; settings merged over the stored ones, judged again)',
-  })
-  @ApiOkResponse({ type: DirectoryDto })
-  @ApiErrors(404)
+  @routes.update
   updateDirectory(
     @Param('directory_id', uuid) id: string,
     @Body() body: UpdateDirectoryDto,
@@ -78,12 +68,7 @@ export class DirectoriesController {
     return this.directories.update(caller, id, body);
   }
 
-  @Delete(':directory_id')
-  @HttpCode(204)
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'Delete a directory (its email domains are unbound)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @routes.remove
   deleteDirectory(@Param('directory_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.directories.remove(caller, id);
   }

@@ -1,16 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
@@ -21,8 +15,20 @@ import {
 } from './dto/oidc-provider.dto.js';
 import { OidcProvidersService } from './oidc-providers.service.js';
 
-const admin = { admin: true } as const;
 const uuid = new UuidParamPipe('OpenID provider');
+const routes = CrudRoutes({
+  param: 'provider_id',
+  policy: { admin: true },
+  item: OidcProviderDto,
+  list: OidcProviderListDto,
+  summaries: {
+    list: 'The caller’s domain’s OpenID providers (page list)',
+    create: 'Add an OpenID provider; register its redirect_uri at the provider (the client secret is sealed)',
+    get: 'One OpenID provider',
+    update: 'Change an OpenID provider (any subset; settings merged over the stored ones)',
+    remove: 'Delete an OpenID provider (its email domains are unbound)',
+  },
+});
 
 /** A domain's external OpenID providers (docs/federated-login.md): its administrators', in their own domain. */
 @ApiTags('OpenID providers')
@@ -31,21 +37,12 @@ const uuid = new UuidParamPipe('OpenID provider');
 export class OidcProvidersController {
   constructor(private readonly providers: OidcProvidersService) {}
 
-  @Get()
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'The caller’s domain’s OpenID providers (page list)' })
-  @ApiOkResponse({ type: OidcProviderListDto })
+  @routes.list
   listOidcProviders(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.providers.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated(admin)
-  @ApiOperation({
-    summary:
-      'Add an OpenID provider; register its redirect_uri at the provider (the client secret is sealed)',
-  })
-  @ApiCreatedResponse({ type: OidcProviderDto })
+  @routes.create
   createOidcProvider(
     @Body() body: CreateOidcProviderDto,
     @Caller() caller: AuthContext,
@@ -53,11 +50,7 @@ export class OidcProvidersController {
     return this.providers.create(caller, body);
   }
 
-  @Get(':provider_id')
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'One OpenID provider' })
-  @ApiOkResponse({ type: OidcProviderDto })
-  @ApiErrors(404)
+  @routes.get
   getOidcProvider(
     @Param('provider_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -65,11 +58,7 @@ export class OidcProvidersController {
     return this.providers.get(caller, id);
   }
 
-  @Patch(':provider_id')
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'Change an OpenID provider (any subset; settings merged over the stored ones)' })
-  @ApiOkResponse({ type: OidcProviderDto })
-  @ApiErrors(404)
+  @routes.update
   updateOidcProvider(
     @Param('provider_id', uuid) id: string,
     @Body() body: UpdateOidcProviderDto,
@@ -78,12 +67,7 @@ export class OidcProvidersController {
     return this.providers.update(caller, id, body);
   }
 
-  @Delete(':provider_id')
-  @HttpCode(204)
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'Delete an OpenID provider (its email domains are unbound)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @routes.remove
   deleteOidcProvider(@Param('provider_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.providers.remove(caller, id);
   }
