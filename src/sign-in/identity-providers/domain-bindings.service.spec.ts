@@ -1,15 +1,16 @@
 import { jest } from '@jest/globals';
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type {
-  IdentityProviderDomainEntity,
-  IdentityProviderEntity,
-} from '../../base/model/identity-provider.entity.js';
+import type { IdentityProviderDomainEntity } from '../../base/model/identity-provider.entity.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { DnsUnavailableError, type DnsTxt } from './dns-txt.js';
-import type { BindingKey, DomainBindingsRepository } from './domain-bindings.repository.js';
+import type {
+  AuthenticatorColumn,
+  BindingKey,
+  DomainBindingsRepository,
+} from './domain-bindings.repository.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
-import { repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
+import { repoWithTransaction, uniqueViolation, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: true };
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -24,11 +25,20 @@ const admin = {
 const superAdmin = { ...admin, isSuperAdmin: true } as AuthContext;
 const bind = { domain: ' Corp.TEST ', identity_provider_id: 'i1' };
 
+/** The authenticators of domain d1, by the column that names each kind (another domain has 'i9'). */
+const AUTHENTICATORS: Record<AuthenticatorColumn, string[]> = {
+  identity_provider_id: ['i1', 'i2'],
+  directory_id: ['dir1'],
+  oidc_provider_id: ['op1'],
+};
+
 const binding = (over: Partial<IdentityProviderDomainEntity> = {}) =>
   ({
     domain: 'corp.test',
     system_domain_id: 'd1',
     identity_provider_id: 'i1',
+    directory_id: null,
+    oidc_provider_id: null,
     verified_at: null,
     challenge_token: 'tok',
     date_created: NOW,
@@ -43,8 +53,8 @@ function setup(
     rows.find((r) => r.domain === k.domain && r.system_domain_id === k.system_domain_id);
   const repo = repoWithTransaction(EM, {
     manager: EM,
-    authenticatorOfDomain: jest.fn(async (id: string, d: string) =>
-      id === 'i1' && d === 'd1' ? ({ id: 'i1', system_domain_id: 'd1' } as IdentityProviderEntity) : null,
+    authenticatorOfDomain: jest.fn(async (column: AuthenticatorColumn, id: string, d: string) =>
+      d === 'd1' && AUTHENTICATORS[column].includes(id) ? { system_domain_id: 'd1' } : null,
     ),
     binding: jest.fn(async (k: BindingKey) => find(k) ?? null),
     bindingOrFail: jest.fn(async (_em: unknown, k: BindingKey) => find(k)!),
@@ -73,26 +83,82 @@ function setup(
     repo as unknown as DomainBindingsRepository,
     dns as unknown as DnsTxt,
   );
-  return { service, repo, audit, dns, rows };
+  return { service, repo, access, audit, dns, rows };
 }
 
 const details = (s: ReturnType<typeof setup>) => s.audit.record.mock.calls.map((c) => c[2].details);
 
 describe('DomainBindingsService.bind', () => {
-  it('claims the name, normalised, unverified and with its challenge, and audits it', async () => {
+  it('claims the name for an IdP, normalised, unverified and with its challenge, and audits it', async () => {
     const s = setup();
     const view = await s.service.bind(admin, bind);
+    expect(s.access.require).toHaveBeenCalledWith(admin, 'identity_provider', ['i1']);
+    expect(s.repo.authenticatorOfDomain).toHaveBeenCalledWith('identity_provider_id', 'i1', 'd1');
     expect(s.repo.claim.mock.calls[0][1]).toMatchObject({
       domain: 'corp.test',
       system_domain_id: 'd1',
       identity_provider_id: 'i1',
+      directory_id: null,
+      oidc_provider_id: null,
       verified_at: null,
     });
     expect(view).toMatchObject({
+      identity_provider_id: 'i1',
+      directory_id: null,
+      oidc_provider_id: null,
       verified: false,
       verification: { type: 'TXT', name: '_portcullis-challenge.corp.test' },
     });
-    expect(details(s)).toEqual([{ operation: 'bind' }]);
+    expect(details(s)).toEqual([{ operation: 'bind', identity_provider_id: 'i1' }]);
+  });
+
+  it.each([
+    ['a directory', 'directory_id', 'dir1'],
+    ['an OpenID provider', 'oidc_provider_id', 'op1'],
+  ] as const)('binds a name to %s of the domain: that column only', async (_what, column, id) => {
+    const s = setup();
+    const view = await s.service.bind(admin, { domain: 'Corp.test', [column]: id });
+    expect(s.repo.authenticatorOfDomain).toHaveBeenCalledWith(column, id, 'd1');
+    const claimed = s.repo.claim.mock.calls[0][1];
+    expect(claimed).toMatchObject({ domain: 'corp.test', system_domain_id: 'd1', verified_at: null });
+    expect({
+      identity_provider_id: claimed.identity_provider_id,
+      directory_id: claimed.directory_id,
+      oidc_provider_id: claimed.oidc_provider_id,
+    }).toEqual({ identity_provider_id: null, directory_id: null, oidc_provider_id: null, [column]: id });
+    expect(view).toMatchObject({ [column]: id, identity_provider_id: null, verified: false });
+    expect(details(s)).toEqual([{ operation: 'bind', [column]: id }]);
+    // the IdP access rule is the IdP's; a directory or provider is found in the caller's domain or not at all
+    expect(s.access.require).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['none', {}, 'identity_provider_id'],
+    [
+      'an IdP and an OpenID provider',
+      { identity_provider_id: 'i1', oidc_provider_id: 'op1' },
+      'oidc_provider_id',
+    ],
+    [
+      'a directory and an OpenID provider',
+      { directory_id: 'dir1', oidc_provider_id: 'op1' },
+      'oidc_provider_id',
+    ],
+    [
+      'all three',
+      { identity_provider_id: 'i1', directory_id: 'dir1', oidc_provider_id: 'op1' },
+      'directory_id',
+    ],
+  ])('naming %s of the authenticators: 400, nothing looked up or claimed', async (_what, named, field) => {
+    const s = setup();
+    const e = await s.service.bind(admin, { domain: 'corp.test', ...named }).catch((x: unknown) => x);
+    expect(wire(e)).toEqual({
+      status: 400,
+      code: 'identity_providers.INVALID',
+      errors: { [field]: 'name exactly one of identity_provider_id, directory_id, oidc_provider_id' },
+    });
+    expect(s.repo.authenticatorOfDomain).not.toHaveBeenCalled();
+    expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
   it('refuses what is not a domain name, and force from anyone but a super administrator', async () => {
@@ -106,11 +172,26 @@ describe('DomainBindingsService.bind', () => {
     expect(s.repo.transaction).not.toHaveBeenCalled();
   });
 
-  it('answers NOT_FOUND for an IdP of another domain', async () => {
+  it.each([
+    ['an IdP', { identity_provider_id: 'i9' }],
+    ['a directory', { directory_id: 'dir9' }],
+    ['an OpenID provider', { oidc_provider_id: 'op9' }],
+    // an id of one kind does not name an authenticator of another
+    ['an IdP’s id given as a directory', { directory_id: 'i1' }],
+  ])('answers NOT_FOUND for %s not of the caller’s domain', async (_what, named) => {
     const s = setup();
-    await expect(s.service.bind(admin, { ...bind, identity_provider_id: 'i9' })).rejects.toMatchObject({
+    await expect(s.service.bind(admin, { domain: 'corp.test', ...named })).rejects.toMatchObject({
       code: 'identity_providers.NOT_FOUND',
     });
+    expect(s.repo.claim).not.toHaveBeenCalled();
+  });
+
+  it('refuses a system_domain_id other than the authenticator’s', async () => {
+    const s = setup();
+    await expect(
+      s.service.bind(superAdmin, { domain: 'corp.test', directory_id: 'dir1', system_domain_id: 'd2' }),
+    ).rejects.toMatchObject({ code: 'identity_providers.INVALID' });
+    expect(s.repo.claim).not.toHaveBeenCalled();
   });
 
   it('refuses a name bound to another IdP of the domain, or verified by another domain', async () => {
@@ -125,6 +206,36 @@ describe('DomainBindingsService.bind', () => {
     expect(t.repo.claim).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['an IdP', binding(), { directory_id: 'dir1' }],
+    ['an IdP', binding(), { oidc_provider_id: 'op1' }],
+    [
+      'a directory',
+      binding({ identity_provider_id: null, directory_id: 'dir1' }),
+      { identity_provider_id: 'i1' },
+    ],
+    [
+      'a directory',
+      binding({ identity_provider_id: null, directory_id: 'dir1' }),
+      { oidc_provider_id: 'op1' },
+    ],
+    [
+      'an OpenID provider',
+      binding({ identity_provider_id: null, oidc_provider_id: 'op1' }),
+      { directory_id: 'dir1' },
+    ],
+  ])(
+    'a name bound to %s cannot be bound to another authenticator of the domain (%j)',
+    async (_w, row, named) => {
+      const s = setup({ rows: [row] });
+      await expect(s.service.bind(admin, { domain: 'corp.test', ...named })).rejects.toMatchObject({
+        code: 'identity_providers.DOMAIN_TAKEN',
+      });
+      expect(s.repo.claim).not.toHaveBeenCalled();
+      expect(s.audit.record).not.toHaveBeenCalled();
+    },
+  );
+
   it('leaves a name people of other domains use to a super administrator’s decision', async () => {
     const s = setup({ contested: 2 });
     await expect(s.service.bind(admin, bind)).rejects.toMatchObject({
@@ -133,12 +244,24 @@ describe('DomainBindingsService.bind', () => {
     const t = setup({ contested: 2 });
     const view = await t.service.bind(superAdmin, { ...bind, force: true });
     expect(view.verified).toBe(true);
-    expect(details(t)).toEqual([{ operation: 'bind' }, { operation: 'verify', method: 'decision' }]);
+    expect(details(t)).toEqual([
+      { operation: 'bind', identity_provider_id: 'i1' },
+      { operation: 'verify', method: 'decision' },
+    ]);
   });
 
-  it('binding the same name to the same IdP again changes nothing', async () => {
-    const s = setup({ rows: [binding()] });
-    await s.service.bind(admin, bind);
+  it.each([
+    ['IdP', binding(), { identity_provider_id: 'i1' }],
+    ['directory', binding({ identity_provider_id: null, directory_id: 'dir1' }), { directory_id: 'dir1' }],
+    [
+      'OpenID provider',
+      binding({ identity_provider_id: null, oidc_provider_id: 'op1' }),
+      { oidc_provider_id: 'op1' },
+    ],
+  ])('binding the same name to the same %s again changes nothing', async (_w, row, named) => {
+    const s = setup({ rows: [row] });
+    const view = await s.service.bind(admin, { domain: 'corp.test', ...named });
+    expect(view).toMatchObject(named);
     expect(s.repo.claim).not.toHaveBeenCalled();
     expect(s.audit.record).not.toHaveBeenCalled();
   });
