@@ -45,9 +45,10 @@ export function escapeFilterValue(value: string): string {
 /** The user filter with the person's identity put in: `{email}` the whole address, `{username}` its local part. */
 export function userFilter(template: string, email: string): string {
   const username = email.slice(0, Math.max(email.lastIndexOf('@'), 0)) || email;
-  return template
-    .replace(/\{email\}/g, () => escapeFilterValue(email))
-    .replace(/\{username\}/g, () => escapeFilterValue(username));
+  // one pass: a value put in is never read again for a placeholder (an address may contain "{username}")
+  return template.replace(/\{(email|username)\}/g, (_, k: string) =>
+    escapeFilterValue(k === 'email' ? email : username),
+  );
 }
 
 /**

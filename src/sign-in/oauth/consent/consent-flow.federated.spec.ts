@@ -122,11 +122,7 @@ describe('ConsentFlow.show with login_hint: the email step', () => {
     expect(out.html).toContain('name="directory" value="1"');
   });
 
-  // KNOWN BUG (reported, src untouched): on GET, a provider that does not answer becomes ConsentFlow's private
-  // FederationDown (notAnOutage), which show() does not catch: the exception filter makes it a logged 500
-  // page, where login() answers the same outage with the form, 503 and "did not answer". `.failing` until
-  // signInPage answers it; then make this a plain `it`.
-  it.failing('an OpenID provider that does not answer (503): the 503 form, not a 500', async () => {
+  it('an OpenID provider that does not answer (503): the 503 form, not a 500', async () => {
     const s = signedOut();
     hinted(s);
     s.federation.emailStep.mockRejectedValueOnce(new ApiError(503, ['The OpenID provider did not answer']));

@@ -151,7 +151,13 @@ export class ConsentFlow {
   private async signInPage(s: Step, q: AuthorizationParams): Promise<PageResult> {
     const hint = s.v.loginHint;
     if (hint) {
-      const step = await this.federation.emailStep(hint.toLowerCase(), backTo(q)).catch(notAnOutage);
+      let step: Awaited<ReturnType<ConsentFederation['emailStep']>>;
+      try {
+        step = await this.federation.emailStep(hint.toLowerCase(), backTo(q)).catch(notAnOutage);
+      } catch (e) {
+        if (!(e instanceof FederationDown)) throw e;
+        return this.loginForm(s, q, 503, FEDERATION_DOWN, hint);
+      }
       if (step && 'url' in step) return s.page(200, ssoRedirectPage(step.url));
       if (step) return s.page(200, directoryLoginPage(s.v.app.name, step.directory, q, s.csrf, hint));
     }
