@@ -142,7 +142,10 @@ export class OidcRelyingParty {
       (err instanceof TypeError && /fetch failed/.test(err.message)) ||
       err.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' ||
       err.code === 'OAUTH_RESPONSE_IS_NOT_JSON';
-    if (discovery || network) return new ProviderUnavailable(`${err.code ?? err.name}: ${err.message}`);
-    return new ProviderRefusal(`${err.code ?? err.name}: ${err.message}`);
+    // openid-client names the class of check in the message and the check itself (the claim, the reason) in
+    // its cause: both go to the log and the audit trail
+    const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
+    const why = `${err.code ?? err.name}: ${err.message}${cause}`;
+    return discovery || network ? new ProviderUnavailable(why) : new ProviderRefusal(why);
   }
 }
