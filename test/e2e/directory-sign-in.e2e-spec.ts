@@ -185,6 +185,12 @@ describeWithLdap('directory sign-in (LDAP / Active Directory)', () => {
     it('a person the directory does not hold, or an address no directory serves → the same 401', async () => {
       await w.login(w.email('nobody'), 'anything').expect(401, INVALID);
       await w.login(`someone@unbound-${w.tag}.corp.example`, 'anything').expect(401, INVALID);
+      // no local account, so no guessing defence to record it: the directory's refusal is on record itself
+      const refusals = await auditOf(t, 'signin.failure', w.directory.id);
+      const reason = expect.stringMatching(/finds no entry \(no local account\)/);
+      expect(refusals).toEqual(
+        expect.arrayContaining([expect.objectContaining({ details: { method: 'directory', reason } })]),
+      );
     });
   });
 

@@ -108,37 +108,47 @@ export class DirectoryLoginService {
     password: string,
     origin: AuditOrigin,
   ): Promise<DirectoryPerson | null> {
-    let found: DirectoryPerson | null = null;
+    const out: { found: DirectoryPerson | string } = { found: 'not asked' };
     const check = async () => {
-      found = await this.bindAs(directory, email, password);
-      return found !== null;
+      out.found = await this.bindAs(directory, email, password);
+      return typeof out.found !== 'string';
     };
+    const person = () => (typeof out.found === 'string' ? null : out.found);
     try {
       const attempt = await this.defence.attemptAccount(email, 'password', check, origin);
-      if (attempt === null) await check();
-      else if (attempt.outcome !== 'ok') return null;
+      if (attempt !== null) return attempt.outcome === 'ok' ? person() : null;
+      // no local account: the defence wrote nothing, so the refusal goes on record here, with its reason
+      if (await check()) return person();
+      const by = { kind: 'directory' as const, id: directory.id, systemDomainId: directory.system_domain_id };
+      await this.federated.refused(by, `${String(out.found)} (no local account)`, origin);
+      return null;
     } catch (e) {
       if (!(e instanceof DirectoryUnavailable)) throw e;
       this.logger.warn({ directory: directory.id, reason: e.message }, 'directory unavailable');
       throw DirectoryErrors.UNAVAILABLE();
     }
-    return found;
   }
 
-  /** Search with the service account, then bind as the one entry found (disabled AD accounts never bind). */
+  /**
+   * Search with the service account, then bind as the one entry found (disabled AD accounts never bind): the
+   * person, or why not.
+   */
   private async bindAs(
     directory: DirectoryEntity,
     email: string,
     password: string,
-  ): Promise<DirectoryPerson | null> {
+  ): Promise<DirectoryPerson | string> {
     const connection = await this.directories.connection(directory.id);
     return withDirectory(connection, async (client) => {
       await bindService(client, connection);
       const found = await findPeople(client, connection.settings, email);
-      if (found === 'ambiguous' || found.length !== 1) return null;
+      if (found === 'ambiguous') return 'the user filter finds more than one entry';
+      if (found.length !== 1) return 'the user filter finds no entry';
       const [person] = found;
-      if (person.disabled) return null;
-      return (await passwordBinds(client, person.dn, password)) ? person : null;
+      if (person.disabled) return 'the account is disabled in the directory';
+      return (await passwordBinds(client, person.dn, password))
+        ? person
+        : 'the directory refused the password';
     });
   }
 }
