@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { pageList } from '../../base/common/http/page-list.js';
-import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { KeyEncryption } from '../../base/keys/key-encryption.js';
 import { DirectoryEntity, type DirectoryType } from '../../base/model/federation.entity.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
+import { AuthenticatorAdmin } from '../federation/authenticator-admin.js';
 import { FEDERATION_CONFIG } from '../federation/federation-config.js';
 import { DirectoriesRepository } from './directories.repository.js';
 import { DirectoryErrors } from './directories.errors.js';
@@ -15,7 +14,6 @@ import { type DirectorySettings, validateDirectorySettings } from './directory-s
 import type {
   CreateDirectoryDto,
   DirectoryDto,
-  DirectoryListDto,
   DirectoryTestResultDto,
   UpdateDirectoryDto,
 } from './dto/directory.dto.js';
@@ -37,32 +35,19 @@ const SORTABLE = ['name', 'type', 'date_created', 'date_modified'] as const;
  * each change is on the audit trail (which fans out to webhooks) without its values.
  */
 @Injectable()
-export class DirectoriesService {
+export class DirectoriesService extends AuthenticatorAdmin<DirectoryEntity, DirectoryDto> {
+  protected readonly kind = 'directory';
+  protected readonly sortable = SORTABLE;
   private readonly sealer: KeyEncryption;
 
   constructor(
     @Inject(APP_CONFIG) config: BaseConfig,
     @Inject(FEDERATION_CONFIG.token) private readonly federation: ConfigOf<typeof FEDERATION_CONFIG>,
-    private readonly repo: DirectoriesRepository,
-    private readonly audit: AuditService,
+    protected readonly repo: DirectoriesRepository,
+    protected readonly audit: AuditService,
   ) {
+    super();
     this.sealer = KeyEncryption.fromConfig(config, PASSWORD_PURPOSE);
-  }
-
-  async list(auth: AuthContext, q: PageQueryDto, path: string): Promise<DirectoryListDto> {
-    return (await pageList({
-      qb: this.repo.listQuery(auth.systemDomainId),
-      alias: 'r',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'date_created', order: 'ASC' }],
-      path,
-      view: (rows) => this.views(rows),
-    })) as unknown as DirectoryListDto;
-  }
-
-  async get(auth: AuthContext, id: string): Promise<DirectoryDto> {
-    return (await this.views([await this.find(auth, id)]))[0];
   }
 
   async create(auth: AuthContext, body: CreateDirectoryDto): Promise<DirectoryDto> {
@@ -86,20 +71,6 @@ export class DirectoriesService {
     row.settings = { ...this.settings(type, { ...row.settings, ...(body.settings ?? {}) }) };
     row.bind_password_sealed = this.sealedFrom(body.settings ?? {}, await this.repo.sealedPassword(id));
     return this.saved(auth, row, 'update');
-  }
-
-  async remove(auth: AuthContext, id: string): Promise<void> {
-    const row = await this.find(auth, id);
-    await this.repo.transaction(async (em) => {
-      await this.repo.remove(em, row.id);
-      await this.audit.change(
-        em,
-        auth,
-        'directory.changed',
-        { type: 'directory', id: row.id },
-        { operation: 'delete' },
-      );
-    });
   }
 
   /**
@@ -157,7 +128,7 @@ export class DirectoriesService {
 
   /** How to reach a directory: its settings and its service account's password, unsealed. */
   async connection(id: string): Promise<DirectoryConnection> {
-    const row = await this.repo.withSecret(id);
+    const row = await this.repo.withSecret({ id });
     if (!row) throw DirectoryErrors.NOT_FOUND();
     return {
       settings: this.settingsOf(row),
@@ -171,12 +142,6 @@ export class DirectoriesService {
     const r = validateDirectorySettings(row.type, row.settings, true);
     if ('errors' in r) throw DirectoryErrors.INVALID(r.errors);
     return r.settings;
-  }
-
-  private async find(auth: AuthContext, id: string): Promise<DirectoryEntity> {
-    const row = await this.repo.inDomain(id, auth.systemDomainId);
-    if (!row) throw DirectoryErrors.NOT_FOUND();
-    return row;
   }
 
   private settings(type: DirectoryType, raw: unknown): DirectorySettings {
@@ -195,33 +160,21 @@ export class DirectoriesService {
     return this.sealer.encrypt(p);
   }
 
-  private async saved(auth: AuthContext, row: DirectoryEntity, operation: string): Promise<DirectoryDto> {
-    const saved = await this.repo.transaction(async (em) => {
-      const out = await this.repo.save(em, row);
-      await this.audit.change(
-        em,
-        auth,
-        'directory.changed',
-        { type: 'directory', id: out.id },
-        { operation },
-      );
-      return out;
-    });
-    return this.get(auth, saved.id);
+  protected notFound() {
+    return DirectoryErrors.NOT_FOUND();
   }
 
-  private async views(rows: DirectoryEntity[]): Promise<DirectoryDto[]> {
-    const bound = await this.repo.domainsOf(rows.map((r) => r.id));
-    return rows.map((r) => ({
+  protected view(r: DirectoryEntity, domains: string[]): DirectoryDto {
+    return {
       id: r.id,
       system_domain_id: r.system_domain_id,
       name: r.name,
       type: r.type,
       enabled: r.enabled,
       settings: { ...this.settingsOf(r), bind_password_set: Boolean(r.bind_password_sealed) },
-      domains: bound.filter((b) => b.directory_id === r.id).map((b) => b.domain),
+      domains,
       date_created: wireDate(r.date_created),
       date_modified: wireDate(r.date_modified),
-    }));
+    };
   }
 }

@@ -1,67 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { AuthenticatorRepository } from '../../base/database/authenticator-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import {
   OidcLoginCodeEntity,
   OidcLoginStateEntity,
   OidcProviderEntity,
 } from '../../base/model/federation.entity.js';
-import { IdentityProviderDomainEntity } from '../../base/model/identity-provider.entity.js';
 
 /** The statements of OpenID providers and their sign-ins (OidcProvidersService, OidcLoginService). */
 @Injectable()
-export class OidcProvidersRepository extends FeatureRepository {
-  /** One domain's providers, with the sealed secret (the view says whether there is one). */
-  listQuery(systemDomainId: string) {
-    return this.ds
-      .getRepository(OidcProviderEntity)
-      .createQueryBuilder('o')
-      .addSelect('o.client_secret_sealed')
-      .where('o.system_domain_id = :systemDomainId', { systemDomainId });
-  }
-
-  inDomain(id: string, systemDomainId: string): Promise<OidcProviderEntity | null> {
-    return this.listQuery(systemDomainId).andWhere('o.id = :id', { id }).getOne();
-  }
-
-  /** A provider by id or by public id, with its sealed secret. */
-  withSecret(where: { id: string } | { public_id: string }): Promise<OidcProviderEntity | null> {
-    return this.ds
-      .getRepository(OidcProviderEntity)
-      .createQueryBuilder('o')
-      .addSelect('o.client_secret_sealed')
-      .where(where)
-      .getOne();
-  }
-
-  /** A domain's enabled providers, oldest first (the sign-in pages' "Continue with …" buttons). */
-  enabledOf(systemDomainId: string): Promise<OidcProviderEntity[]> {
-    return this.ds.getRepository(OidcProviderEntity).find({
-      where: { system_domain_id: systemDomainId, enabled: true },
-      order: { date_created: 'ASC', id: 'ASC' },
-    });
-  }
-
-  save(em: EntityManager, row: OidcProviderEntity): Promise<OidcProviderEntity> {
-    return em.save(OidcProviderEntity, row);
-  }
-
-  async remove(em: EntityManager, id: string): Promise<void> {
-    await em.delete(OidcProviderEntity, { id });
-  }
-
-  async domainsOf(ids: string[]): Promise<{ oidc_provider_id: string; domain: string }[]> {
-    if (!ids.length) return [];
-    const rows = await this.ds
-      .getRepository(IdentityProviderDomainEntity)
-      .createQueryBuilder('b')
-      .select(['b.oidc_provider_id', 'b.domain'])
-      .where('b.oidc_provider_id IN (:...ids)', { ids })
-      .orderBy('b.domain')
-      .getMany();
-    return rows.map((r) => ({ oidc_provider_id: r.oidc_provider_id!, domain: r.domain }));
-  }
+export class OidcProvidersRepository extends AuthenticatorRepository<OidcProviderEntity> {
+  protected readonly entity = OidcProviderEntity;
+  readonly alias = 'o';
+  protected readonly secret = 'client_secret_sealed';
+  protected readonly bindingColumn = 'oidc_provider_id';
 
   async insertState(row: Omit<OidcLoginStateEntity, 'oidc_provider'>): Promise<void> {
     await this.ds.getRepository(OidcLoginStateEntity).insert(row);

@@ -48,7 +48,7 @@ function setup(env: Record<string, string> = {}) {
       return r && r.system_domain_id === d ? r : null;
     }),
     domainsOf: jest.fn(async (ids: string[]) =>
-      ids.includes('o1') ? [{ oidc_provider_id: 'o1', domain: 'corp.example' }] : [],
+      ids.includes('o1') ? [{ id: 'o1', domain: 'corp.example' }] : [],
     ),
   });
   const audit = { change: jest.fn(async (..._a: unknown[]) => undefined) };

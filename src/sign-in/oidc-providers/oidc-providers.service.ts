@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { pageList } from '../../base/common/http/page-list.js';
-import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { KeyEncryption } from '../../base/keys/key-encryption.js';
 import { OidcProviderEntity } from '../../base/model/federation.entity.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
+import { AuthenticatorAdmin } from '../federation/authenticator-admin.js';
 import { FEDERATION_CONFIG } from '../federation/federation-config.js';
 import { literalHostProblem } from '../federation/network-guard.js';
 import type {
   CreateOidcProviderDto,
   OidcProviderDto,
-  OidcProviderListDto,
   UpdateOidcProviderDto,
 } from './dto/oidc-provider.dto.js';
 import { OidcProvidersRepository } from './oidc-providers.repository.js';
@@ -43,32 +41,19 @@ const DEFAULT_CLAIMS: OidcProviderSettings['claims'] = {
  * the audit trail (which fans out to webhooks) without its values.
  */
 @Injectable()
-export class OidcProvidersService {
+export class OidcProvidersService extends AuthenticatorAdmin<OidcProviderEntity, OidcProviderDto> {
+  protected readonly kind = 'oidc_provider';
+  protected readonly sortable = SORTABLE;
   private readonly sealer: KeyEncryption;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: BaseConfig,
     @Inject(FEDERATION_CONFIG.token) private readonly federation: ConfigOf<typeof FEDERATION_CONFIG>,
-    private readonly repo: OidcProvidersRepository,
-    private readonly audit: AuditService,
+    protected readonly repo: OidcProvidersRepository,
+    protected readonly audit: AuditService,
   ) {
+    super();
     this.sealer = KeyEncryption.fromConfig(config, SECRET_PURPOSE);
-  }
-
-  async list(auth: AuthContext, q: PageQueryDto, path: string): Promise<OidcProviderListDto> {
-    return (await pageList({
-      qb: this.repo.listQuery(auth.systemDomainId),
-      alias: 'o',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'date_created', order: 'ASC' }],
-      path,
-      view: (rows) => this.views(rows),
-    })) as unknown as OidcProviderListDto;
-  }
-
-  async get(auth: AuthContext, id: string): Promise<OidcProviderDto> {
-    return (await this.views([await this.find(auth, id)]))[0];
   }
 
   async create(auth: AuthContext, body: CreateOidcProviderDto): Promise<OidcProviderDto> {
@@ -85,22 +70,6 @@ export class OidcProvidersService {
     const row = await this.find(auth, id);
     if (body.enabled !== undefined) row.enabled = body.enabled;
     return this.saved(auth, this.apply(row, body), 'update');
-  }
-
-  async remove(auth: AuthContext, id: string): Promise<void> {
-    const row = await this.find(auth, id);
-    await this.repo.transaction(async (em) => {
-      await this.repo.remove(em, row.id);
-      await this.audit.change(
-        em,
-        auth,
-        'oidc_provider.changed',
-        { type: 'oidc_provider', id: row.id },
-        {
-          operation: 'delete',
-        },
-      );
-    });
   }
 
   /** The provider's redirect URI (what its administrator registers at the provider). */
@@ -185,34 +154,12 @@ export class OidcProvidersService {
     return Object.keys(errors).length ? { errors } : { settings: { claims, jit_provisioning: jit === true } };
   }
 
-  private async find(auth: AuthContext, id: string): Promise<OidcProviderEntity> {
-    const row = await this.repo.inDomain(id, auth.systemDomainId);
-    if (!row) throw OidcProviderErrors.NOT_FOUND();
-    return row;
+  protected notFound() {
+    return OidcProviderErrors.NOT_FOUND();
   }
 
-  private async saved(
-    auth: AuthContext,
-    row: OidcProviderEntity,
-    operation: string,
-  ): Promise<OidcProviderDto> {
-    const saved = await this.repo.transaction(async (em) => {
-      const out = await this.repo.save(em, row);
-      await this.audit.change(
-        em,
-        auth,
-        'oidc_provider.changed',
-        { type: 'oidc_provider', id: out.id },
-        { operation },
-      );
-      return out;
-    });
-    return this.get(auth, saved.id);
-  }
-
-  private async views(rows: OidcProviderEntity[]): Promise<OidcProviderDto[]> {
-    const bound = await this.repo.domainsOf(rows.map((r) => r.id));
-    return rows.map((r) => ({
+  protected view(r: OidcProviderEntity, domains: string[]): OidcProviderDto {
+    return {
       id: r.id,
       public_id: r.public_id,
       system_domain_id: r.system_domain_id,
@@ -224,9 +171,9 @@ export class OidcProvidersService {
       settings: this.settingsOf(r),
       enabled: r.enabled,
       redirect_uri: this.redirectUri(r.public_id),
-      domains: bound.filter((b) => b.oidc_provider_id === r.id).map((b) => b.domain),
+      domains,
       date_created: wireDate(r.date_created),
       date_modified: wireDate(r.date_modified),
-    }));
+    };
   }
 }
