@@ -85,6 +85,8 @@ describe('email domain verification', () => {
       expect(res.body).toEqual({
         domain: name,
         identity_provider_id: squatter.idp.id,
+        directory_id: null,
+        oidc_provider_id: null,
         system_domain_id: squatter.domainId,
         verified: false,
         verified_at: null,
