@@ -39,12 +39,13 @@ export abstract class AuthenticatorRepository<E extends AuthenticatorRow> extend
     return this.withSecretQuery().where(where).getOne();
   }
 
-  /** A domain's enabled rows, oldest first. */
+  /** A domain's enabled rows, oldest first, with their sealed secret (a sign-in connects with one). */
   enabledOf(systemDomainId: string): Promise<E[]> {
-    return this.ds.getRepository(this.entity).find({
-      where: { system_domain_id: systemDomainId, enabled: true } as FindOptionsWhere<E>,
-      order: { date_created: 'ASC', id: 'ASC' } as never,
-    });
+    return this.listQuery(systemDomainId)
+      .andWhere(`${this.alias}.enabled`)
+      .orderBy(`${this.alias}.date_created`, 'ASC')
+      .addOrderBy(`${this.alias}.id`, 'ASC')
+      .getMany();
   }
 
   save(em: EntityManager, row: E): Promise<E> {

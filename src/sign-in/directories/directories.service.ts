@@ -107,15 +107,16 @@ export class DirectoriesService extends AuthenticatorAdmin<DirectoryEntity, Dire
       };
     };
     try {
-      return await withDirectory(await this.connection(row.id), async (client) => {
+      const connection = this.connectionOf(row);
+      return await withDirectory(connection, async (client) => {
         stage = 'bind';
-        await bindService(client, await this.connection(row.id));
+        await bindService(client, connection);
         if (!email) {
           stage = 'done';
           return report(true, null);
         }
         stage = 'search';
-        const found = await findPeople(client, this.settingsOf(row), email);
+        const found = await findPeople(client, connection.settings, email);
         stage = 'done';
         if (found === 'ambiguous') return report(false, 'The filter finds more than one entry', found);
         return report(found.length === 1, found.length ? null : 'The filter finds no entry', found);
@@ -126,10 +127,11 @@ export class DirectoriesService extends AuthenticatorAdmin<DirectoryEntity, Dire
     }
   }
 
-  /** How to reach a directory: its settings and its service account's password, unsealed. */
-  async connection(id: string): Promise<DirectoryConnection> {
-    const row = await this.repo.withSecret({ id });
-    if (!row) throw DirectoryErrors.NOT_FOUND();
+  /**
+   * How to reach a directory: its settings and its service account's password, unsealed (`row` as the
+   * repository reads it, with its sealed password).
+   */
+  connectionOf(row: DirectoryEntity): DirectoryConnection {
     return {
       settings: this.settingsOf(row),
       bindPassword: row.bind_password_sealed ? this.sealer.decrypt(row.bind_password_sealed) : null,

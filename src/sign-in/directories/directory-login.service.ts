@@ -6,6 +6,7 @@ import type { DirectoryEntity } from '../../base/model/federation.entity.js';
 import type { LoginTokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { FederatedSignIn } from '../federation/federated-sign-in.service.js';
+import type { EmailRoute } from '../federation/federation.repository.js';
 import { SignInAuthority, SignInRefusal, type TenantAuthenticator } from '../login/sign-in-authority.js';
 import { DirectoriesRepository } from './directories.repository.js';
 import { DirectoriesService } from './directories.service.js';
@@ -39,14 +40,28 @@ export class DirectoryLoginService {
     private readonly defence: GuessingDefence,
   ) {}
 
-  /** The directory that checks `email`'s password (null: none, the same 401 as a wrong password). */
-  async directoryFor(email: string, systemDomainId?: string): Promise<DirectoryEntity | null> {
+  /**
+   * The directory that checks `email`'s password (null: none, the same 401 as a wrong password): the named
+   * domain's (the one the email routes to if it is among them, else the oldest enabled), else the one the email
+   * routes to, else (`fallbackDomainId`, the consent page's application) that domain's oldest enabled.
+   */
+  async directoryFor(
+    email: string,
+    systemDomainId?: string,
+    fallbackDomainId?: string,
+  ): Promise<DirectoryEntity | null> {
     const route = await this.federated.route(email);
-    if (systemDomainId === undefined) {
-      return route?.kind === 'directory' ? this.repo.inDomain(route.id, route.systemDomainId) : null;
-    }
-    const candidates = await this.repo.enabledOf(systemDomainId);
-    return candidates.find((d) => route?.kind === 'directory' && d.id === route.id) ?? candidates[0] ?? null;
+    const routed = route?.kind === 'directory' ? route.id : null;
+    if (systemDomainId === undefined && routed) return this.directoryOf(route!);
+    const domainId = systemDomainId ?? fallbackDomainId;
+    if (domainId === undefined) return null;
+    const candidates = await this.repo.enabledOf(domainId);
+    return candidates.find((d) => d.id === routed) ?? candidates[0] ?? null;
+  }
+
+  /** The directory an email route names (FederatedSignIn.route), or null. */
+  directoryOf(route: EmailRoute): Promise<DirectoryEntity | null> {
+    return this.repo.inDomain(route.id, route.systemDomainId);
   }
 
   /** A domain's enabled directories, oldest first (the consent page's "Continue with …"). */
@@ -54,12 +69,14 @@ export class DirectoryLoginService {
     return this.repo.enabledOf(systemDomainId);
   }
 
+  /** `fallbackDomainId`: see directoryFor (the consent page's application's domain). */
   async login(
     body: { email: string; password: string; system_domain_id?: string },
     origin: AuditOrigin,
+    fallbackDomainId?: string,
   ): Promise<LoginTokenDto> {
     const email = normalizeEmail(body.email);
-    const directory = await this.directoryFor(email, body.system_domain_id);
+    const directory = await this.directoryFor(email, body.system_domain_id, fallbackDomainId);
     if (!directory?.enabled) throw DirectoryErrors.BAD_CREDENTIALS();
     const by: TenantAuthenticator = {
       kind: 'directory',
@@ -138,7 +155,7 @@ export class DirectoryLoginService {
     email: string,
     password: string,
   ): Promise<DirectoryPerson | string> {
-    const connection = await this.directories.connection(directory.id);
+    const connection = this.directories.connectionOf(directory);
     return withDirectory(connection, async (client) => {
       await bindService(client, connection);
       const found = await findPeople(client, connection.settings, email);

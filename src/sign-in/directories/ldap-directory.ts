@@ -143,17 +143,13 @@ export async function passwordBinds(client: Client, dn: string, password: string
 
 function person(e: Entry, s: DirectorySettings): DirectoryPerson {
   const a = s.attributes;
-  const first = (name: string): string | null => {
-    const v = e[name] ?? e[Object.keys(e).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''];
-    const one = Array.isArray(v) ? v[0] : v;
-    const text = one === undefined ? '' : Buffer.isBuffer(one) ? one.toString('utf8') : String(one);
-    return text.trim() ? text.trim().slice(0, 254) : null;
-  };
+  // an attribute's values as text, its name matched without case (servers answer in their own spelling)
   const all = (name: string): string[] => {
     const v = e[name] ?? e[Object.keys(e).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''];
     const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
     return list.map((x) => (Buffer.isBuffer(x) ? x.toString('utf8') : String(x)));
   };
+  const first = (name: string): string | null => all(name)[0]?.trim().slice(0, 254) || null;
   const groups = all(a.groups).slice(0, 500);
   const cns = groups.map((dn) => /^[^=]+=((?:\\.|[^,])*)/.exec(dn)?.[1]?.replace(/\\(.)/g, '$1') ?? '');
   const uac = Number(first('userAccountControl') ?? '0');

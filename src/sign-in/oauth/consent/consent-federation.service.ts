@@ -36,7 +36,7 @@ export class ConsentFederation {
     if (route?.kind === 'saml') return this.sso.loginUrl(email, back);
     if (route?.kind === 'oidc') return this.oidc.start({ email, returnTo: back });
     if (route?.kind === 'directory') {
-      const d = await this.directories.directoryFor(email);
+      const d = await this.directories.directoryOf(route);
       return d ? { directory: d.name } : null;
     }
     return null;
@@ -68,15 +68,13 @@ export class ConsentFederation {
    * The directory's password form: the directory the email routes to, else the application's domain's. The
    * Token form (a temporary token where the domain's second factor is owed).
    */
-  async directoryLogin(
+  directoryLogin(
     email: string,
     password: string,
     appDomainId: string,
     origin: AuditOrigin,
   ): Promise<LoginTokenDto> {
-    const route = await this.federated.route(email);
-    const systemDomainId = route?.kind === 'directory' ? undefined : appDomainId;
-    return this.directories.login({ email, password, system_domain_id: systemDomainId }, origin);
+    return this.directories.login({ email, password }, origin, appDomainId);
   }
 
   /** The OpenID provider's return: its single-use code → the Token form. */

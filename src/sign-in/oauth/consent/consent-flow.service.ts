@@ -243,7 +243,8 @@ export class ConsentFlow {
     email: string,
     password: string,
   ): Promise<PageResult> {
-    const name =
+    // the directory's name, for the form shown again (a refusal): read only then
+    const name = async () =>
       (await this.federation.choices(s.v.app.system_domain_id)).directories[0]?.name ?? 'directory';
     let out: LoginTokenDto;
     try {
@@ -251,14 +252,14 @@ export class ConsentFlow {
     } catch (e) {
       if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 503)) throw e;
       const why = e.status === 401 ? 'Invalid email or password' : FEDERATION_DOWN;
-      return s.page(e.status, directoryLoginPage(s.v.app.name, name, q, s.csrf, email, why));
+      return s.page(e.status, directoryLoginPage(s.v.app.name, await name(), q, s.csrf, email, why));
     }
     if (out.token) return s.redirect(backTo(q, true), this.sessions.startWith(out.token));
     const accepted =
       (await this.mfa.owedFor(out.user_id, await this.domains.byId(out.system_domain_id))) ?? [];
     if (accepted.length === 0) {
       const why = 'This domain requires an authenticator app. Set one up in your account first.';
-      return s.page(403, directoryLoginPage(s.v.app.name, name, q, s.csrf, email, why));
+      return s.page(403, directoryLoginPage(s.v.app.name, await name(), q, s.csrf, email, why));
     }
     const pending = this.sessions.startPending(out.temp_token!);
     return s.page(200, secondFactorPage(s.v.app.name, q, s.csrf, accepted), pending);
