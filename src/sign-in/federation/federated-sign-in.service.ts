@@ -9,6 +9,9 @@ import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { SignInAuthority, SignInRefusal, type TenantAuthenticator } from '../login/sign-in-authority.js';
 import { type EmailRoute, FederationRepository } from './federation.repository.js';
 
+/** The authenticator an email routes to, for the features that ask (their own repositories are their doors). */
+export type { EmailRoute };
+
 /** What a directory or an OpenID provider says of the person it verified. */
 export interface FederatedIdentity {
   email: string;
