@@ -14,6 +14,7 @@ import { REGISTRATION_CONFIG } from '../sign-in/onboarding/registration-config.j
 import { MARKETPLACE_CONFIG } from '../sign-in/marketplace/marketplace-config.js';
 import { DNS_CONFIG } from '../sign-in/identity-providers/dns-config.js';
 import { FEDERATION_CONFIG } from '../sign-in/federation/federation-config.js';
+import { PASSKEYS_CONFIG } from '../sign-in/passkeys/passkeys-config.js';
 import { FILES_CONFIG } from '../platform/files/files-config.js';
 
 /** Every feature's configuration namespace: a start reads and checks them all (loadConfig). */
@@ -30,6 +31,7 @@ export const FEATURE_CONFIGS = [
   FILES_CONFIG,
   DNS_CONFIG,
   FEDERATION_CONFIG,
+  PASSKEYS_CONFIG,
   LOCKOUT_CONFIG,
 ] as const;
 

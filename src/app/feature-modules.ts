@@ -8,6 +8,7 @@ import { InvitationsModule } from '../sign-in/invitations/invitations.module.js'
 import { UsersModule } from '../accounts/users/users.module.js';
 import { WebhooksModule } from '../delivery/webhooks/webhooks.module.js';
 import { MfaModule } from '../sign-in/mfa/mfa.module.js';
+import { PasskeysModule } from '../sign-in/passkeys/passkeys.module.js';
 import { MarketplaceModule } from '../sign-in/marketplace/marketplace.module.js';
 import { DomainScheduleModule } from '../accounts/system-domains/domain-schedule.module.js';
 import { SystemDomainAdminModule } from '../accounts/system-domains/system-domains.module.js';
@@ -30,6 +31,8 @@ export const FEATURE_MODULES = [
   TeamsModule,
   // before the users modules: users/invite/register/ and the like must not reach their {user_id} routes
   InvitationsModule,
+  // before the users modules: users/current/webauthn/ must not reach users/{user_id}/webauthn/
+  PasskeysModule,
   UserExtrasModule,
   UsersModule,
   GroupsModule,

@@ -17,6 +17,7 @@ const FACTOR_NAMES: Record<GuessedFactor, string> = {
   totp: 'authenticator code',
   mail_otp: 'mailed code',
   recovery: 'recovery code',
+  webauthn: 'passkey',
 };
 
 /** `locked`: refused without running the verification; callers answer it exactly as they answer `wrong`. */

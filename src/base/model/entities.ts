@@ -52,6 +52,7 @@ import {
   OidcLoginStateEntity,
   OidcProviderEntity,
 } from './federation.entity.js';
+import { PasskeyEntity, WebauthnChallengeEntity, WebauthnUserHandleEntity } from './passkey.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -84,6 +85,9 @@ export const ENTITIES = [
   LoginAttemptEntity,
   UserMfaEntity,
   MailOtpCodeEntity,
+  PasskeyEntity,
+  WebauthnUserHandleEntity,
+  WebauthnChallengeEntity,
   MarketplaceNonceEntity,
   SystemDomainLogoEntity,
   ReferralCodeEntity,

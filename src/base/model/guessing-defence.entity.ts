@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } f
 import { UserEntity } from './user.entity.js';
 
 /** The factors whose guesses are counted, each on its own counter (src/accounts/lockout/guessing-defence.ts). */
-export const GUESSED_FACTORS = ['password', 'totp', 'mail_otp', 'recovery'] as const;
+export const GUESSED_FACTORS = ['password', 'totp', 'mail_otp', 'recovery', 'webauthn'] as const;
 export type GuessedFactor = (typeof GUESSED_FACTORS)[number];
 
 /**

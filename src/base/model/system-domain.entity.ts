@@ -115,7 +115,7 @@ export class SystemDomainEntity {
   @Column({ type: 'jsonb', nullable: true }) password_checks!: PasswordChecks | null;
   /** Second-factor policy: every member must pass a second factor, one of `mfa_methods`. */
   @Column({ type: 'boolean', default: false }) mfa_required!: boolean;
-  @Column({ type: 'text', array: true, default: () => "'{TOTP,MAIL_2SV}'" }) mfa_methods!: string[];
+  @Column({ type: 'text', array: true, default: () => "'{TOTP,MAIL_2SV,WEBAUTHN}'" }) mfa_methods!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }

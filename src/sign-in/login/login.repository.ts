@@ -8,6 +8,7 @@ import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { EmailLoginLinkEntity } from '../../base/model/email-login-link.entity.js';
+import type { UserFactorColumns } from './mfa-policy.js';
 
 /** `last_login` now for the users $1 (LoginRepository.touchLastLogin's group commit). */
 const TOUCH_LAST_LOGIN_SQL =
@@ -20,19 +21,20 @@ export interface LiveMembership {
   isAdmin: boolean;
   logoSha256: string | null;
   /** The user's user_mfa columns (the same on every row; null without a row). */
-  factors: { totp_confirmed_at: Date | null; mail_2sv_enabled: boolean | null };
+  factors: UserFactorColumns;
 }
 
 /**
  * The user's live domains, oldest membership first, each with its built-in sign-in app (the oldest, should a
  * domain have two), the user's administrator flag and the domain's logo digest there, and the user's second
- * factors (the same on every row). Extra columns are named so that none collides with a domain's.
+ * factors (the same on every row; a passkey held counts). Extra columns are named so that none collides with a domain's.
  */
 const LIVE_MEMBERSHIPS_SQL = `SELECT d.*,
          (SELECT a.id FROM apps a WHERE a.system_domain_id = d.id AND a.is_builtin
            ORDER BY a.date_created, a.id LIMIT 1) AS membership_builtin_app_id,
          m.is_admin AS membership_is_admin, l.sha256 AS membership_logo_sha256,
-         f.totp_confirmed_at AS membership_totp_confirmed_at, f.mail_2sv_enabled AS membership_mail_2sv_enabled
+         f.totp_confirmed_at AS membership_totp_confirmed_at, f.mail_2sv_enabled AS membership_mail_2sv_enabled,
+         EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = m.user_id) AS membership_webauthn
   FROM user_system_domains m
   JOIN system_domains d ON d.id = m.system_domain_id
   LEFT JOIN system_domain_logos l ON l.system_domain_id = d.id
@@ -46,6 +48,7 @@ type MembershipSqlRow = SystemDomainEntity & {
   membership_logo_sha256: string | null;
   membership_totp_confirmed_at: Date | null;
   membership_mail_2sv_enabled: boolean | null;
+  membership_webauthn: boolean;
 };
 
 /**
@@ -102,6 +105,7 @@ export class LoginRepository extends FeatureRepository {
         membership_logo_sha256,
         membership_totp_confirmed_at,
         membership_mail_2sv_enabled,
+        membership_webauthn,
         ...columns
       } = r;
       return {
@@ -112,6 +116,7 @@ export class LoginRepository extends FeatureRepository {
         factors: {
           totp_confirmed_at: membership_totp_confirmed_at,
           mail_2sv_enabled: membership_mail_2sv_enabled,
+          webauthn: membership_webauthn,
         },
       };
     });

@@ -3,8 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
-import { UserMfaEntity } from '../../base/model/user-mfa.entity.js';
 import { confirmedMethods, type MfaMethod } from './mfa-policy.js';
+import { readUserFactors } from '../../base/database/user-factors.js';
 
 /** What the SignInAuthority needs to know of an account, as seen from one domain. */
 export interface AccountFacts {
@@ -38,7 +38,7 @@ export class SignInAuthorityRepository extends FeatureRepository {
 
   /** The factors the user has confirmed, read inside `em` (mfa-policy.ts, confirmedMethods). */
   async configuredMethods(em: EntityManager, userId: string): Promise<MfaMethod[]> {
-    return confirmedMethods(await em.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
+    return confirmedMethods(await readUserFactors(em, userId));
   }
 
   /** A new ACTIVE standard account whose only membership is `domainId` (inside the caller's transaction). */

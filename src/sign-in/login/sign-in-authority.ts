@@ -60,9 +60,9 @@ export interface VouchedAccount {
  * authority"). An authenticator says who controls it (the service itself, or one tenant), whom it vouches
  * for, and how; the authority alone decides which account that is, which domains the session may enter, and
  * what it may change:
- * - the service's own authenticators (password, mailed link, the second factor of the temporary-token
- *   sign-in, an invitation or registration completed) vouch for any account: the session enters every live
- *   domain of the user (`signIn`) or the one a flow chose (`serviceSession`);
+ * - the service's own authenticators (password, mailed link, passkey, the second factor of the
+ *   temporary-token sign-in, an invitation or registration completed) vouch for any account: the session
+ *   enters every live domain of the user (`signIn`, `passkeySignIn`) or the one a flow chose (`serviceSession`);
  * - a tenant's authenticator vouches only for accounts that tenant owns (every membership is its domain, no
  *   super administrator), or for an account whose person linked the identity from a sign-in of their own,
  *   re-checked at every use; its session enters that one domain, is never second-factor authenticated, and
@@ -94,6 +94,20 @@ export class SignInAuthority {
     origin: AuditOrigin = OUTSIDE_REQUEST,
   ): Promise<LoginTokenDto> {
     return this.issuing.signIn(user, method, unauthorized, within, origin);
+  }
+
+  /**
+   * The service verified the person with a user-verified passkey (src/sign-in/passkeys/: its assertion, its
+   * account, its counter checked): two factors in one, so the login tokens are second-factor authenticated
+   * wherever the domain's policy counts passkeys; a domain that requires a factor and does not list WEBAUTHN
+   * owes one of its own methods (a temporary token, as after a password). `domainId`: that one domain only.
+   */
+  passkeySignIn(
+    user: UserEntity,
+    unauthorized: () => ApiError,
+    opts: { origin: AuditOrigin; domainId?: string },
+  ): Promise<LoginTokenDto> {
+    return this.issuing.signIn(user, 'passkey', unauthorized, undefined, opts.origin, opts.domainId);
   }
 
   /**

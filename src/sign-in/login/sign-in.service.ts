@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../base/common/clock.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
-import { acceptedOtpTypes, confirmedMethods, factorOwed, type MfaMethod } from './mfa-policy.js';
+import {
+  confirmedMethods,
+  factorOwed,
+  factorPassable,
+  passkeySatisfies,
+  type MfaMethod,
+} from './mfa-policy.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../../credentials/tokens/dto/token.dto.js';
@@ -15,8 +21,12 @@ import { signInEntry } from '../../delivery/audit/audit-entries.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { applyCap, type RightsCap } from '../../base/common/auth/rights.js';
 
-/** How the service itself verified the person (the audit record of the sign-in names it). */
-export type ServiceMethod = 'password' | 'email_link' | 'second_factor' | 'invitation' | 'registration';
+/**
+ * How the service itself verified the person (the audit record of the sign-in names it). `passkey`: a
+ * user-verified passkey, two factors in one (src/sign-in/passkeys/).
+ */
+export type ServiceMethod =
+  'password' | 'email_link' | 'second_factor' | 'invitation' | 'registration' | 'passkey';
 /** The authenticators a tenant controls: a domain's SAML IdP, its company directory, its OpenID provider. */
 export const TENANT_METHODS = ['saml', 'directory', 'oidc'] as const;
 export type TenantMethod = (typeof TENANT_METHODS)[number];
@@ -59,12 +69,17 @@ export class SignInService {
     unauthorized: () => ApiError,
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
+    onlyDomainId?: string,
   ): Promise<LoginTokenDto> {
     // one read for everything the answer needs: the live memberships with their built-in sign-in app, the
     // user's rank and logo in each, and the user's confirmed factors
-    const rows = await this.membershipsOf(user.id);
+    const all = await this.membershipsOf(user.id);
+    const rows = onlyDomainId ? all.filter((r) => r.domain.id === onlyDomainId) : all;
     if (rows.length === 0) throw unauthorized();
     const configured = rows[0].configured;
+    // a user-verified passkey is both factors: a domain is owed more only where its policy does not count it
+    const mfa = method === 'passkey';
+    const owes = (r: Membership) => (mfa ? !passkeySatisfies(r.domain) : factorOwed(r.domain, configured));
     const home = rows.find((r) => r.domain.id === user.system_domain_id) ?? rows[0];
     const write = async (em: EntityManager) => {
       // outside a transaction (no hook), the tokens with their audit records (one statement, TokenIssuer)
@@ -74,11 +89,11 @@ export class SignInService {
       //
       // where a factor is owed, no domain token: the temporary token below completes the sign-in
       const tokenFor = async (r: Membership) =>
-        factorOwed(r.domain, configured)
+        owes(r)
           ? { domain: r.domain, token: null, record: null }
           : {
               domain: r.domain,
-              ...(await this.domainToken(em, user.id, r.domain.id, { method, origin }, r.builtinAppId)),
+              ...(await this.domainToken(em, user.id, r.domain.id, { method, mfa, origin }, r.builtinAppId)),
             };
       // outside a transaction the domains' tokens go out together (one group commit); inside one, one
       // statement after another on the transaction's connection
@@ -96,9 +111,7 @@ export class SignInService {
       return { out, temp };
     };
     const issued = within ? await this.users.transaction(write) : await write(this.users.manager);
-    const items = issued.out.map(({ domain, token }, i) =>
-      this.domainItem(rows[i], token, factorOwed(domain, configured)),
-    );
+    const items = issued.out.map(({ token }, i) => this.domainItem(rows[i], token, owes(rows[i])));
     // the top level describes the home domain's token, or the temporary token while the home domain owes a factor
     const top = issued.out.find((i) => i.domain.id === home.domain.id && i.record) ?? null;
     const record = top?.record ?? issued.temp!.record;
@@ -183,7 +196,7 @@ export class SignInService {
       url: domain.base_url,
       mfa_required: mfaRequired,
       // the factor can be passed here with what the user has (false: they must enrol an allowed method)
-      mfa_required_configured: acceptedOtpTypes(domain, configured).length > 0,
+      mfa_required_configured: factorPassable(domain, configured),
       // the methods that count here: the domain's policy, else the user's own factors (none owed: none)
       mfa_methods: domain.mfa_required ? domain.mfa_methods : configured,
       mfa_methods_configured: configured,

@@ -7,6 +7,7 @@ import { liveDomainSql } from '../../base/model/domain-status.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { confirmedMethods, type MfaMethod } from '../login/mfa-policy.js';
+import { readUserFactors } from '../../base/database/user-factors.js';
 import { MailOtpCodeEntity, UserMfaEntity } from '../../base/model/user-mfa.entity.js';
 
 /** The part of a user's second factors that the services read (the sealed seed and hashes only when asked). */
@@ -23,7 +24,7 @@ export type MfaRow = Pick<UserMfaEntity, 'totp_confirmed_at' | 'mail_2sv_enabled
 export class MfaRepository extends FeatureRepository {
   /** The factors the user has confirmed (mfa-policy.ts, confirmedMethods). */
   async configuredMethods(userId: string): Promise<MfaMethod[]> {
-    return confirmedMethods(await this.ds.getRepository(UserMfaEntity).findOneBy({ user_id: userId }));
+    return confirmedMethods(await readUserFactors(this.ds.manager, userId));
   }
 
   /** A domain's second-factor policy columns, or null (no such domain). */

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DOMAIN_STATUSES } from '../../../base/model/system-domain.entity.js';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 
-const MFA_METHODS = ['TOTP', 'MAIL_2SV'];
+/** The second factors (sign-in/login/mfa-policy.ts, MFA_METHODS: the credentials layer sits below it). */
+const MFA_METHODS = ['TOTP', 'MAIL_2SV', 'WEBAUTHN'];
 
 // `string | null` reflects as Object: nullable fields name their type, or the document says `object`
 export class MultiDomainUserSystemDto {

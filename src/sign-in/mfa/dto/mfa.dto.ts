@@ -105,7 +105,7 @@ export type UserFactorsDto = Omit<OtpConfigurationDto, 'mfa_required' | 'mfa_met
 export class DomainMfaPolicyDto {
   @BoolField({ required: false, description: 'Every member must pass a second factor to sign in' })
   mfa_required?: boolean;
-  @StringArrayField({ required: false, in: MFA_METHODS, maxItems: 2, description: 'Methods that count' })
+  @StringArrayField({ required: false, in: MFA_METHODS, maxItems: 3, description: 'Methods that count' })
   mfa_methods?: string[];
 }
 
