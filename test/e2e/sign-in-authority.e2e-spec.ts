@@ -1,25 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import { AuditEventEntity } from '../../src/base/model/audit-event.entity.js';
 import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
 import { GroupEntity } from '../../src/base/model/group.entity.js';
 import { UserSamlIdentityEntity } from '../../src/base/model/user-saml-identity.entity.js';
 import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { expectFactorEnrolment, expectPasswordChange, STRONG } from '../utils/account-change-cells.js';
-import { bearer } from '../utils/auth.js';
+import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { mailedSecret } from '../utils/mail.js';
 import { authorizationRequest, createOAuthApp, OAUTH, pkce } from '../utils/oauth.js';
 import { codeOf, SAML, samlWorld, type SamlWorld } from '../utils/saml-setup.js';
+import { SoftAuthenticator } from '../utils/soft-authenticator.js';
 
 /**
  * The sign-in authority (src/sign-in/login/sign-in-authority.ts, docs/security.md): every cell of authenticator ×
  * account × action, over HTTP. A tenant's IdP (the SAML IdP of domain D, whose administrator controls it and
  * can sign any assertion) vouches only for accounts D owns, or through a link the person made themselves;
  * its sessions never count as a second factor, carry no super administrator's power, and change no account
- * that reaches beyond D.
+ * that reaches beyond D. A passkey (issue 42, src/sign-in/passkeys/) is the service's own authenticator, bound
+ * to one account: like the password it signs in any active account, and a user-verified passkey sign-in is
+ * second-factor authenticated, with the account's own power, so account changes go through; it never vouches
+ * for an account other than its own.
  */
 type Authn =
   | 'password'
+  | 'passkey'
   | 'email link'
   | 'tenant IdP, unlinked'
   | 'tenant IdP, linked by the person'
@@ -34,6 +40,7 @@ type Verdict = 'ok' | 'refused';
 
 const AUTHNS: Authn[] = [
   'password',
+  'passkey',
   'email link',
   'tenant IdP, unlinked',
   'tenant IdP, linked by the person',
@@ -50,6 +57,7 @@ const ACCOUNTS: Account[] = [
 /** Sign-in verdicts: the service vouches for any active account; a tenant for its own, or by the person's link. */
 const SIGN_IN: Record<Authn, Record<Account, Verdict>> = {
   password: row('ok', 'ok', 'ok', 'refused', 'ok'),
+  passkey: row('ok', 'ok', 'ok', 'refused', 'ok'),
   'email link': row('ok', 'ok', 'ok', 'refused', 'ok'),
   'tenant IdP, unlinked': row('ok', 'refused', 'refused', 'refused', 'refused'),
   'tenant IdP, linked by the person': row('ok', 'ok', 'ok', 'refused', 'refused'),
@@ -58,6 +66,9 @@ const SIGN_IN: Record<Authn, Record<Account, Verdict>> = {
 /** Account changes after a successful sign-in: the service's own sign-in may; a tenant's only on what it owns. */
 const CHANGE = (a: Authn, acc: Account): Verdict =>
   !a.startsWith('tenant') || acc === 'owned by the IdP’s domain' ? 'ok' : 'refused';
+
+const WEBAUTHN_USERS = '/API/users/v1/users/current/webauthn';
+const WEBAUTHN_AUTH = '/API/auth/v1/auth/webauthn';
 
 function row(...v: Verdict[]): Record<Account, Verdict> {
   return Object.fromEntries(ACCOUNTS.map((a, i) => [a, v[i]])) as Record<Account, Verdict>;
@@ -157,6 +168,70 @@ describe('the sign-in authority: authenticator × account × action', () => {
     });
   }
 
+  /**
+   * A passkey registered to the account as the person registers one (their own recent sign-in: creation
+   * options, the authenticator's answer), held by a fresh software authenticator. A deactivated account
+   * registers it while still active and is deactivated afterwards, so that its refusal is the verifier's,
+   * not a missing passkey's.
+   */
+  async function registerPasskey(user: UserEntity): Promise<SoftAuthenticator> {
+    const inactive = user.status !== 'ACTIVE';
+    if (inactive) await t.ds.getRepository(UserEntity).update(user.id, { status: 'ACTIVE' });
+    const { token } = await tokenFor(t, user);
+    const options = await t.http
+      .post(`${WEBAUTHN_USERS}/registration/options/`)
+      .set(bearer(token))
+      .expect(200);
+    const authenticator = new SoftAuthenticator();
+    await t.http
+      .post(`${WEBAUTHN_USERS}/registration/`)
+      .set(bearer(token))
+      .send({ response: authenticator.create(options.body, { origin: webOrigin() }) })
+      .expect(201);
+    if (inactive) await t.ds.getRepository(UserEntity).update(user.id, { status: user.status });
+    return authenticator;
+  }
+
+  /** A passkey sign-in: request options (`request`: {} usernameless, or {email}), the answer, the login. */
+  async function passkeyLogin(
+    authenticator: SoftAuthenticator,
+    request: { email?: string },
+    credentialId?: string,
+  ) {
+    const options = await t.http.post(`${WEBAUTHN_AUTH}/options/`).send(request).expect(200);
+    const response = authenticator.get(options.body, { origin: webOrigin(), credentialId });
+    return t.http.post(`${WEBAUTHN_AUTH}/login/`).send({ response });
+  }
+
+  const webOrigin = () => new URL(t.config.http.publicBaseUrl).origin;
+
+  /**
+   * A passkey sign-in's session: second-factor authenticated, with the account's own super administrator
+   * flag; a refusal is the verifier's (the account is inactive), the passkey being there.
+   */
+  async function expectPasskeySession(
+    user: UserEntity,
+    session: { token: string; body: Record<string, unknown> } | null,
+  ): Promise<void> {
+    if (!session) {
+      expect(await lastPasskeyRefusal(user.id)).toBe('inactive');
+      return;
+    }
+    expect(session.body.is_mfa_authenticated).toBe(true);
+    expect(session.body.is_super_admin).toBe(user.is_super_admin);
+  }
+
+  /** The reason of the last refused passkey sign-in recorded against the account (the 401 names none). */
+  async function lastPasskeyRefusal(userId: string): Promise<unknown> {
+    const [event] = await t.ds.getRepository(AuditEventEntity).find({
+      where: { action: 'signin.failure', target_id: userId },
+      order: { date_created: 'DESC' },
+      take: 1,
+    });
+    expect(event?.details.factor).toBe('webauthn');
+    return event?.details.reason;
+  }
+
   /** Signs in; the login token for the IdP's domain (or any, for the service's own), or null when refused. */
   async function signIn(
     a: Authn,
@@ -167,6 +242,14 @@ describe('the sign-in authority: authenticator × account × action', () => {
         .post('/API/auth/v1/auth/simple/login/')
         .send({ email: user.email, password: DEFAULT_PASSWORD });
       return res.status === 201 ? { token: res.body.token, body: res.body } : null;
+    }
+    if (a === 'passkey') {
+      const res = await passkeyLogin(await registerPasskey(user), {});
+      if (res.status !== 201) {
+        expect(res.status).toBe(401);
+        return null;
+      }
+      return { token: res.body.token, body: res.body };
     }
     if (a === 'email link') {
       await t.http.post('/API/auth/v1/auth/email/login/').send({ email: user.email }).expect(201);
@@ -203,6 +286,7 @@ describe('the sign-in authority: authenticator × account × action', () => {
           const user = await account(acc);
           const session = await signIn(a, user);
           expect(session ? 'ok' : 'refused').toBe(expected);
+          if (a === 'passkey') return expectPasskeySession(user, session);
           if (!session || !a.startsWith('tenant')) return;
           // a tenant's session: that domain only, never a second factor, never a super administrator's power
           expect(session.body.is_mfa_authenticated).toBe(false);
@@ -234,6 +318,24 @@ describe('the sign-in authority: authenticator × account × action', () => {
       });
     }
   }
+
+  it('a passkey never vouches across accounts: A’s passkey answering options asked for B’s email is refused', async () => {
+    const a = await account('owned by the IdP’s domain');
+    const b = await account('owned by the IdP’s domain');
+    const mine = await registerPasskey(a);
+    await registerPasskey(b); // B holds a passkey of its own: the options name it, not a decoy
+    const [credential] = mine.credentials;
+    const refused = await passkeyLogin(mine, { email: b.email }, credential.id);
+    expect(refused.status).toBe(401);
+    expect(refused.body.token).toBeUndefined();
+    // refused for the account binding (the challenge was B's), not for a broken assertion
+    expect(await lastPasskeyRefusal(a.id)).toBe('another_account');
+    // the same passkey, asked for its own account's email, signs A in (and A only)
+    const own = await passkeyLogin(mine, { email: a.email }, credential.id);
+    expect(own.status).toBe(201);
+    const validated = await t.http.get('/API/auth/v1/auth/token/').set(bearer(own.body.token)).expect(200);
+    expect(validated.body.user_id).toBe(a.id);
+  });
 
   it('an administrator’s link stops vouching once the person joins another domain (re-checked at every use)', async () => {
     const user = await account('owned by the IdP’s domain');
