@@ -14,7 +14,7 @@ export class StaticAssetsController {
   @Get(':filename')
   @ApiOperation({
     summary:
-      'An asset of the service’s pages: portcullis.css (their style sheet), favicon.svg, or either under its content-hashed name (cached for a year)',
+      'An asset of the service’s pages: portcullis.css (their style sheet), favicon.svg, the passkey pages’ scripts (simplewebauthn-browser.js, passkey.js), or any of them under its content-hashed name (cached for a year)',
   })
   @ApiResponse({
     status: 200,
@@ -22,6 +22,7 @@ export class StaticAssetsController {
     content: {
       'text/css': { schema: { type: 'string' } },
       'image/svg+xml': { schema: { type: 'string', format: 'binary' } },
+      'text/javascript': { schema: { type: 'string' } },
     },
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match named the current ETag)' })

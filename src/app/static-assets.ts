@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PAGE_STYLE } from '../base/common/html/page-style.js';
+import { PAGE_SCRIPTS } from '../base/common/html/page-scripts.js';
 
 /** One asset the service serves under /API/auth/static/. */
 export interface StaticAsset {
@@ -16,6 +17,13 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><re
 const SOURCES: { name: string; ext: string; contentType: string; text: string }[] = [
   { name: 'portcullis', ext: 'css', contentType: 'text/css; charset=utf-8', text: PAGE_STYLE.trim() + '\n' },
   { name: 'favicon', ext: 'svg', contentType: 'image/svg+xml', text: FAVICON },
+  // the passkey pages' scripts (base/common/html/page-scripts.ts), under the same two names each
+  ...PAGE_SCRIPTS.map((s) => ({
+    name: s.name,
+    ext: 'js',
+    contentType: 'text/javascript; charset=utf-8',
+    text: s.text,
+  })),
 ];
 
 /**

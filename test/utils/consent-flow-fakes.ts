@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import type { Request } from 'express';
 import type { SystemDomainsService } from '../../src/accounts/system-domains/system-domains.service.js';
 import type { AuthContext } from '../../src/base/common/auth/auth-context.js';
-import type { PageCookie } from '../../src/base/common/html/page-result.js';
+import type { PageCookie, PageResult } from '../../src/base/common/html/page-result.js';
 import type { BaseConfig } from '../../src/base/config/config.js';
 import type { AppEntity } from '../../src/base/model/app.entity.js';
 import type { SystemDomainEntity } from '../../src/base/model/system-domain.entity.js';
@@ -17,6 +17,7 @@ import type {
 } from '../../src/sign-in/oauth/authorization-request.service.js';
 import type { ConsentFederation } from '../../src/sign-in/oauth/consent/consent-federation.service.js';
 import { ConsentFlow } from '../../src/sign-in/oauth/consent/consent-flow.service.js';
+import type { ConsentPasskeys } from '../../src/sign-in/oauth/consent/consent-passkeys.service.js';
 import type { ConsentSessionService } from '../../src/sign-in/oauth/consent/consent-session.service.js';
 import { fixedClock } from './fakes.js';
 
@@ -82,12 +83,22 @@ export function setup(now = new Date()) {
   };
   const credentials = { verify: jest.fn(async (): Promise<UserEntity | null> => user) };
   const mfa = {
-    owedFor: jest.fn(async (): Promise<OtpType[] | null> => null),
+    owedFor: jest.fn(async (_userId?: string, _domain?: unknown): Promise<OtpType[] | null> => null),
+    // what the flow asks: the codes owedFor answers, and a passkey when a test says so (`passkey`)
+    owedFactor: jest.fn(async (userId?: string, d?: unknown) => {
+      const codes = await mfa.owedFor(userId, d);
+      return codes === null ? null : { codes, passkey: passkey.offered };
+    }),
     issueTemp: jest.fn(async () => 'temp'),
     generateForCurrent: jest.fn(async () => undefined),
     completeWithCode: jest.fn(async () => ({ token: 'login-jwt' })),
   };
   const domains = { byId: jest.fn(async () => domain) };
+  const passkey = { offered: false };
+  const passkeys = {
+    options: jest.fn(async () => ({ challenge: 'c' })),
+    complete: jest.fn(async (): Promise<PageResult> => ({ status: 200, html: 'passkey' })),
+  };
   const sso = {
     exchange: jest.fn(async (): Promise<{ token?: string } | null> => ({ token: 'sso-jwt' })),
     loginUrl: jest.fn(async (_email: string, _back: string): Promise<{ url: string } | null> => ({
@@ -115,6 +126,7 @@ export function setup(now = new Date()) {
     sso as unknown as SsoLoginService,
     fixedClock(now),
     federation as unknown as ConsentFederation,
+    passkeys as unknown as ConsentPasskeys,
   );
-  return { flow, requests, sessions, credentials, mfa, domains, sso, federation };
+  return { flow, requests, sessions, credentials, mfa, domains, sso, federation, passkeys, passkey };
 }

@@ -12,7 +12,7 @@ import { TokensService } from '../../credentials/tokens/tokens.service.js';
 import type { MultiDomainLoginDto } from './dto/mfa.dto.js';
 import { GUESSED, MfaCodes, wellFormed } from './mfa-codes.service.js';
 import { MfaErrors } from './mfa.errors.js';
-import { acceptedOtpTypes, factorOwed, type OtpType } from '../login/mfa-policy.js';
+import { acceptedOtpTypes, factorOwed, passkeyAccepted, type OtpType } from '../login/mfa-policy.js';
 import { MfaRepository } from './mfa.repository.js';
 import { fromAuth } from '../../delivery/audit/audit-origin.js';
 
@@ -76,6 +76,19 @@ export class MfaService {
   async owedFor(userId: string, domain: SystemDomainEntity): Promise<OtpType[] | null> {
     const configured = await this.repo.configuredMethods(userId);
     return factorOwed(domain, configured) ? acceptedOtpTypes(domain, configured) : null;
+  }
+
+  /**
+   * What passes the factor for the user in `domain`: the codes (acceptedOtpTypes) and whether their passkey
+   * does (passkeyAccepted); null when signing in there owes no factor.
+   */
+  async owedFactor(
+    userId: string,
+    domain: SystemDomainEntity,
+  ): Promise<{ codes: OtpType[]; passkey: boolean } | null> {
+    const configured = await this.repo.configuredMethods(userId);
+    if (!factorOwed(domain, configured)) return null;
+    return { codes: acceptedOtpTypes(domain, configured), passkey: passkeyAccepted(domain, configured) };
   }
 
   /** A temporary sign-in token for the user, in `domainId` (the consent page keeps it in a cookie). */

@@ -6,11 +6,13 @@ import { DirectoriesModule } from '../directories/directories.module.js';
 import { FederationModule } from '../federation/federation.module.js';
 import { OidcProvidersModule } from '../oidc-providers/oidc-providers.module.js';
 import { ConsentFederation } from './consent/consent-federation.service.js';
+import { ConsentPasskeys } from './consent/consent-passkeys.service.js';
+import { PasskeysModule } from '../passkeys/passkeys.module.js';
 import { SystemDomainsModule } from '../../accounts/system-domains/system-domains.module.js';
 import { AuthorizationRequestService } from './authorization-request.service.js';
 import { AuthorizeApiController } from './authorize-api.controller.js';
 import { ClientAuthService } from './client-auth.service.js';
-import { ConsentController } from './consent/consent.controller.js';
+import { ConsentController, ConsentPasskeyOptionsController } from './consent/consent.controller.js';
 import { ConsentFlow } from './consent/consent-flow.service.js';
 import { ConsentSessionService } from './consent/consent-session.service.js';
 import { CorsPreflightMiddleware } from '../../base/common/http/cors.js';
@@ -41,11 +43,13 @@ import { UserinfoService } from './oidc/userinfo.service.js';
     FederationModule,
     DirectoriesModule,
     OidcProvidersModule,
+    PasskeysModule,
   ],
   controllers: [
     TokenEndpointController,
     AuthorizeApiController,
     ConsentController,
+    ConsentPasskeyOptionsController,
     MetadataController,
     RefreshTokenController,
     UserinfoController,
@@ -53,6 +57,7 @@ import { UserinfoService } from './oidc/userinfo.service.js';
   ],
   providers: [
     ConsentFederation,
+    ConsentPasskeys,
     ClientAuthService,
     GrantRegistry,
     ClientCredentialsGrant,

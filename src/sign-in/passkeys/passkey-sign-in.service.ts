@@ -110,6 +110,19 @@ export class PasskeySignIn {
   }
 
   /**
+   * The passwordless sign-in for one domain, chosen once the passkey has named the account (`choose`: the
+   * consent page's, the application's domain when the person belongs to it, else their home domain).
+   */
+  async signInChoosing(
+    body: Pick<PasskeyLoginDto, 'response'>,
+    origin: AuditOrigin,
+    choose: (user: UserEntity) => Promise<string>,
+  ): Promise<LoginTokenDto> {
+    const { user } = await this.verified(body, null, origin);
+    return this.signIns.passkeySignIn(user, notAccepted, { origin, domainId: await choose(user) });
+  }
+
+  /**
    * The second step of a sign-in that owes a factor (`pending`: its temporary token): the chosen domain's
    * login token, second-factor authenticated, as multidomain/login answers. The temporary token is used up.
    */

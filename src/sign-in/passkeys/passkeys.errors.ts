@@ -11,6 +11,8 @@ export const PasskeyErrors = defineErrors('passkeys', {
    * a missing user verification, a locked account, a domain that does not count passkeys.
    */
   NOT_ACCEPTED: message(401, 'Passkey not accepted'),
+  /** The consent page's passkey button with a forged or stale CSRF token: reload the page. */
+  PAGE_EXPIRED: message(403, 'The page expired; reload it and try again'),
   /** Removing another person's passkey: the same rank rules as lifting their locks (users/{id}/unlock/). */
   ADMIN_ONLY: message(403, 'Only an administrator of the user’s domain may remove their passkeys'),
   SHARED_ACCOUNT: message(

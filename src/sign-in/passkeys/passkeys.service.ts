@@ -6,6 +6,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
 import type { PasskeyEntity } from '../../base/model/passkey.entity.js';
 import type { AuditAction } from '../../delivery/audit/audit-actions.js';
 import { fromAuth } from '../../delivery/audit/audit-origin.js';
@@ -29,13 +30,13 @@ export function passkeyView(p: PasskeyEntity): PasskeyDto {
   return {
     id: p.id,
     name: p.name,
-    date_created: new Date(p.date_created).toISOString(),
-    last_used: p.last_used ? new Date(p.last_used).toISOString() : null,
+    date_created: wireDate(p.date_created),
+    last_used: wireDateOrNull(p.last_used),
     transports: p.transports,
     aaguid: p.aaguid,
     device_type: p.device_type,
     backed_up: p.backed_up,
-    flagged_at: p.flagged_at ? new Date(p.flagged_at).toISOString() : null,
+    flagged_at: wireDateOrNull(p.flagged_at),
   };
 }
 

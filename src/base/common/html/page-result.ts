@@ -21,6 +21,8 @@ export interface PageResult {
   redirect?: string;
   cookies?: PageCookie[];
   formTarget?: string;
+  /** The page loads the service's own scripts from this URL (the passkey pages): its CSP allows them. */
+  scripts?: string;
 }
 
 /** Applies a PageResult: every page forbids framing and is never cached; a redirect is a 303. */
@@ -29,7 +31,7 @@ export function sendPage(res: Response, page: PageResult): void {
     if (c.value === null) res.clearCookie(c.name, c.options);
     else res.cookie(c.name, c.value, c.options);
   }
-  protectPage(res, page.formTarget);
+  protectPage(res, page.formTarget, page.scripts);
   if (page.redirect !== undefined) return res.redirect(303, page.redirect);
   res
     .status(page.status)

@@ -9,6 +9,8 @@ import {
   ssoRedirectPage,
 } from '../../../sign-in/oauth/consent/consent-pages.js';
 import { render } from './templates.js';
+import { passkeyScriptTags } from './page-scripts.js';
+import type { OtpType } from '../../../sign-in/login/mfa-policy.js';
 
 /** A hostile value per field, told apart by its number: it breaks out of element content and of both quotes. */
 const hostile = (n: number) => `</p>"'><script>alert(${n})</script><img src=x onerror=alert(${n})>&x`;
@@ -25,7 +27,9 @@ function expectEveryFieldEscaped(renderPage: (next: () => string) => string): vo
     expect(html).not.toContain(`alert(${i})</script>`);
     expect(html).not.toContain(`<img src=x onerror=alert(${i})`);
   }
-  expect(html).not.toMatch(/<script/i);
+  // no script but the service's own, loaded by name from its static assets (page-scripts.ts)
+  const own = passkeyScriptTags().map((src) => `<script src="${src}"></script>`);
+  expect(own.reduce((rest, tag) => rest.split(tag).join(''), html)).not.toMatch(/<script/i);
 }
 
 const request = (next: () => string) =>
@@ -61,7 +65,13 @@ describe('HTML pages: every templated field escaped', () => {
 
   it('the second-factor page (app name, error, info, methods, request fields, CSRF token)', () => {
     expectEveryFieldEscaped((v) =>
-      secondFactorPage(v(), request(v), v(), ['TOTP', v(), 'MAIL_2SV'], { error: v(), info: v() }),
+      secondFactorPage(
+        v(),
+        request(v),
+        v(),
+        { codes: ['TOTP', v() as OtpType, 'MAIL_2SV'], passkey: true },
+        { error: v(), info: v() },
+      ),
     );
   });
 

@@ -13,7 +13,7 @@ import {
   v,
 } from '../../../../test/utils/consent-flow-fakes.js';
 import { AuthorizationRequestError } from '../authorization-request.service.js';
-import { APPROVER, PENDING_SIGN_IN } from './consent-flow.service.js';
+import { APPROVER, PENDING_SIGN_IN } from './consent-step.js';
 
 describe('ConsentFlow: every step validates the request first', () => {
   it('a bad request: its error page with the error’s status, never a redirect; nothing else runs', async () => {

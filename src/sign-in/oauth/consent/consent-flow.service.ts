@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
-import type { AuthenticatedOptions } from '../../../base/common/auth/authenticated.decorator.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
 import { isUnavailable } from '../../../base/common/errors/unavailable.js';
 import { APP_CONFIG, type BaseConfig } from '../../../base/config/config.js';
@@ -28,11 +27,19 @@ import {
   ssoRedirectPage,
 } from './consent-pages.js';
 import { ConsentSessionService } from './consent-session.service.js';
-import type { ConsentDecisionForm, ConsentLoginForm, ConsentSecondFactorForm } from './consent-forms.dto.js';
+import type {
+  ConsentDecisionForm,
+  ConsentLoginForm,
+  ConsentPasskeyForm,
+  ConsentSecondFactorForm,
+} from './consent-forms.dto.js';
+import { ConsentPasskeys } from './consent-passkeys.service.js';
+import { SCRIPTS_PATH } from '../../../base/common/html/page-scripts.js';
 import type { PageCookie, PageResult } from '../../../base/common/html/page-result.js';
 import type { LoginTokenDto } from '../../../credentials/tokens/dto/token.dto.js';
 import { fromRequest } from '../../../delivery/audit/audit-origin.js';
 import { ConsentFederation } from './consent-federation.service.js';
+import { APPROVER, backTo, NO_FACTOR, NONE, passable, PENDING_SIGN_IN, type Step } from './consent-step.js';
 
 /**
  * A refusal of the single sign-on step is null (the page says so); the database down is thrown on (503 page);
@@ -47,27 +54,6 @@ function notAnOutage(e: unknown): null {
 /** The organisation's directory or OpenID provider did not answer. */
 class FederationDown extends Error {}
 const FEDERATION_DOWN = 'Your organisation’s sign-in service did not answer; please try again later.';
-
-/**
- * What each step accepts, declared as an API route declares it and checked by the guard's own steps on the
- * cookie (common/auth/guard/page-steps.ts: credential kind, tenant status), so the page answers as the API:
- * - the session that views and decides: a person's sign-in (LOGIN) only, as the authorization API's routes;
- *   the decision is allowed on a FROZEN domain, as the API's decision route (`whileFrozen`, docs/tenants.md);
- * - the pending sign-in: the temporary token (TEMP) only, as the API's second-factor routes (`whileFrozen`).
- * A DEACTIVATED domain's credential is "not signed in" on every step.
- */
-export const APPROVER: AuthenticatedOptions = { kinds: ['LOGIN'], whileFrozen: true };
-export const PENDING_SIGN_IN: AuthenticatedOptions = { kinds: ['TEMP'], whileFrozen: true };
-
-/** What a step of a valid request sees: the request, its CSRF token, and the answers it builds. */
-interface Step {
-  v: ValidAuthorization;
-  csrf: string;
-  /** A page (status, html) carrying the cookies set so far. */
-  page(status: number, html: string, cookies?: PageCookie[]): PageResult;
-  /** A 303 carrying the cookies set so far. */
-  redirect(location: string, cookies?: PageCookie[]): PageResult;
-}
 
 /**
  * The browser sign-in's state machine on the consent page (`{base_url}/oauth/authorize`): the page, the SAML
@@ -87,6 +73,7 @@ export class ConsentFlow {
     private readonly sso: SsoLoginService,
     private readonly clock: Clock,
     private readonly federation: ConsentFederation,
+    private readonly passkeys: ConsentPasskeys,
   ) {}
 
   /**
@@ -218,17 +205,14 @@ export class ConsentFlow {
       const user = await this.credentials.verify(body.email ?? '', body.password ?? '');
       if (!user) return page(401, loginPage(v.app.name, q, csrf, 'Invalid email or password'));
       const domainId = await this.sessions.chooseDomain(user, v.app.system_domain_id);
-      const accepted = await this.mfa.owedFor(user.id, await this.domains.byId(domainId));
-      if (accepted === null) {
+      const owed = await this.mfa.owedFactor(user.id, await this.domains.byId(domainId));
+      if (owed === null) {
         return redirect(backTo(q, true), await this.sessions.start(user, v.app.system_domain_id));
       }
       // a second factor is owed: the second step of the form, with a temporary token in its own cookie
-      if (accepted.length === 0) {
-        const why = 'This domain requires an authenticator app. Set one up in your account first.';
-        return page(403, loginPage(v.app.name, q, csrf, why));
-      }
+      if (!passable(owed)) return page(403, loginPage(v.app.name, q, csrf, NO_FACTOR));
       const pending = this.sessions.startPending(await this.mfa.issueTemp(user.id, domainId));
-      return page(200, secondFactorPage(v.app.name, q, csrf, accepted), pending);
+      return page(200, secondFactorPage(v.app.name, q, csrf, owed), pending);
     });
   }
 
@@ -255,14 +239,12 @@ export class ConsentFlow {
       return s.page(e.status, directoryLoginPage(s.v.app.name, await name(), q, s.csrf, email, why));
     }
     if (out.token) return s.redirect(backTo(q, true), this.sessions.startWith(out.token));
-    const accepted =
-      (await this.mfa.owedFor(out.user_id, await this.domains.byId(out.system_domain_id))) ?? [];
-    if (accepted.length === 0) {
-      const why = 'This domain requires an authenticator app. Set one up in your account first.';
-      return s.page(403, directoryLoginPage(s.v.app.name, await name(), q, s.csrf, email, why));
-    }
+    const owed =
+      (await this.mfa.owedFactor(out.user_id, await this.domains.byId(out.system_domain_id))) ?? NONE;
+    if (!passable(owed))
+      return s.page(403, directoryLoginPage(s.v.app.name, await name(), q, s.csrf, email, NO_FACTOR));
     const pending = this.sessions.startPending(out.temp_token!);
-    return s.page(200, secondFactorPage(s.v.app.name, q, s.csrf, accepted), pending);
+    return s.page(200, secondFactorPage(s.v.app.name, q, s.csrf, owed), pending);
   }
 
   /** POST mfa: the second factor of a pending sign-in (send a mailed code, or verify one). */
@@ -272,9 +254,10 @@ export class ConsentFlow {
       const pending = await this.sessions.pending(req, PENDING_SIGN_IN);
       if (!pending) return page(401, loginPage(v.app.name, q, csrf, 'Please sign in again.'));
       const domain = await this.domains.byId(pending.systemDomainId);
-      const accepted = (await this.mfa.owedFor(pending.userId, domain)) ?? [];
+      const owed = (await this.mfa.owedFactor(pending.userId, domain)) ?? NONE;
+      const accepted = owed.codes;
       const second = (status: number, note: { error?: string; info?: string }) =>
-        page(status, secondFactorPage(v.app.name, q, csrf, accepted, note));
+        page(status, secondFactorPage(v.app.name, q, csrf, owed, note));
       if (!this.sessions.csrfValid(req, body.csrf)) {
         return second(403, { error: 'Your session expired; please try again.' });
       }
@@ -297,6 +280,17 @@ export class ConsentFlow {
       }
       return redirect(backTo(q, true), this.sessions.startWith(token));
     });
+  }
+
+  /**
+   * POST passkey: the page's passkey button posted its assertion: the passwordless sign-in, or (a pending
+   * sign-in's cookie) its second factor (ConsentPasskeys).
+   */
+  passkey(req: Request, body: ConsentPasskeyForm): Promise<PageResult> {
+    const q = requestFields(body);
+    return this.valid(req, q, (s) =>
+      this.passkeys.complete(req, s, q, body, (status, error) => this.loginForm(s, q, status, error)),
+    );
   }
 
   /**
@@ -345,10 +339,18 @@ export class ConsentFlow {
       const { token: csrf, cookie } = this.sessions.csrfToken(req);
       if (cookie) first = [cookie];
       const formTarget = v.redirectUri;
+      // the sign-in pages load the service's passkey scripts (and nothing else: page-scripts.ts)
+      const scripts = `${this.config.http.publicBaseUrl}${SCRIPTS_PATH}`;
       return await step({
         v,
         csrf,
-        page: (status, html, cookies = []) => ({ status, html, cookies: [...first, ...cookies], formTarget }),
+        page: (status, html, cookies = []) => ({
+          status,
+          html,
+          cookies: [...first, ...cookies],
+          formTarget,
+          scripts,
+        }),
         redirect: (location, cookies = []) => ({
           status: 303,
           redirect: location,
@@ -365,25 +367,4 @@ export class ConsentFlow {
       return { status: e.status, html: errorPage(e.title, e.detail, note), cookies: first };
     }
   }
-}
-
-/**
- * The consent page's own address for this authorization request. `signedIn`: the person just signed in on
- * it, which is what `prompt=login` (and `select_account`) and `max_age` asked for: they are left out, so the
- * new session is not sent to sign in again (its `auth_time` tells the client how recent it is).
- */
-function backTo(q: AuthorizationParams, signedIn = false): string {
-  const fields: Record<string, string | undefined> = { ...requestFields(q) };
-  if (signedIn) {
-    const prompt = (fields.prompt ?? '')
-      .split(' ')
-      .filter((p) => p !== '' && p !== 'login' && p !== 'select_account')
-      .join(' ');
-    fields.prompt = prompt || undefined;
-    fields.max_age = undefined;
-  }
-  const back = new URLSearchParams(
-    Object.entries(fields).filter(([, x]) => x !== undefined) as [string, string][],
-  );
-  return `/oauth/authorize?${back.toString()}`;
 }

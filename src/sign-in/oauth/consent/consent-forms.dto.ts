@@ -53,6 +53,16 @@ export class ConsentSecondFactorForm extends ConsentRequestForm {
   @FormText() otp?: string;
 }
 
+/** POST /oauth/authorize/passkey: the AuthenticationResponseJSON of the page's passkey button, as JSON text. */
+export class ConsentPasskeyForm extends ConsentRequestForm {
+  @FormText() response?: string;
+}
+
+/** POST /oauth/authorize/passkey/options: the page's CSRF token (JSON). */
+export class ConsentPasskeyOptionsForm {
+  @FormText() csrf?: string;
+}
+
 /** POST /oauth/authorize: the decision; anything but `allow` denies. */
 export class ConsentDecisionForm extends ConsentRequestForm {
   @FormText() decision?: string;

@@ -1,4 +1,6 @@
 import { defineTemplate, LAYOUT, renderPage } from '../../../base/common/html/templates.js';
+import { passkeyScriptTags } from '../../../base/common/html/page-scripts.js';
+import type { OtpType } from '../../login/mfa-policy.js';
 import type { AuthorizationParams } from '../authorization-request.service.js';
 
 export const AUTHORIZATION_PARAMS = [
@@ -36,16 +38,42 @@ export function errorPage(title: string, detail: string, note = INVALID_REQUEST_
   return renderPage('@error', title, { detail, note });
 }
 
+/**
+ * The passkey part of a page: a button (hidden until the page's script finds WebAuthn in the browser) and the
+ * form its result is posted with; `autofill`: the email field offers passkeys too (conditional mediation).
+ */
+defineTemplate(
+  '@passkey',
+  `<section id="passkey" hidden>
+<div class="actions"><button class="<%= it.primary ? 'allow' : 'deny' %>" type="button" id="passkey-button"><%= it.label %></button></div>
+<p class="error" role="alert" id="passkey-status"></p>
+<form method="post" action="/oauth/authorize/passkey" id="passkey-form" data-options="/oauth/authorize/passkey/options" data-autofill="<%= it.autofill ? '1' : '0' %>">
+<%~ include('@hidden', { fields: it.fields }) %><input type="hidden" name="response" value="">
+</form></section>
+<% for (const src of it.scripts) { %><script src="<%= src %>"></script><% } %>`,
+);
+
+/** The data of the `@passkey` partial. */
+function passkeyPart(
+  label: string,
+  fields: Record<string, string | undefined>,
+  autofill: boolean,
+  primary: boolean,
+) {
+  return { label, fields, autofill, primary, scripts: passkeyScriptTags() };
+}
+
 defineTemplate(
   '@login',
   `${LAYOUT}<h1>Sign in to continue to <%= it.appName %></h1>
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
 <form method="post" action="/oauth/authorize/login">
 <%~ include('@hidden', { fields: it.fields }) %>
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username webauthn" value="<%= it.email %>" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions"><button class="allow" type="submit">Sign in</button></div>
 </form>
+<%~ include('@passkey', it.passkey) %>
 <form method="post" action="/oauth/authorize/login">
 <%~ include('@hidden', { fields: it.fields }) %>
 <label for="sso-email">Or single sign-on with your work address</label><input id="sso-email" name="email" type="email" autocomplete="username" value="<%= it.email %>" required>
@@ -80,12 +108,14 @@ export function loginPage(
   email?: string | null,
   choices: SignInChoices = NO_CHOICES,
 ): string {
+  const fields = { ...requestFields(p), csrf };
   return renderPage('@login', 'Sign in', {
     appName,
     error,
     email: email ?? '',
     choices,
-    fields: { ...requestFields(p), csrf },
+    fields,
+    passkey: passkeyPart('Sign in with a passkey', fields, true, false),
   });
 }
 
@@ -168,29 +198,38 @@ defineTemplate(
   '@second-factor',
   `${LAYOUT}<h1>Confirm it is you to continue to <%= it.appName %></h1>
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %><% if (it.info) { %><p class="muted" role="status"><%= it.info %></p><% } %>
-<form method="post" action="/oauth/authorize/mfa">
+<% if (it.passkey) { %><%~ include('@passkey', it.passkey) %><% } %>
+<% if (it.options.length) { %><form method="post" action="/oauth/authorize/mfa">
 <%~ include('@hidden', { fields: it.fields }) %>
 <label for="otp_type">Method</label><select id="otp_type" name="otp_type"><% for (const o of it.options) { %><option value="<%= o.value %>"><%= o.label %></option><% } %></select>
 <label for="otp">Code</label><input id="otp" name="otp" autocomplete="one-time-code" inputmode="numeric" maxlength="64">
 <div class="actions"><% if (it.canMail) { %><button class="deny" type="submit" name="action" value="send">Email me a code</button>
 <% } %><button class="allow" type="submit" name="action" value="verify">Verify</button></div>
-</form>`,
+</form><% } %>`,
 );
+
+/** What passes the owed factor: the code types, and whether the user's passkey does. */
+export interface OwedFactor {
+  codes: OtpType[];
+  passkey: boolean;
+}
 
 /** The second step of the sign-in where the domain (or the user) asks for a second factor. */
 export function secondFactorPage(
   appName: string,
   p: AuthorizationParams,
   csrf: string,
-  accepted: string[],
+  owed: OwedFactor,
   note?: { error?: string; info?: string },
 ): string {
+  const fields = { ...requestFields(p), csrf };
   return renderPage('@second-factor', 'Second factor', {
     appName,
     error: note?.error,
     info: note?.info,
-    options: accepted.map((t) => ({ value: t, label: OTP_LABELS[t] ?? t })),
-    canMail: accepted.includes('MAIL_2SV'),
-    fields: { ...requestFields(p), csrf },
+    options: owed.codes.map((t) => ({ value: t, label: OTP_LABELS[t] ?? t })),
+    canMail: owed.codes.includes('MAIL_2SV'),
+    fields,
+    passkey: owed.passkey ? passkeyPart('Use your passkey', fields, false, owed.codes.length === 0) : null,
   });
 }

@@ -7,7 +7,7 @@ import type { TokensService } from '../../../credentials/tokens/tokens.service.j
 import type { OAuthTokensService } from '../oauth-tokens.service.js';
 import type { OAuthRepository } from '../oauth.repository.js';
 import type { IdTokenHint, IdTokenService } from '../oidc/id-token.service.js';
-import { APPROVER } from './consent-flow.service.js';
+import { APPROVER } from './consent-step.js';
 import type { ConsentSessionService } from './consent-session.service.js';
 import { LogoutFlow, type LogoutParams } from './logout-flow.service.js';
 

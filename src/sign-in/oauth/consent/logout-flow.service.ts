@@ -9,7 +9,7 @@ import { OAuthTokensService } from '../oauth-tokens.service.js';
 import { OAuthRepository } from '../oauth.repository.js';
 import { given } from '../form.js';
 import { IdTokenService } from '../oidc/id-token.service.js';
-import { APPROVER } from './consent-flow.service.js';
+import { APPROVER } from './consent-step.js';
 import { errorPage } from './consent-pages.js';
 import { ConsentSessionService } from './consent-session.service.js';
 import { logoutConfirmPage, signedOutPage } from './logout-pages.js';

@@ -109,7 +109,8 @@ export class PasskeyDto {
   @ApiProperty({ readOnly: true, format: 'uuid' }) id!: string;
   @ApiProperty({ readOnly: true }) name!: string;
   @ApiProperty({ readOnly: true, format: 'date-time' }) date_created!: string;
-  @ApiProperty({ readOnly: true, format: 'date-time', nullable: true }) last_used!: string | null;
+  @ApiProperty({ readOnly: true, type: String, format: 'date-time', nullable: true }) last_used!:
+    string | null;
   @ApiProperty({
     readOnly: true,
     type: [String],
@@ -118,6 +119,7 @@ export class PasskeyDto {
   transports!: string[];
   @ApiProperty({
     readOnly: true,
+    type: String,
     nullable: true,
     description: 'The authenticator model’s AAGUID (all zeros when it does not say)',
   })
@@ -130,6 +132,7 @@ export class PasskeyDto {
   @ApiProperty({ readOnly: true }) backed_up!: boolean;
   @ApiProperty({
     readOnly: true,
+    type: String,
     format: 'date-time',
     nullable: true,
     description:
@@ -138,26 +141,56 @@ export class PasskeyDto {
   flagged_at!: string | null;
 }
 
+/** A credential named in options (excludeCredentials, allowCredentials). */
+export class CredentialDescriptorDto {
+  @ApiProperty({ readOnly: true, description: 'The credential id, base64url' }) id!: string;
+  @ApiProperty({ readOnly: true, enum: ['public-key'] }) type!: string;
+  @ApiPropertyOptional({ readOnly: true, type: [String] }) transports?: string[];
+}
+
+export class CredentialParameterDto {
+  @ApiProperty({ readOnly: true, description: 'A COSE algorithm: -7 ES256, -257 RS256' }) alg!: number;
+  @ApiProperty({ readOnly: true, enum: ['public-key'] }) type!: string;
+}
+
+export class RelyingPartyDto {
+  @ApiProperty({ readOnly: true, description: 'The RP ID (WEBAUTHN_RP_ID)' }) id!: string;
+  @ApiProperty({ readOnly: true }) name!: string;
+}
+
+export class WebauthnUserDto {
+  @ApiProperty({ readOnly: true, description: 'A random per-account handle (base64url), never the email' })
+  id!: string;
+  @ApiProperty({ readOnly: true }) name!: string;
+  @ApiProperty({ readOnly: true }) displayName!: string;
+}
+
 /** PublicKeyCredentialCreationOptionsJSON: hand it to navigator.credentials.create() (or startRegistration()). */
 export class CreationOptionsDto {
   @ApiProperty({ readOnly: true, description: 'base64url; single use, for 5 minutes' }) challenge!: string;
-  @ApiProperty({ readOnly: true, description: '{id, name}: the RP ID (WEBAUTHN_RP_ID) and its name' })
-  rp!: { id?: string; name: string };
-  @ApiProperty({
-    readOnly: true,
-    description: '{id, name, displayName}: id is a random per-account handle (base64url), never the email',
-  })
+  @ApiProperty({ readOnly: true, type: RelyingPartyDto }) rp!: { id?: string; name: string };
+  @ApiProperty({ readOnly: true, type: WebauthnUserDto })
   user!: { id: string; name: string; displayName: string };
-  @ApiProperty({ readOnly: true, description: 'ES256 (-7) and RS256 (-257)' })
+  @ApiProperty({ readOnly: true, type: [CredentialParameterDto], description: 'ES256 (-7) and RS256 (-257)' })
   pubKeyCredParams!: { alg: number; type: string }[];
   @ApiProperty({ readOnly: true }) timeout?: number;
-  @ApiProperty({ readOnly: true, description: 'The account’s passkeys (not to be registered twice)' })
+  @ApiProperty({
+    readOnly: true,
+    type: [CredentialDescriptorDto],
+    description: 'The account’s passkeys (not to be registered twice)',
+  })
   excludeCredentials?: { id: string; type: string; transports?: string[] }[];
-  @ApiProperty({ readOnly: true, description: 'residentKey preferred, userVerification preferred' })
+  @ApiProperty({
+    readOnly: true,
+    type: 'object',
+    additionalProperties: true,
+    description: 'residentKey preferred, userVerification preferred',
+  })
   authenticatorSelection?: Record<string, unknown>;
   @ApiProperty({ readOnly: true, enum: ['none'] }) attestation?: string;
-  @ApiPropertyOptional({ readOnly: true }) extensions?: Record<string, unknown>;
-  @ApiPropertyOptional({ readOnly: true }) hints?: string[];
+  @ApiPropertyOptional({ readOnly: true, type: 'object', additionalProperties: true })
+  extensions?: Record<string, unknown>;
+  @ApiPropertyOptional({ readOnly: true, type: [String] }) hints?: string[];
 }
 
 /** PublicKeyCredentialRequestOptionsJSON: hand it to navigator.credentials.get() (or startAuthentication()). */
@@ -177,6 +210,7 @@ export class RequestOptionsDto {
     description: 'required for a sign-in with the passkey alone; preferred for a second factor',
   })
   userVerification?: string;
-  @ApiPropertyOptional({ readOnly: true }) extensions?: Record<string, unknown>;
-  @ApiPropertyOptional({ readOnly: true }) hints?: string[];
+  @ApiPropertyOptional({ readOnly: true, type: 'object', additionalProperties: true })
+  extensions?: Record<string, unknown>;
+  @ApiPropertyOptional({ readOnly: true, type: [String] }) hints?: string[];
 }
