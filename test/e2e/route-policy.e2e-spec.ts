@@ -174,8 +174,12 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'ConsentController.showConsentPage',
       'ConsentController.submitConsentDecision',
       'ConsentController.submitConsentLogin',
+      // the passkey button of its sign-in and second-factor steps (issue 42): the signed assertion is the
+      // credential, over a challenge its options route hands out (CSRF-checked JSON)
+      'ConsentController.submitConsentPasskey',
       // the second step of that sign-in: the temporary token in its own cookie, and a code
       'ConsentController.submitConsentSecondFactor',
+      'ConsentPasskeyOptionsController.consentPasskeyOptions',
       // company directories (issue 39): the person's own directory password is the credential
       'DirectoryLoginController.directoryLogin',
       // the mailed sign-in link's secret is the credential; the request answers the same for any email
@@ -210,6 +214,10 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       // credential at finish); the callback's state, code and signed id_token are
       'OidcLoginController.oidcCallback',
       'OidcLoginController.oidcLogin',
+      // passkeys (issue 42): the signed assertion is the credential (its options hand out the challenge);
+      // the second step reads Temp-Auth-Token itself (PendingSignIn, through the one Authenticator)
+      'PasskeyLoginController.passkeyLogin',
+      'PasskeyLoginController.passkeyOptions',
       // the mailed reset link's secret is the credential; forgot answers the same for any email
       'PasswordsController.forgotPassword',
       'PasswordsController.getResetPasswordChecks',
