@@ -5,6 +5,7 @@ export const PasskeyErrors = defineErrors('passkeys', {
   /** A registration the verifier refused (wrong challenge, origin or RP ID, a malformed attestation). */
   REGISTRATION_REFUSED: fields(400),
   ALREADY_REGISTERED: message(409, 'This passkey is already registered'),
+  TOO_MANY: message(409, 'An account holds at most 25 passkeys: remove one first'),
   /**
    * One answer for every refused passkey sign-in: an unknown, removed, flagged or another account's
    * passkey, a used or expired challenge, a wrong origin or RP ID, a bad signature, a counter that went back,

@@ -42,6 +42,9 @@ export function passkeyView(p: PasskeyEntity): PasskeyDto {
 
 type Change = 'registered' | 'renamed' | 'removed';
 
+/** The most passkeys one account holds (a person has a handful; the options list them all). */
+export const MAX_PASSKEYS = 25;
+
 const OPERATIONS: Record<Change, string> = { registered: 'create', renamed: 'update', removed: 'delete' };
 
 /**
@@ -66,11 +69,9 @@ export class PasskeysService {
     const handle = await this.repo.userHandle(auth.userId, randomBytes(32).toString('base64url'));
     const user = auth.user;
     const displayName = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
-    const options = await creationOptions(
-      this.config,
-      { handle, email: user.email, displayName },
-      await this.repo.list(auth.userId),
-    );
+    const existing = await this.repo.list(auth.userId);
+    if (existing.length >= MAX_PASSKEYS) throw PasskeyErrors.TOO_MANY();
+    const options = await creationOptions(this.config, { handle, email: user.email, displayName }, existing);
     const now = this.clock.now();
     await this.repo.issueChallenge(
       {
@@ -101,6 +102,7 @@ export class PasskeysService {
       challenge,
     );
     if (!v.ok) throw refused(v.reason);
+    if ((await this.repo.list(auth.userId)).length >= MAX_PASSKEYS) throw PasskeyErrors.TOO_MANY();
     try {
       return await this.repo.transaction(async (em) => {
         const row = await this.repo.insert(em, {
