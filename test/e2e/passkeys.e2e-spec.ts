@@ -858,7 +858,7 @@ describe('passkeys (WebAuthn)', () => {
     expect(await mailKinds(h.user.email)).toEqual(['passkey_added', 'passkey_removed']);
   });
 
-  it('the audit records of a passkey name it (passkey_id)', async () => {
+  it('the audit records of a passkey name it (webauthn_id)', async () => {
     const h = await withPasskey();
     await signedIn(h.authn);
     // the counter seen again: flagged as cloned
@@ -869,7 +869,7 @@ describe('passkeys (WebAuthn)', () => {
       .expect(204);
     const rows = await t.ds.getRepository(AuditEventEntity).find({ where: { target_id: h.user.id } });
     const named = (action: string) =>
-      rows.filter((r) => r.action === action).map((r) => r.details.passkey_id ?? null);
+      rows.filter((r) => r.action === action).map((r) => r.details.webauthn_id ?? null);
     // which passkey was registered, used, refused, flagged, removed: the trail has to say
     expect(named('passkey.registered')).toEqual([h.passkey.id]);
     expect(named('passkey.used')).toEqual([h.passkey.id]);

@@ -20,7 +20,11 @@ export interface MailConfig {
 
 export const MAIL_CONFIG = configNamespace('mail', (env, problems, base): MailConfig => {
   const { str, int, url } = envReader(env, problems);
-  const mailFrom = str('MAIL_FROM') ?? `Portcullis <no-reply@${new URL(base.http.publicBaseUrl).hostname}>`;
+  // a bad PUBLIC_BASE_URL is the base settings' problem (already named): this default only must not throw
+  const host = URL.canParse(base.http.publicBaseUrl)
+    ? new URL(base.http.publicBaseUrl).hostname
+    : 'localhost';
+  const mailFrom = str('MAIL_FROM') ?? `Portcullis <no-reply@${host}>`;
   if (!/^[^@\s<>]+@[^@\s<>]+$|^[^<>]*<[^@\s<>]+@[^@\s<>]+>$/.test(mailFrom.trim()))
     problems.push('MAIL_FROM must be an address, or "Name <address>"');
   const mail: MailConfig = {

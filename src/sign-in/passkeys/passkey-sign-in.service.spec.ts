@@ -123,8 +123,8 @@ const notAccepted = async (p: Promise<unknown>) =>
   expect(wire(await p.catch((e: unknown) => e))).toEqual(NOT_ACCEPTED);
 
 /** The refusal's one record: signin.failure of the factor webauthn, its reason, its user and passkey. */
-function refusedOnRecord(w: World, reason: string, userId: string | null) {
-  const details = { factor: 'webauthn', reason, ...(userId ? { passkey_id: 'p1' } : {}) };
+function refusedOnRecord(w: World, reason: string, userId: string | null, passkey = userId !== null) {
+  const details = { factor: 'webauthn', reason, ...(passkey ? { webauthn_id: 'p1' } : {}) };
   const target = { systemDomainId: userId && `home-${userId}`, targetType: userId && 'user' };
   const entry = { action: 'signin.failure', outcome: 'failure', ...target, targetId: userId, details };
   expect(w.audit.recordAlone.mock.calls).toEqual([[{ ...REQUEST, actorUserId: userId }, entry]]);
@@ -204,12 +204,12 @@ describe('PasskeySignIn.signIn (the passkey alone)', () => {
     expect(wire(unauthorized())).toMatchObject({ status: 401, code: 'passkeys.NOT_ACCEPTED' });
     expect(w.guessing.attempt).toHaveBeenCalledWith('u1', 'webauthn', expect.any(Function), AS_U1);
     expect(w.repo.recordUse).toHaveBeenCalledWith(EM, 'p1', 1, NOW);
-    const details = { passkey_id: 'p1', second_factor: false };
+    const details = { webauthn_id: 'p1', second_factor: false };
     const target = { systemDomainId: 'home-u1', targetType: 'user', targetId: 'u1' };
     const entry = { action: 'passkey.used', outcome: 'success', ...target, details };
     expect(w.audit.record).toHaveBeenCalledWith(EM, AS_U1, entry);
     const event = { eventType: 'users', realm: 'webauthn', operation: 'use', objectId: 'u1' };
-    const data = { ...details, name: 'Passkey p1' };
+    const data = { passkey_id: 'p1', second_factor: false, name: 'Passkey p1' };
     const more = { data, requestId: 'req-1', systemDomainId: 'home-u1' };
     expect(w.events.record).toHaveBeenCalledWith(EM, { ...event, ...more });
     expect(w.audit.recordAlone).not.toHaveBeenCalled();
@@ -298,7 +298,7 @@ describe('PasskeySignIn.signIn (the passkey alone)', () => {
     expect(await w.guessing.attempt.mock.results[0].value).toBe('wrong');
     expect(w.repo.flag).toHaveBeenCalledWith(EM, 'p1', NOW);
     const target = { systemDomainId: 'home-u1', targetType: 'user', targetId: 'u1' };
-    const details = { passkey_id: 'p1', reason: 'counter_went_back' };
+    const details = { webauthn_id: 'p1', reason: 'counter_went_back' };
     const entry = { action: 'passkey.flagged', outcome: 'failure', ...target, details };
     expect(w.audit.record).toHaveBeenCalledWith(EM, AS_U1, entry);
     const passkey = expect.objectContaining({ id: 'p1', flagged_at: wireDate(NOW) });
@@ -358,7 +358,7 @@ describe('PasskeySignIn.completeSecondFactor (the step after a password)', () =>
     expect(w.tokens.isDomainAdmin).toHaveBeenCalledWith('u1', 'd1');
     const rights = { is_admin: true, system_domains: ['d1', 'd2'], expires: wireDate(NOW) };
     expect(out).toMatchObject({ token: 'domain-jwt', ...ISSUED, ...rights });
-    const details = { passkey_id: 'p1', second_factor: true };
+    const details = { webauthn_id: 'p1', second_factor: true };
     expect(w.audit.record).toHaveBeenCalledWith(EM, AS_U1, expect.objectContaining({ details }));
     expect([w.signIns.passkeySignIn.mock.calls, w.audit.recordAlone.mock.calls]).toEqual([[], []]);
   });
@@ -379,9 +379,12 @@ describe('PasskeySignIn.completeSecondFactor (the step after a password)', () =>
   ])('refuses a domain that %s (domain_policy)', async (_n, d) => {
     const w = await world();
     w.repo.liveMemberDomain.mockResolvedValueOnce(d);
-    await notAccepted(w.complete(await w.answer(null, pendingOf())));
-    refusedOnRecord(w, 'domain_policy', 'u1');
+    const pending = pendingOf('u1', 't1', { user: person('u1') });
+    await notAccepted(w.complete(await w.answer(null, pending), pending));
+    // judged before the assertion: nothing verified, no passkey named, no use recorded
+    refusedOnRecord(w, 'domain_policy', 'u1', false);
     expect([w.tokens.revoke.mock.calls, w.signIns.completeSecondFactor.mock.calls]).toEqual([[], []]);
+    expect([w.repo.claimChallenge.mock.calls, w.repo.recordUse.mock.calls]).toEqual([[], []]);
   });
 
   it('refuses a second completion with the same temporary token (already revoked)', async () => {

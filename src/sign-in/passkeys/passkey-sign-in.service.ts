@@ -132,10 +132,11 @@ export class PasskeySignIn {
     origin: AuditOrigin,
   ): Promise<TokenDto> {
     const domainId = body.system_domain_id ?? pending.systemDomainId;
+    // the domain first: a passkey it does not count is refused before anything is verified or recorded
     const domain = await this.repo.liveMemberDomain(pending.userId, domainId);
-    const { user, passkey } = await this.verified(body, pending, origin);
     if (!domain || !passkeyAccepted(domain, ['WEBAUTHN']))
-      return this.refuse(origin, user, 'domain_policy', passkey);
+      return this.refuse(origin, pending.user, 'domain_policy');
+    const { user } = await this.verified(body, pending, origin);
     const issued = await this.repo.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(pending.tokenId, { em, requestId: pending.requestId })))
@@ -230,7 +231,7 @@ export class PasskeySignIn {
           targetType: 'user',
           targetId: user.id,
           outcome: 'success',
-          details: { passkey_id: passkey.id, second_factor: pending !== null },
+          details: { webauthn_id: passkey.id, second_factor: pending !== null },
         },
       );
       await this.events.record(em, {
@@ -282,7 +283,7 @@ export class PasskeySignIn {
         targetType: user ? 'user' : null,
         targetId: user?.id ?? null,
         outcome: 'failure',
-        details: { factor: 'webauthn', reason, ...(passkey ? { passkey_id: passkey.id } : {}) },
+        details: { factor: 'webauthn', reason, ...(passkey ? { webauthn_id: passkey.id } : {}) },
       },
     );
     throw notAccepted();
@@ -302,7 +303,7 @@ export class PasskeySignIn {
           targetType: 'user',
           targetId: user.id,
           outcome: 'failure',
-          details: { passkey_id: passkey.id, reason: 'counter_went_back' },
+          details: { webauthn_id: passkey.id, reason: 'counter_went_back' },
         },
       );
       await this.events.record(em, {

@@ -73,6 +73,24 @@ describe('passkeys configuration', () => {
       ]);
     });
 
+    it('names a bare top-level domain (browsers refuse every ceremony under it); localhost is fine', () => {
+      expect(load({ WEBAUTHN_RP_ID: 'com' }).problems).toEqual([
+        'WEBAUTHN_RP_ID must be a registrable domain (example.com), not a top-level domain',
+      ]);
+      expect(load({}, 'http://localhost:3000').problems).toEqual([]);
+    });
+
+    it('a bad PUBLIC_BASE_URL is named once, by the base settings (no crash here)', () => {
+      let error: unknown;
+      try {
+        loadConfig({ PUBLIC_BASE_URL: 'not a url' });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual(['PUBLIC_BASE_URL must be a URL']);
+    });
+
     it('a bad one stops the start (loadConfig throws a ConfigError naming it)', () => {
       let error: unknown;
       try {

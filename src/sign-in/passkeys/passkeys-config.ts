@@ -20,11 +20,17 @@ export interface PasskeysConfig {
 
 export const PASSKEYS_CONFIG = configNamespace('passkeys', (env, problems, base): PasskeysConfig => {
   const { str } = envReader(env, problems);
-  const publicOrigin = new URL(base.http.publicBaseUrl);
+  // a bad PUBLIC_BASE_URL is the base settings' problem (already named): nothing more to say here
+  const publicOrigin = URL.canParse(base.http.publicBaseUrl)
+    ? new URL(base.http.publicBaseUrl)
+    : new URL('http://localhost');
   const host = publicOrigin.hostname;
   const rpId = (str('WEBAUTHN_RP_ID') ?? host).toLowerCase();
   if (rpId !== host && !host.endsWith(`.${rpId}`))
     problems.push(`WEBAUTHN_RP_ID must be the host of PUBLIC_BASE_URL (${host}) or a parent domain of it`);
+  // a bare top-level domain (com) is no RP ID browsers accept: they refuse every ceremony under it
+  else if (!rpId.includes('.') && rpId !== 'localhost' && rpId !== host)
+    problems.push('WEBAUTHN_RP_ID must be a registrable domain (example.com), not a top-level domain');
   const extra = (str('WEBAUTHN_ORIGINS') ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -43,6 +49,6 @@ export const PASSKEYS_CONFIG = configNamespace('passkeys', (env, problems, base)
   return {
     rpId,
     rpName: str('WEBAUTHN_RP_NAME') ?? 'Portcullis',
-    origins: [publicOrigin.origin, ...extra.filter((o) => o !== publicOrigin.origin)],
+    origins: [...new Set([publicOrigin.origin, ...extra])],
   };
 });

@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
@@ -190,7 +192,12 @@ export class PasskeyLoginController {
     summary:
       'Signs in with a passkey (AuthenticationResponseJSON) → the Token form as a password sign-in answers; with Temp-Auth-Token, completes that sign-in → the chosen domain’s Token (is_mfa_authenticated)',
   })
-  @ApiCreatedResponse({ type: LoginTokenDto })
+  @ApiExtraModels(LoginTokenDto, TokenDto)
+  @ApiCreatedResponse({
+    description:
+      'Alone: the Token form (LoginToken, as simple/login/); with Temp-Auth-Token: the chosen domain’s Token (as multidomain/login/)',
+    schema: { anyOf: [{ $ref: getSchemaPath(LoginTokenDto) }, { $ref: getSchemaPath(TokenDto) }] },
+  })
   @ApiErrors(400, { 401: 'Passkey not accepted (one answer for every refusal)' })
   async passkeyLogin(@Body() body: PasskeyLoginDto, @Req() req: Request): Promise<LoginTokenDto | TokenDto> {
     const pending = await this.pending.of(req);

@@ -160,7 +160,7 @@ describe('PasskeysService.register', () => {
       clientAddress: null,
     };
     const target = { systemDomainId: 'd1', targetType: 'user', targetId: 'u1', outcome: 'success' };
-    const details = { passkey_id: 'p-new', name: 'My phone' };
+    const details = { webauthn_id: 'p-new', name: 'My phone' };
     expect(s.audit.record).toHaveBeenCalledWith(EM, origin, {
       action: 'passkey.registered',
       ...target,
@@ -258,7 +258,7 @@ describe('PasskeysService.rename, remove and list (the caller’s own)', () => {
     const s = setup();
     expect(await s.service.rename(caller(), 'p1', '  Laptop ')).toMatchObject({ id: 'p1', name: 'Laptop' });
     expect(s.repo.rename).toHaveBeenCalledWith('u1', 'p1', 'Laptop');
-    const details = { passkey_id: 'p1', name: 'Laptop' };
+    const details = { webauthn_id: 'p1', name: 'Laptop' };
     expect(s.audit.record).toHaveBeenCalledWith(
       EM,
       expect.anything(),

@@ -193,7 +193,7 @@ export class PasskeysService {
       targetType: 'user',
       targetId: row.user_id,
       outcome: 'success',
-      details: { passkey_id: row.id, name: row.name },
+      details: { webauthn_id: row.id, name: row.name },
     });
     await this.events.record(em, {
       eventType: 'users',

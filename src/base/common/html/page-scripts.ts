@@ -14,8 +14,9 @@ import { dirname, join } from 'node:path';
 /**
  * The passkey button (and, where the browser offers it, passkeys in the email field's autofill): fetch the
  * request options from the form's `data-options` with the page's CSRF token, run navigator.credentials.get()
- * through SimpleWebAuthnBrowser, post the AuthenticationResponseJSON in the hidden form. Without WebAuthn,
- * the passkey section stays hidden and the page works as before.
+ * through SimpleWebAuthnBrowser, post the AuthenticationResponseJSON in the hidden form. Without WebAuthn (or
+ * on a page reached by an IP address, which no RP ID can be), the passkey section stays hidden and the page
+ * works as before.
  */
 const PASSKEY_SCRIPT = `(function () {
   'use strict';
@@ -23,6 +24,9 @@ const PASSKEY_SCRIPT = `(function () {
   var form = document.getElementById('passkey-form');
   var section = document.getElementById('passkey');
   if (!form || !section || !W || !W.browserSupportsWebAuthn()) return;
+  // an IP address is never an RP ID: the service reached by one (not its public name) offers no passkeys
+  var host = location.hostname;
+  if (/^[0-9.]+$/.test(host) || host.charAt(0) === '[' || host.indexOf(':') >= 0) return;
   section.hidden = false;
   var status = document.getElementById('passkey-status');
   var button = document.getElementById('passkey-button');

@@ -200,6 +200,7 @@ export class RequestOptionsDto {
   @ApiProperty({ readOnly: true }) timeout?: number;
   @ApiProperty({
     readOnly: true,
+    type: [CredentialDescriptorDto],
     description:
       'The account’s passkeys; empty for a usernameless sign-in (the authenticator offers its own)',
   })
