@@ -80,6 +80,7 @@ export class CurrentPasskeysController {
   @Authenticated({ anyScope: true })
   @ApiOperation({ summary: 'The signed-in user’s passkeys' })
   @ApiOkResponse({ type: PasskeyListDto })
+  @ApiErrors(400)
   async listCurrentPasskeys(
     @Caller() caller: AuthContext,
     @Query() q: PageQueryDto,
@@ -122,7 +123,7 @@ export class UserPasskeysController {
   @Authenticated({ roles: ['can_read_users'], access: userAccess })
   @ApiOperation({ summary: 'A user’s passkeys' })
   @ApiOkResponse({ type: PasskeyListDto })
-  @ApiErrors(404)
+  @ApiErrors(400, 404)
   async listUserPasskeys(
     @Caller() caller: AuthContext,
     @Param('user_id', uuid) userId: string,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ValidateNested } from 'class-validator';
+import { IsObject, ValidateNested } from 'class-validator';
 import {
   EmailField,
   EnumField,
@@ -52,6 +52,7 @@ class CredentialJsonDto {
 /** RegistrationResponseJSON (as @simplewebauthn/browser's startRegistration() and browsers' toJSON() give it). */
 export class RegistrationResponseDto extends CredentialJsonDto {
   @ApiProperty({ type: AttestationResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => AttestationResponseDto)
   response!: AttestationResponseDto;
@@ -60,6 +61,7 @@ export class RegistrationResponseDto extends CredentialJsonDto {
 /** AuthenticationResponseJSON (as @simplewebauthn/browser's startAuthentication() and browsers' toJSON() give it). */
 export class AuthenticationResponseDto extends CredentialJsonDto {
   @ApiProperty({ type: AssertionResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => AssertionResponseDto)
   response!: AssertionResponseDto;
@@ -73,6 +75,7 @@ export class PasskeyRegistrationDto {
   })
   name?: string;
   @ApiProperty({ type: RegistrationResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => RegistrationResponseDto)
   response!: RegistrationResponseDto;
@@ -93,6 +96,7 @@ export class PasskeyOptionsRequestDto {
 
 export class PasskeyLoginDto {
   @ApiProperty({ type: AuthenticationResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => AuthenticationResponseDto)
   response!: AuthenticationResponseDto;
