@@ -540,6 +540,24 @@ describe('passkeys (WebAuthn)', () => {
       expect(failure.details).toMatchObject({ factor: 'webauthn', reason: 'unknown_challenge' });
     });
 
+    it('one assertion sent five times at once: exactly one sign-in (the challenge is claimed once)', async () => {
+      const h = await withPasskey();
+      const response = await assertion(h.authn);
+      const before = await tokenCount(h.user.id);
+      const answers = await Promise.all([1, 2, 3, 4, 5].map(() => passkeyLogin(response)));
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 401, 401, 401, 401]);
+      expect(await tokenCount(h.user.id)).toBe(before + 1);
+    });
+
+    it('two copies answering with one counter value at once, each over its own challenge: one passes', async () => {
+      const h = await withPasskey();
+      const copy = h.authn.clone();
+      // both report counter 1 (the clone was taken before either was used): only one use can record it
+      const [a, b] = [await assertion(h.authn), await assertion(copy)];
+      const answers = await Promise.all([passkeyLogin(a), passkeyLogin(b)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 401]);
+    });
+
     it('a challenge of a registration ceremony, or never handed out', async () => {
       const h = await withPasskey();
       const registration = await creationOptions(await loginOf(h.user));
