@@ -15,6 +15,7 @@ import type { Response } from 'supertest';
 import { Clock } from '../../src/base/common/clock.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
+import { SoftAuthenticator } from '../utils/soft-authenticator.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {
@@ -44,6 +45,7 @@ const DISCOVERY = '/.well-known/openid-configuration';
 const USERINFO = '/API/auth/v1/oauth/userinfo/';
 const LOGOUT = '/oauth/logout';
 const MFA = '/oauth/authorize/mfa';
+const PASSKEYS = '/API/users/v1/users/current/webauthn/';
 const ASSETS = '/API/assets/v1/assets/';
 const ACCESS_TTL = 12 * 3600;
 const ACR = {
@@ -473,6 +475,108 @@ describe('OpenID Connect provider', () => {
         expect(await verifyIdToken(refreshed.body.id_token)).toMatchObject({
           acr: ACR.mfa,
           amr: ['pwd', 'otp', 'mfa'],
+        });
+      });
+
+      /** The service's public origin, which passkey assertions name. */
+      const origin = () => new URL(t.config.http.publicBaseUrl).origin;
+
+      /** A person with a passkey (on `authn`, device-bound unless `synced`), registered through the API. */
+      async function withPasskey(authn: SoftAuthenticator, synced = false): Promise<UserEntity> {
+        const person = await createUser(t);
+        const login = bearer((await tokenFor(t, person)).token);
+        const options = await t.http.post(`${PASSKEYS}registration/options/`).set(login).expect(200);
+        const response = authn.create(options.body, {
+          origin: origin(),
+          backupEligible: synced,
+          backedUp: synced,
+        });
+        await t.http.post(`${PASSKEYS}registration/`).set(login).send({ response }).expect(201);
+        return person;
+      }
+
+      /** The page's passkey button: its options (with the page's CSRF token), the answer posted: a 303. */
+      async function passkeyOnPage(
+        params: Record<string, string>,
+        jar: CookieJar,
+        html: string,
+        authn: SoftAuthenticator,
+      ) {
+        const csrf = hiddenField(html, 'csrf') as string;
+        const options = await t.http
+          .post('/oauth/authorize/passkey/options')
+          .set(jar.header())
+          .send({ csrf })
+          .expect(200);
+        const response = JSON.stringify(authn.get(options.body, { origin: origin() }));
+        const res = await t.http
+          .post('/oauth/authorize/passkey')
+          .set(jar.header())
+          .type('form')
+          .send({ ...params, csrf, response })
+          .expect(303);
+        jar.store(res);
+      }
+
+      it.each([
+        ['a device-bound passkey', false, ['hwk', 'user', 'mfa']],
+        ['a synced passkey', true, ['swk', 'user', 'mfa']],
+      ])('%s alone on the page → acr mfa, amr of the key (through refresh too)', async (_n, synced, amr) => {
+        const authn = new SoftAuthenticator();
+        const person = await withPasskey(authn, synced);
+        const p = pkce();
+        const params = request(p);
+        const jar = new CookieJar();
+        const page = await open(params, jar).expect(200);
+        jar.store(page);
+        await passkeyOnPage(params, jar, page.text, authn);
+        const tokens = await exchangeCode(
+          t,
+          app,
+          codeOf(await decide(params, jar)) as string,
+          p.verifier,
+        ).expect(200);
+        expect(await verifyIdToken(tokens.body.id_token)).toMatchObject({
+          sub: person.id,
+          acr: ACR.mfa,
+          amr,
+        });
+        const refreshed = await refreshGrant(t, app, tokens.body.refresh_token).expect(200);
+        expect(await verifyIdToken(refreshed.body.id_token)).toMatchObject({ acr: ACR.mfa, amr });
+      });
+
+      it('password, then the passkey as the second factor → acr mfa, amr pwd hwk mfa', async () => {
+        const authn = new SoftAuthenticator();
+        const person = await withPasskey(authn);
+        const p = pkce();
+        const params = request(p);
+        const jar = new CookieJar();
+        const page = await open(params, jar).expect(200);
+        jar.store(page);
+        const second = await t.http
+          .post(OAUTH.consentLogin)
+          .set(jar.header())
+          .type('form')
+          .send({
+            ...params,
+            csrf: hiddenField(page.text, 'csrf') as string,
+            email: person.email,
+            password: DEFAULT_PASSWORD,
+          })
+          .expect(200);
+        jar.store(second);
+        expect(second.text).toContain('Use your passkey');
+        await passkeyOnPage(params, jar, second.text, authn);
+        const tokens = await exchangeCode(
+          t,
+          app,
+          codeOf(await decide(params, jar)) as string,
+          p.verifier,
+        ).expect(200);
+        expect(await verifyIdToken(tokens.body.id_token)).toMatchObject({
+          sub: person.id,
+          acr: ACR.mfa,
+          amr: ['pwd', 'hwk', 'mfa'],
         });
       });
     });

@@ -62,6 +62,12 @@ export class TokenEntity {
    */
   @Column({ type: 'boolean', default: false }) vouched_by_tenant!: boolean;
   /**
+   * How the person signed in, as OpenID Connect's `amr` (RFC 8176), where the sign-in authority said more than
+   * the marks tell (a passkey: `hwk`/`swk`, `user`); kept through renewals. Null: read from the marks
+   * (sign-in/login/assurance.ts).
+   */
+  @Column({ type: 'text', array: true, nullable: true }) amr!: string[] | null;
+  /**
    * The ceiling of this token's rights (see common/auth/rights.ts); null for a user's own sign-in and for
    * authorizations the user consented to. Never widened: renewing a token copies it.
    */

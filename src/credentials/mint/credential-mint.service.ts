@@ -94,6 +94,8 @@ export class CredentialMintService {
       tenantVouched?: boolean;
       /** The SignInAuthority's ceiling for a session a tenant vouched for on an account it does not own. */
       rightsCap?: RightsCap | null;
+      /** How the person signed in (OpenID Connect `amr`), where the authority says more than the marks. */
+      amr?: string[] | null;
     },
     audit?: MintAudit,
   ): Promise<Minted> {
@@ -123,6 +125,7 @@ export class CredentialMintService {
         rightsCap: current.rights_cap,
         authTime: current.auth_time,
         tenantVouched: current.vouched_by_tenant,
+        amr: current.amr,
       },
       em,
       { origin: fromAuth(auth), entry: tokenMinted },

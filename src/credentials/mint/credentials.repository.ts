@@ -18,29 +18,30 @@ import {
  * plans it once per connection as a prepared statement whatever the batch size. Rows that require an
  * active member are inserted only if their user is one (checked in the same statement, so no request
  * can slip between a check and the insert). Scopes and ceilings travel space-joined (an array of arrays would
- * be flattened by unnest): scope and role names have no spaces.
+ * be flattened by unnest): scope, role and `amr` names have no spaces.
  */
 const INSERT_TOKENS_SQL = `
 INSERT INTO tokens (id, user_id, app_id, system_domain_id, kind, scopes, expires, is_mfa_authenticated,
-                    grant_id, token_hash, rights_cap, auth_time, vouched_by_tenant)
+                    grant_id, token_hash, rights_cap, auth_time, vouched_by_tenant, amr)
 SELECT v.id, v.user_id, v.app_id, v.system_domain_id, v.kind, string_to_array(v.scopes, ' '), v.expires,
-       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' '), v.auth_time, v.vouched_by_tenant
+       v.mfa, v.grant_id, v.token_hash, string_to_array(v.rights_cap, ' '), v.auth_time, v.vouched_by_tenant,
+       string_to_array(v.amr, ' ')
 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[],
             $8::boolean[], $9::uuid[], $10::text[], $11::boolean[], $12::text[], $13::timestamptz[],
-            $14::boolean[])
+            $14::boolean[], $15::text[])
      AS v(id, user_id, app_id, system_domain_id, kind, scopes, expires, mfa, grant_id, token_hash, require_member,
-          rights_cap, auth_time, vouched_by_tenant)
+          rights_cap, auth_time, vouched_by_tenant, amr)
 WHERE NOT v.require_member OR ${activeMemberSql('v.user_id', 'v.system_domain_id')}
 RETURNING id, date_created, date_modified`;
 
 /**
  * The same with the tokens' audit records and their webhook fan-out (AuditRepository's auditRecordCtes,
- * parameters $15 on, each record naming its token): a token and its record commit together, and a token the
+ * parameters $16 on, each record naming its token): a token and its record commit together, and a token the
  * member check refused leaves no record. `deliveries` is the number of webhook deliveries queued, on every row.
  */
 const INSERT_TOKENS_AUDITED_SQL = `
 WITH issued AS (${INSERT_TOKENS_SQL}),
-${auditRecordCtes(15, 'SELECT id FROM issued')}
+${auditRecordCtes(16, 'SELECT id FROM issued')}
 SELECT id, date_created, date_modified, (SELECT count(*) FROM audit_deliveries)::int AS deliveries FROM issued`;
 
 /**
@@ -75,6 +76,7 @@ export class CredentialsRepository extends FeatureRepository {
       rows.map((r) => (r.rights_cap ? r.rights_cap.join(' ') : null)),
       rows.map((r) => (r.auth_time ? r.auth_time.toISOString() : null)),
       rows.map((r) => r.vouched_by_tenant),
+      rows.map((r) => (r.amr ? r.amr.join(' ') : null)),
     ];
     const audited = audits.length > 0;
     if (audited)

@@ -37,6 +37,8 @@ export interface IssueTokenInput {
   authTime?: Date | null;
   /** A tenant's authenticator vouched for the sign-in (SignInAuthority; kept through renewals). */
   tenantVouched?: boolean;
+  /** How the person signed in, where the authority said (OpenID Connect `amr`; kept through renewals). */
+  amr?: string[] | null;
 }
 
 /** The user a token was to be issued to may not act in the domain (see IssueTokenInput.requireMember). */
@@ -143,6 +145,7 @@ export class TokenIssuer {
       rights_cap: input.rightsCap ?? null,
       auth_time: input.authTime ?? null,
       vouched_by_tenant: input.tenantVouched ?? false,
+      amr: input.amr ?? null,
     };
     return {
       token: jwt,

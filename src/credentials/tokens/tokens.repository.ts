@@ -198,6 +198,8 @@ export interface LookupRow {
   date_modified: Date;
   system_domains: string[] | null;
   vouched_by_tenant: boolean;
+  /** Space-joined, as rights_cap. */
+  amr: string | null;
   /** Only for a token a tenant vouched for: the user is no super administrator and in no other domain. */
   tenant_owns_account: boolean | null;
   u_email: string;
@@ -230,7 +232,7 @@ export const TOKEN_LOOKUP_SQL = `
 SELECT t.id, t.app_id, t.user_id, t.system_domain_id, t.kind, t.scopes, t.token_hash, t.expires, t.revoked_at,
        t.last_used_at, t.is_mfa_authenticated, t.auth_time, array_to_string(t.rights_cap, ' ') AS rights_cap,
        t.date_created,
-       t.date_modified, t.vouched_by_tenant,
+       t.date_modified, t.vouched_by_tenant, array_to_string(t.amr, ' ') AS amr,
        CASE WHEN t.vouched_by_tenant THEN NOT u.is_super_admin AND NOT EXISTS (
               SELECT 1 FROM user_system_domains m3
                WHERE m3.user_id = t.user_id AND m3.system_domain_id <> t.system_domain_id)

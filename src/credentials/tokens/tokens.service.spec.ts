@@ -30,6 +30,7 @@ const row = (over: Partial<LookupRow> = {}): LookupRow => ({
   date_modified: NOW,
   system_domains: ['d1', 'd2'],
   vouched_by_tenant: false,
+  amr: null,
   tenant_owns_account: null,
   u_email: 'a@example.test',
   u_first_name: 'A',

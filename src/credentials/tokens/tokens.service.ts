@@ -132,6 +132,7 @@ export class TokensService {
         is_mfa_authenticated: row.is_mfa_authenticated,
         auth_time: row.auth_time ? new Date(row.auth_time) : null,
         vouched_by_tenant: row.vouched_by_tenant,
+        amr: row.amr ? row.amr.split(' ') : null,
         rights_cap: capFromText(row.rights_cap),
         date_created: new Date(row.date_created),
         date_modified: new Date(row.date_modified),

@@ -4,9 +4,10 @@
  * session's token record, which the authority marks when it issues it (SignInAuthority: a tenant's
  * authenticator vouched, or a second factor passed).
  *
- * The consent page's session, the only one an authorization is approved with, comes from three sign-ins: a
+ * The consent page's session, the only one an authorization is approved with, comes from these sign-ins: a
  * password on the page (`pwd`), that password and a second factor (`pwd otp mfa`: an authenticator-app, mailed
- * or recovery code), or a domain's single sign-on (`sso`: the tenant's IdP vouched; its own methods are not
+ * or recovery code; `pwd hwk mfa`: a passkey), a passkey alone (`hwk user mfa`: the device and its user's
+ * PIN or biometric), or a domain's single sign-on (`sso`: the tenant's IdP vouched; its own methods are not
  * the service's to report).
  */
 export const ASSURANCE_LEVELS = {
@@ -19,22 +20,33 @@ export const ASSURANCE_LEVELS = {
 } as const;
 
 export const ACR_VALUES: readonly string[] = Object.values(ASSURANCE_LEVELS);
-/** Every `amr` value this service reports. */
-export const AMR_VALUES: readonly string[] = ['pwd', 'otp', 'mfa', 'sso'];
+/**
+ * Every `amr` value this service reports: a password, a one-time code, several factors, a tenant's single
+ * sign-on; and a passkey's (its key in a device's hardware, `hwk`, or synced between devices, `swk`; the
+ * authenticator tested the user's presence, `user`).
+ */
+export const AMR_VALUES: readonly string[] = ['pwd', 'otp', 'mfa', 'sso', 'hwk', 'swk', 'user'];
 
 export interface Assurance {
   acr: string;
   amr: string[];
 }
 
-/** The assurance of a session, from its token record's marks. */
+/**
+ * The assurance of a session, from its token record's marks, and the methods the authority recorded where the
+ * marks do not tell them (`amr`: a passkey alone `["hwk","user","mfa"]`, or after a password
+ * `["pwd","hwk","mfa"]`; `swk` for a synced passkey).
+ */
 export function assuranceOf(session: {
   is_mfa_authenticated: boolean;
   vouched_by_tenant: boolean;
+  amr?: string[] | null;
 }): Assurance {
   if (session.vouched_by_tenant) return { acr: ASSURANCE_LEVELS.federated, amr: ['sso'] };
-  if (session.is_mfa_authenticated) return { acr: ASSURANCE_LEVELS.mfa, amr: ['pwd', 'otp', 'mfa'] };
-  return { acr: ASSURANCE_LEVELS.password, amr: ['pwd'] };
+  const level = session.is_mfa_authenticated ? ASSURANCE_LEVELS.mfa : ASSURANCE_LEVELS.password;
+  if (session.amr && session.amr.length > 0) return { acr: level, amr: [...session.amr] };
+  if (session.is_mfa_authenticated) return { acr: level, amr: ['pwd', 'otp', 'mfa'] };
+  return { acr: level, amr: ['pwd'] };
 }
 
 /**

@@ -105,9 +105,12 @@ export class SignInAuthority {
   passkeySignIn(
     user: UserEntity,
     unauthorized: () => ApiError,
-    opts: { origin: AuditOrigin; domainId?: string },
+    opts: { origin: AuditOrigin; domainId?: string; amr: string[] },
   ): Promise<LoginTokenDto> {
-    return this.issuing.signIn(user, 'passkey', unauthorized, undefined, opts.origin, opts.domainId);
+    return this.issuing.signIn(user, 'passkey', unauthorized, undefined, opts.origin, {
+      domainId: opts.domainId,
+      amr: opts.amr,
+    });
   }
 
   /**
@@ -126,13 +129,15 @@ export class SignInAuthority {
    * The service's own second factor completed a sign-in that owed one (`pending`: its temporary token's
    * record), for its domain, inside `em`: the login token, second-factor authenticated, and still what the
    * sign-in it completes was: a directory's sign-in stays the tenant's (its mark and ceiling), so a factor
-   * passed on top of a tenant's word never launders it into a service session.
+   * passed on top of a tenant's word never launders it into a service session. `amr`: the factor's methods
+   * where the marks do not tell them (a passkey: PasskeySignIn).
    */
   completeSecondFactor(
     em: EntityManager,
     user: { userId: string; domainId: string },
     pending: { vouchedByTenant: boolean; rightsCap: readonly string[] | null },
     origin: AuditOrigin,
+    amr?: string[],
   ) {
     return this.issuing.domainToken(em, user.userId, user.domainId, {
       method: 'second_factor',
@@ -140,6 +145,7 @@ export class SignInAuthority {
       origin,
       tenantVouched: pending.vouchedByTenant,
       rightsCap: pending.rightsCap ? [...pending.rightsCap] : null,
+      amr: amr ?? null,
     });
   }
 

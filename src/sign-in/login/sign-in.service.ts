@@ -69,8 +69,9 @@ export class SignInService {
     unauthorized: () => ApiError,
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
-    onlyDomainId?: string,
+    passkey?: { domainId?: string; amr: string[] },
   ): Promise<LoginTokenDto> {
+    const onlyDomainId = passkey?.domainId;
     // one read for everything the answer needs: the live memberships with their built-in sign-in app, the
     // user's rank and logo in each, and the user's confirmed factors
     const all = await this.membershipsOf(user.id);
@@ -93,7 +94,13 @@ export class SignInService {
           ? { domain: r.domain, token: null, record: null }
           : {
               domain: r.domain,
-              ...(await this.domainToken(em, user.id, r.domain.id, { method, mfa, origin }, r.builtinAppId)),
+              ...(await this.domainToken(
+                em,
+                user.id,
+                r.domain.id,
+                { method, mfa, origin, amr: passkey?.amr },
+                r.builtinAppId,
+              )),
             };
       // outside a transaction the domains' tokens go out together (one group commit); inside one, one
       // statement after another on the transaction's connection
@@ -221,6 +228,8 @@ export class SignInService {
       origin?: AuditOrigin;
       rightsCap?: RightsCap | null;
       tenantVouched?: boolean;
+      /** How the person signed in (OpenID Connect `amr`), where the marks do not tell: a passkey. */
+      amr?: string[] | null;
     },
     builtinAppId: string | null = null,
   ) {
@@ -237,6 +246,7 @@ export class SignInService {
         mfa: how.mfa ?? false,
         tenantVouched,
         rightsCap: how.rightsCap ?? null,
+        amr: how.amr ?? null,
       },
       {
         origin: { ...(how.origin ?? OUTSIDE_REQUEST), actorUserId: userId },

@@ -117,6 +117,8 @@ async function world() {
 type World = Awaited<ReturnType<typeof world>>;
 type Hook = (w: World) => unknown;
 
+/** The methods of a device-bound passkey after a password (OpenID Connect amr). */
+const AFTER_PWD = ['pwd', 'hwk', 'mfa'];
 const NOT_ACCEPTED = { status: 401, code: 'passkeys.NOT_ACCEPTED', errors: ['Passkey not accepted'] };
 /** The one answer to a refused passkey sign-in. */
 const notAccepted = async (p: Promise<unknown>) =>
@@ -198,7 +200,8 @@ describe('PasskeySignIn.signIn (the passkey alone)', () => {
     const answered = await w.answer('u1@example.com', null, { userHandle: null });
     expect(await w.signIn(answered, 'd1')).toEqual({ token: 'login-jwt' });
     expect(w.repo.userOfHandle).not.toHaveBeenCalled();
-    const opts = { origin: REQUEST, domainId: 'd1' };
+    // a device-bound passkey (single-device): its key is hardware's; the device verified its user
+    const opts = { origin: REQUEST, domainId: 'd1', amr: ['hwk', 'user', 'mfa'] };
     expect(w.signIns.passkeySignIn).toHaveBeenCalledWith(w.users.get('u1'), expect.any(Function), opts);
     const unauthorized = w.signIns.passkeySignIn.mock.calls[0][1] as () => unknown;
     expect(wire(unauthorized())).toMatchObject({ status: 401, code: 'passkeys.NOT_ACCEPTED' });
@@ -353,7 +356,7 @@ describe('PasskeySignIn.completeSecondFactor (the step after a password)', () =>
     expect(w.tokens.revoke).toHaveBeenCalledWith('t1', { em: EM, requestId: 'r-temp' });
     const user = { userId: 'u1', domainId: 'd1' };
     const pending = { vouchedByTenant: true, rightsCap: ['admin'] };
-    expect(w.signIns.completeSecondFactor).toHaveBeenCalledWith(EM, user, pending, REQUEST);
+    expect(w.signIns.completeSecondFactor).toHaveBeenCalledWith(EM, user, pending, REQUEST, AFTER_PWD);
     expect(w.repo.touchLastLogin).toHaveBeenCalledWith(EM, 'u1', NOW);
     expect(w.tokens.isDomainAdmin).toHaveBeenCalledWith('u1', 'd1');
     const rights = { is_admin: true, system_domains: ['d1', 'd2'], expires: wireDate(NOW) };
@@ -370,7 +373,7 @@ describe('PasskeySignIn.completeSecondFactor (the step after a password)', () =>
     expect(w.repo.liveMemberDomain).toHaveBeenCalledWith('u1', 'd2');
     const user = { userId: 'u1', domainId: 'd2' };
     const cap = { vouchedByTenant: false, rightsCap: null };
-    expect(w.signIns.completeSecondFactor).toHaveBeenCalledWith(EM, user, cap, REQUEST);
+    expect(w.signIns.completeSecondFactor).toHaveBeenCalledWith(EM, user, cap, REQUEST, AFTER_PWD);
   });
 
   it.each([

@@ -6,6 +6,7 @@ import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { deriveKey, serviceSecret } from '../../base/keys/key-encryption.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
+import type { PasskeyEntity } from '../../base/model/passkey.entity.js';
 import { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
 import type { LoginTokenDto, TokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import { tokenView } from '../../credentials/tokens/token-view.js';
@@ -31,6 +32,12 @@ import {
 } from './webauthn.js';
 
 const notAccepted = PasskeyErrors.NOT_ACCEPTED;
+
+/**
+ * The passkey's `amr` value (RFC 8176): a key kept in one device's hardware (`hwk`), or one synced between
+ * devices by a provider's account (`swk`), as the authenticator said at registration.
+ */
+const keyKind = (p: Pick<PasskeyEntity, 'device_type'>) => (p.device_type === 'multiDevice' ? 'swk' : 'hwk');
 
 /** Why a passkey sign-in was refused: the audit record's reason (never the answer's, which is one). */
 type Refusal =
@@ -105,8 +112,12 @@ export class PasskeySignIn {
 
   /** The passwordless sign-in: the Token form, as a password sign-in answers. */
   async signIn(body: PasskeyLoginDto, origin: AuditOrigin): Promise<LoginTokenDto> {
-    const { user } = await this.verified(body, null, origin);
-    return this.signIns.passkeySignIn(user, notAccepted, { origin, domainId: body.system_domain_id });
+    const { user, passkey } = await this.verified(body, null, origin);
+    return this.signIns.passkeySignIn(user, notAccepted, {
+      origin,
+      domainId: body.system_domain_id,
+      amr: [keyKind(passkey), 'user', 'mfa'],
+    });
   }
 
   /**
@@ -118,8 +129,12 @@ export class PasskeySignIn {
     origin: AuditOrigin,
     choose: (user: UserEntity) => Promise<string>,
   ): Promise<LoginTokenDto> {
-    const { user } = await this.verified(body, null, origin);
-    return this.signIns.passkeySignIn(user, notAccepted, { origin, domainId: await choose(user) });
+    const { user, passkey } = await this.verified(body, null, origin);
+    return this.signIns.passkeySignIn(user, notAccepted, {
+      origin,
+      domainId: await choose(user),
+      amr: [keyKind(passkey), 'user', 'mfa'],
+    });
   }
 
   /**
@@ -136,7 +151,7 @@ export class PasskeySignIn {
     const domain = await this.repo.liveMemberDomain(pending.userId, domainId);
     if (!domain || !passkeyAccepted(domain, ['WEBAUTHN']))
       return this.refuse(origin, pending.user, 'domain_policy');
-    const { user } = await this.verified(body, pending, origin);
+    const { user, passkey } = await this.verified(body, pending, origin);
     const issued = await this.repo.transaction(async (em) => {
       // single use: a second completion with the same temporary token finds it revoked
       if (!(await this.tokens.revoke(pending.tokenId, { em, requestId: pending.requestId })))
@@ -146,6 +161,7 @@ export class PasskeySignIn {
         { userId: user.id, domainId: domain.id },
         { vouchedByTenant: pending.record.vouched_by_tenant, rightsCap: pending.rightsCap },
         origin,
+        ['pwd', keyKind(passkey), 'mfa'],
       );
       await this.repo.touchLastLogin(em, user.id, this.clock.now());
       return out;

@@ -5,7 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `webauthn_user_handles` (the random handle an account is known to authenticators by) and
  * `webauthn_challenges` (single-use ceremony challenges, by hash). A domain's second-factor methods gain
  * WEBAUTHN: new domains count passkeys by default, and so do the domains that never required a factor and
- * kept the old default list (a domain that requires a factor keeps the methods it has).
+ * kept the old default list (a domain that requires a factor keeps the methods it has). A token records how
+ * its person signed in where the marks do not tell (`tokens.amr`: a passkey), for OpenID Connect's `amr`.
  */
 export class Passkeys1795891139907 implements MigrationInterface {
   name = 'Passkeys1795891139907';
@@ -36,6 +37,7 @@ export class Passkeys1795891139907 implements MigrationInterface {
     await queryRunner.query(
       "UPDATE system_domains SET mfa_methods = '{TOTP,MAIL_2SV,WEBAUTHN}' WHERE NOT mfa_required AND mfa_methods = '{TOTP,MAIL_2SV}'",
     );
+    await queryRunner.query('ALTER TABLE "tokens" ADD "amr" text array');
     await queryRunner.query(
       'ALTER TABLE "passkeys" ADD CONSTRAINT "FK_passkeys_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     );
@@ -48,6 +50,7 @@ export class Passkeys1795891139907 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE "tokens" DROP COLUMN "amr"');
     await queryRunner.query(
       'ALTER TABLE "webauthn_challenges" DROP CONSTRAINT "FK_webauthn_challenges_user"',
     );
