@@ -105,7 +105,7 @@ describe('second factors and the temporary-token multi-domain sign-in', () => {
         recovery_codes_remaining: 0,
         mfa_methods_configured: [],
         mfa_required: false,
-        mfa_methods: ['TOTP', 'MAIL_2SV'],
+        mfa_methods: ['TOTP', 'MAIL_2SV', 'WEBAUTHN'],
       });
       // the seed is sealed at rest
       const [row] = await t.ds.query('SELECT totp_secret FROM user_mfa WHERE user_id = $1', [user.id]);

@@ -166,6 +166,8 @@ describe('SignInService.signInToDomain with secondFactor (a directory)', () => {
       mfa: false,
       tenantVouched: true,
       rightsCap: CAP,
+      // a tenant's sign-in records no methods of its own: OpenID Connect reads sso from its mark
+      amr: null,
     });
     expect(m.entry).toMatchObject({ action: 'signin.success', details: { method: 'directory' } });
     expect(out).toMatchObject({ token: 'login-jwt', kind: 'LOGIN' });
