@@ -258,6 +258,13 @@ describe('passkeys (WebAuthn)', () => {
         .expect(200);
       expect(renamed.body).toEqual({ ...created.body, name: 'Work laptop' });
       await t.http.patch(`${MINE}${created.body.id}/`).set(auth).send({ name: '' }).expect(400);
+      const blank = await t.http
+        .patch(`${MINE}${created.body.id}/`)
+        .set(auth)
+        .send({ name: '   ' })
+        .expect(400);
+      expect(blank.headers['x-error-code']).toBe('passkeys.INVALID');
+      expect(JSON.stringify(blank.body)).toContain('must not be blank');
       await t.http.patch(`${MINE}${randomUUID()}/`).set(auth).send({ name: 'x' }).expect(404);
       // another person sees nothing of it, and can neither rename nor remove it
       const other = await loginOf(await createUser(t));

@@ -2,6 +2,7 @@ import { defineErrors, fields, message } from '../../base/common/errors/error-co
 
 export const PasskeyErrors = defineErrors('passkeys', {
   NOT_FOUND: message(404, 'Passkey does not exist'),
+  INVALID: fields(400),
   /** A registration the verifier refused (wrong challenge, origin or RP ID, a malformed attestation). */
   REGISTRATION_REFUSED: fields(400),
   ALREADY_REGISTERED: message(409, 'This passkey is already registered'),

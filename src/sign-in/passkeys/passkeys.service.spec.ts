@@ -268,6 +268,12 @@ describe('PasskeysService.rename, remove and list (the caller’s own)', () => {
     expect(s.mail.queue).not.toHaveBeenCalled();
   });
 
+  it('a blank name (spaces only) is a 400, nothing renamed', async () => {
+    const s = setup();
+    await expect(s.service.rename(caller(), 'p1', '   ')).rejects.toMatchObject({ status: 400 });
+    expect(s.repo.rename).not.toHaveBeenCalled();
+  });
+
   it('removes: audited, told (delete) and mailed to the caller', async () => {
     const s = setup();
     await s.service.remove(caller(), 'p1');

@@ -130,6 +130,7 @@ export class PasskeysService {
   }
 
   async rename(auth: AuthContext, id: string, name: string): Promise<PasskeyDto> {
+    if (name.trim() === '') throw PasskeyErrors.INVALID({ name: 'must not be blank' });
     const row = await this.repo.rename(auth.userId, id, name.trim());
     if (!row) throw PasskeyErrors.NOT_FOUND();
     await this.repo.transaction((em) => this.changed(em, auth, null, row, 'renamed'));
