@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { markEmailVerified } from '../../base/database/email-verified.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { liveMemberDomain } from '../../base/database/live-member-domain.js';
 import { IsNull, type EntityManager } from 'typeorm';
 import { returningRows } from '../../base/database/returning-rows.js';
-import { liveDomainSql } from '../../base/model/domain-status.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { confirmedMethods, type MfaMethod } from '../login/mfa-policy.js';
@@ -46,13 +46,7 @@ export class MfaRepository extends FeatureRepository {
 
   /** A live domain the user is a member of, or null. */
   liveMemberDomain(userId: string, domainId: string): Promise<SystemDomainEntity | null> {
-    return this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', { userId })
-      .where(liveDomainSql('d'))
-      .andWhere('d.id = :id', { id: domainId })
-      .getOne();
+    return liveMemberDomain(this.ds.manager, userId, domainId);
   }
 
   /** The sealed TOTP seed, confirmed or pending, or null. */

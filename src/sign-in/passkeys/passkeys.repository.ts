@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, type EntityManager } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { liveMemberDomain } from '../../base/database/live-member-domain.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import {
   PasskeyEntity,
@@ -11,7 +12,6 @@ import {
 import { UserEntity } from '../../base/model/user.entity.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
-import { liveDomainSql } from '../../base/model/domain-status.js';
 
 /** A passkey with the key that verifies its assertions. */
 export type PasskeyWithKey = PasskeyEntity & { public_key: Buffer };
@@ -136,13 +136,7 @@ export class PasskeysRepository extends FeatureRepository {
 
   /** A live domain the user is a member of, or null. */
   liveMemberDomain(userId: string, domainId: string): Promise<SystemDomainEntity | null> {
-    return this.ds
-      .getRepository(SystemDomainEntity)
-      .createQueryBuilder('d')
-      .innerJoin('user_system_domains', 'm', 'm.system_domain_id = d.id AND m.user_id = :userId', { userId })
-      .where(liveDomainSql('d'))
-      .andWhere('d.id = :id', { id: domainId })
-      .getOne();
+    return liveMemberDomain(this.ds.manager, userId, domainId);
   }
 
   /** Hands out a challenge (by its hash); challenges ended an hour ago go. */
