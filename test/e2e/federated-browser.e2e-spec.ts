@@ -1,19 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { allowAndExchange, startAppAsLocalhost } from '../utils/browser-consent.js';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
-import type { UserEntity } from '../../src/base/model/user.entity.js';
-import { bearer } from '../utils/auth.js';
 import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
-import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import type { TestApp } from '../utils/create-test-app.js';
 import { directoryWorld, type DirectoryWorld } from '../utils/directory-world.js';
-import {
-  authorizationRequest,
-  createOAuthApp,
-  exchangeCode,
-  OAUTH,
-  type OAuthApp,
-  pkce,
-} from '../utils/oauth.js';
-import { freePort, type RedirectTarget, startRedirectTarget } from '../utils/oauth-interop-helpers.js';
+import { authorizationRequest, createOAuthApp, type OAuthApp, pkce } from '../utils/oauth.js';
+import { type RedirectTarget, startRedirectTarget } from '../utils/oauth-interop-helpers.js';
 import type { IdTokenTamper } from '../utils/oidc-op.js';
 import { OAUTH_CALLBACK, oidcWorld, type OidcWorld } from '../utils/oidc-world.js';
 import { describeWithLdap, type Slapd, startSlapd } from '../utils/slapd.js';
@@ -38,26 +30,6 @@ const CLAIM = /^OAUTH_JWT_CLAIM_COMPARISON_FAILED: /;
 const UNVERIFIED = /the provider has not verified the email/;
 const STATE = /unknown, used or expired state/;
 
-/**
- * The application listening on 127.0.0.1, its PUBLIC_BASE_URL `http://localhost:<port>` (Chromium resolves
- * localhost to loopback itself): another site than the provider's 127.0.0.1.
- */
-async function startAppAsLocalhost(): Promise<{ t: TestApp; base: string }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const t = await createTestApp({ PUBLIC_BASE_URL: base });
-    try {
-      await t.app.listen(port, '127.0.0.1');
-      return { t, base };
-    } catch (e) {
-      await t.close().catch(() => undefined);
-      // another process took the port between freePort() and listen(): try another one
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw e;
-    }
-  }
-}
-
 describeInBrowser('federated sign-in on the consent page in headless Chromium', () => {
   let t: TestApp;
   let base: string;
@@ -68,6 +40,9 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
   let context: BrowserContext;
   let page: Page;
   let app: OAuthApp;
+
+  /** What the shared last step (test/utils/browser-consent.ts) needs of this suite. */
+  const browserCtx = () => ({ t, page, targetOrigin: target.origin, scope: SCOPE });
 
   beforeAll(async () => {
     chromiumRun = await launchChromium();
@@ -171,27 +146,6 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
     expect(page.url()).not.toContain('oauth_code');
   }
 
-  /** Allow → the client's redirect URI with code and state; the code exchanges for a token of `user`. */
-  async function allowAndExchange(
-    client: OAuthApp,
-    a: { state: string; verifier: string },
-    user: UserEntity,
-  ): Promise<void> {
-    await Promise.all([
-      page.waitForURL((u) => u.origin === target.origin),
-      page.getByRole('button', { name: 'Allow' }).click(),
-    ]);
-    const landed = new URL(page.url());
-    expect(landed.pathname).toBe('/callback');
-    expect(landed.searchParams.get('state')).toBe(a.state);
-    const code = landed.searchParams.get('code');
-    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const tokens = await exchangeCode(t, client, code!, a.verifier).expect(200);
-    expect(tokens.body.scope).toBe(SCOPE);
-    const me = await t.http.get(OAUTH.validate).set(bearer(tokens.body.access_token)).expect(200);
-    expect(me.body).toMatchObject({ user_id: user.id, app_id: client.id });
-  }
-
   /**
    * The browser ends on the callback's 401 page, not the consent screen, for the reason `reason` (the audit
    * trail of that very request says it), and no single-use code was handed out.
@@ -221,7 +175,7 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
       await emailStep(w.member.email);
       const callback = await signInAtProvider(w.member.email);
       await backSignedIn(callback, w.member.email, app.name);
-      await allowAndExchange(app, a, w.member);
+      await allowAndExchange(browserCtx(), app, a, w.member);
     },
   );
 
@@ -232,7 +186,7 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
     await page.getByRole('button', { name: `Continue with ${w.provider.name}`, exact: true }).click();
     const callback = await signInAtProvider(login);
     await backSignedIn(callback, user.email, app.name);
-    await allowAndExchange(app, a, user);
+    await allowAndExchange(browserCtx(), app, a, user);
   });
 
   describe('refused returns end on an error page, never the consent screen', () => {
@@ -336,7 +290,7 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
         expect((await submitPassword(ada.password)).status()).toBe(303);
         await page.getByRole('button', { name: 'Allow' }).waitFor();
         expect(await page.getByText(`Signed in as ${ada.email}`).isVisible()).toBe(true);
-        await allowAndExchange(wiki, a, ada.user);
+        await allowAndExchange(browserCtx(), wiki, a, ada.user);
       },
     );
 
@@ -351,7 +305,7 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
       // the form shown again works: the right password signs in
       expect((await submitPassword(ada.password)).status()).toBe(303);
       await page.getByRole('button', { name: 'Allow' }).waitFor();
-      await allowAndExchange(wiki, a, ada.user);
+      await allowAndExchange(browserCtx(), wiki, a, ada.user);
     });
   });
 });

@@ -116,8 +116,16 @@ describe('OpenID Connect provider', () => {
     >;
   };
 
-  /** The password form on the page the jar's browser is on: answers the 303 back to the request. */
-  async function passwordSignIn(params: Record<string, string>, jar: CookieJar, email = user.email) {
+  /**
+   * The password form on the page the jar's browser is on: answers the 303 back to the request (or, with
+   * `status` 200, the second-factor step of an account that owes one).
+   */
+  async function passwordSignIn(
+    params: Record<string, string>,
+    jar: CookieJar,
+    email = user.email,
+    status = 303,
+  ) {
     const page = await open(params, jar).expect(200);
     jar.store(page);
     expect(page.text).toContain('name="password"');
@@ -126,7 +134,7 @@ describe('OpenID Connect provider', () => {
       .set(jar.header())
       .type('form')
       .send({ ...params, csrf: hiddenField(page.text, 'csrf') as string, email, password: DEFAULT_PASSWORD })
-      .expect(303);
+      .expect(status);
     jar.store(res);
     return res;
   }
@@ -434,20 +442,7 @@ describe('OpenID Connect provider', () => {
         const p = pkce();
         const params = request(p, { nonce: 'mfa-nonce' });
         const jar = new CookieJar();
-        const page = await open(params, jar).expect(200);
-        jar.store(page);
-        const second = await t.http
-          .post(OAUTH.consentLogin)
-          .set(jar.header())
-          .type('form')
-          .send({
-            ...params,
-            csrf: hiddenField(page.text, 'csrf') as string,
-            email: mfaUser.email,
-            password: DEFAULT_PASSWORD,
-          })
-          .expect(200);
-        jar.store(second);
+        const second = await passwordSignIn(params, jar, mfaUser.email, 200);
         expect(second.text).toContain('Confirm it is you');
         const ok = await t.http
           .post(MFA)
@@ -551,20 +546,7 @@ describe('OpenID Connect provider', () => {
         const p = pkce();
         const params = request(p);
         const jar = new CookieJar();
-        const page = await open(params, jar).expect(200);
-        jar.store(page);
-        const second = await t.http
-          .post(OAUTH.consentLogin)
-          .set(jar.header())
-          .type('form')
-          .send({
-            ...params,
-            csrf: hiddenField(page.text, 'csrf') as string,
-            email: person.email,
-            password: DEFAULT_PASSWORD,
-          })
-          .expect(200);
-        jar.store(second);
+        const second = await passwordSignIn(params, jar, person.email, 200);
         expect(second.text).toContain('Use your passkey');
         await passkeyOnPage(params, jar, second.text, authn);
         const tokens = await exchangeCode(

@@ -1,21 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { allowAndExchange, startAppAsLocalhost } from '../utils/browser-consent.js';
 import type { Browser, BrowserContext, CDPSession, Page, Response as PageResponse } from 'playwright-core';
 import { AuditEventEntity } from '../../src/base/model/audit-event.entity.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
-import { createTestApp, type TestApp } from '../utils/create-test-app.js';
+import type { TestApp } from '../utils/create-test-app.js';
 import {
   authorizationRequest,
   createOAuthApp,
-  exchangeCode,
   OAUTH,
   type OAuthApp,
   pkce,
   SESSION_COOKIE,
 } from '../utils/oauth.js';
-import { freePort, type RedirectTarget, startRedirectTarget } from '../utils/oauth-interop-helpers.js';
+import { type RedirectTarget, startRedirectTarget } from '../utils/oauth-interop-helpers.js';
 import { waitFor } from '../utils/wait-for.js';
 
 /**
@@ -41,23 +41,6 @@ const OUT = '/tmp/passkey-browser';
 const SCOPE = 'assets:read';
 const MINE = '/API/users/v1/users/current/webauthn/';
 const PASSKEY_POST = '/oauth/authorize/passkey';
-
-/** The application listening on 127.0.0.1, its PUBLIC_BASE_URL (hence RP ID `localhost`) `http://localhost:<port>`. */
-async function startAppAsLocalhost(): Promise<{ t: TestApp; base: string }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    const t = await createTestApp({ PUBLIC_BASE_URL: base });
-    try {
-      await t.app.listen(port, '127.0.0.1');
-      return { t, base };
-    } catch (e) {
-      await t.close().catch(() => undefined);
-      // another process took the port between freePort() and listen(): try another one
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw e;
-    }
-  }
-}
 
 /**
  * Reports, without changing it, every navigator.credentials.get() of the pages to the test (the binding
@@ -102,6 +85,9 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
   /** The mediation of each navigator.credentials.get() the pages ran, in order. */
   let gets: string[];
   const getsOf = (mediation: string) => gets.filter((m) => m === mediation).length;
+
+  /** What the shared last step (test/utils/browser-consent.ts) needs of this suite. */
+  const browserCtx = () => ({ t, page, targetOrigin: target.origin, scope: SCOPE });
 
   beforeAll(async () => {
     chromiumRun = await launchChromium();
@@ -295,23 +281,6 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
     expect(await context.cookies()).toContainEqual(expect.objectContaining({ name: SESSION_COOKIE }));
   }
 
-  /** Allow → the redirect URI with code and state; the code exchanges for a token of `user`. */
-  async function allowAndExchange(a: { state: string; verifier: string }, user: UserEntity): Promise<void> {
-    await Promise.all([
-      page.waitForURL((u) => u.origin === target.origin),
-      page.getByRole('button', { name: 'Allow' }).click(),
-    ]);
-    const landed = new URL(page.url());
-    expect(landed.pathname).toBe('/callback');
-    expect(landed.searchParams.get('state')).toBe(a.state);
-    const code = landed.searchParams.get('code');
-    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const tokens = await exchangeCode(t, app, code!, a.verifier).expect(200);
-    expect(tokens.body.scope).toBe(SCOPE);
-    const me = await t.http.get(OAUTH.validate).set(bearer(tokens.body.access_token)).expect(200);
-    expect(me.body).toMatchObject({ user_id: user.id, app_id: app.id });
-  }
-
   /** The passkeys of `user` as the users API lists them (id and last use). */
   async function passkeysOf(user: UserEntity): Promise<{ id: string; last_used: string | null }[]> {
     const { token } = await tokenFor(t, user);
@@ -352,7 +321,7 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
     await onConsentScreen(user.email);
     // the authenticator signed: its counter moved on
     expect((await credentialsOf(authenticator))[0].signCount).toBeGreaterThan(held.signCount);
-    await allowAndExchange(a, user);
+    await allowAndExchange(browserCtx(), app, a, user);
     expect(passkeyPosts).toBe(1);
 
     // that passkey was the one used
@@ -392,7 +361,7 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
     const answered = await clickPasskey(authenticator, 'Use your passkey');
     expect(answered.status()).toBe(303);
     await onConsentScreen(user.email);
-    await allowAndExchange(a, user);
+    await allowAndExchange(browserCtx(), app, a, user);
     expect(passkeyPosts).toBe(1);
 
     // that passkey was the one used
@@ -464,7 +433,7 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
       page.getByRole('button', { name: 'Sign in', exact: true }).click(),
     ]);
     await onConsentScreen(user.email);
-    await allowAndExchange(a, user);
+    await allowAndExchange(browserCtx(), app, a, user);
     // no WebAuthn ceremony at all: no autofill request, no assertion
     expect([gets, passkeyPosts]).toEqual([[], 0]);
   });
