@@ -74,8 +74,7 @@ export class MfaService {
    * there owes no factor.
    */
   async owedFor(userId: string, domain: SystemDomainEntity): Promise<OtpType[] | null> {
-    const configured = await this.repo.configuredMethods(userId);
-    return factorOwed(domain, configured) ? acceptedOtpTypes(domain, configured) : null;
+    return (await this.owedFactor(userId, domain))?.codes ?? null;
   }
 
   /**

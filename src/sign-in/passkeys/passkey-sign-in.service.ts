@@ -110,24 +110,16 @@ export class PasskeySignIn {
     return options as RequestOptionsDto;
   }
 
-  /** The passwordless sign-in: the Token form, as a password sign-in answers. */
-  async signIn(body: PasskeyLoginDto, origin: AuditOrigin): Promise<LoginTokenDto> {
-    const { user, passkey } = await this.verified(body, null, origin);
-    return this.signIns.passkeySignIn(user, notAccepted, {
-      origin,
-      domainId: body.system_domain_id,
-      amr: [keyKind(passkey), 'user', 'mfa'],
-    });
-  }
-
   /**
-   * The passwordless sign-in for one domain, chosen once the passkey has named the account (`choose`: the
-   * consent page's, the application's domain when the person belongs to it, else their home domain).
+   * The passwordless sign-in: the Token form, as a password sign-in answers, for every live domain of the
+   * account or the one `choose` names once the passkey has named the account (by default the body's
+   * `system_domain_id`; the consent page's: the application's domain when the person belongs to it, else their
+   * home domain).
    */
-  async signInChoosing(
-    body: Pick<PasskeyLoginDto, 'response'>,
+  async signIn(
+    body: Pick<PasskeyLoginDto, 'response' | 'system_domain_id'>,
     origin: AuditOrigin,
-    choose: (user: UserEntity) => Promise<string>,
+    choose: (user: UserEntity) => Promise<string | undefined> = async () => body.system_domain_id,
   ): Promise<LoginTokenDto> {
     const { user, passkey } = await this.verified(body, null, origin);
     return this.signIns.passkeySignIn(user, notAccepted, {

@@ -33,7 +33,7 @@ function setup(o: { pending?: AuthContext | null; csrf?: boolean } = {}) {
   const passkeys = {
     options: jest.fn(async () => ({ challenge: 'ch', allowCredentials: [] })),
     completeSecondFactor: jest.fn(async (): Promise<{ token: string | null }> => ({ token: 'mfa-jwt' })),
-    signInChoosing: jest.fn(
+    signIn: jest.fn(
       async (
         _b: unknown,
         _o: unknown,
@@ -104,14 +104,14 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
     expect(out.redirect).toMatch(BACK);
     expect(s.sessions.startWith).toHaveBeenCalledWith('pk-jwt');
     expect(s.sessions.chooseDomain).toHaveBeenCalledWith({ id: 'u1' }, 'd1');
-    const [body, origin] = s.passkeys.signInChoosing.mock.calls[0];
+    const [body, origin] = s.passkeys.signIn.mock.calls[0];
     expect(body).toEqual({ response: expect.objectContaining({ id: 'cred', rawId: 'cred' }) });
     expect(origin).toMatchObject({ requestId: 'req-9', clientAddress: '198.51.100.4' });
   });
 
   it('a domain whose policy the passkey does not pass: its second step, with the pending cookie', async () => {
     const s = setup();
-    s.passkeys.signInChoosing.mockResolvedValueOnce({
+    s.passkeys.signIn.mockResolvedValueOnce({
       token: null,
       temp_token: 'temp',
       user_id: 'u1',
@@ -126,7 +126,7 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
 
   it('nothing the person has passes that domain’s factor: 403 and no pending sign-in', async () => {
     const s = setup();
-    s.passkeys.signInChoosing.mockResolvedValueOnce({ token: null, temp_token: 't', user_id: 'u1' });
+    s.passkeys.signIn.mockResolvedValueOnce({ token: null, temp_token: 't', user_id: 'u1' });
     s.mfa.owedFactor.mockResolvedValueOnce({ codes: [], passkey: false });
     const out = await s.complete();
     expect(out.status).toBe(403);
@@ -136,14 +136,14 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
 
   it('refused (401): the sign-in form again saying so, no session', async () => {
     const s = setup();
-    s.passkeys.signInChoosing.mockRejectedValueOnce(new ApiError(401, ['Passkey not accepted']));
+    s.passkeys.signIn.mockRejectedValueOnce(new ApiError(401, ['Passkey not accepted']));
     expect(await s.complete()).toEqual({ status: 401, html: 'login form: Passkey not accepted.' });
     expect(s.sessions.startWith).not.toHaveBeenCalled();
   });
 
   it('anything but a refusal (the database down) is thrown on, for the page’s error filter', async () => {
     const s = setup();
-    s.passkeys.signInChoosing.mockRejectedValueOnce(new ApiError(503, ['Service unavailable']));
+    s.passkeys.signIn.mockRejectedValueOnce(new ApiError(503, ['Service unavailable']));
     await expect(s.complete()).rejects.toMatchObject({ status: 503 });
   });
 
@@ -161,14 +161,14 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
     const s = setup();
     const out = await s.complete({ ...FORM, response });
     expect(out).toEqual({ status: 400, html: 'login form: Passkey not accepted.' });
-    expect(s.passkeys.signInChoosing).not.toHaveBeenCalled();
+    expect(s.passkeys.signIn).not.toHaveBeenCalled();
   });
 
   it('a forged CSRF token: 403, nothing verified', async () => {
     const s = setup({ csrf: false });
     const out = await s.complete();
     expect(out.status).toBe(403);
-    expect(s.passkeys.signInChoosing).not.toHaveBeenCalled();
+    expect(s.passkeys.signIn).not.toHaveBeenCalled();
     expect(s.passkeys.completeSecondFactor).not.toHaveBeenCalled();
   });
 });
@@ -184,7 +184,7 @@ describe('ConsentPasskeys.complete: the second step of a pending sign-in', () =>
       expect.objectContaining({ requestId: 'req-9' }),
     );
     expect(s.sessions.startWith).toHaveBeenCalledWith('mfa-jwt');
-    expect(s.passkeys.signInChoosing).not.toHaveBeenCalled();
+    expect(s.passkeys.signIn).not.toHaveBeenCalled();
   });
 
   it('refused: the second-factor step again with the error, the pending sign-in kept', async () => {

@@ -66,7 +66,7 @@ export class ConsentPasskeys {
         const { token } = await this.passkeys.completeSecondFactor({ response }, pending, origin);
         return redirect(backTo(q, true), this.sessions.startWith(token!));
       }
-      const out = await this.passkeys.signInChoosing({ response }, origin, (user) =>
+      const out = await this.passkeys.signIn({ response }, origin, (user) =>
         this.sessions.chooseDomain(user, v.app.system_domain_id),
       );
       if (out.token) return redirect(backTo(q, true), this.sessions.startWith(out.token));
