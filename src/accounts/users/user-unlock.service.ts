@@ -3,6 +3,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { GuessingDefence } from '../lockout/guessing-defence.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersErrors } from './users.errors.js';
+import { requireAccountAdministrator } from './user-rules.js';
 
 /**
  * An administrator lifting a user's guessing-defence locks (GuessingDefence.unlock). The locks are the
@@ -24,11 +25,11 @@ export class UserUnlockService {
     const here = memberships.includes(auth.systemDomainId);
     const user = here ? await this.repo.findAccount(id) : null;
     if (!here || !user) throw UsersErrors.NOT_FOUND();
-    if (!auth.isSuperAdmin) {
-      if (user.is_super_admin) throw UsersErrors.SUPER_ADMIN_RANK();
-      if (!auth.isAdmin) throw UsersErrors.UNLOCK_ADMIN_ONLY();
-      if (memberships.length > 1) throw UsersErrors.UNLOCK_SHARED_ACCOUNT();
-    }
+    requireAccountAdministrator(auth, user, memberships.length, {
+      superAdminRank: UsersErrors.SUPER_ADMIN_RANK,
+      adminOnly: UsersErrors.UNLOCK_ADMIN_ONLY,
+      sharedAccount: UsersErrors.UNLOCK_SHARED_ACCOUNT,
+    });
     await this.defence.unlock(id);
   }
 }

@@ -16,6 +16,7 @@ import { MailService } from '../../delivery/mail/mail.service.js';
 import type { CreationOptionsDto, PasskeyDto, PasskeyRegistrationDto } from './dto/passkeys.dto.js';
 import { PASSKEYS_CONFIG } from './passkeys-config.js';
 import { PasskeyErrors } from './passkeys.errors.js';
+import { requireAccountAdministrator } from '../../accounts/users/user-rules.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import {
   CEREMONY_MS,
@@ -159,11 +160,11 @@ export class PasskeysService {
    */
   async removeFor(auth: AuthContext, userId: string, id: string): Promise<void> {
     const { user, domains } = await this.member(auth, userId);
-    if (!auth.isSuperAdmin) {
-      if (user.is_super_admin) throw PasskeyErrors.SUPER_ADMIN_RANK();
-      if (!auth.isAdmin) throw PasskeyErrors.ADMIN_ONLY();
-      if (domains.length > 1) throw PasskeyErrors.SHARED_ACCOUNT();
-    }
+    requireAccountAdministrator(auth, user, domains.length, {
+      superAdminRank: PasskeyErrors.SUPER_ADMIN_RANK,
+      adminOnly: PasskeyErrors.ADMIN_ONLY,
+      sharedAccount: PasskeyErrors.SHARED_ACCOUNT,
+    });
     await this.repo.transaction(async (em) => {
       const row = await this.repo.remove(em, userId, id);
       if (!row) throw PasskeyErrors.NOT_FOUND();
