@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { allowAndExchange, startAppAsLocalhost } from '../utils/browser-consent.js';
+import { allowAndExchange, savePageOf, startAppAsLocalhost } from '../utils/browser-consent.js';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { describeInBrowser, launchChromium, type LaunchedBrowser } from '../utils/browser.js';
 import type { TestApp } from '../utils/create-test-app.js';
@@ -82,15 +81,7 @@ describeInBrowser('federated sign-in on the consent page in headless Chromium', 
         try {
           await fn();
         } catch (e) {
-          const file = `${OUT}/${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
-          mkdirSync(OUT, { recursive: true });
-          await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
-          const text = await page
-            .locator('body')
-            .innerText({ timeout: 1000 })
-            .catch(() => '(no page)');
-          writeFileSync(`${file}.txt`, `${page.url()}\n\n${text}\n`);
-          if (e instanceof Error) e.message += `\n(browser at ${page.url()}; page saved as ${file}.png/.txt)`;
+          await savePageOf(page, OUT, name, e);
           throw e;
         }
       },

@@ -519,43 +519,28 @@ describe('OpenID Connect provider', () => {
       ])('%s alone on the page → acr mfa, amr of the key (through refresh too)', async (_n, synced, amr) => {
         const authn = new SoftAuthenticator();
         const person = await withPasskey(authn, synced);
-        const p = pkce();
-        const params = request(p);
+        const params = request(pkce());
         const jar = new CookieJar();
         const page = await open(params, jar).expect(200);
         jar.store(page);
         await passkeyOnPage(params, jar, page.text, authn);
-        const tokens = await exchangeCode(
-          t,
-          app,
-          codeOf(await decide(params, jar)) as string,
-          p.verifier,
-        ).expect(200);
-        expect(await verifyIdToken(tokens.body.id_token)).toMatchObject({
-          sub: person.id,
-          acr: ACR.mfa,
-          amr,
-        });
-        const refreshed = await refreshGrant(t, app, tokens.body.refresh_token).expect(200);
+        // the passkey's session approves an authorization as any session does
+        const { body } = await authorize({ jar });
+        expect(await verifyIdToken(body.id_token)).toMatchObject({ sub: person.id, acr: ACR.mfa, amr });
+        const refreshed = await refreshGrant(t, app, body.refresh_token).expect(200);
         expect(await verifyIdToken(refreshed.body.id_token)).toMatchObject({ acr: ACR.mfa, amr });
       });
 
       it('password, then the passkey as the second factor → acr mfa, amr pwd hwk mfa', async () => {
         const authn = new SoftAuthenticator();
         const person = await withPasskey(authn);
-        const p = pkce();
-        const params = request(p);
+        const params = request(pkce());
         const jar = new CookieJar();
         const second = await passwordSignIn(params, jar, person.email, 200);
         expect(second.text).toContain('Use your passkey');
         await passkeyOnPage(params, jar, second.text, authn);
-        const tokens = await exchangeCode(
-          t,
-          app,
-          codeOf(await decide(params, jar)) as string,
-          p.verifier,
-        ).expect(200);
-        expect(await verifyIdToken(tokens.body.id_token)).toMatchObject({
+        const { body } = await authorize({ jar });
+        expect(await verifyIdToken(body.id_token)).toMatchObject({
           sub: person.id,
           acr: ACR.mfa,
           amr: ['pwd', 'hwk', 'mfa'],

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { allowAndExchange, startAppAsLocalhost } from '../utils/browser-consent.js';
+import { allowAndExchange, savePageOf, startAppAsLocalhost } from '../utils/browser-consent.js';
 import type { Browser, BrowserContext, CDPSession, Page, Response as PageResponse } from 'playwright-core';
 import { AuditEventEntity } from '../../src/base/model/audit-event.entity.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
@@ -137,18 +136,7 @@ describeInBrowser('passkeys on the consent page in headless Chromium', () => {
         expect(pageErrors).toEqual([]);
         expect(consoleLines.filter((l) => /Content Security Policy/i.test(l))).toEqual([]);
       } catch (e) {
-        const file = `${OUT}/${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
-        mkdirSync(OUT, { recursive: true });
-        await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
-        const text = await page
-          .locator('body')
-          .innerText({ timeout: 1000 })
-          .catch(() => '(no page)');
-        writeFileSync(
-          `${file}.txt`,
-          `${page.url()}\n\n${text}\n\n--- console ---\n${consoleLines.join('\n')}\n`,
-        );
-        if (e instanceof Error) e.message += `\n(browser at ${page.url()}; page saved as ${file}.png/.txt)`;
+        await savePageOf(page, OUT, name, e, `\n--- console ---\n${consoleLines.join('\n')}\n`);
         throw e;
       }
     });

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { bearer } from './auth.js';
@@ -52,4 +53,26 @@ export async function allowAndExchange(
   expect(tokens.body.scope).toBe(x.scope);
   const me = await t.http.get(OAUTH.validate).set(bearer(tokens.body.access_token)).expect(200);
   expect(me.body).toMatchObject({ user_id: user.id, app_id: client.id });
+}
+
+/**
+ * A journey failed: saves what the browser shows under `dir` (a screenshot, and its URL and text, then
+ * `extra`: the console, say) and names the files in the error, which the caller throws on.
+ */
+export async function savePageOf(
+  page: Page,
+  dir: string,
+  name: string,
+  e: unknown,
+  extra = '',
+): Promise<void> {
+  const file = `${dir}/${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 1000 })
+    .catch(() => '(no page)');
+  writeFileSync(`${file}.txt`, `${page.url()}\n\n${text}\n${extra}`);
+  if (e instanceof Error) e.message += `\n(browser at ${page.url()}; page saved as ${file}.png/.txt)`;
 }
