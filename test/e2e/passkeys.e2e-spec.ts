@@ -275,6 +275,10 @@ describe('passkeys (WebAuthn)', () => {
       await t.http.delete(`${MINE}${created.body.id}/`).set(auth).expect(204);
       expect(await listMine(auth)).toMatchObject({ total: 0, objects: [] });
       await t.http.delete(`${MINE}${created.body.id}/`).set(auth).expect(404);
+      // a malformed id is a 404, a NUL in it the hostile-input 400 (both declared; nothing removed)
+      await t.http.delete(`${MINE}not-a-uuid/`).set(auth).expect(404);
+      await t.http.delete(`${MINE}a%00b/`).set(auth).expect(400);
+      await t.http.delete(`${ofUser(user.id)}a%00b/`).set(await loginOf(t.admin)).expect(400);
       // no name: the default one
       const unnamed = await postRegistration(
         auth,

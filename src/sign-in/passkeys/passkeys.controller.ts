@@ -107,7 +107,7 @@ export class CurrentPasskeysController {
   @Authenticated({ accountChange: true })
   @ApiOperation({ summary: 'Removes one of the signed-in user’s passkeys' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(404)
+  @ApiErrors(400, 404)
   removePasskey(@Caller() caller: AuthContext, @Param('id', uuid) id: string): Promise<void> {
     return this.passkeys.remove(caller, id);
   }
@@ -141,7 +141,7 @@ export class UserPasskeysController {
       'Removes a user’s passkey (lost or cloned). The passkeys are the account’s: only an administrator of the user’s only domain, or a super administrator, may remove them',
   })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(404, {
+  @ApiErrors(400, 404, {
     403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may then)',
   })
   removeUserPasskey(
