@@ -53,7 +53,8 @@ export async function createApp(
       (req, res, next) => cors.use(req, res, next),
       underPath(UPLOAD_PATH, keepBodyStream),
       express.urlencoded({ extended: false }),
-      express.json(),
+      // SCIM clients send application/scim+json (RFC 7644 §3.1)
+      express.json({ type: ['application/json', 'application/scim+json'] }),
     ),
   );
   app.useGlobalPipes(...globalPipes());

@@ -23,6 +23,7 @@ import { JobsModule } from '../platform/jobs/jobs.module.js';
 import { FilesModule } from '../platform/files/files.module.js';
 import { AuditModule } from '../delivery/audit/audit.module.js';
 import { MetricsModule } from '../delivery/metrics/metrics.module.js';
+import { ScimModule } from '../sign-in/scim/scim.module.js';
 
 /** Feature modules mounted by the app; each new feature registers here. */
 export const FEATURE_MODULES = [
@@ -48,6 +49,7 @@ export const FEATURE_MODULES = [
   IdentityProvidersModule,
   DirectoriesModule,
   OidcProvidersModule,
+  ScimModule,
   JobsModule,
   FilesModule,
   AuditModule,

@@ -1,12 +1,10 @@
+import { retireMailedSecrets } from '../../base/database/mailed-secrets.js';
 import { type UserMemberships, withMemberships } from './user-memberships.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { escapeLike, isUniqueViolation } from '../../base/database/sql-helpers.js';
-import { EmailLoginLinkEntity } from '../../base/model/email-login-link.entity.js';
 import { InvitationEntity } from '../../base/model/invitation.entity.js';
-import { PasswordResetEntity } from '../../base/model/password-reset.entity.js';
-import { MailOtpCodeEntity } from '../../base/model/user-mfa.entity.js';
 import { TokenEntity } from '../../base/model/token.entity.js';
 import { assertSeat, type SeatOptions } from './seat-limits.js';
 import type { DomainUser } from './user-rules.js';
@@ -129,15 +127,8 @@ export class UsersRepository extends FeatureRepository {
    * Ends the account's live mailed secrets (sign-in links, password-reset links, second-factor codes), in
    * the caller's transaction: after an email change they went to an address that is no longer the account's.
    */
-  async retireMailedSecrets(em: EntityManager, id: string): Promise<void> {
-    const now = () => 'now()';
-    await em.update(EmailLoginLinkEntity, { user_id: id, used_at: IsNull() }, { used_at: now });
-    await em.update(
-      PasswordResetEntity,
-      { user_id: id, used_at: IsNull(), superseded_at: IsNull() },
-      { superseded_at: now },
-    );
-    await em.update(MailOtpCodeEntity, { user_id: id, used_at: IsNull() }, { used_at: now });
+  retireMailedSecrets(em: EntityManager, id: string): Promise<void> {
+    return retireMailedSecrets(em, id);
   }
 
   async setAdmin(em: EntityManager, systemDomainId: string, id: string, isAdmin: boolean): Promise<void> {

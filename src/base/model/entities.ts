@@ -53,6 +53,7 @@ import {
   OidcProviderEntity,
 } from './federation.entity.js';
 import { PasskeyEntity, WebauthnChallengeEntity, WebauthnUserHandleEntity } from './passkey.entity.js';
+import { ScimProfileEntity } from './scim-profile.entity.js';
 
 export const ENTITIES = [
   AuthorizationCodeEntity,
@@ -86,6 +87,7 @@ export const ENTITIES = [
   UserMfaEntity,
   MailOtpCodeEntity,
   PasskeyEntity,
+  ScimProfileEntity,
   WebauthnUserHandleEntity,
   WebauthnChallengeEntity,
   MarketplaceNonceEntity,

@@ -14,10 +14,11 @@ import {
 } from 'typeorm';
 
 /**
- * TEMP: the temporary sign-in token of a sign-in whose second factor is still owed. No route accepts it yet:
- * routes accept LOGIN, PAT and OAUTH unless they name other kinds (CredentialKindStep).
+ * TEMP: the temporary sign-in token of a sign-in whose second factor is still owed; SCIM: a domain's
+ * provisioning token (sign-in/scim/). Routes accept LOGIN, PAT and OAUTH unless they name other kinds
+ * (CredentialKindStep), so each of these two opens only the routes that list it.
  */
-export const TOKEN_KINDS = ['PAT', 'LOGIN', 'OAUTH', 'TEMP'] as const;
+export const TOKEN_KINDS = ['PAT', 'LOGIN', 'OAUTH', 'TEMP', 'SCIM'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 /**

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { capOf, excess, intersectCaps, rightsOfCap, type RightsCap } from '../../base/common/auth/rights.js';
+import {
+  capOf,
+  DOMAIN_ADMIN_CAP,
+  excess,
+  intersectCaps,
+  rightsOfCap,
+  type RightsCap,
+} from '../../base/common/auth/rights.js';
 import { Clock } from '../../base/common/clock.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
@@ -17,10 +24,7 @@ import { tokenMinted } from '../../delivery/audit/audit-entries.js';
 import { fromAuth, OUTSIDE_REQUEST, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 
-/**
- * The audit origin of a token minted for an app outside an authenticated request (a grant, an external auth):
- * the user and app it is for, from the request that asked for it (its id and address) when there is one.
- */
+/** Who a token minted for an app outside an authenticated request is for, from the request asking for it. */
 function mintedBy(
   userId: string,
   appId: string,
@@ -61,7 +65,7 @@ export interface OAuthSubject {
 
 /**
  * The one place credential material is made: every token (sign-in, renewal, PAT, OAuth access and refresh,
- * client credentials, external auth) and every client secret. Each method states whose rights the credential
+ * client credentials, external auth, SCIM) and every client secret. Each method states whose rights the credential
  * may carry and checks it here, so a route cannot forget the check: the credential invariant ("a caller can
  * only obtain a credential whose rights are within its own", docs/security.md) holds wherever credentials
  * are made, not route by route. The generators (TokenIssuer, secret-generator.ts) are private to this
@@ -349,6 +353,27 @@ export class CredentialMintService {
       },
       em,
       { origin: mintedBy(row.user_id, row.app_id, 'external_auth', origin), entry: tokenMinted },
+    );
+  }
+
+  /**
+   * A domain's provisioning token (SCIM, sign-in/scim/), filed under its built-in app: acts for the asking
+   * administrator, capped at a domain administrator's rights and the caller's own. Only SCIM routes take it.
+   */
+  async scim(auth: AuthContext, builtinAppId: string, expiresIn: number): Promise<Minted> {
+    if (!auth.isAdmin) throw CredentialsErrors.BEYOND_APP_CEILING('issue a provisioning token', ['admin']);
+    return this.issuer.issue(
+      {
+        userId: auth.userId,
+        appId: builtinAppId,
+        systemDomainId: auth.systemDomainId,
+        kind: 'SCIM',
+        rightsCap: intersectCaps(DOMAIN_ADMIN_CAP, capOf(auth)),
+        expires: this.after(expiresIn),
+        requireMember: true,
+      },
+      undefined,
+      { origin: fromAuth(auth), entry: tokenMinted },
     );
   }
 

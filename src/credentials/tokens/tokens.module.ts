@@ -19,7 +19,8 @@ export class TokensModule {
     access.registerQuery(
       'token',
       'Token',
-      'SELECT id, user_id AS owner_id FROM tokens WHERE id = ANY($1::uuid[]) AND system_domain_id = $2',
+      // a domain's provisioning tokens are listed and revoked by its SCIM token routes (sign-in/scim/) only
+      "SELECT id, user_id AS owner_id FROM tokens WHERE id = ANY($1::uuid[]) AND system_domain_id = $2 AND kind <> 'SCIM'",
       true,
     );
   }

@@ -90,13 +90,13 @@ export class TokensRepository extends FeatureRepository {
     return this.ds.getRepository(TokenEntity).findOneByOrFail({ id });
   }
 
-  /** The live (unrevoked, unexpired) tokens of a domain, for a cursor page. */
+  /** The live (unrevoked, unexpired) tokens of a domain, for a cursor page; its SCIM tokens have their own list. */
   liveInDomain(systemDomainId: string): SelectQueryBuilder<TokenEntity> {
     return this.ds
       .getRepository(TokenEntity)
       .createQueryBuilder('t')
       .where('t.system_domain_id = :systemDomainId', { systemDomainId })
-      .andWhere('t.revoked_at IS NULL AND t.expires > now()');
+      .andWhere("t.revoked_at IS NULL AND t.expires > now() AND t.kind <> 'SCIM'");
   }
 
   domains(ids: string[]): Promise<SystemDomainEntity[]> {

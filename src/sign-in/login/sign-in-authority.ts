@@ -13,6 +13,7 @@ import { WebhookEventsService } from '../../delivery/events/webhook-events.servi
 import { type AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
 import { type ServiceMethod, type SignInHook, SignInService, type TenantMethod } from './sign-in.service.js';
 import { factorOwed, type MfaPolicy } from './mfa-policy.js';
+import { ownsAccount } from './ownership.js';
 
 /**
  * An authenticator that one tenant controls (a domain's SAML IdP, its company directory, its OpenID
@@ -239,10 +240,10 @@ export class SignInAuthority {
     how: 'linked' | 'email',
   ): VouchedAccount {
     if (!facts) throw new SignInRefusal(`the ${how === 'linked' ? 'linked ' : ''}user no longer exists`);
-    const { user, member, otherDomains } = facts;
+    const { user, member } = facts;
     if (!member) throw new SignInRefusal('the user is not a member of the authenticator’s domain');
     if (user.status !== 'ACTIVE') throw new SignInRefusal('the user is not active');
-    const owned = otherDomains === 0 && !user.is_super_admin;
+    const owned = ownsAccount(facts);
     if (!owned && !selfLinked)
       throw new SignInRefusal(
         'the account is not this domain’s alone (a super administrator, or a member of other domains): only a link its person made themselves lets this authenticator sign it in',

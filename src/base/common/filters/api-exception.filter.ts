@@ -1,3 +1,4 @@
+import { SCIM_CONTENT_TYPE, SCIM_PATH, ScimError, scimErrorBody } from '../errors/scim-error.js';
 import {
   type ArgumentsHost,
   Catch,
@@ -38,6 +39,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
         // a body the parsers refused before the OAuth endpoint ran: still RFC 6749's form there
         res.setHeader('Cache-Control', 'no-store');
         res.status(err.status).json({ error: 'invalid_request', error_description: errorText(err) });
+        return;
+      }
+      if (SCIM_PATH.test(req.path)) {
+        // the SCIM service answers every error, the guard's and the parsers' too, in RFC 7644's form
+        const scimType = err instanceof ScimError ? err.scimType : undefined;
+        res.status(err.status).setHeader('Content-Type', SCIM_CONTENT_TYPE);
+        res.send(JSON.stringify(scimErrorBody(err.status, err.errors, scimType)));
         return;
       }
       res.status(err.status).json({ errors: err.errors });

@@ -36,42 +36,6 @@ import { DomainVerification1795700800000 } from './1795700800000-domain-verifica
 import { OpenIdConnect1795875450301 } from './1795875450301-open-id-connect.js';
 import { FederatedSignIn1795880140850 } from './1795880140850-federated-sign-in.js';
 import { Passkeys1795891139907 } from './1795891139907-passkeys.js';
+import { ScimProfiles1795901644869 } from './1795901644869-scim-profiles.js';
 
-export const MIGRATIONS = [
-  Initial1795262043991,
-  UsersInvitations1795262401223,
-  OAuthGrants1795263487518,
-  AdminPerDomain1795263606252,
-  CredentialCeilings1795263800000,
-  PendingInvitations1795263900000,
-  MailOutboxSealed1795264000000,
-  UserType1795264100000,
-  Webhooks1795264200000,
-  MailDelivery1795264300000,
-  PasswordChecks1795264400000,
-  GuessingDefence1795264500000,
-  SecondFactors1795264600000,
-  SystemDomainAdmin1795264700000,
-  Onboarding1795264800000,
-  Marketplace1795264900000,
-  InvitationType1795265000000,
-  OAuthMfa1795265100000,
-  MailRecipientLimit1795265200000,
-  TokenAuthTime1795266000000,
-  SamlSso1795688993560,
-  AssetsMetadata1795689010077,
-  FilesJobs1795700100000,
-  TeamsRoleGroups1795700200000,
-  UserPhotos1795700210000,
-  AuditEvents1795700300000,
-  DomainCascade1795700500000,
-  InvitationLinks1795700600000,
-  UserSamlIdentities1795700610000,
-  PartnerDomainAccess1795700620000,
-  PrimaryGroup1795700630000,
-  SignInAuthority1795700700000,
-  DomainVerification1795700800000,
-  OpenIdConnect1795875450301,
-  FederatedSignIn1795880140850,
-  Passkeys1795891139907,
-];
+export const MIGRATIONS = [Initial1795262043991, UsersInvitations1795262401223, OAuthGrants1795263487518, AdminPerDomain1795263606252, CredentialCeilings1795263800000, PendingInvitations1795263900000, MailOutboxSealed1795264000000, UserType1795264100000, Webhooks1795264200000, MailDelivery1795264300000, PasswordChecks1795264400000, GuessingDefence1795264500000, SecondFactors1795264600000, SystemDomainAdmin1795264700000, Onboarding1795264800000, Marketplace1795264900000, InvitationType1795265000000, OAuthMfa1795265100000, MailRecipientLimit1795265200000, TokenAuthTime1795266000000, SamlSso1795688993560, AssetsMetadata1795689010077, FilesJobs1795700100000, TeamsRoleGroups1795700200000, UserPhotos1795700210000, AuditEvents1795700300000, DomainCascade1795700500000, InvitationLinks1795700600000, UserSamlIdentities1795700610000, PartnerDomainAccess1795700620000, PrimaryGroup1795700630000, SignInAuthority1795700700000, DomainVerification1795700800000, OpenIdConnect1795875450301, FederatedSignIn1795880140850, Passkeys1795891139907, ScimProfiles1795901644869];

@@ -39,7 +39,7 @@ export class TokenOutputDto {
   @ApiProperty({ readOnly: true }) is_super_admin!: boolean;
   @ApiProperty({ readOnly: true }) is_super_admin_light!: boolean;
   @ApiProperty({
-    enum: ['PAT', 'LOGIN', 'OAUTH', 'TEMP'],
+    enum: ['PAT', 'LOGIN', 'OAUTH', 'TEMP', 'SCIM'],
     readOnly: true,
     description: 'What issued the token (TEMP: the temporary sign-in token of a sign-in that owes a factor)',
   })

@@ -1,0 +1,73 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { type ListEnvelope, pageEnvelope } from '../../base/common/http/list-envelope.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  CreateScimTokenDto,
+  ScimTokenCreatedDto,
+  type ScimTokenDto,
+  ScimTokenListDto,
+} from './dto/scim-token.dto.js';
+import { ScimTokensService } from './scim-tokens.service.js';
+
+/** A domain's provisioning tokens for its identity provider's SCIM client (docs/scim.md). */
+@ApiTags('system_domains')
+@Controller('API/auth/v1/system_domains/current/scim/tokens')
+export class ScimTokensController {
+  constructor(private readonly tokens: ScimTokensService) {}
+
+  @Post()
+  @Authenticated({ admin: true })
+  @ApiOperation({
+    summary:
+      'Creates a SCIM provisioning token for the caller’s domain (shown once); it acts for the calling administrator while they are one',
+  })
+  @ApiCreatedResponse({ type: ScimTokenCreatedDto })
+  @ApiErrors(400)
+  createScimToken(
+    @Caller() auth: AuthContext,
+    @Body() body: CreateScimTokenDto,
+  ): Promise<ScimTokenCreatedDto> {
+    return this.tokens.create(auth, body.expires_in);
+  }
+
+  @Get()
+  @Authenticated({ admin: true })
+  @ApiOperation({ summary: 'The domain’s live SCIM provisioning tokens (never their secret)' })
+  @ApiOkResponse({ type: ScimTokenListDto })
+  @ApiErrors(400)
+  async listScimTokens(
+    @Caller() auth: AuthContext,
+    @Query() q: PageQueryDto,
+    @Req() req: Request,
+  ): Promise<ListEnvelope<ScimTokenDto>> {
+    const all = await this.tokens.list(auth);
+    const start = (q.page - 1) * q.per_page;
+    return pageEnvelope(all.slice(start, start + q.per_page), all.length, q.page, q.per_page, req.path, {});
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Authenticated({ admin: true })
+  @ApiOperation({ summary: 'Revokes a SCIM provisioning token at once' })
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiErrors(400, 404)
+  revokeScimToken(
+    @Caller() auth: AuthContext,
+    @Param('id', new UuidParamPipe('Provisioning token')) id: string,
+  ) {
+    return this.tokens.revoke(auth, id);
+  }
+}

@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
+import { APPS_TOPIC } from '../../base/common/cache/topics.js';
+import { Clock } from '../../base/common/clock.js';
+import { ApiError } from '../../base/common/errors/api-error.js';
+import { ScimError } from '../../base/common/errors/scim-error.js';
+import type { UserEntity } from '../../base/model/user.entity.js';
+import { assertSeat, lockDomain } from '../../accounts/users/seat-limits.js';
+import { userView } from '../../accounts/users/user-view.js';
+import { TokensService } from '../../credentials/tokens/tokens.service.js';
+import { AuditService } from '../../delivery/audit/audit.service.js';
+import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { ScimRepository, type ScimUserRow } from './scim.repository.js';
+import { applyPatch } from './scim-patch.js';
+import {
+  listResponse,
+  matching,
+  narrowing,
+  paging,
+  parseFilter,
+  projection,
+  type ScimListQuery,
+} from './scim-query.js';
+import {
+  project,
+  readUser,
+  type Resource,
+  USER_KEYS,
+  type UserInput,
+  userResource,
+} from './scim-resources.js';
+
+const ACTION = { create: 'user.created', update: 'user.changed', delete: 'user.deleted' } as const;
+
+/** The answer to a write: the resource, and its version for the ETag header. */
+export interface Written {
+  resource: Resource;
+  version: string;
+}
+
+/**
+ * SCIM Users (RFC 7644 §3) over the accounts the token's domain owns (the sign-in authority's rule,
+ * ownership.ts): a provisioning client sees and changes those only. `userName` is the account's email; an
+ * email any other account holds (another tenant's member, a super administrator, one of this domain's) is a
+ * 409 `uniqueness` that changes nothing. `active: false` makes the account inactive and revokes its tokens at
+ * once; DELETE deletes the account (the domain owned it alone). Every change is one transaction with its
+ * audit record and webhook event.
+ */
+@Injectable()
+export class ScimUsersService {
+  constructor(
+    private readonly repo: ScimRepository,
+    private readonly tokens: TokensService,
+    private readonly events: WebhookEventsService,
+    private readonly audit: AuditService,
+    private readonly bus: InvalidationBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(auth: AuthContext, q: ScimListQuery, base: string) {
+    const filter = parseFilter(q.filter, USER_KEYS);
+    const page = paging(q);
+    const only = projection(q);
+    const rows = await this.repo.users(auth.systemDomainId, narrowing(filter, USER_KEYS));
+    const all = matching(await this.resources(auth.systemDomainId, rows, base), filter, USER_KEYS);
+    const answer = listResponse(all, page);
+    return { ...answer, Resources: answer.Resources.map((r) => project(r, 'User', only)) };
+  }
+
+  async get(auth: AuthContext, id: string, base: string, q: ScimListQuery = {}): Promise<Written> {
+    const resource = await this.current(auth.systemDomainId, id, base);
+    return { resource: project(resource, 'User', projection(q)), version: versionOf(resource) };
+  }
+
+  async create(auth: AuthContext, body: unknown, base: string): Promise<Written> {
+    const input = readUser(body);
+    const domainId = auth.systemDomainId;
+    const id = await this.repo.transaction(async (em) => {
+      await lockDomain(em, domainId);
+      if (await this.repo.emailTaken(em, input.email)) throw taken();
+      if (input.status === 'ACTIVE') await this.seat(em, domainId);
+      const created = await this.repo.insertUser(em, domainId, {
+        email: input.email,
+        first_name: input.firstName,
+        last_name: input.lastName,
+        status: input.status,
+      });
+      await this.saveProfile(em, created.id, domainId, input);
+      await this.emit(em, auth, created, 'create');
+      return created.id;
+    });
+    return this.written(auth, id, base);
+  }
+
+  replace(auth: AuthContext, id: string, body: unknown, base: string, ifMatch?: string) {
+    return this.change(auth, id, base, ifMatch, async () => readUser(body));
+  }
+
+  patch(auth: AuthContext, id: string, body: unknown, base: string, ifMatch?: string) {
+    return this.change(auth, id, base, ifMatch, async (current) =>
+      readUser(await applyPatch('User', current, body)),
+    );
+  }
+
+  async remove(auth: AuthContext, id: string, base: string, ifMatch?: string): Promise<void> {
+    await this.repo.transaction(async (em) => {
+      const row = await this.locked(em, auth.systemDomainId, id);
+      await this.checkVersion(em, auth, row, base, ifMatch);
+      if (id === auth.userId)
+        throw new ScimError(
+          403,
+          'A provisioning token cannot delete the administrator it acts for',
+          'mutability',
+        );
+      await this.emit(em, auth, { id } as UserEntity, 'delete');
+      await this.repo.deleteUser(em, id);
+    });
+    // apps that acted as the deleted account lost their acting user (ON DELETE SET NULL)
+    await this.bus.publish(APPS_TOPIC, null);
+  }
+
+  /** PUT and PATCH: the account as `next` says, from its locked current form, in one transaction. */
+  private async change(
+    auth: AuthContext,
+    id: string,
+    base: string,
+    ifMatch: string | undefined,
+    next: (current: Resource) => Promise<UserInput>,
+  ): Promise<Written> {
+    const domainId = auth.systemDomainId;
+    await this.repo.transaction(async (em) => {
+      await lockDomain(em, domainId);
+      const row = await this.locked(em, domainId, id);
+      const current = await this.checkVersion(em, auth, row, base, ifMatch);
+      const input = await next(current);
+      const changes: Partial<UserEntity> = {};
+      if (input.email !== row.email) {
+        if (await this.repo.emailTaken(em, input.email, id)) throw taken();
+        Object.assign(changes, { email: input.email, email_verified_at: null });
+      }
+      if (input.firstName !== row.first_name) changes.first_name = input.firstName;
+      if (input.lastName !== row.last_name) changes.last_name = input.lastName;
+      if (input.status !== row.status) {
+        if (input.status === 'INACTIVE' && id === auth.userId)
+          throw new ScimError(
+            403,
+            'A provisioning token cannot deactivate the administrator it acts for',
+            'mutability',
+          );
+        if (input.status === 'ACTIVE') await this.seat(em, domainId, id);
+        changes.status = input.status;
+      }
+      if (Object.keys(changes).length) await this.repo.updateUser(em, id, changes);
+      // the lookup refuses inactive users already; revoking too keeps a reactivation from reviving them
+      if (changes.status === 'INACTIVE')
+        await this.tokens.revokeWhere({ user_id: id }, { em, requestId: auth.requestId });
+      const profileChanged =
+        input.externalId !== row.external_id ||
+        input.displayName !== row.display_name ||
+        JSON.stringify(input.enterprise) !== JSON.stringify(row.enterprise ?? {});
+      if (profileChanged) await this.saveProfile(em, id, domainId, input);
+      if (Object.keys(changes).length || profileChanged) {
+        await this.emit(em, auth, await this.repo.account(em, id), 'update');
+      }
+    });
+    return this.written(auth, id, base);
+  }
+
+  private async locked(em: EntityManager, domainId: string, id: string): Promise<ScimUserRow> {
+    const row = await this.repo.user(domainId, id, em, true);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** RFC 7644 §3.14: a stale If-Match is a 412 and changes nothing. Answers the current resource. */
+  private async checkVersion(
+    em: EntityManager,
+    auth: AuthContext,
+    row: ScimUserRow,
+    base: string,
+    ifMatch?: string,
+  ) {
+    const current = (await this.resources(auth.systemDomainId, [row], base, em))[0];
+    if (ifMatch && !matchesVersion(ifMatch, versionOf(current)))
+      throw new ScimError(412, 'The resource changed since that version (If-Match)', 'invalidVers');
+    return current;
+  }
+
+  private async seat(em: EntityManager, domainId: string, excludeUserId?: string): Promise<void> {
+    try {
+      await assertSeat(em, domainId, 'STANDARD', {
+        now: this.clock.now(),
+        countPending: true,
+        excludeUserId,
+      });
+    } catch (e) {
+      if (e instanceof ApiError) throw new ScimError(403, `No seat left in the domain: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private saveProfile(em: EntityManager, userId: string, domainId: string, input: UserInput) {
+    return this.repo.saveProfile(em, {
+      userId,
+      domainId,
+      externalId: input.externalId,
+      displayName: input.displayName,
+      enterprise: input.enterprise,
+    });
+  }
+
+  private async current(domainId: string, id: string, base: string): Promise<Resource> {
+    const row = await this.repo.user(domainId, id);
+    if (!row) throw notFound();
+    return (await this.resources(domainId, [row], base))[0];
+  }
+
+  private async written(auth: AuthContext, id: string, base: string): Promise<Written> {
+    const resource = await this.current(auth.systemDomainId, id, base);
+    return { resource, version: versionOf(resource) };
+  }
+
+  private async resources(
+    domainId: string,
+    rows: ScimUserRow[],
+    base: string,
+    em: EntityManager = this.repo.manager,
+  ): Promise<Resource[]> {
+    const groups = await this.repo.groupsOf(
+      em,
+      domainId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) =>
+      userResource(
+        r,
+        groups.filter((g) => g.user_id === r.id),
+        base,
+      ),
+    );
+  }
+
+  /** The audit record and webhook event of a change, as the users service records its own. */
+  private async emit(em: EntityManager, auth: AuthContext, user: UserEntity, operation: keyof typeof ACTION) {
+    await this.audit.change(
+      em,
+      auth,
+      ACTION[operation],
+      { type: 'user', id: user.id },
+      { operation, via: 'scim' },
+    );
+    await this.events.record(em, {
+      systemDomainId: auth.systemDomainId,
+      objectId: user.id,
+      realm: 'user',
+      operation,
+      eventType: 'users',
+      data: operation === 'delete' ? { id: user.id } : { ...userView(user, auth.systemDomainId, false) },
+      requestId: auth.requestId,
+    });
+  }
+}
+
+export const versionOf = (r: Resource) => (r.meta as { version: string }).version;
+
+/** If-Match: `*` or a list of versions, weak or strong, compared by their opaque part. */
+export function matchesVersion(header: string, version: string): boolean {
+  const opaque = (v: string) => v.trim().replace(/^W\//, '');
+  return header.split(',').some((v) => v.trim() === '*' || opaque(v) === opaque(version));
+}
+
+const notFound = () => new ScimError(404, 'No such user in this domain');
+const taken = () => new ScimError(409, 'An account with this userName (email) exists already', 'uniqueness');
