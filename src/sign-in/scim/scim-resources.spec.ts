@@ -262,6 +262,27 @@ describe('readUser', () => {
     expect(refusal(() => readUser(body({ active: 'yes' })))).toEqual(INVALID_VALUE);
   });
 
+  it('with the email it was: a changed work or primary email where userName stays is the new email', () => {
+    const emails = (value: string, more: object = { type: 'work' }) => [{ value, ...more }];
+    const was = 'ada@example.com';
+    expect(readUser(body({ emails: emails('Ada@Example.ORG') }), was).email).toBe('ada@example.org');
+    const primary = [
+      { value: 'home@example.net', type: 'home' },
+      ...emails('p@example.org', { primary: true }),
+    ];
+    expect(readUser(body({ emails: primary }), was).email).toBe('p@example.org');
+    // a changed userName wins; without `was` (a POST, a PUT) userName is the email
+    const both = body({ userName: 'king@example.com', emails: emails('x@example.org') });
+    expect(readUser(both, was).email).toBe('king@example.com');
+    expect(readUser(body({ emails: emails('x@example.org') })).email).toBe('ada@example.com');
+    expect(readUser(body({ emails: emails('home@example.org', { type: 'home' }) }), was).email).toBe(was);
+  });
+
+  it('refuses a changed work email that is no address with 400 invalidValue', () => {
+    const b = body({ emails: [{ value: 'p\u0430ypal@example.com', type: 'work' }] });
+    expect(refusal(() => readUser(b, 'ada@example.com'))).toEqual(INVALID_VALUE);
+  });
+
   it('keeps a manager only with a value, and leaves out empty enterprise fields', () => {
     const read = (ext: Record<string, unknown>) =>
       readUser(body({ schemas: [SCIM.user, SCIM.enterprise], [SCIM.enterprise]: ext })).enterprise;
@@ -281,11 +302,11 @@ describe('readGroup', () => {
     });
   });
 
-  it('reads absent members as null (untouched) and an empty list as none', () => {
+  it('reads absent members and an empty list as none (a PUT replaces them)', () => {
     expect(readGroup({ schemas: [SCIM.group], displayName: 'Eng' })).toEqual({
       name: 'Eng',
       externalId: null,
-      members: null,
+      members: [],
     });
     expect(readGroup({ schemas: [SCIM.group], displayName: 'Eng', members: [] }).members).toEqual([]);
   });
