@@ -34,7 +34,7 @@ export class ScimDiscoveryController {
   }
 
   @Get('ResourceTypes/:name')
-  @ScimRoute({ status: 200, type: ScimResourceTypeDto }, 404)
+  @ScimRoute({ status: 200, type: ScimResourceTypeDto }, 400, 404)
   @ApiOperation({ summary: 'SCIM: one resource type' })
   scimResourceType(@Param('name') name: string) {
     const found = resourceTypes(this.base).find((t) => t.id === name);
@@ -50,7 +50,7 @@ export class ScimDiscoveryController {
   }
 
   @Get('Schemas/:urn')
-  @ScimRoute({ status: 200, type: ScimSchemaDto }, 404)
+  @ScimRoute({ status: 200, type: ScimSchemaDto }, 400, 404)
   @ApiOperation({ summary: 'SCIM: one schema, by its URN' })
   scimSchema(@Param('urn') urn: string) {
     const found = schemaDescriptions(this.base).find((s) => s.id === urn);

@@ -56,7 +56,7 @@ export class ScimGroupsService {
     const id = await this.write(
       this.repo.transaction(async (em) => {
         if (await this.repo.nameTaken(em, auth.systemDomainId, input.name)) throw taken();
-        const members = await this.visible(em, auth, input.members ?? []);
+        const members = await this.visible(em, auth, input.members);
         const groupId = await this.repo.insertGroup(em, auth.systemDomainId, input.name, input.externalId);
         await this.emit(em, auth, 'group', groupId, 'create', { id: groupId, name: input.name });
         await this.setMembers(em, auth, groupId, [], members);
@@ -103,10 +103,8 @@ export class ScimGroupsService {
           await this.repo.updateGroup(em, id, input.name, input.externalId);
           await this.emit(em, auth, 'group', id, 'update', { id, name: input.name });
         }
-        if (input.members !== null) {
-          const before = ((current.members ?? []) as { value: string }[]).map((m) => m.value);
-          await this.setMembers(em, auth, id, before, await this.visible(em, auth, input.members));
-        }
+        const before = ((current.members ?? []) as { value: string }[]).map((m) => m.value);
+        await this.setMembers(em, auth, id, before, await this.visible(em, auth, input.members));
       }),
     );
     return this.written(auth, id, base);

@@ -28,14 +28,27 @@ type Expression = Record<string, unknown>;
 /** The parsed filter (scimmy's), its comparisons of case-insensitive attributes folded to lower case. */
 export function parseFilter(text: string | undefined, keys: ResourceKeys): SCIMMY.Types.Filter | null {
   if (text === undefined || text.trim() === '') return null;
+  // scimmy's parser lets a dangling logical operator through (`userName eq "x" and`)
+  if (/(^|\s)(and|or|not)\s*\)*\s*$/i.test(text))
+    throw new ScimError(400, 'The filter is not valid: it ends in a logical operator', 'invalidFilter');
   let parsed: SCIMMY.Types.Filter;
   try {
     parsed = new SCIMMY.Types.Filter(text);
   } catch (e) {
     throw new ScimError(400, `The filter is not valid: ${(e as Error).message}`, 'invalidFilter');
   }
-  const folded = (parsed as unknown as Expression[]).map((branch) => foldExpression(branch, keys));
-  return new SCIMMY.Types.Filter(folded);
+  const branches = [...(parsed as unknown as Expression[])];
+  // scimmy takes some strings that are no filter (`[]`) as an empty branch, which would match everything
+  if (
+    !branches.length ||
+    branches.some((b) => !b || typeof b !== 'object' || Array.isArray(b) || !Object.keys(b).length)
+  )
+    throw new ScimError(400, 'The filter is not valid: it compares no attribute', 'invalidFilter');
+  try {
+    return new SCIMMY.Types.Filter(branches.map((branch) => foldExpression(branch, keys)));
+  } catch (e) {
+    throw new ScimError(400, `The filter is not valid: ${(e as Error).message}`, 'invalidFilter');
+  }
 }
 
 function foldComparison(c: unknown): unknown {
@@ -106,7 +119,12 @@ export function matching<T extends Record<string, unknown>>(
 ): T[] {
   if (!filter) return resources;
   const folded = resources.map((r) => foldResource(r, keys));
-  const hits = new Set(filter.match(folded));
+  let hits: Set<unknown>;
+  try {
+    hits = new Set(filter.match(folded));
+  } catch (e) {
+    throw new ScimError(400, `The filter cannot be applied: ${(e as Error).message}`, 'invalidFilter');
+  }
   return resources.filter((_, i) => hits.has(folded[i]));
 }
 
@@ -126,8 +144,7 @@ function foldResource(r: Record<string, unknown>, keys: ResourceKeys): Record<st
 /** RFC 7644 §3.4.2.4: 1-based startIndex (below 1 is 1), count at most MAX_RESULTS (negative is 0). */
 export function paging(q: ScimListQuery): { startIndex: number; count: number } {
   const int = (v: unknown, d: number) => {
-    const n =
-      typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
     if (v !== undefined && v !== '' && Number.isNaN(n))
       throw new ScimError(400, 'startIndex and count must be integers', 'invalidValue');
     return Number.isNaN(n) ? d : n;

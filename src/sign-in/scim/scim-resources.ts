@@ -98,7 +98,12 @@ export function project(
 ): Resource {
   if (!only) return resource;
   const schema = type === 'User' ? scimSchemas().User : scimSchemas().Group;
-  const shown = JSON.parse(JSON.stringify(new schema(resource, 'out', undefined, only))) as Resource;
+  let shown: Resource;
+  try {
+    shown = JSON.parse(JSON.stringify(new schema(resource, 'out', undefined, only))) as Resource;
+  } catch (e) {
+    throw new ScimError(400, `attributes or excludedAttributes: ${(e as Error).message}`, 'invalidValue');
+  }
   return { schemas: resource.schemas, id: resource.id, ...shown };
 }
 
@@ -123,7 +128,7 @@ export interface UserInput {
  * RFC 7644 §3.3's body of a User, as the big providers send it: `active` may be the string "True"/"False"
  * (Entra), the rest is coerced and checked by scimmy's schema; `userName` must be an email address.
  */
-export function readUser(body: unknown): UserInput {
+export function readUser(body: unknown, was?: string): UserInput {
   const raw = foldActive(body);
   let user: Resource;
   try {
@@ -131,7 +136,15 @@ export function readUser(body: unknown): UserInput {
   } catch (e) {
     throw new ScimError(400, (e as Error).message, 'invalidValue');
   }
-  const email = normalizeEmail(String(user.userName ?? ''));
+  // a change of the work (or primary) email where userName stays is a change of the account's email (Entra
+  // patches emails[type eq "work"].value); otherwise userName is the email
+  const emails = Array.isArray(user.emails)
+    ? (user.emails as { value?: string; type?: string; primary?: boolean }[])
+    : [];
+  const mail = (emails.find((e) => e.primary) ?? emails.find((e) => e.type === 'work'))?.value;
+  const named = normalizeEmail(String(user.userName ?? ''));
+  const email =
+    was !== undefined && named === was && mail && normalizeEmail(mail) !== was ? normalizeEmail(mail) : named;
   if (!isEmail(email) || emailProblem(email))
     throw new ScimError(400, 'userName must be an email address (the account’s email)', 'invalidValue');
   const name = (user.name ?? {}) as Record<string, string | undefined>;
@@ -156,7 +169,7 @@ export function readUser(body: unknown): UserInput {
 export function readGroup(body: unknown): {
   name: string;
   externalId: string | null;
-  members: string[] | null;
+  members: string[];
 } {
   let group: Resource;
   try {
@@ -167,9 +180,10 @@ export function readGroup(body: unknown): {
   const name = String(group.displayName ?? '').trim();
   if (!name || name.length > 256)
     throw new ScimError(400, 'displayName must be 1 to 256 characters', 'invalidValue');
+  // no members is none (RFC 7644 §3.5.1: a PUT replaces; a PATCH that removed the last one leaves none)
   const members = Array.isArray(group.members)
     ? [...new Set((group.members as { value?: string }[]).map((m) => String(m.value ?? '')))]
-    : null;
+    : [];
   return { name, externalId: (group.externalId as string | undefined) || null, members };
 }
 

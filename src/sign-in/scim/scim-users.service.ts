@@ -100,7 +100,7 @@ export class ScimUsersService {
 
   patch(auth: AuthContext, id: string, body: unknown, base: string, ifMatch?: string) {
     return this.change(auth, id, base, ifMatch, async (current) =>
-      readUser(await applyPatch('User', current, body)),
+      readUser(await applyPatch('User', current, body), current.userName as string),
     );
   }
 

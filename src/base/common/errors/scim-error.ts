@@ -2,6 +2,20 @@ import { ApiError, type ErrorBody } from './api-error.js';
 
 /** The path of the SCIM 2.0 service (sign-in/scim/): every answer there, errors included, is RFC 7644's. */
 export const SCIM_PATH = /^\/API\/scim\/v2(\/|$)/;
+/**
+ * A request to the SCIM service, answered in its form: a path that does not decode (invalid percent-encoding,
+ * refused before any route) names no operation, and gets the platform's `{errors}` like any other.
+ */
+export function isScimRequest(path: string): boolean {
+  if (!SCIM_PATH.test(path)) return false;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 

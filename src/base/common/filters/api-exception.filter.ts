@@ -1,4 +1,4 @@
-import { SCIM_CONTENT_TYPE, SCIM_PATH, ScimError, scimErrorBody } from '../errors/scim-error.js';
+import { isScimRequest, SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from '../errors/scim-error.js';
 import {
   type ArgumentsHost,
   Catch,
@@ -41,7 +41,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         res.status(err.status).json({ error: 'invalid_request', error_description: errorText(err) });
         return;
       }
-      if (SCIM_PATH.test(req.path)) {
+      if (isScimRequest(req.path)) {
         // the SCIM service answers every error, the guard's and the parsers' too, in RFC 7644's form
         const scimType = err instanceof ScimError ? err.scimType : undefined;
         res.status(err.status).setHeader('Content-Type', SCIM_CONTENT_TYPE);
