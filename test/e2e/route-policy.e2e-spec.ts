@@ -11,6 +11,7 @@ import {
 } from '../../src/base/common/auth/authenticated.decorator.js';
 import { randomUUID } from 'node:crypto';
 import { AccessService } from '../../src/base/common/auth/access.service.js';
+import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import { routeLayers } from '../../src/base/common/http/route-index.js';
@@ -314,6 +315,25 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       if (res.status !== 401) answers.push(`${r.route}: ${res.status}`);
     }
     expect(answers).toEqual([]);
+  });
+  it('a provisioning token (SCIM) gets 401 on every authenticated route but the SCIM service’s, which all name it', async () => {
+    const admin = await createUser(t, { isAdmin: true });
+    const scim = bearer((await tokenFor(t, admin, { kind: 'SCIM' })).token);
+    const names = (r: RouteInfo) =>
+      typeof r.rules === 'object' && ((r.rules.kinds as string[] | undefined) ?? []).includes('SCIM');
+    const scimRoutes = routes.filter(names);
+    expect(scimRoutes.map((r) => r.route.split(' ')[1]).every((p) => p.startsWith('/API/scim/v2/'))).toBe(true);
+    expect(scimRoutes.length).toBe(17);
+    const answers: string[] = [];
+    for (const r of routes.filter((x) => x.policy === 'authenticated' && !names(x))) {
+      const [method, path] = r.route.split(' ');
+      const url = path.replace(/:[a-z_]+/g, randomUUID());
+      const res = await t.http[method.toLowerCase() as 'get'](url).set(scim).send({});
+      if (res.status !== 401) answers.push(`${r.route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+    // the same token is a valid one: the SCIM service accepts it
+    await t.http.get('/API/scim/v2/Users').set(scim).expect(200);
   });
   it('every entity a route names for its ACL has a registered access checker', () => {
     const registered = new Set(t.get(AccessService).entities());

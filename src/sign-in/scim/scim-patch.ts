@@ -43,7 +43,8 @@ export async function applyPatch(
       Operations: operations,
     } as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0]);
     const patched = await patch.apply(instance, async (i) => i as unknown as Record<string, unknown>);
-    return JSON.parse(JSON.stringify(patched)) as Resource;
+    // scimmy answers nothing when the operations change nothing: the resource stays as it is
+    return JSON.parse(JSON.stringify(patched ?? instance)) as Resource;
   } catch (e) {
     if (e instanceof ScimError) throw e;
     const err = e as { status?: number; scimType?: string; message?: string };

@@ -48,7 +48,7 @@ const latest = (...dates: (Date | null | undefined)[]) =>
 
 /** The User resource of an account the domain owns (RFC 7643 §4.1, with the enterprise extension). */
 export function userResource(
-  row: ScimUserRow & { p_modified?: Date | null },
+  row: ScimUserRow,
   groups: { id: string; name: string }[],
   base: string,
 ): Resource {
@@ -66,7 +66,13 @@ export function userResource(
     groups: groups.map((g) => ({ value: g.id, display: g.name, $ref: `${base}/Groups/${g.id}` })),
     ...(Object.keys(enterprise).length ? { [SCIM.enterprise]: enterprise } : {}),
   };
-  return withMeta(resource, 'User', `${base}/Users/${row.id}`, row.date_created, latest(row.date_modified));
+  return withMeta(
+    resource,
+    'User',
+    `${base}/Users/${row.id}`,
+    row.date_created,
+    latest(row.date_modified, row.p_modified),
+  );
 }
 
 /** The Group resource of a domain group, with the members SCIM sees (RFC 7643 §4.2). */

@@ -18,6 +18,8 @@ export interface ScimUserRow {
   external_id: string | null;
   display_name: string | null;
   enterprise: ScimEnterprise | null;
+  /** When the profile last changed (null: none yet): a resource changed when either did. */
+  p_modified?: Date | null;
 }
 
 export interface ScimGroupRow {
@@ -47,7 +49,7 @@ export interface ScimTokenRow {
 
 const OWNED = ownedAccountSql('u', '$1');
 const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, u.status, u.date_created, u.date_modified,
-  p.external_id, p.display_name, p.enterprise`;
+  p.external_id, p.display_name, p.enterprise, p.date_modified AS p_modified`;
 const USERS_FROM = `FROM users u LEFT JOIN scim_profiles p ON p.user_id = u.id AND p.system_domain_id = $1
   WHERE ${OWNED}`;
 const NARROW = (n: Narrowing | null, id: string, key: string, ext: string): [string, unknown[]] =>
