@@ -140,13 +140,12 @@ describe('userResource', () => {
     expect(versionOf(changed)).not.toBe(versionOf(user()));
   });
 
-  // BUG (reported to the lead): userResource takes `p_modified` (the SCIM profile's last change) but
-  // lastModified is latest(row.date_modified) alone, so a change of displayName / externalId / enterprise
-  // fields leaves meta.lastModified as it was (and the repository selects no p_modified either)
-  it.failing('dates lastModified by the later of the account’s and its profile’s changes', () => {
-    const later = new Date('2026-03-01T00:00:00Z');
-    const r = userResource({ ...userRow(), p_modified: later }, GROUPS, BASE);
-    expect((r.meta as { lastModified: string }).lastModified).toBe(later.toISOString());
+  it('dates lastModified by the later of the account’s and its profile’s changes', () => {
+    const lastModified = (p_modified: Date | null) =>
+      (userResource(userRow({ p_modified }), GROUPS, BASE).meta as { lastModified: string }).lastModified;
+    expect(lastModified(new Date('2026-03-01T00:00:00Z'))).toBe('2026-03-01T00:00:00.000Z');
+    expect(lastModified(new Date('2026-01-31T00:00:00Z'))).toBe(MODIFIED.toISOString());
+    expect(lastModified(null)).toBe(MODIFIED.toISOString());
   });
 });
 
