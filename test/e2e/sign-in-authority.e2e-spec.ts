@@ -319,6 +319,43 @@ describe('the sign-in authority: authenticator × account × action', () => {
     }
   }
 
+  /**
+   * A tenant's provisioning client (SCIM, issue 43) follows the same rule: it sees and changes only the
+   * accounts its domain owns (a deactivated one included), and creating an account with an existing email
+   * (any kind, any case) is a 409 `uniqueness`, never a way to take it over.
+   */
+  const PROVISIONING = row('ok', 'refused', 'refused', 'ok', 'refused');
+  for (const acc of ACCOUNTS) {
+    it(`provisioning (SCIM) × ${acc}: manage ${PROVISIONING[acc]}; its email is no way in (409)`, async () => {
+      const user = await account(acc);
+      const provisioner = await createUser(t, { domainId: w.domainId, isAdmin: true });
+      const scim = bearer((await tokenFor(t, provisioner, { kind: 'SCIM', domainId: w.domainId })).token);
+      const manages = PROVISIONING[acc] === 'ok';
+      const seen = await t.http.get(`/API/scim/v2/Users/${user.id}`).set(scim);
+      expect(seen.status).toBe(manages ? 200 : 404);
+      const renamed = await t.http
+        .patch(`/API/scim/v2/Users/${user.id}`)
+        .set(scim)
+        .send({ Operations: [{ op: 'replace', value: { 'name.givenName': 'Renamed' } }] });
+      expect(renamed.status).toBe(manages ? 200 : 404);
+      const listed = await t.http
+        .get('/API/scim/v2/Users')
+        .query({ filter: `userName eq "${user.email}"` })
+        .set(scim)
+        .expect(200);
+      expect(listed.body.totalResults).toBe(manages ? 1 : 0);
+      const created = await t.http
+        .post('/API/scim/v2/Users')
+        .set(scim)
+        .send({ userName: user.email.toUpperCase(), active: true });
+      expect(created.status).toBe(409);
+      expect(created.body.scimType).toBe('uniqueness');
+      const after = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: user.id });
+      expect(after.first_name).toBe(manages ? 'Renamed' : user.first_name);
+      expect(after.status).toBe(user.status);
+    });
+  }
+
   it('a passkey never vouches across accounts: A’s passkey answering options asked for B’s email is refused', async () => {
     const a = await account('owned by the IdP’s domain');
     const b = await account('owned by the IdP’s domain');
