@@ -130,6 +130,8 @@ export class ScimGroupsService {
       groupId,
       before.filter((u) => !keep.has(u)),
     );
+    // the members are part of the resource: its lastModified (and version) move with them
+    if (joined.length || left.length) await this.repo.touchGroup(em, groupId);
     for (const [ids, operation] of [
       [joined, 'create'],
       [left, 'delete'],

@@ -51,9 +51,12 @@ export function parseFilter(text: string | undefined, keys: ResourceKeys): SCIMM
   }
 }
 
+/** A comparison's values in lower case; an attribute compared twice in one branch is a list of comparisons. */
 function foldComparison(c: unknown): unknown {
   if (!Array.isArray(c)) return c;
-  return c.map((v) => (typeof v === 'string' && !OPERATORS.has(v) ? v.toLowerCase() : v));
+  return c.map((v) =>
+    Array.isArray(v) ? foldComparison(v) : typeof v === 'string' && !OPERATORS.has(v) ? v.toLowerCase() : v,
+  );
 }
 const OPERATORS = new Set(['not', 'eq', 'ne', 'co', 'sw', 'ew', 'gt', 'lt', 'ge', 'le', 'pr', 'np']);
 
@@ -118,7 +121,22 @@ export function matching<T extends Record<string, unknown>>(
   keys: ResourceKeys,
 ): T[] {
   if (!filter) return resources;
-  const folded = resources.map((r) => foldResource(r, keys));
+  // a comparison of a sub-attribute (`name.givenName`) needs its complex attribute present, if empty
+  const complex = new Set(
+    (filter as unknown as Expression[]).flatMap((branch) =>
+      Object.entries(branch)
+        .filter(([, c]) => c && typeof c === 'object' && !Array.isArray(c))
+        .map(([attr]) => attr),
+    ),
+  );
+  const folded = resources.map((r) => {
+    const out = foldResource(r, keys);
+    for (const attr of complex) {
+      const key = Object.keys(out).find((k) => k.toLowerCase() === attr.toLowerCase());
+      if (key === undefined) out[attr] = {};
+    }
+    return out;
+  });
   let hits: Set<unknown>;
   try {
     hits = new Set(filter.match(folded));

@@ -12,7 +12,7 @@ import { SCIM, scimSchemas } from './scim-schemas.js';
 export type Resource = Record<string, unknown>;
 
 export const USER_KEYS: ResourceKeys = {
-  folded: ['userName'],
+  folded: ['userName', 'displayName'],
   foldedValues: ['emails'],
   key: 'userName',
   keyValues: 'emails',

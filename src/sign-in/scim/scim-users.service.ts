@@ -159,7 +159,7 @@ export class ScimUsersService {
       const profileChanged =
         input.externalId !== row.external_id ||
         input.displayName !== row.display_name ||
-        JSON.stringify(input.enterprise) !== JSON.stringify(row.enterprise ?? {});
+        canonical(input.enterprise) !== canonical(row.enterprise ?? {});
       if (profileChanged) await this.saveProfile(em, id, domainId, input);
       if (Object.keys(changes).length || profileChanged) {
         await this.emit(em, auth, await this.repo.account(em, id), 'update');
@@ -261,6 +261,16 @@ export class ScimUsersService {
       requestId: auth.requestId,
     });
   }
+}
+
+/** JSON with its keys sorted at every level: jsonb keeps its own key order. */
+function canonical(v: unknown): string {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
 }
 
 export const versionOf = (r: Resource) => (r.meta as { version: string }).version;

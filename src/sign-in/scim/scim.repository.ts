@@ -220,6 +220,10 @@ export class ScimRepository extends FeatureRepository {
     ]);
   }
 
+  async touchGroup(em: EntityManager, id: string): Promise<void> {
+    await em.query('UPDATE groups SET date_modified = now() WHERE id = $1', [id]);
+  }
+
   async deleteGroup(em: EntityManager, id: string): Promise<void> {
     await em.query('DELETE FROM groups WHERE id = $1', [id]);
   }
