@@ -20,6 +20,7 @@ import { groupBasicView, groupView } from './group-view.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { GroupsRepository } from './groups.repository.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
+import { recordGroupChange } from './group-change.js';
 
 const SORTABLE = ['name', 'date_created'] as const;
 
@@ -159,11 +160,8 @@ export class GroupsService {
     return group;
   }
 
-  /**
-   * The webhook event of a change to a group or its members, in the change's transaction. A membership's
-   * object_id is its group's id (a membership has no id of its own), so a webhook on one group hears both.
-   */
-  private async emit(
+  /** The audit record and webhook event of a change to a group or its members (group-change.ts). */
+  private emit(
     em: EntityManager,
     auth: AuthContext,
     realm: 'group' | 'group_member',
@@ -171,16 +169,11 @@ export class GroupsService {
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
-    // group roles and memberships are what a user may do: every change is one the trail keeps
-    await this.audit.change(em, auth, 'group.changed', { type: realm, id: groupId }, { operation });
-    return this.events.record(em, {
-      systemDomainId: auth.systemDomainId,
-      objectId: groupId,
+    return recordGroupChange(em, { audit: this.audit, events: this.events }, auth, {
       realm,
+      groupId,
       operation,
-      eventType: 'groups',
       data,
-      requestId: auth.requestId,
     });
   }
 

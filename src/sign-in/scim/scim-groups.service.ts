@@ -3,20 +3,13 @@ import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { ScimError } from '../../base/common/errors/scim-error.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { recordGroupChange } from '../../accounts/groups/group-change.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { ScimRepository, type ScimGroupRow } from './scim.repository.js';
 import { applyPatch } from './scim-patch.js';
-import {
-  listResponse,
-  matching,
-  narrowing,
-  paging,
-  parseFilter,
-  projection,
-  type ScimListQuery,
-} from './scim-query.js';
-import { GROUP_KEYS, groupResource, project, readGroup, type Resource } from './scim-resources.js';
+import { projection, type ScimListQuery } from './scim-query.js';
+import { groupResource, listOf, project, readGroup, type Resource } from './scim-resources.js';
 import { matchesVersion, versionOf, type Written } from './scim-users.service.js';
 
 type GroupInput = ReturnType<typeof readGroup>;
@@ -35,15 +28,10 @@ export class ScimGroupsService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(auth: AuthContext, q: ScimListQuery, base: string) {
-    const filter = parseFilter(q.filter, GROUP_KEYS);
-    const page = paging(q);
-    const only = projection(q);
-    const narrow = narrowing(filter, GROUP_KEYS);
-    const rows = await this.repo.groups(auth.systemDomainId, narrow);
-    const all = matching(await this.resources(this.repo.manager, auth, rows, base), filter, GROUP_KEYS);
-    const answer = listResponse(all, page);
-    return { ...answer, Resources: answer.Resources.map((r) => project(r, 'Group', only)) };
+  list(auth: AuthContext, q: ScimListQuery, base: string) {
+    return listOf('Group', q, async (narrow) =>
+      this.resources(this.repo.manager, auth, await this.repo.groups(auth.systemDomainId, narrow), base),
+    );
   }
 
   async get(auth: AuthContext, id: string, base: string, q: ScimListQuery = {}): Promise<Written> {
@@ -211,7 +199,7 @@ export class ScimGroupsService {
   }
 
   /** The audit record and webhook event of a change, as the groups service records its own. */
-  private async emit(
+  private emit(
     em: EntityManager,
     auth: AuthContext,
     realm: 'group' | 'group_member',
@@ -219,22 +207,8 @@ export class ScimGroupsService {
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
-    await this.audit.change(
-      em,
-      auth,
-      'group.changed',
-      { type: realm, id: groupId },
-      { operation, via: 'scim' },
-    );
-    await this.events.record(em, {
-      systemDomainId: auth.systemDomainId,
-      objectId: groupId,
-      realm,
-      operation,
-      eventType: 'groups',
-      data,
-      requestId: auth.requestId,
-    });
+    const deps = { audit: this.audit, events: this.events };
+    return recordGroupChange(em, deps, auth, { realm, groupId, operation, data, via: 'scim' });
   }
 
   private write<T>(op: Promise<T>): Promise<T> {

@@ -6,7 +6,17 @@ import { emailProblem, normalizeEmail } from '../../base/common/validation/email
 import type { ScimEnterprise } from '../../base/model/scim-profile.entity.js';
 import type { UserStatus } from '../../base/model/user.entity.js';
 import type { ScimGroupRow, ScimUserRow } from './scim.repository.js';
-import type { ResourceKeys } from './scim-query.js';
+import type { Narrowing } from './scim.repository.js';
+import {
+  listResponse,
+  matching,
+  narrowing,
+  paging,
+  parseFilter,
+  projection,
+  type ResourceKeys,
+  type ScimListQuery,
+} from './scim-query.js';
 import { SCIM, scimSchemas } from './scim-schemas.js';
 
 export type Resource = Record<string, unknown>;
@@ -94,6 +104,23 @@ export function groupResource(
     })),
   };
   return withMeta(resource, 'Group', `${base}/Groups/${row.id}`, row.date_created, row.date_modified);
+}
+
+/**
+ * RFC 7644 §3.4.2: a list request's answer. `load` reads the resources the filter may match (narrowed to
+ * the ids and keys it names, when every branch names some); the filter, the page and the projection apply here.
+ */
+export async function listOf(
+  type: 'User' | 'Group',
+  q: ScimListQuery,
+  load: (narrow: Narrowing | null) => Promise<Resource[]>,
+) {
+  const keys = type === 'User' ? USER_KEYS : GROUP_KEYS;
+  const filter = parseFilter(q.filter, keys);
+  const page = paging(q);
+  const only = projection(q);
+  const answer = listResponse(matching(await load(narrowing(filter, keys)), filter, keys), page);
+  return { ...answer, Resources: answer.Resources.map((r) => project(r, type, only)) };
 }
 
 /** A resource as the request asked to see it (attributes / excludedAttributes): id and schemas always. */

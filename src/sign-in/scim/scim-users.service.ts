@@ -14,23 +14,8 @@ import { AuditService } from '../../delivery/audit/audit.service.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { ScimRepository, type ScimUserRow } from './scim.repository.js';
 import { applyPatch } from './scim-patch.js';
-import {
-  listResponse,
-  matching,
-  narrowing,
-  paging,
-  parseFilter,
-  projection,
-  type ScimListQuery,
-} from './scim-query.js';
-import {
-  project,
-  readUser,
-  type Resource,
-  USER_KEYS,
-  type UserInput,
-  userResource,
-} from './scim-resources.js';
+import { projection, type ScimListQuery } from './scim-query.js';
+import { listOf, project, readUser, type Resource, type UserInput, userResource } from './scim-resources.js';
 
 const ACTION = { create: 'user.created', update: 'user.changed', delete: 'user.deleted' } as const;
 
@@ -59,14 +44,10 @@ export class ScimUsersService {
     private readonly clock: Clock,
   ) {}
 
-  async list(auth: AuthContext, q: ScimListQuery, base: string) {
-    const filter = parseFilter(q.filter, USER_KEYS);
-    const page = paging(q);
-    const only = projection(q);
-    const rows = await this.repo.users(auth.systemDomainId, narrowing(filter, USER_KEYS));
-    const all = matching(await this.resources(auth.systemDomainId, rows, base), filter, USER_KEYS);
-    const answer = listResponse(all, page);
-    return { ...answer, Resources: answer.Resources.map((r) => project(r, 'User', only)) };
+  list(auth: AuthContext, q: ScimListQuery, base: string) {
+    return listOf('User', q, async (narrow) =>
+      this.resources(auth.systemDomainId, await this.repo.users(auth.systemDomainId, narrow), base),
+    );
   }
 
   async get(auth: AuthContext, id: string, base: string, q: ScimListQuery = {}): Promise<Written> {
