@@ -29,7 +29,9 @@ type Expression = Record<string, unknown>;
 export function parseFilter(text: string | undefined, keys: ResourceKeys): SCIMMY.Types.Filter | null {
   if (text === undefined || text.trim() === '') return null;
   // scimmy's parser lets a dangling logical operator through (`userName eq "x" and`)
-  if (/(^|\s)(and|or|not)\s*\)*\s*$/i.test(text))
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ')' || /\s/.test(text[end - 1]))) end--;
+  if (/(^|\s)(and|or|not)$/i.test(text.slice(Math.max(0, end - 4), end)))
     throw new ScimError(400, 'The filter is not valid: it ends in a logical operator', 'invalidFilter');
   let parsed: SCIMMY.Types.Filter;
   try {
