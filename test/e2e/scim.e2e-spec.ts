@@ -513,6 +513,21 @@ describe('SCIM 2.0 provisioning (/API/scim/v2)', () => {
       accounts['an existing user of this domain'] = await createUser(t, { domainId: d.domainId });
     });
 
+    it('races: one new email POSTed at once by this domain five times and by another domain five times → one 201, nine 409 uniqueness, one account', async () => {
+      const rival = await scimDomain(t);
+      const email = `race-${randomUUID().slice(0, 8)}@example.com`;
+      const answers = await Promise.all(
+        [...Array(10).keys()].map((i) => (i % 2 ? rival : d).scim.post('/Users', scimUser(email))),
+      );
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses).toEqual([201, ...Array(9).fill(409)]);
+      for (const r of answers.filter((x) => x.status === 409)) expect(r.body.scimType).toBe('uniqueness');
+      const rows = await t.ds.getRepository(UserEntity).findBy({ email });
+      expect(rows).toHaveLength(1);
+      const memberships = await t.ds.getRepository(UserSystemDomainEntity).findBy({ user_id: rows[0].id });
+      expect(memberships).toHaveLength(1);
+    });
+
     it('the super administrator of the test app is ADMIN_EMAIL', () => {
       expect(t.admin.email).toBe(ADMIN_EMAIL);
     });

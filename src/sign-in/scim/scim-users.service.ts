@@ -6,6 +6,7 @@ import { APPS_TOPIC } from '../../base/common/cache/topics.js';
 import { Clock } from '../../base/common/clock.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { ScimError } from '../../base/common/errors/scim-error.js';
+import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { assertSeat, lockDomain } from '../../accounts/users/seat-limits.js';
 import { userView } from '../../accounts/users/user-view.js';
@@ -58,7 +59,7 @@ export class ScimUsersService {
   async create(auth: AuthContext, body: unknown, base: string): Promise<Written> {
     const input = readUser(body);
     const domainId = auth.systemDomainId;
-    const id = await this.repo.transaction(async (em) => {
+    const id = await this.unique(async (em) => {
       await lockDomain(em, domainId);
       if (await this.repo.emailTaken(em, input.email)) throw taken();
       if (input.status === 'ACTIVE') await this.seat(em, domainId);
@@ -111,7 +112,7 @@ export class ScimUsersService {
     next: (current: Resource) => Promise<UserInput>,
   ): Promise<Written> {
     const domainId = auth.systemDomainId;
-    await this.repo.transaction(async (em) => {
+    await this.unique(async (em) => {
       await lockDomain(em, domainId);
       const row = await this.locked(em, domainId, id);
       const current = await this.checkVersion(em, auth, row, base, ifMatch);
@@ -147,6 +148,16 @@ export class ScimUsersService {
       }
     });
     return this.written(auth, id, base);
+  }
+
+  /**
+   * A transaction that writes an email: two domains' provisioning clients creating (or renaming to) one
+   * address at once each lock their own domain, so the unique index decides, and the loser is a 409 too.
+   */
+  private unique<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.transaction(work).catch((e: unknown) => {
+      throw isUniqueViolation(e) ? taken() : e;
+    });
   }
 
   private async locked(em: EntityManager, domainId: string, id: string): Promise<ScimUserRow> {
