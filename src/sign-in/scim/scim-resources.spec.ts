@@ -225,6 +225,10 @@ describe('readUser', () => {
     expect(readUser(body({ userName: 'ａｄａ@example.com' })).email).toBe('ada@example.com');
   });
 
+  it('takes the addresses the users API takes, a host without a dot included (the first start’s admin@localhost)', () => {
+    expect(readUser(body({ userName: 'admin@localhost' })).email).toBe('admin@localhost');
+  });
+
   it.each([
     ['not an email address', 'not-an-email'],
     ['empty', ''],

@@ -178,7 +178,7 @@ export function readUser(body: unknown, was?: string): UserInput {
   const named = normalizeEmail(String(user.userName ?? ''));
   const email =
     was !== undefined && named === was && mail && normalizeEmail(mail) !== was ? normalizeEmail(mail) : named;
-  if (!isEmail(email) || emailProblem(email))
+  if (!isEmail(email, { require_tld: false }) || emailProblem(email))
     throw new ScimError(400, 'userName must be an email address (the account’s email)', 'invalidValue');
   const name = (user.name ?? {}) as Record<string, string | undefined>;
   const ext = (user[SCIM.enterprise] ?? {}) as Record<string, unknown>;
