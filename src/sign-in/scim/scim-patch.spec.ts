@@ -252,6 +252,25 @@ describe('applyPatch refusals', () => {
     },
   );
 
+  it('takes attribute names in any case (RFC 7643 §2.1): paths, sub-attributes, value paths and value keys', async () => {
+    const out = await applyPatch(
+      'User',
+      ADA,
+      patchOf(
+        { op: 'Replace', path: 'Active', value: 'False' },
+        { op: 'replace', path: 'NAME.GIVENNAME', value: 'Augusta' },
+        { op: 'replace', path: 'Emails[type eq "work"].VALUE', value: 'augusta@example.com' },
+        { op: 'replace', value: { DisplayName: 'A. Lovelace', 'name.FamilyName': 'King' } },
+      ),
+    );
+    expect(out).toMatchObject({
+      active: false,
+      name: { givenName: 'Augusta', familyName: 'King' },
+      displayName: 'A. Lovelace',
+      emails: [{ value: 'augusta@example.com', type: 'work' }],
+    });
+  });
+
   it('refuses a remove without a path with 400 noTarget', async () => {
     expect(await refusal(applyPatch('User', ADA, patchOf({ op: 'remove' })))).toEqual({
       status: 400,

@@ -26,15 +26,16 @@ export async function applyPatch(
     );
   if (message.Operations.length > MAX_OPERATIONS)
     throw new ScimError(400, `At most ${MAX_OPERATIONS} operations in one PatchOp`, 'tooMany');
+  const schema = type === 'User' ? scimSchemas().User : scimSchemas().Group;
+  const named = canonicalNames(schema.definition.attributes as unknown as Attribute[]);
   const operations = message.Operations.map((op: unknown) => {
     if (!op || typeof op !== 'object' || Array.isArray(op)) return op;
     const o = op as { path?: unknown; value?: unknown };
-    const path = typeof o.path === 'string' ? o.path.trim() : undefined;
+    const path = typeof o.path === 'string' ? named(o.path.trim()) : undefined;
     const value =
-      path?.toLowerCase() === 'active' ? booleanOf(o.value) : path ? o.value : foldActive(o.value);
+      path === 'active' ? booleanOf(o.value) : path ? o.value : foldActive(renameKeys(o.value, named));
     return { ...o, ...(path !== undefined ? { path } : {}), value };
   });
-  const schema = type === 'User' ? scimSchemas().User : scimSchemas().Group;
   const { meta: _meta, id: _id, groups: _groups, ...inbound } = current;
   try {
     const instance = new schema(inbound, 'in');
@@ -54,4 +55,32 @@ export async function applyPatch(
       (err.scimType as ConstructorParameters<typeof ScimError>[2]) ?? 'invalidValue',
     );
   }
+}
+
+interface Attribute {
+  name: string;
+  subAttributes?: Attribute[];
+}
+
+/**
+ * Attribute names are case-insensitive (RFC 7643 §2.1), scimmy's paths are not: a path's attribute and
+ * sub-attribute names (`Active`, `Name.GivenName`, `emails[type eq "work"].Value`) in the schema's own case.
+ * A name the schema does not have, a URN-qualified path and the value filter between brackets stay as sent.
+ */
+function canonicalNames(attributes: Attribute[]): (path: string) => string {
+  const top = new Map(attributes.map((a) => [a.name.toLowerCase(), a]));
+  return (path) => {
+    const m = /^([A-Za-z][\w$-]*)(\[[^\]]*\])?(?:\.([A-Za-z][\w$-]*))?$/.exec(path);
+    if (!m) return path;
+    const attr = top.get(m[1].toLowerCase());
+    if (!attr) return path;
+    const sub = m[3] && attr.subAttributes?.find((s) => s.name.toLowerCase() === m[3].toLowerCase());
+    return `${attr.name}${m[2] ?? ''}${m[3] ? `.${sub ? sub.name : m[3]}` : ''}`;
+  };
+}
+
+/** A value object's keys (`{"Active": false}`, `{"name.GivenName": "…"}`) through the same names. */
+function renameKeys(value: unknown, named: (path: string) => string): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value as Resource).map(([k, v]) => [named(k), v]));
 }
