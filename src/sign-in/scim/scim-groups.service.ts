@@ -9,8 +9,17 @@ import { WebhookEventsService } from '../../delivery/events/webhook-events.servi
 import { ScimRepository, type ScimGroupRow } from './scim.repository.js';
 import { applyPatch } from './scim-patch.js';
 import { projection, type ScimListQuery } from './scim-query.js';
-import { groupResource, listOf, project, readGroup, type Resource } from './scim-resources.js';
-import { matchesVersion, versionOf, type Written } from './scim-users.service.js';
+import {
+  groupResource,
+  listOf,
+  project,
+  readGroup,
+  requireVersion,
+  type Resource,
+  versionOf,
+  type Written,
+} from './scim-resources.js';
+import { isUuid } from '../../base/common/validation/uuid.js';
 
 type GroupInput = ReturnType<typeof readGroup>;
 
@@ -131,9 +140,7 @@ export class ScimGroupsService {
 
   /** Member ids must name accounts SCIM sees (the domain owns them): anything else is a 400. */
   private async visible(em: EntityManager, auth: AuthContext, ids: string[]): Promise<string[]> {
-    const uuids = ids.filter((id) =>
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id),
-    );
+    const uuids = ids.filter(isUuid);
     const owned = await this.repo.ownedAmong(em, auth.systemDomainId, uuids);
     const unknown = ids.filter((id) => !owned.has(id));
     if (unknown.length)
@@ -159,6 +166,7 @@ export class ScimGroupsService {
     return row;
   }
 
+  /** The resource as it is now, its version checked against If-Match (requireVersion). */
   private async checkVersion(
     em: EntityManager,
     auth: AuthContext,
@@ -166,10 +174,7 @@ export class ScimGroupsService {
     base: string,
     ifMatch?: string,
   ) {
-    const current = (await this.resources(em, auth, [row], base))[0];
-    if (ifMatch && !matchesVersion(ifMatch, versionOf(current)))
-      throw new ScimError(412, 'The resource changed since that version (If-Match)', 'invalidVers');
-    return current;
+    return requireVersion((await this.resources(em, auth, [row], base))[0], ifMatch);
   }
 
   private async current(em: EntityManager, auth: AuthContext, id: string, base: string) {

@@ -1,5 +1,6 @@
 import SCIMMY from 'scimmy';
 import { ScimError } from '../../base/common/errors/scim-error.js';
+import { isUuid } from '../../base/common/validation/uuid.js';
 import type { Narrowing } from './scim.repository.js';
 import { MAX_RESULTS, SCIM } from './scim-schemas.js';
 
@@ -112,7 +113,7 @@ export function narrowing(filter: SCIMMY.Types.Filter | null, keys: ResourceKeys
     if (!found) return null;
   }
   // ids that are no UUID name nothing (and would fail the uuid[] cast)
-  n.ids = n.ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  n.ids = n.ids.filter(isUuid);
   return n;
 }
 

@@ -34,6 +34,27 @@ function version(resource: Resource): string {
   return `W/"${createHash('sha256').update(JSON.stringify(resource)).digest('base64url').slice(0, 22)}"`;
 }
 
+/** The answer to a write or a read of one resource: the resource, and its version for the ETag header. */
+export interface Written {
+  resource: Resource;
+  version: string;
+}
+
+export const versionOf = (r: Resource) => (r.meta as { version: string }).version;
+
+/** If-Match: `*` or a list of versions, weak or strong, compared by their opaque part. */
+export function matchesVersion(header: string, version: string): boolean {
+  const opaque = (v: string) => v.trim().replace(/^W\//, '');
+  return header.split(',').some((v) => v.trim() === '*' || opaque(v) === opaque(version));
+}
+
+/** RFC 7644 §3.14: a stale If-Match is a 412 (and the change it came with changes nothing). */
+export function requireVersion(current: Resource, ifMatch: string | undefined): Resource {
+  if (ifMatch && !matchesVersion(ifMatch, versionOf(current)))
+    throw new ScimError(412, 'The resource changed since that version (If-Match)', 'invalidVers');
+  return current;
+}
+
 function withMeta(
   resource: Resource,
   type: 'User' | 'Group',

@@ -2,16 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
-import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import { CredentialMintService } from '../../credentials/mint/credential-mint.service.js';
 import { TokensService } from '../../credentials/tokens/tokens.service.js';
 import { fromAuth } from '../../delivery/audit/audit-origin.js';
-import type { ScimTokenCreatedDto, ScimTokenDto } from './dto/scim-token.dto.js';
+import { SCIM_TOKEN_TTL, type ScimTokenCreatedDto, type ScimTokenDto } from './dto/scim-token.dto.js';
 import { ScimRepository } from './scim.repository.js';
-
-/** A provisioning token lasts a year unless asked otherwise (at least a day, at most two years). */
-export const SCIM_TOKEN_TTL = { default: 365 * 86400, min: 86400, max: 2 * 365 * 86400 };
+import { SCIM_BASE } from './scim-routes.js';
 
 /**
  * A domain's provisioning tokens: minted by CredentialMintService.scim (a tokens row of kind SCIM, its
@@ -20,22 +17,13 @@ export const SCIM_TOKEN_TTL = { default: 365 * 86400, min: 86400, max: 2 * 365 *
  */
 @Injectable()
 export class ScimTokensService {
-  private readonly base: string;
-
   constructor(
     private readonly repo: ScimRepository,
     private readonly mint: CredentialMintService,
     private readonly domains: SystemDomainsService,
     private readonly tokens: TokensService,
-    @Inject(APP_CONFIG) config: BaseConfig,
-  ) {
-    this.base = `${config.http.publicBaseUrl}/API/scim/v2`;
-  }
-
-  /** The SCIM service's base URL, as providers are given it. */
-  get baseUrl(): string {
-    return this.base;
-  }
+    @Inject(SCIM_BASE) private readonly base: string,
+  ) {}
 
   async create(auth: AuthContext, expiresIn?: number): Promise<ScimTokenCreatedDto> {
     const appId = await this.repo.transaction((em) => this.domains.builtinAppId(em, auth.systemDomainId));

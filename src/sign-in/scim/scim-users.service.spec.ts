@@ -10,7 +10,8 @@ import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { ScimRepository, ScimUserRow } from './scim.repository.js';
 import { SCIM } from './scim-schemas.js';
-import { matchesVersion, ScimUsersService } from './scim-users.service.js';
+import { matchesVersion } from './scim-resources.js';
+import { ScimUsersService } from './scim-users.service.js';
 
 const BASE = 'https://id.example.test/API/scim/v2';
 const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';

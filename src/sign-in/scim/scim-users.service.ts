@@ -16,15 +16,19 @@ import { WebhookEventsService } from '../../delivery/events/webhook-events.servi
 import { ScimRepository, type ScimUserRow } from './scim.repository.js';
 import { applyPatch } from './scim-patch.js';
 import { projection, type ScimListQuery } from './scim-query.js';
-import { listOf, project, readUser, type Resource, type UserInput, userResource } from './scim-resources.js';
+import {
+  listOf,
+  project,
+  readUser,
+  requireVersion,
+  type Resource,
+  type UserInput,
+  userResource,
+  versionOf,
+  type Written,
+} from './scim-resources.js';
 
 const ACTION = { create: 'user.created', update: 'user.changed', delete: 'user.deleted' } as const;
-
-/** The answer to a write: the resource, and its version for the ETag header. */
-export interface Written {
-  resource: Resource;
-  version: string;
-}
 
 /**
  * SCIM Users (RFC 7644 §3) over the accounts the token's domain owns (the sign-in authority's rule,
@@ -166,7 +170,7 @@ export class ScimUsersService {
     return row;
   }
 
-  /** RFC 7644 §3.14: a stale If-Match is a 412 and changes nothing. Answers the current resource. */
+  /** The resource as it is now, its version checked against If-Match (requireVersion). */
   private async checkVersion(
     em: EntityManager,
     auth: AuthContext,
@@ -174,10 +178,7 @@ export class ScimUsersService {
     base: string,
     ifMatch?: string,
   ) {
-    const current = (await this.resources(auth.systemDomainId, [row], base, em))[0];
-    if (ifMatch && !matchesVersion(ifMatch, versionOf(current)))
-      throw new ScimError(412, 'The resource changed since that version (If-Match)', 'invalidVers');
-    return current;
+    return requireVersion((await this.resources(auth.systemDomainId, [row], base, em))[0], ifMatch);
   }
 
   private async seat(em: EntityManager, domainId: string, excludeUserId?: string): Promise<void> {
@@ -263,14 +264,6 @@ function canonical(v: unknown): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
     .join(',')}}`;
-}
-
-export const versionOf = (r: Resource) => (r.meta as { version: string }).version;
-
-/** If-Match: `*` or a list of versions, weak or strong, compared by their opaque part. */
-export function matchesVersion(header: string, version: string): boolean {
-  const opaque = (v: string) => v.trim().replace(/^W\//, '');
-  return header.split(',').some((v) => v.trim() === '*' || opaque(v) === opaque(version));
 }
 
 const notFound = () => new ScimError(404, 'No such user in this domain');

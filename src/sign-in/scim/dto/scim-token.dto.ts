@@ -2,16 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 
+/** A provisioning token lasts a year unless asked otherwise (at least a day, at most two years). */
+export const SCIM_TOKEN_TTL = { default: 365 * 86400, min: 86400, max: 2 * 365 * 86400 };
+
 export class CreateScimTokenDto {
   @ApiPropertyOptional({
     description: 'Lifetime in seconds: at least a day, at most two years; default a year',
-    minimum: 86400,
-    maximum: 63072000,
+    minimum: SCIM_TOKEN_TTL.min,
+    maximum: SCIM_TOKEN_TTL.max,
   })
   @IsOptional()
   @IsInt()
-  @Min(86400)
-  @Max(63072000)
+  @Min(SCIM_TOKEN_TTL.min)
+  @Max(SCIM_TOKEN_TTL.max)
   expires_in?: number;
 }
 
