@@ -28,8 +28,7 @@ import { WebhookEventsService } from '../../delivery/events/webhook-events.servi
 import { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import { Clock } from '../../base/common/clock.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
-
-const USER_ACTION = { create: 'created', update: 'changed', delete: 'deleted' } as const;
+import { recordUserChange } from './user-change.js';
 
 const SORTABLE = ['email', 'first_name', 'last_name', 'date_created'] as const;
 /**
@@ -291,23 +290,18 @@ export class UsersService {
     if (accountDeleted) await this.bus.publish(APPS_TOPIC, null);
   }
 
-  /** The webhook event (and audit record) of a change to a user of the caller's domain, in its transaction. */
-  private async emit(
+  /** The webhook event (and audit record) of a change to a user of the caller's domain (user-change.ts). */
+  private emit(
     em: EntityManager,
     auth: AuthContext,
     id: string,
     operation: 'create' | 'update' | 'delete',
     data: Record<string, unknown>,
   ): Promise<void> {
-    await this.audit.change(em, auth, `user.${USER_ACTION[operation]}`, { type: 'user', id }, { operation });
-    return this.events.record(em, {
-      systemDomainId: auth.systemDomainId,
-      objectId: id,
-      realm: 'user',
+    return recordUserChange(em, { audit: this.audit, events: this.events }, auth, {
+      userId: id,
       operation,
-      eventType: 'users',
       data,
-      requestId: auth.requestId,
     });
   }
 

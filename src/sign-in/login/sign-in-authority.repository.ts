@@ -5,6 +5,7 @@ import { UserSystemDomainEntity } from '../../base/model/user-system-domain.enti
 import { UserEntity } from '../../base/model/user.entity.js';
 import { confirmedMethods, type MfaMethod } from './mfa-policy.js';
 import { readUserFactors } from '../../base/database/user-factors.js';
+import { insertOwnedAccount } from '../../base/database/owned-account.js';
 
 /** What the SignInAuthority needs to know of an account, as seen from one domain. */
 export interface AccountFacts {
@@ -42,27 +43,10 @@ export class SignInAuthorityRepository extends FeatureRepository {
   }
 
   /** A new ACTIVE standard account whose only membership is `domainId` (inside the caller's transaction). */
-  async insertOwnedAccount(
+  insertOwnedAccount(
     em: EntityManager,
     a: { email: string; firstName: string | null; lastName: string | null; domainId: string },
   ): Promise<UserEntity> {
-    const created = em.create(UserEntity, {
-      email: a.email,
-      first_name: a.firstName,
-      last_name: a.lastName,
-      password_hash: null,
-      status: 'ACTIVE',
-      type: 'STANDARD',
-      is_super_admin: false,
-      system_domain_id: a.domainId,
-      last_login: null,
-    });
-    await em.insert(UserEntity, created);
-    await em.insert(UserSystemDomainEntity, {
-      user_id: created.id,
-      system_domain_id: a.domainId,
-      is_admin: false,
-    });
-    return created;
+    return insertOwnedAccount(em, { ...a, status: 'ACTIVE' });
   }
 }

@@ -9,6 +9,7 @@ import { ScimError } from '../../base/common/errors/scim-error.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { assertSeat, lockDomain } from '../../accounts/users/seat-limits.js';
+import { recordUserChange, type UserChange } from '../../accounts/users/user-change.js';
 import { userView } from '../../accounts/users/user-view.js';
 import { TokensService } from '../../credentials/tokens/tokens.service.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
@@ -27,8 +28,6 @@ import {
   versionOf,
   type Written,
 } from './scim-resources.js';
-
-const ACTION = { create: 'user.created', update: 'user.changed', delete: 'user.deleted' } as const;
 
 /**
  * SCIM Users (RFC 7644 §3) over the accounts the token's domain owns (the sign-in authority's rule,
@@ -235,23 +234,13 @@ export class ScimUsersService {
     );
   }
 
-  /** The audit record and webhook event of a change, as the users service records its own. */
-  private async emit(em: EntityManager, auth: AuthContext, user: UserEntity, operation: keyof typeof ACTION) {
-    await this.audit.change(
-      em,
-      auth,
-      ACTION[operation],
-      { type: 'user', id: user.id },
-      { operation, via: 'scim' },
-    );
-    await this.events.record(em, {
-      systemDomainId: auth.systemDomainId,
-      objectId: user.id,
-      realm: 'user',
+  /** The audit record and webhook event of a change, as the users service records its own (user-change.ts). */
+  private emit(em: EntityManager, auth: AuthContext, user: UserEntity, operation: UserChange['operation']) {
+    return recordUserChange(em, { audit: this.audit, events: this.events }, auth, {
+      userId: user.id,
       operation,
-      eventType: 'users',
       data: operation === 'delete' ? { id: user.id } : { ...userView(user, auth.systemDomainId, false) },
-      requestId: auth.requestId,
+      via: 'scim',
     });
   }
 }

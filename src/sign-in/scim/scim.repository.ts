@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { retireMailedSecrets } from '../../base/database/mailed-secrets.js';
+import { insertOwnedAccount } from '../../base/database/owned-account.js';
 import type { ScimEnterprise } from '../../base/model/scim-profile.entity.js';
 import { UserEntity, type UserStatus } from '../../base/model/user.entity.js';
 import { ownedAccountSql } from '../login/ownership.js';
@@ -100,26 +101,19 @@ export class ScimRepository extends FeatureRepository {
     return !!found && found.id !== exceptId;
   }
 
-  /** A new account of the domain alone, its membership and profile, inside the creation's transaction. */
-  async insertUser(
+  /** A new account of the domain alone and its membership, inside the creation's transaction. */
+  insertUser(
     em: EntityManager,
     domainId: string,
     a: Pick<UserEntity, 'email' | 'first_name' | 'last_name' | 'status'>,
   ): Promise<UserEntity> {
-    const created = em.create(UserEntity, {
-      ...a,
-      password_hash: null,
-      type: 'STANDARD',
-      is_super_admin: false,
-      system_domain_id: domainId,
-      last_login: null,
+    return insertOwnedAccount(em, {
+      email: a.email,
+      firstName: a.first_name,
+      lastName: a.last_name,
+      status: a.status,
+      domainId,
     });
-    await em.insert(UserEntity, created);
-    await em.query(
-      'INSERT INTO user_system_domains (user_id, system_domain_id, is_admin) VALUES ($1, $2, false)',
-      [created.id, domainId],
-    );
-    return created;
   }
 
   async updateUser(em: EntityManager, id: string, changes: Partial<UserEntity>): Promise<void> {
