@@ -9,14 +9,15 @@
 // refresh tokens the rotation runs start from, between runs. Everything is on loopback. Tunables:
 // BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_ROUNDS (each comparison's ratio is the median of its
 // rounds': this VM drifts by ±20% from one minute to the next), BENCH_PHASES (a subset of ALL_PHASES; with
-// BENCH_ONLY, search or upload runs alone), BENCH_PROFILE.
+// BENCH_ONLY, search or upload runs alone), BENCH_PROFILE, BENCH_NODE_FLAGS (the servers' Node flags instead of
+// start:prod's: bench/heap-sweep.mjs runs the candidates).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app/app.factory.js';
 import { OAuthTokensService } from '../src/sign-in/oauth/oauth-tokens.service.js';
 import { randomSecret } from '../src/base/config/config.js';
 import { loadConfig } from '../src/app/config.js';
-import { startServer } from './servers.js';
+import { SERVICE_FLAGS, startServer } from './servers.js';
 import { adminQuery, databaseUrl } from './scratch-database.js';
 import { basic, call, FORM } from './http-client.js';
 import { startPeer } from './peers.js';
@@ -116,6 +117,7 @@ try {
     const pat = (await call(base, 'POST', `/API/auth/v1/apps/${svc.id as string}/token/`, adminToken))
       .token as string;
 
+    console.log(`node_flags=${SERVICE_FLAGS.join(' ')}`);
     console.log(`connections=${CONNECTIONS}`);
     console.log(`duration_s=${DURATION}`);
     console.log(`warmup_s=${WARMUP}`);

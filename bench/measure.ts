@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServerProcess } from './servers.js';
 interface CannonResult {
   requests: { average: number; total: number };
-  latency: { p99: number; average: number };
+  latency: { p50: number; p99: number; average: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -183,9 +183,11 @@ export async function measure(
   // (the in-memory peer and the floor touch no database; the durable peer does)
   if (Number.isFinite(pgCpu) && !/^(livez|floor|peer_)/.test(name))
     console.log(`${name}_postgres_cpu_us_per_request=${(pgCpu / r.requests.total).toFixed(0)}`);
+  // the median and the tail of the run's latencies, beside its rate: a tail that grows under load shows
+  console.log(`${name}_p50_ms=${r.latency.p50}`);
   console.log(`${name}_p99_ms=${r.latency.p99}`);
   console.log(`${name}_requests=${r.requests.total}`);
   console.log(`${name}_non2xx=${r.non2xx}`);
   console.log(`${name}_errors=${r.errors + r.timeouts}`);
-  return { rps, p99: r.latency.p99, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
+  return { rps, p50: r.latency.p50, p99: r.latency.p99, ok: r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
 }
