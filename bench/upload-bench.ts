@@ -2,14 +2,16 @@
 // BENCH_UPLOAD_MB (default 1024) MiB is sent through the resumable upload in BENCH_UPLOAD_CHUNK_MB (default 8)
 // MiB chunks, as a client does (create asset and file, start, PUT each chunk, PATCH CLOSED), to the FILE
 // storage under a temporary STORAGE_DIR, by a client in a child process (bench/upload-client.mjs); the
-// service's RSS is sampled every 50 ms throughout (target: under
-// 250 MB: the service streams, it never holds the file), and the throughput is set against a plain `cp` of
-// the same bytes on this machine. CLOSED reads the file back for its checksum: timed on its own.
+// service's RSS (its own process, read from /proc) is sampled every 50 ms throughout (target: under
+// 256 MB: the service streams, it never holds the file), and the throughput is set against a plain `cp` of
+// the same bytes on this machine. The PATCH CLOSED that records the checksum is timed on its own.
+// BENCH_PROFILE=dir: a V8 CPU profile of the service during the upload (<dir>/upload.cpuprofile).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profiled } from './measure.js';
 
 export interface UploadBenchContext {
   base: string;
@@ -20,8 +22,37 @@ export interface UploadBenchContext {
 const MIB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const CHUNK_MB = Number(process.env.BENCH_UPLOAD_CHUNK_MB ?? 8);
-const RSS_LIMIT_MB = 250;
+const RSS_LIMIT_MB = 256;
 const CLIENT = fileURLToPath(new URL('../../bench/upload-client.mjs', import.meta.url));
+
+/**
+ * The service's process: the child of this one that runs bench/server-process.js as `service`
+ * (bench/servers.ts forks it). The RSS sampled is its own, not this process's (which holds an app too).
+ */
+function servicePid(): number {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.endsWith('server-process.js')) && argv.includes('service')) return Number(pid);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  throw new Error('upload: the service process was not found');
+}
+
+function rssOf(pid: number): number {
+  try {
+    const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line ? Number(line[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
 
 async function api(base: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -74,23 +105,26 @@ export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolea
   const start = await fetch(target, { method: 'POST', headers: { 'x-goog-resumable': 'start' } });
   if (start.status !== 201) throw new Error(`start: ${start.status}`);
 
-  // the client runs in a child process (bench/upload-client.mjs): the RSS sampled here is the service's
-  let maxRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 50);
-  const rssBefore = process.memoryUsage().rss;
-  const client = await new Promise<{ ok: boolean; seconds: number }>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLIENT, target.toString(), source, String(chunkSize)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+  // the client runs in a child process (bench/upload-client.mjs), the service in another: its RSS from /proc
+  const pid = servicePid();
+  const rssBefore = rssOf(pid);
+  let maxRss = rssBefore;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssOf(pid))), 50);
+  const sendAll = () =>
+    new Promise<{ ok: boolean; seconds: number }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLIENT, target.toString(), source, String(chunkSize)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out) as { ok: boolean; seconds: number })
+          : reject(new Error(`upload client exited ${code}`)),
+      );
     });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as { ok: boolean; seconds: number })
-        : reject(new Error(`upload client exited ${code}`)),
-    );
-  });
+  const client = await profiled('upload', sendAll);
   let ok = client.ok;
   const uploadSeconds = client.seconds;
   started = process.hrtime.bigint();
@@ -118,6 +152,7 @@ export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolea
   console.log(`upload_mb_per_s=${mbps(uploadSeconds)}`);
   console.log(`cp_mb_per_s=${mbps(cpSeconds)}`);
   console.log(`upload_vs_cp_ratio=${(cpSeconds / uploadSeconds).toFixed(3)}`);
+  console.log(`close_s=${closeSeconds.toFixed(3)}`);
   console.log(`close_checksum_mb_per_s=${mbps(closeSeconds)}`);
   console.log(`upload_rss_before_mb=${(rssBefore / MIB).toFixed(0)}`);
   console.log(`upload_max_rss_mb=${maxRssMb.toFixed(0)}`);
