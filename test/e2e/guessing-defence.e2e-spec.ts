@@ -3,7 +3,7 @@ import { Clock } from '../../src/base/common/clock.js';
 import { GuessingDefence } from '../../src/accounts/lockout/guessing-defence.js';
 import { LoginAttemptEntity } from '../../src/base/model/guessing-defence.entity.js';
 import { MailOutboxEntity } from '../../src/base/model/mail-outbox.entity.js';
-import type { UserEntity } from '../../src/base/model/user.entity.js';
+import { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser, DEFAULT_PASSWORD } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -105,6 +105,44 @@ describe('guessing defence', () => {
       expect(await row(user)).toBeNull();
       for (let i = 1; i < THRESHOLD; i++) await wrong(user);
       await signIn(user.email, DEFAULT_PASSWORD).expect(201);
+    });
+
+    it('a success forgets the failures and sets last_login in its token statement', async () => {
+      const user = await createUser(t);
+      for (let i = 1; i < THRESHOLD; i++) await wrong(user);
+      const before = clock.now().getTime();
+      await signIn(user.email, DEFAULT_PASSWORD).expect(201);
+      expect(await row(user)).toBeNull();
+      const stored = await t.ds.getRepository(UserEntity).findOneByOrFail({ id: user.id });
+      expect(stored.last_login?.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+    });
+
+    // the right password that signs nobody in: the count the reservation made is forgotten by the sign-in
+    // itself (the token statement carries the clear, and a refusal after the password forgets it on its own)
+    it.each([
+      ['an inactive account', 'inactive'],
+      ['an account whose only domain is deactivated', 'no-domain'],
+      ['an unusable marketplace nonce', 'nonce'],
+    ])('the right password refused for %s: the failures are forgotten all the same', async (_w, kind) => {
+      const domain = kind === 'no-domain' ? await createDomain(t) : null;
+      const user = await createUser(t, {
+        ...(domain ? { domainId: domain.id } : {}),
+        ...(kind === 'inactive' ? { status: 'INACTIVE' as const } : {}),
+      });
+      for (let i = 1; i < THRESHOLD; i++) await wrong(user);
+      expect(await row(user)).toMatchObject({ failures: THRESHOLD - 1 });
+      if (domain) await t.ds.query(`UPDATE system_domains SET status = 'DEACTIVATED' WHERE id = $1`, [domain.id]);
+      const right = await t.http.post(LOGIN).send({
+        email: user.email,
+        password: DEFAULT_PASSWORD,
+        ...(kind === 'nonce' ? { marketplace_signup_nonce: randomUUID() } : {}),
+      });
+      expect(right.status).toBe(kind === 'nonce' ? 400 : 401);
+      expect(await row(user)).toBeNull();
+      // no lock can come of right passwords: THRESHOLD more of them leave no count behind
+      for (let i = 0; i < THRESHOLD; i++)
+        await t.http.post(LOGIN).send({ email: user.email, password: DEFAULT_PASSWORD });
+      expect(await row(user)).toBeNull();
     });
 
     it('once the lock has expired the right password works and resets the count', async () => {

@@ -5,7 +5,8 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../base/common/clock.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import type { GuessedFactor } from '../../base/model/guessing-defence.entity.js';
-import { LockoutRepository, type LockoutValues } from './lockout.repository.js';
+import { LockoutRepository } from './lockout.repository.js';
+import type { AccountWithAttempt, LockoutValues } from './reservation-sql.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
@@ -19,6 +20,18 @@ const FACTOR_NAMES: Record<GuessedFactor, string> = {
   recovery: 'recovery code',
   webauthn: 'passkey',
 };
+
+/**
+ * How attemptAccount reads and settles. `read`: the account and its reservation in the caller's statement
+ * (which must reserve exactly as LockoutRepository.accountWithAttempt does, with accountWithAttemptSql), so a
+ * sign-in reads what it needs besides in the same statement. `deferClear`: a success leaves the count for the
+ * caller to forget in its own write (the sign-in's token statement, TokenIssuer's `signInWrites`); a caller
+ * that then does not write must call `forget`, or the success stays counted as a failure.
+ */
+export interface AccountAttemptOptions<A extends AccountWithAttempt> {
+  read?: (email: string, factor: GuessedFactor, l: LockoutValues) => Promise<A | null>;
+  deferClear?: boolean;
+}
 
 /** `locked`: refused without running the verification; callers answer it exactly as they answer `wrong`. */
 export type AttemptOutcome = 'ok' | 'wrong' | 'locked';
@@ -71,13 +84,16 @@ export class GuessingDefence {
    * and the attempt reserved in one statement (LockoutRepository.accountWithAttempt). null for an unknown
    * email: nothing is counted for it (no row an attacker could make grow).
    */
-  async attemptAccount(
+  async attemptAccount<A extends AccountWithAttempt = AccountWithAttempt>(
     email: string,
     factor: GuessedFactor,
     verify: (user: UserEntity) => Promise<boolean>,
     origin: AuditOrigin = OUTSIDE_REQUEST,
-  ): Promise<{ user: UserEntity; outcome: AttemptOutcome } | null> {
-    const found = await this.repo.accountWithAttempt(email, factor, this.lockoutValues());
+    how: AccountAttemptOptions<A> = {},
+  ): Promise<(A & { outcome: AttemptOutcome }) | null> {
+    const read =
+      how.read ?? ((e, f, l) => this.repo.accountWithAttempt(e, f, l) as Promise<A | null>);
+    const found = await read(email, factor, this.lockoutValues());
     if (!found) return null;
     const outcome = await this.settle(
       found.user.id,
@@ -85,8 +101,17 @@ export class GuessingDefence {
       found.failures,
       () => verify(found.user),
       origin,
+      how.deferClear === true,
     );
-    return { user: found.user, outcome };
+    return { ...found, outcome };
+  }
+
+  /**
+   * Forgets a factor's failures now (group-committed with the others of the same turn): what a caller that
+   * deferred the clear (AccountAttemptOptions.deferClear) does when its own write will not happen.
+   */
+  forget(userId: string, factor: GuessedFactor): Promise<void> {
+    return this.repo.clearAttempts(userId, factor);
   }
 
   /** An attempt already reserved (`failures` counted so far, null when locked): verify and record. */
@@ -96,6 +121,7 @@ export class GuessingDefence {
     failures: number | null,
     verify: () => Promise<boolean>,
     origin: AuditOrigin,
+    deferClear = false,
   ): Promise<AttemptOutcome> {
     if (failures === null) {
       await this.audited(userId, origin, 'signin.failure', { factor, reason: 'locked' });
@@ -104,7 +130,7 @@ export class GuessingDefence {
     this.verifications++;
     const ok = await verify();
     if (ok) {
-      await this.repo.clearAttempts(userId, factor);
+      if (!deferClear) await this.repo.clearAttempts(userId, factor);
       return 'ok';
     }
     await this.audited(userId, origin, 'signin.failure', { factor, reason: 'wrong', failures });

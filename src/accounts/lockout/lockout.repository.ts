@@ -6,46 +6,15 @@ import { preparedQuery } from '../../base/database/prepared-query.js';
 import { Batcher } from '../../base/common/batcher.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { type GuessedFactor, LoginAttemptEntity } from '../../base/model/guessing-defence.entity.js';
+import {
+  ACCOUNT_WITH_ATTEMPT_SQL,
+  lockoutParams,
+  reservationSql,
+  type AccountWithAttempt,
+  type LockoutValues,
+} from './reservation-sql.js';
 
-/** The lockout schedule `reserveAttempt` applies, in seconds. */
-export interface LockoutValues {
-  now: Date;
-  threshold: number;
-  baseSeconds: number;
-  maxSeconds: number;
-  resetSeconds: number;
-}
-
-/** reserveAttempt's parameters after the first two: $3 now, $4 threshold, $5 base, $6 max, $7 reset window (s). */
-const lockoutParams = (l: LockoutValues) => [l.now, l.threshold, l.baseSeconds, l.maxSeconds, l.resetSeconds];
-
-/**
- * The attempt's upsert on login_attempts, from `source` (a VALUES or SELECT of user_id, factor, failures,
- * locked_until, last_failure_at, where %LOCK1% is the lock a first failure sets): a failure counted, the lock
- * set when the count reaches the threshold, nothing changed while a lock is in force. $2 is the factor and
- * $3–$7 as lockoutParams.
- */
-function reservationSql(source: string): string {
-  const next = `(CASE WHEN a.last_failure_at IS NULL OR a.last_failure_at <= $3::timestamptz - $7::int * interval '1 second'
-                 THEN 1 ELSE a.failures + 1 END)`;
-  const lockFor = (n: string) =>
-    `(CASE WHEN ${n} >= $4::int
-           THEN $3::timestamptz + LEAST($5::int * power(2, LEAST(${n} - $4::int, 30)), $6::int) * interval '1 second'
-      END)`;
-  return `INSERT INTO login_attempts AS a (user_id, factor, failures, locked_until, last_failure_at)
-       ${source.replace('%LOCK1%', lockFor('1'))}
-       ON CONFLICT (user_id, factor) DO UPDATE
-         SET failures = ${next}, locked_until = ${lockFor(next)}, last_failure_at = $3::timestamptz
-         WHERE a.locked_until IS NULL OR a.locked_until <= $3::timestamptz`;
-}
-
-/**
- * The account with this email and the attempt's reservation for it (reservationSql), in one statement: the
- * user's columns and `attempt_failures` (null when a lock is in force); no row for an unknown email.
- */
-const ACCOUNT_WITH_ATTEMPT_SQL = `WITH u AS (SELECT * FROM users WHERE email = $1),
-       r AS (${reservationSql('SELECT u.id, $2::text, 1, %LOCK1%, $3::timestamptz FROM u')} RETURNING a.failures)
-  SELECT u.*, (SELECT failures FROM r) AS attempt_failures FROM u`;
+export type { LockoutValues } from './reservation-sql.js';
 
 /** Forgets the failures of the (user, factor) pairs $1, $2 (LockoutRepository.clearAttempts' group commit). */
 const CLEAR_ATTEMPTS_SQL = `DELETE FROM login_attempts a USING unnest($1::uuid[], $2::text[]) AS v(user_id, factor)
@@ -77,7 +46,7 @@ export class LockoutRepository extends FeatureRepository {
     email: string,
     factor: GuessedFactor,
     l: LockoutValues,
-  ): Promise<{ user: UserEntity; failures: number | null } | null> {
+  ): Promise<AccountWithAttempt | null> {
     // raw: a data-modifying CTE (ACCOUNT_WITH_ATTEMPT_SQL), a prepared statement on every password sign-in
     const rows = await preparedQuery<UserEntity & { attempt_failures: number | null }>(
       this.ds,

@@ -17,7 +17,7 @@ import { ActingRightsService } from '../tokens/acting-rights.service.js';
 import type { TokenEntity } from '../../base/model/token.entity.js';
 import { CredentialsErrors, AppCredentialErrors } from './credentials.errors.js';
 import { newSecret } from './secret-generator.js';
-import { TokenIssuer, type MintAudit } from './token-issuer.js';
+import { TokenIssuer, type MintAudit, type SignInWrites } from './token-issuer.js';
 import type { RefreshFacts } from './refresh-rotation.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { tokenMinted } from '../../delivery/audit/audit-entries.js';
@@ -35,7 +35,7 @@ function mintedBy(
 }
 
 /** A grant's user may no longer act in the domain (OAuth tokens are minted only for active members). */
-export { InactiveMemberError } from './token-issuer.js';
+export { InactiveMemberError, type SignInWrites } from './token-issuer.js';
 
 /** How long a refresh token lasts: sixty days; each use rotates it. */
 export const REFRESH_TOKEN_TTL_SECONDS = 60 * 24 * 3600;
@@ -100,6 +100,8 @@ export class CredentialMintService {
       rightsCap?: RightsCap | null;
       /** How the person signed in (OpenID Connect `amr`), where the authority says more than the marks. */
       amr?: string[] | null;
+      /** The sign-in's own writes, in the token's statement (TokenIssuer). */
+      signInWrites?: SignInWrites;
     },
     audit?: MintAudit,
   ): Promise<Minted> {

@@ -36,12 +36,26 @@ RETURNING id, date_created, date_modified`;
 
 /**
  * The same with the tokens' audit records and their webhook fan-out (AuditRepository's auditRecordCtes,
- * parameters $16 on, each record naming its token): a token and its record commit together, and a token the
+ * parameters $18 on, each record naming its token): a token and its record commit together, and a token the
  * member check refused leaves no record. `deliveries` is the number of webhook deliveries queued, on every row.
+ * A sign-in's own writes ride along ($16, $17: TokenRow's clear_factor and touch_last_login): the guessing
+ * defence's count of the factor that succeeded is forgotten and `last_login` set for the tokens stored, so a
+ * password sign-in is this statement and its first read (LoginRepository.signInAccount) besides argon2id.
  */
 const INSERT_TOKENS_AUDITED_SQL = `
 WITH issued AS (${INSERT_TOKENS_SQL}),
-${auditRecordCtes(16, 'SELECT id FROM issued')}
+signed_in AS (
+  SELECT s.user_id, s.clear_factor, s.touch FROM issued i
+    JOIN unnest($1::uuid[], $2::uuid[], $16::text[], $17::boolean[]) AS s(id, user_id, clear_factor, touch)
+      ON s.id = i.id
+   WHERE s.clear_factor IS NOT NULL OR s.touch
+), cleared AS (
+  DELETE FROM login_attempts a USING signed_in s WHERE a.user_id = s.user_id AND a.factor = s.clear_factor
+), touched AS (
+  UPDATE users SET last_login = now(), date_modified = CURRENT_TIMESTAMP
+   WHERE id IN (SELECT user_id FROM signed_in WHERE touch)
+),
+${auditRecordCtes(18, 'SELECT id FROM issued')}
 SELECT id, date_created, date_modified, (SELECT count(*) FROM audit_deliveries)::int AS deliveries FROM issued`;
 
 /**
@@ -81,6 +95,8 @@ export class CredentialsRepository extends FeatureRepository {
     const audited = audits.length > 0;
     if (audited)
       values.push(
+        rows.map((r) => r.clear_factor),
+        rows.map((r) => r.touch_last_login),
         ...auditRecordParams(audits.map((a) => a.record)),
         audits.map((a) => a.tokenId),
       );

@@ -39,6 +39,17 @@ export interface IssueTokenInput {
   tenantVouched?: boolean;
   /** How the person signed in, where the authority said (OpenID Connect `amr`; kept through renewals). */
   amr?: string[] | null;
+  /**
+   * A sign-in's own writes, stored with the token when it is stored with an audit record (SignInService):
+   * `clearFactor`, the guessing defence's count of the factor that just succeeded, forgotten (GuessingDefence's
+   * deferred clear); `touchLastLogin`, the user's `last_login` set to now.
+   */
+  signInWrites?: SignInWrites;
+}
+
+export interface SignInWrites {
+  clearFactor?: string | null;
+  touchLastLogin?: boolean;
 }
 
 /** The user a token was to be issued to may not act in the domain (see IssueTokenInput.requireMember). */
@@ -75,6 +86,8 @@ export class TokenIssuer {
     em: EntityManager = this.repo.manager,
     audit?: MintAudit,
   ): Promise<{ token: string; record: TokenEntity }> {
+    // a sign-in's writes ride only on the audited statement (every sign-in token has its record)
+    if (input.signInWrites && !audit) throw new Error('signInWrites need the mint audit record');
     const signed = await this.sign(input);
     const item: Issue = {
       row: signed.row,
@@ -149,7 +162,13 @@ export class TokenIssuer {
     };
     return {
       token: jwt,
-      row: { ...values, token_hash: sha256Hex(jwt), require_member: input.requireMember ?? false },
+      row: {
+        ...values,
+        token_hash: sha256Hex(jwt),
+        require_member: input.requireMember ?? false,
+        clear_factor: input.signInWrites?.clearFactor ?? null,
+        touch_last_login: input.signInWrites?.touchLastLogin ?? false,
+      },
       record: (stamps) =>
         Object.assign(new TokenEntity(), values, {
           revoked_at: null,
@@ -182,5 +201,8 @@ export interface SignedToken {
 
 export type TokenRow = Omit<TokenEntity, 'revoked_at' | 'last_used_at' | 'date_created' | 'date_modified'> & {
   require_member: boolean;
+  /** IssueTokenInput.signInWrites, written only by the audited statement (a sign-in always has its record). */
+  clear_factor: string | null;
+  touch_last_login: boolean;
 };
 export type Stamps = { date_created: Date | string; date_modified: Date | string };

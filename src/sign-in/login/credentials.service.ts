@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { dummyPasswordHash, verifyPassword } from '../../base/common/crypto/passwords.js';
 import { normalizeEmail } from '../../base/common/validation/email-rules.js';
 import { UserEntity } from '../../base/model/user.entity.js';
-import { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
+import { GuessingDefence, type AttemptOutcome } from '../../accounts/lockout/guessing-defence.js';
+import { LoginRepository, type LiveMembership } from './login.repository.js';
 import { OUTSIDE_REQUEST, type AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import { AuditService, type AuditEntry } from '../../delivery/audit/audit.service.js';
 
@@ -27,6 +28,7 @@ export class CredentialsService {
   constructor(
     private readonly defence: GuessingDefence,
     private readonly audit: AuditService,
+    private readonly accounts: LoginRepository,
   ) {}
 
   /**
@@ -45,12 +47,19 @@ export class CredentialsService {
     const attempt = await this.defence.attemptAccount(
       normalizeEmail(email),
       'password',
-      (account) => {
-        const hash = account.password_hash;
-        return hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false);
-      },
+      (account) => this.check(account, password),
       origin,
     );
+    return this.settled(attempt, password, includeInactive, origin);
+  }
+
+  /** The answer to an attempt: the user, or null after the same work whatever the reason (see the class). */
+  private async settled(
+    attempt: { user: UserEntity; outcome: AttemptOutcome } | null,
+    password: string,
+    includeInactive: boolean,
+    origin: AuditOrigin,
+  ): Promise<UserEntity | null> {
     // unknown email: no row is created for it (nothing to protect, and no growth an attacker controls)
     if (!attempt) {
       // no account to name: the record says only that a password sign-in was refused, and from where
@@ -74,6 +83,37 @@ export class CredentialsService {
     }
     delete (user as Partial<UserEntity>).password_hash;
     return user;
+  }
+
+  /**
+   * `verify` for a password sign-in (LoginService.simpleLogin): the account is read with the reservation and
+   * its live memberships in one statement (LoginRepository.signInAccount), and a success's clear of the count
+   * is left to the sign-in's token statement (`clearFactor` → SignInService). The caller must `forget` the
+   * count itself when it will not write that statement (a refusal after the password), or the success stays
+   * counted as a failure. Everything else is `verify`'s: the same answers after the same work.
+   */
+  async verifyForSignIn(
+    email: string,
+    password: string,
+    origin: AuditOrigin = OUTSIDE_REQUEST,
+  ): Promise<{ user: UserEntity; memberships: LiveMembership[] } | null> {
+    const attempt = await this.defence.attemptAccount(
+      normalizeEmail(email),
+      'password',
+      (account) => this.check(account, password),
+      origin,
+      { read: (e, f, l) => this.accounts.signInAccount(e, f, l), deferClear: true },
+    );
+    const user = await this.settled(attempt, password, false, origin);
+    // the right password, but no sign-in follows (an inactive account): the success is forgotten now
+    if (!user && attempt?.outcome === 'ok') await this.defence.forget(attempt.user.id, 'password');
+    return user && attempt ? { user, memberships: attempt.memberships } : null;
+  }
+
+  /** The password of an account (a dummy hash's work when it has none: the same time as a wrong one). */
+  private check(account: UserEntity, password: string): Promise<boolean> {
+    const hash = account.password_hash;
+    return hash ? verifyPassword(hash, password) : this.dummy(password).then(() => false);
   }
 
   private async dummy(password: string): Promise<null> {

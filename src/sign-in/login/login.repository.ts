@@ -3,16 +3,18 @@ import { markEmailVerified } from '../../base/database/email-verified.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { type EntityManager, IsNull, LessThan } from 'typeorm';
 import { preparedQuery } from '../../base/database/prepared-query.js';
-import { Batcher } from '../../base/common/batcher.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { EmailLoginLinkEntity } from '../../base/model/email-login-link.entity.js';
 import type { UserFactorColumns } from './mfa-policy.js';
-
-/** `last_login` now for the users $1 (LoginRepository.touchLastLogin's group commit). */
-const TOUCH_LAST_LOGIN_SQL =
-  'UPDATE users SET last_login = now(), date_modified = CURRENT_TIMESTAMP WHERE id = ANY($1::uuid[])';
+import type { GuessedFactor } from '../../base/model/guessing-defence.entity.js';
+import {
+  accountWithAttemptSql,
+  lockoutParams,
+  type AccountWithAttempt,
+  type LockoutValues,
+} from '../../accounts/lockout/reservation-sql.js';
 
 /** A live domain of a user's with what a sign-in needs besides (LoginRepository.liveMemberships). */
 export interface LiveMembership {
@@ -27,28 +29,37 @@ export interface LiveMembership {
 /**
  * The user's live domains, oldest membership first, each with its built-in sign-in app (the oldest, should a
  * domain have two), the user's administrator flag and the domain's logo digest there, and the user's second
- * factors (the same on every row; a passkey held counts). Extra columns are named so that none collides with a domain's.
+ * factors (the same on every row; a passkey held counts). Extra columns are named so that none collides with a
+ * domain's. `userId`: the user's id (a parameter, or the account row of the sign-in's first statement);
+ * `domainColumns`: the domain's columns (`d.*`, or each renamed with a prefix where the account's columns sit
+ * beside them).
  */
-const LIVE_MEMBERSHIPS_SQL = `SELECT d.*,
+const liveMembershipsSql = (userId: string, domainColumns: string) => `SELECT ${domainColumns},
          (SELECT a.id FROM apps a WHERE a.system_domain_id = d.id AND a.is_builtin
            ORDER BY a.date_created, a.id LIMIT 1) AS membership_builtin_app_id,
          m.is_admin AS membership_is_admin, l.sha256 AS membership_logo_sha256,
          f.totp_confirmed_at AS membership_totp_confirmed_at, f.mail_2sv_enabled AS membership_mail_2sv_enabled,
-         EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = m.user_id) AS membership_webauthn
+         EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = m.user_id) AS membership_webauthn,
+         m.date_created AS membership_since
   FROM user_system_domains m
   JOIN system_domains d ON d.id = m.system_domain_id
   LEFT JOIN system_domain_logos l ON l.system_domain_id = d.id
   LEFT JOIN user_mfa f ON f.user_id = m.user_id
-  WHERE m.user_id = $1 AND ${liveDomainSql('d')}
+  WHERE m.user_id = ${userId} AND ${liveDomainSql('d')}
   ORDER BY m.date_created, d.id`;
 
-type MembershipSqlRow = SystemDomainEntity & {
+const LIVE_MEMBERSHIPS_SQL = liveMembershipsSql('$1', 'd.*');
+/** The prefix of a domain's columns beside the account's (signInAccount). */
+const DOMAIN_PREFIX = 'md_';
+
+type MembershipSqlRow = Record<string, unknown> & {
   membership_builtin_app_id: string | null;
   membership_is_admin: boolean;
   membership_logo_sha256: string | null;
   membership_totp_confirmed_at: Date | null;
   membership_mail_2sv_enabled: boolean | null;
   membership_webauthn: boolean;
+  membership_since: Date;
 };
 
 /**
@@ -58,22 +69,6 @@ type MembershipSqlRow = SystemDomainEntity & {
  */
 @Injectable()
 export class LoginRepository extends FeatureRepository {
-  /** The sign-ins of one turn of the event loop set `last_login` in one statement (SignInService). */
-  private readonly lastLogins = new Batcher<string, void>(async (userIds) => {
-    // raw: one UPDATE for a batch's users, bumping date_modified as a repository update() does; prepared
-    await preparedQuery(this.ds, 'portcullis_touch_last_login', TOUCH_LAST_LOGIN_SQL, [userIds]);
-    return userIds.map(() => undefined);
-  });
-
-  touchLastLogin(userId: string): Promise<void> {
-    return this.lastLogins.add(userId);
-  }
-
-  /** `last_login` now, inside the caller's transaction (a sign-in whose work commits together). */
-  async touchLastLoginIn(em: EntityManager, userId: string): Promise<void> {
-    await em.getRepository(UserEntity).update({ id: userId }, { last_login: new Date() });
-  }
-
   /** The account of a (normalized) email, or of an id. */
   userBy(
     where: { email: string } | { id: string },
@@ -87,7 +82,7 @@ export class LoginRepository extends FeatureRepository {
     return this.ds.getRepository(EmailLoginLinkEntity).existsBy({ secret_sha256: secretSha256 });
   }
 
-  /** See LIVE_MEMBERSHIPS_SQL: every sign-in's first read, one prepared statement. */
+  /** See liveMembershipsSql: every sign-in's first read (a password sign-in's: signInAccount), prepared. */
   async liveMemberships(userId: string): Promise<LiveMembership[]> {
     // raw: a prepared statement on the sign-in path (the query builder's SQL generation and entity mapping
     // were a sixth of a password sign-in's JavaScript time, argon2id aside)
@@ -97,29 +92,69 @@ export class LoginRepository extends FeatureRepository {
       LIVE_MEMBERSHIPS_SQL,
       [userId],
     );
-    const domains = this.ds.getRepository(SystemDomainEntity);
-    return rows.map((r) => {
-      const {
-        membership_builtin_app_id,
-        membership_is_admin,
-        membership_logo_sha256,
-        membership_totp_confirmed_at,
-        membership_mail_2sv_enabled,
-        membership_webauthn,
-        ...columns
-      } = r;
-      return {
-        domain: domains.create(columns),
-        builtinAppId: membership_builtin_app_id,
-        isAdmin: membership_is_admin,
-        logoSha256: membership_logo_sha256,
-        factors: {
-          totp_confirmed_at: membership_totp_confirmed_at,
-          mail_2sv_enabled: membership_mail_2sv_enabled,
-          webauthn: membership_webauthn,
-        },
-      };
+    return rows.map((r) => this.membership(r, ''));
+  }
+
+  /**
+   * A password sign-in's first statement: the account of this (normalised) email with the guessing defence's
+   * reservation (accountWithAttemptSql, exactly as GuessingDefence reserves) and the account's live memberships
+   * (liveMembershipsSql), one row per membership. null for an unknown email (nothing counted).
+   */
+  async signInAccount(
+    email: string,
+    factor: GuessedFactor,
+    l: LockoutValues,
+  ): Promise<(AccountWithAttempt & { memberships: LiveMembership[] }) | null> {
+    this.signInAccountSql ??= accountWithAttemptSql({
+      select: 'lm.*',
+      join: `LEFT JOIN LATERAL (${liveMembershipsSql(
+        'u.id',
+        this.ds
+          .getMetadata(SystemDomainEntity)
+          .columns.map((c) => `d."${c.databaseName}" AS "${DOMAIN_PREFIX}${c.databaseName}"`)
+          .join(', '),
+      )}) lm ON true`,
+      orderBy: `lm.membership_since, lm."${DOMAIN_PREFIX}id"`,
     });
+    // raw: the data-modifying CTE of the reservation with a lateral join, prepared (every password sign-in)
+    const rows = await preparedQuery<Record<string, unknown>>(
+      this.ds,
+      'portcullis_sign_in_account',
+      this.signInAccountSql,
+      [email, factor, ...lockoutParams(l)],
+    );
+    if (rows.length === 0) return null;
+    const user: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rows[0]))
+      if (!k.startsWith(DOMAIN_PREFIX) && !k.startsWith('membership_') && k !== 'attempt_failures') user[k] = v;
+    const failures = rows[0].attempt_failures;
+    return {
+      user: this.ds.getRepository(UserEntity).create(user),
+      failures: failures === null ? null : Number(failures),
+      memberships: rows
+        .filter((r) => r[`${DOMAIN_PREFIX}id`] !== null)
+        .map((r) => this.membership(r as MembershipSqlRow, DOMAIN_PREFIX)),
+    };
+  }
+
+  private signInAccountSql?: string;
+
+  /** A row of liveMembershipsSql as a LiveMembership (the domain's columns under `prefix`). */
+  private membership(r: MembershipSqlRow, prefix: string): LiveMembership {
+    const columns: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(r))
+      if (k.startsWith(prefix) && !k.startsWith('membership_')) columns[k.slice(prefix.length)] = v;
+    return {
+      domain: this.ds.getRepository(SystemDomainEntity).create(columns),
+      builtinAppId: r.membership_builtin_app_id,
+      isAdmin: r.membership_is_admin,
+      logoSha256: r.membership_logo_sha256,
+      factors: {
+        totp_confirmed_at: r.membership_totp_confirmed_at,
+        mail_2sv_enabled: r.membership_mail_2sv_enabled,
+        webauthn: r.membership_webauthn,
+      },
+    };
   }
 
   /** A new sign-in link: the user's live ones are retired (used_at), ended ones before `dropBefore` deleted. */

@@ -11,7 +11,13 @@ import { userView } from '../../accounts/users/user-view.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { type AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
-import { type ServiceMethod, type SignInHook, SignInService, type TenantMethod } from './sign-in.service.js';
+import {
+  type ServiceMethod,
+  type SignInHook,
+  type SignInOptions,
+  SignInService,
+  type TenantMethod,
+} from './sign-in.service.js';
 import { factorOwed, type MfaPolicy } from './mfa-policy.js';
 import { ownsAccount } from './ownership.js';
 
@@ -93,8 +99,9 @@ export class SignInAuthority {
     unauthorized: () => ApiError,
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
+    read?: Pick<SignInOptions, 'memberships' | 'clearFactor'>,
   ): Promise<LoginTokenDto> {
-    return this.issuing.signIn(user, method, unauthorized, within, origin);
+    return this.issuing.signIn(user, method, unauthorized, within, origin, read);
   }
 
   /**

@@ -13,7 +13,8 @@ import { ApiError } from '../../base/common/errors/api-error.js';
 import { SystemDomainsService } from '../../accounts/system-domains/system-domains.service.js';
 import type { LoginTokenDto, MultiDomainTokenItemDto } from '../../credentials/tokens/dto/token.dto.js';
 import { tokenView } from '../../credentials/tokens/token-view.js';
-import { CredentialMintService } from '../../credentials/mint/credential-mint.service.js';
+import { CredentialMintService, type SignInWrites } from '../../credentials/mint/credential-mint.service.js';
+import type { GuessedFactor } from '../../base/model/guessing-defence.entity.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { logoUrl } from '../../accounts/system-domains/logo.js';
 import { type LiveMembership, LoginRepository } from './login.repository.js';
@@ -35,6 +36,19 @@ const isTenantMethod = (m: string): m is TenantMethod => (TENANT_METHODS as read
 
 /** A live domain of the user's (LoginRepository.liveMemberships), with the user's confirmed second factors. */
 type Membership = Omit<LiveMembership, 'factors'> & { configured: MfaMethod[] };
+
+/**
+ * What a service sign-in knows besides the user: `domainId`, one domain only (a passkey's); `amr`, how the
+ * person signed in; `memberships`, the live memberships read with the account (a password sign-in's first
+ * statement); `clearFactor`, the guessing defence's count to forget with the tokens (GuessingDefence's deferred
+ * clear: the caller forgets it itself if this sign-in fails).
+ */
+export interface SignInOptions {
+  domainId?: string;
+  amr?: string[];
+  memberships?: LiveMembership[];
+  clearFactor?: GuessedFactor;
+}
 
 /**
  * Runs inside the sign-in's transaction once the tokens are issued (e.g. consuming a marketplace signup
@@ -69,24 +83,28 @@ export class SignInService {
     unauthorized: () => ApiError,
     within?: SignInHook,
     origin: AuditOrigin = OUTSIDE_REQUEST,
-    passkey?: { domainId?: string; amr: string[] },
+    opts: SignInOptions = {},
   ): Promise<LoginTokenDto> {
-    const onlyDomainId = passkey?.domainId;
+    const onlyDomainId = opts.domainId;
     // one read for everything the answer needs: the live memberships with their built-in sign-in app, the
-    // user's rank and logo in each, and the user's confirmed factors
-    const all = await this.membershipsOf(user.id);
+    // user's rank and logo in each, and the user's confirmed factors (a password sign-in read them with the
+    // account: LoginRepository.signInAccount)
+    const all = opts.memberships ? this.withFactors(opts.memberships) : await this.membershipsOf(user.id);
     const rows = onlyDomainId ? all.filter((r) => r.domain.id === onlyDomainId) : all;
     if (rows.length === 0) throw unauthorized();
     const configured = rows[0].configured;
     // a user-verified passkey is both factors: a domain is owed more only where its policy does not count it
     const mfa = method === 'passkey';
     const owes = (r: Membership) => (mfa ? !passkeySatisfies(r.domain) : factorOwed(r.domain, configured));
+    const owed = rows.some(owes);
     const home = rows.find((r) => r.domain.id === user.system_domain_id) ?? rows[0];
+    // the sign-in's own writes ride on its token statement (TokenIssuer): the factor's count forgotten, and
+    // `last_login` once no factor is owed anywhere (the second factor's completion sets it then)
+    const clearFactor = opts.clearFactor ?? null;
     const write = async (em: EntityManager) => {
-      // outside a transaction (no hook), the tokens with their audit records (one statement, TokenIssuer)
-      // and `last_login` are group commits shared with the sign-ins of the same turn: the answer waits for
-      // both. A crash between them leaves at most tokens nobody received (each with its record) and an old
-      // `last_login`; a hook's work must commit with the tokens, so a hook gets one transaction for all of it.
+      // outside a transaction (no hook), the tokens with their audit records and the sign-in's writes are one
+      // statement (TokenIssuer), a group commit shared with the sign-ins of the same turn; a hook's work must
+      // commit with the tokens, so a hook gets one transaction for all of it.
       //
       // where a factor is owed, no domain token: the temporary token below completes the sign-in
       const tokenFor = async (r: Membership) =>
@@ -98,7 +116,13 @@ export class SignInService {
                 em,
                 user.id,
                 r.domain.id,
-                { method, mfa, origin, amr: passkey?.amr },
+                {
+                  method,
+                  mfa,
+                  origin,
+                  amr: opts.amr,
+                  signInWrites: { clearFactor, touchLastLogin: !owed },
+                },
                 r.builtinAppId,
               )),
             };
@@ -107,12 +131,15 @@ export class SignInService {
       const out = [];
       if (em === this.users.manager) out.push(...(await Promise.all(rows.map(tokenFor))));
       else for (const r of rows) out.push(await tokenFor(r));
-      const owed = out.some((i) => i.token === null);
-      const lastLogin = owed ? null : this.lastLogin(em, user.id);
       const temp = owed
-        ? await this.tempToken(em, user.id, home.domain.id, { method, origin }, home.builtinAppId)
+        ? await this.tempToken(
+            em,
+            user.id,
+            home.domain.id,
+            { method, origin, signInWrites: { clearFactor } },
+            home.builtinAppId,
+          )
         : null;
-      await lastLogin;
       if (within)
         await within(em, { domainIds: out.filter((i) => i.token !== null).map((i) => i.domain.id), owed });
       return { out, temp };
@@ -138,16 +165,11 @@ export class SignInService {
 
   /** The user's live domains, oldest membership first (one query: LoginRepository.liveMemberships). */
   private async membershipsOf(userId: string): Promise<Membership[]> {
-    return (await this.users.liveMemberships(userId)).map(({ factors, ...m }) => ({
-      ...m,
-      configured: confirmedMethods(factors),
-    }));
+    return this.withFactors(await this.users.liveMemberships(userId));
   }
 
-  /** `last_login` now: in the caller's transaction, else group-committed with the other sign-ins' (LoginRepository). */
-  private lastLogin(em: EntityManager, userId: string): Promise<void> {
-    if (em === this.users.manager) return this.users.touchLastLogin(userId);
-    return this.users.touchLastLoginIn(em, userId);
+  private withFactors(memberships: LiveMembership[]): Membership[] {
+    return memberships.map(({ factors, ...m }) => ({ ...m, configured: confirmedMethods(factors) }));
   }
 
   /**
@@ -170,9 +192,9 @@ export class SignInService {
     const owed = how.secondFactor && factorOwed(domain, row.configured);
     const issued = await this.users.transaction(async (em) => {
       if (owed) return this.tempToken(em, user.id, domain.id, how, row.builtinAppId);
-      const out = await this.domainToken(em, user.id, domain.id, how, row.builtinAppId);
-      await this.lastLogin(em, user.id);
-      return out;
+      // `last_login` with the token, in its statement
+      const signInWrites = { touchLastLogin: true };
+      return this.domainToken(em, user.id, domain.id, { ...how, signInWrites }, row.builtinAppId);
     });
     const rights = applyCap(
       { isSuperAdmin: user.is_super_admin, isAdmin: user.is_super_admin || row.isAdmin, roles: new Set() },
@@ -230,6 +252,8 @@ export class SignInService {
       tenantVouched?: boolean;
       /** How the person signed in (OpenID Connect `amr`), where the marks do not tell: a passkey. */
       amr?: string[] | null;
+      /** The sign-in's own writes, in the token's statement (TokenIssuer). */
+      signInWrites?: SignInWrites;
     },
     builtinAppId: string | null = null,
   ) {
@@ -247,6 +271,7 @@ export class SignInService {
         tenantVouched,
         rightsCap: how.rightsCap ?? null,
         amr: how.amr ?? null,
+        signInWrites: how.signInWrites,
       },
       {
         origin: { ...(how.origin ?? OUTSIDE_REQUEST), actorUserId: userId },
@@ -266,7 +291,12 @@ export class SignInService {
     em: EntityManager,
     userId: string,
     domainId: string,
-    how: { method: SignInMethod; origin: AuditOrigin; rightsCap?: RightsCap | null },
+    how: {
+      method: SignInMethod;
+      origin: AuditOrigin;
+      rightsCap?: RightsCap | null;
+      signInWrites?: SignInWrites;
+    },
     builtinAppId: string | null = null,
   ) {
     const appId = builtinAppId ?? (await this.domains.builtinAppId(em, domainId));
@@ -279,6 +309,7 @@ export class SignInService {
         kind: 'TEMP',
         tenantVouched: isTenantMethod(how.method),
         rightsCap: how.rightsCap ?? null,
+        signInWrites: how.signInWrites,
       },
       {
         origin: { ...how.origin, actorUserId: userId },
