@@ -32,11 +32,20 @@ export interface ByteStore {
   /**
    * Stores the next chunk at `state.offset`: at most `length` bytes of `body` (more is ChunkTooLargeError and
    * nothing of the chunk is kept). A client that goes away mid-chunk leaves what was stored (FILE) or nothing
-   * (S3: a part is all or nothing), and the caller records `written`.
+   * (S3: a part is all or nothing), and the caller records `written`. Once it resolves, the `written` bytes
+   * are durable (FILE: on the disk, synced; S3: the part is stored). `observe` sees each piece of the body
+   * it takes, in order, before it is stored (the upload's running checksum).
    */
-  writeChunk(state: UploadState, body: Readable, length: number): Promise<ChunkResult>;
+  writeChunk(
+    state: UploadState,
+    body: Readable,
+    length: number,
+    observe?: (piece: Buffer) => void,
+  ): Promise<ChunkResult>;
   /** Ends an upload whose bytes are all stored (S3: completes the multipart upload). */
   completeUpload(state: UploadState): Promise<void>;
+  /** `sha256:<hex>` of the stored bytes, read back. */
+  sha256(key: string): Promise<string>;
   /** The stored bytes, or `start`..`end` (inclusive) of them. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   put(key: string, data: Buffer, contentType: string): Promise<void>;

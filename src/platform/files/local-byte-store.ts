@@ -1,10 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rm, truncate, writeFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { type ByteStore, type ChunkResult, ChunkTooLargeError, type UploadState } from './byte-store.js';
+import { sha256OfFile, writeBody } from './chunk-writer.js';
 
 const KEY = /^[a-z]+(\/[0-9a-f-]+)+(\.jpg)?$/;
 
@@ -25,40 +25,61 @@ export class LocalByteStore implements ByteStore {
   }
 
   async startUpload(key: string): Promise<null> {
-    const p = this.path(key);
-    await mkdir(dirname(p), { recursive: true });
     // keeps what an earlier start stored: a second start resumes the same upload
-    await (await open(p, 'a')).close();
+    await (await this.openForWrite(this.path(key))).close();
     return null;
   }
 
-  async writeChunk(state: UploadState, body: Readable, length: number): Promise<ChunkResult> {
+  /**
+   * The chunk is written at its offset (chunk-writer.ts: batched writes overlapping the body's arrival),
+   * then synced (fdatasync) before it resolves, so the bytes the caller then records survive a crash of the
+   * machine, not only of the process; the first chunk also syncs the directories that name the file.
+   */
+  async writeChunk(
+    state: UploadState,
+    body: Readable,
+    length: number,
+    observe?: (piece: Buffer) => void,
+  ): Promise<ChunkResult> {
     const p = this.path(state.key);
-    await this.startUpload(state.key);
-    let seen = 0;
-    const limit = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        seen += chunk.length;
-        if (seen > length) return done(new ChunkTooLargeError());
-        done(null, chunk);
-      },
-    });
-    // r+: write at the offset without truncating (the file exists since startUpload)
-    const out = createWriteStream(p, { flags: 'r+', start: state.offset });
+    const fh = await this.openForWrite(p);
     try {
-      await pipeline(body, limit, out);
-    } catch (err) {
-      if (err instanceof ChunkTooLargeError) {
-        await truncate(p, state.offset);
+      let result: { written: number; cut: boolean };
+      try {
+        result = await writeBody(fh, body, state.offset, length, observe);
+      } catch (err) {
+        if (err instanceof ChunkTooLargeError) await fh.truncate(state.offset);
         throw err;
       }
-      // the client went away: what reached the disk stays, and the upload resumes after it (once the
-      // stream has closed, so no write in flight lands after the truncation)
-      if (!out.closed) await new Promise<void>((r) => out.once('close', () => r()));
-      await truncate(p, state.offset + out.bytesWritten);
-      return { written: out.bytesWritten };
+      // a cut chunk: nothing past what arrived (bytes of an earlier attempt that was never recorded)
+      if (result.cut) await fh.truncate(state.offset + result.written);
+      await fh.datasync();
+      if (state.offset === 0) await syncDirectories(p);
+      return { written: result.written };
+    } finally {
+      await fh.close();
     }
-    return { written: out.bytesWritten };
+  }
+
+  /** Opens the object to write, creating it (and its directory) when missing; never truncates. */
+  private async openForWrite(p: string): Promise<FileHandle> {
+    const flags = constants.O_WRONLY | constants.O_CREAT;
+    try {
+      return await open(p, flags, 0o644);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(dirname(p), { recursive: true });
+      return open(p, flags, 0o644);
+    }
+  }
+
+  async sha256(key: string): Promise<string> {
+    const fh = await open(this.path(key), 'r');
+    try {
+      return await sha256OfFile(fh);
+    } finally {
+      await fh.close();
+    }
   }
 
   async completeUpload(): Promise<void> {}
@@ -78,6 +99,18 @@ export class LocalByteStore implements ByteStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+}
+
+/** Syncs the directories that name `p` (`files/<xx>/`, `files/`, the storage's), as the first chunk made them. */
+async function syncDirectories(p: string): Promise<void> {
+  for (let dir = dirname(p), i = 0; i < 3; dir = dirname(dir), i++) {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Readable, Transform } from 'node:stream';
 import { type ByteStore, type ChunkResult, ChunkTooLargeError, type UploadState } from './byte-store.js';
+import { checksumOf } from './checksum.js';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
 interface S3 {
@@ -64,7 +65,12 @@ export class S3ByteStore implements ByteStore {
     return out.UploadId;
   }
 
-  async writeChunk(state: UploadState, body: Readable, length: number): Promise<ChunkResult> {
+  async writeChunk(
+    state: UploadState,
+    body: Readable,
+    length: number,
+    observe?: (piece: Buffer) => void,
+  ): Promise<ChunkResult> {
     // before any listener: the request body stays paused until it is piped below
     const { sdk, client } = await this.s3();
     const n = state.parts.length + 1;
@@ -79,6 +85,7 @@ export class S3ByteStore implements ByteStore {
           abort.abort();
           return done(new ChunkTooLargeError());
         }
+        observe?.(chunk);
         done(null, chunk);
       },
     });
@@ -130,6 +137,10 @@ export class S3ByteStore implements ByteStore {
         MultipartUpload: { Parts: state.parts.map((p) => ({ PartNumber: p.n, ETag: p.etag })) },
       }),
     );
+  }
+
+  async sha256(key: string): Promise<string> {
+    return checksumOf.stream(await this.read(key));
   }
 
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
