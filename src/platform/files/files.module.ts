@@ -18,8 +18,10 @@ import { KeyframesService } from './keyframes.service.js';
 import { StoragesController } from './storages.controller.js';
 import { StoragesService } from './storages.service.js';
 import { TransferController } from './transfer.controller.js';
+import { UploadDigests } from './upload-digests.js';
 import { UploadService } from './upload.service.js';
 import { FilesRepository } from './files.repository.js';
+import { UploadRepository } from './upload.repository.js';
 import { StoragesRepository } from './storages.repository.js';
 import { FormatsRepository } from './formats.repository.js';
 
@@ -39,10 +41,12 @@ import { FormatsRepository } from './formats.repository.js';
     FormatsService,
     FilesService,
     UploadService,
+    UploadDigests,
     DownloadService,
     KeyframesService,
     FilesWorker,
     FilesRepository,
+    UploadRepository,
     StoragesRepository,
     FormatsRepository,
   ],

@@ -270,17 +270,7 @@ export class FilesRepository extends FeatureRepository {
     return this.manager.findOneByOrFail(StorageEntity, { id });
   }
 
-  // ---- the upload and downloads behind signed links
-
-  /** A live file whose asset is not deleted, or null. */
-  async fileOfLiveAsset(id: string): Promise<FileEntity | null> {
-    return this.manager
-      .getRepository(FileEntity)
-      .createQueryBuilder('f')
-      .innerJoin('assets', 'a', 'a.id = f.asset_id AND a.date_deleted IS NULL')
-      .where('f.id = :id AND f.date_deleted IS NULL', { id })
-      .getOne();
-  }
+  // ---- the downloads behind signed links (the upload's statements: upload.repository.ts)
 
   /** A CLOSED live file whose asset is not deleted, or null. */
   async closedFileOfLiveAsset(id: string): Promise<FileEntity | null> {
@@ -300,43 +290,6 @@ export class FilesRepository extends FeatureRepository {
       .innerJoin('assets', 'a', 'a.id = k.asset_id AND a.date_deleted IS NULL')
       .where('k.id = :id', { id })
       .getOne();
-  }
-
-  /**
-   * Takes the upload's lease until `until`: only on an OPEN live file still at `received` bytes whose lease
-   * is free at `now`. Whether it was taken.
-   */
-  async takeUploadLease(id: string, received: number, now: Date, until: Date): Promise<boolean> {
-    const res = await this.manager
-      .createQueryBuilder()
-      .update(FileEntity)
-      .set({ upload_lock_until: until })
-      .where("id = :id AND status = 'OPEN' AND date_deleted IS NULL AND received = :received", {
-        id,
-        received: String(received),
-      })
-      .andWhere('(upload_lock_until IS NULL OR upload_lock_until <= :now)', { now })
-      .execute();
-    return Boolean(res.affected);
-  }
-
-  /** Moves the lease held as `lease` on to `until`: whether it was still held. */
-  async renewUploadLease(id: string, lease: Date, until: Date): Promise<boolean> {
-    const res = await this.manager.update(
-      FileEntity,
-      { id, upload_lock_until: lease },
-      { upload_lock_until: until },
-    );
-    return Boolean(res.affected);
-  }
-
-  /** Frees the lease held as `lease`, writing what the chunk changed with it. */
-  async releaseUploadLease(id: string, lease: Date, changes: Partial<FileEntity>): Promise<void> {
-    await this.manager.update(
-      FileEntity,
-      { id, upload_lock_until: lease },
-      { ...changes, upload_lock_until: null },
-    );
   }
 
   // ---- keyframes

@@ -1,6 +1,5 @@
 import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Clock } from '../../base/common/clock.js';
 import type { FileEntity, FileSetEntity } from '../../base/model/file.entity.js';
@@ -12,6 +11,7 @@ import { FilesService } from './files.service.js';
 import type { FilesRepository } from './files.repository.js';
 import type { FormatsService } from './formats.service.js';
 import type { StoragesService } from './storages.service.js';
+import { UploadDigests } from './upload-digests.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -63,7 +63,9 @@ function storage(over: Partial<StorageEntity> = {}): StorageEntity {
 
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 
-function setup(o: { file?: FileEntity | null; updated?: boolean; bytes?: string } = {}) {
+function setup(
+  o: { file?: FileEntity | null; updated?: boolean; bytes?: string; digests?: UploadDigests } = {},
+) {
   const f = o.file === undefined ? file() : o.file;
   const repo = repoWithTransaction(TX, {
     manager: MANAGER,
@@ -90,7 +92,7 @@ function setup(o: { file?: FileEntity | null; updated?: boolean; bytes?: string 
     })),
     currentVersion: jest.fn(async () => 'v1'),
   };
-  const store = { read: jest.fn(async () => Readable.from([Buffer.from(o.bytes ?? 'hello')])) };
+  const store = { sha256: jest.fn(async () => sha(o.bytes ?? 'hello')) };
   const stores = { of: jest.fn(() => store) };
   const links = {
     uploadUrl: (id: string) => `https://x/upload/${id}/`,
@@ -103,6 +105,7 @@ function setup(o: { file?: FileEntity | null; updated?: boolean; bytes?: string 
     links as unknown as FileLinks,
     { now: () => new Date(NOW) } as Clock,
     repo as unknown as FilesRepository,
+    o.digests ?? new UploadDigests(),
   );
   return { service, repo, storages, formats, store };
 }
@@ -207,13 +210,49 @@ describe('FilesService.update: closing', () => {
     const f = file();
     const { service, repo, store } = setup({ file: f, bytes: 'hello' });
     await service.update('a1', 'f1', { status: 'CLOSED', progress_processed: 100 });
-    expect(store.read).toHaveBeenCalledWith('files/f1/f1');
+    expect(store.sha256).toHaveBeenCalledWith('files/f1/f1');
     expect(repo.updateFileIfUnchanged).toHaveBeenCalledWith('f1', f, NOW, {
       progress_processed: 100,
       checksum: sha('hello'),
       status: 'CLOSED',
       size: '5',
     });
+  });
+
+  it('takes the checksum the upload computed as the chunks arrived, without reading the bytes back', async () => {
+    const digests = new UploadDigests();
+    const hash = digests.take('f1', 0)!;
+    hash.update('hel');
+    digests.keep('f1', 3, hash, false);
+    digests.take('f1', 3)!.update('lo');
+    digests.keep('f1', 5, hash, true);
+    const { service, repo, store } = setup({ digests, bytes: 'other' });
+    await service.update('a1', 'f1', { status: 'CLOSED' });
+    expect(store.sha256).not.toHaveBeenCalled();
+    expect(repo.updateFileIfUnchanged).toHaveBeenCalledWith(
+      'f1',
+      expect.anything(),
+      NOW,
+      expect.objectContaining({ checksum: sha('hello'), status: 'CLOSED' }),
+    );
+    // closed: the instance forgets it
+    expect(digests.checksum('f1', 5)).toBeNull();
+  });
+
+  it('reads the bytes back when this instance did not hash all of them (another took a chunk)', async () => {
+    const digests = new UploadDigests();
+    const hash = digests.take('f1', 0)!;
+    hash.update('hel');
+    digests.keep('f1', 3, hash, false);
+    const { service, repo, store } = setup({ digests, bytes: 'hello' });
+    await service.update('a1', 'f1', { status: 'CLOSED' });
+    expect(store.sha256).toHaveBeenCalledWith('files/f1/f1');
+    expect(repo.updateFileIfUnchanged).toHaveBeenCalledWith(
+      'f1',
+      expect.anything(),
+      NOW,
+      expect.objectContaining({ checksum: sha('hello') }),
+    );
   });
 
   it('an unsized file closes at the bytes received; an empty one without reading the store', async () => {
@@ -227,7 +266,7 @@ describe('FilesService.update: closing', () => {
     );
     const empty = setup({ file: file({ size: '0', received: '0' }) });
     await empty.service.update('a1', 'f1', { status: 'CLOSED' });
-    expect(empty.store.read).not.toHaveBeenCalled();
+    expect(empty.store.sha256).not.toHaveBeenCalled();
     expect(empty.repo.updateFileIfUnchanged).toHaveBeenCalledWith(
       'f1',
       expect.anything(),

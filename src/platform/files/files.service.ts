@@ -26,6 +26,7 @@ import { FormatsService } from './formats.service.js';
 import { SERVED_METHODS, type StorageEntity } from '../../base/model/storage.entity.js';
 import { StoragesService } from './storages.service.js';
 import { FilesRepository } from './files.repository.js';
+import { UploadDigests } from './upload-digests.js';
 
 /**
  * Files of an asset (the route's ACL step checked the asset): created OPEN with a signed resumable
@@ -41,6 +42,7 @@ export class FilesService {
     private readonly links: FileLinks,
     private readonly clock: Clock,
     private readonly repo: FilesRepository,
+    private readonly digests: UploadDigests,
   ) {}
 
   async create(auth: AuthContext, assetId: string, body: CreateFileDto, maxBytes: number): Promise<FileDto> {
@@ -112,6 +114,7 @@ export class FilesService {
       // CLOSED only from OPEN with no chunk being written: a racing chunk or PATCH finds it changed
       const done = await this.repo.updateFileIfUnchanged(id, f, this.clock.now(), changes);
       if (!done) throw FilesErrors.BUSY();
+      if (changes.status === 'CLOSED') this.digests.forget(id);
     }
     return this.get(assetId, id);
   }
@@ -149,15 +152,19 @@ export class FilesService {
     return f;
   }
 
-  /** OPEN → CLOSED: every declared byte received (else 400, the file stays OPEN) and a checksum recorded. */
+  /**
+   * OPEN → CLOSED: every declared byte received (else 400, the file stays OPEN) and a checksum recorded: the
+   * one this instance computed while the chunks arrived (UploadDigests), else read back from the storage.
+   */
   private async close(f: FileEntity, changes: Partial<FileEntity>): Promise<void> {
     const received = Number(f.received);
     const size = f.size === null ? received : Number(f.size);
     if (received !== size || f.multipart_upload_id !== null) throw FilesErrors.SIZE_MISMATCH(received, size);
-    const storage = await this.repo.storageOf(f.storage_id);
-    const store = this.stores.of(storage);
     changes.checksum =
-      size === 0 ? checksumOf.empty() : await checksumOf.stream(await store.read(f.object_key));
+      size === 0
+        ? checksumOf.empty()
+        : (this.digests.checksum(f.id, size) ??
+          (await this.stores.of(await this.repo.storageOf(f.storage_id)).sha256(f.object_key)));
     changes.status = 'CLOSED';
     changes.size = String(size);
   }

@@ -2,12 +2,14 @@ import { jest } from '@jest/globals';
 import { Readable } from 'node:stream';
 import type { Clock } from '../../base/common/clock.js';
 import type { ConfigOf } from '../../base/config/namespace.js';
+import { createHash } from 'node:crypto';
 import type { FileEntity } from '../../base/model/file.entity.js';
 import type { StorageEntity } from '../../base/model/storage.entity.js';
 import { ChunkTooLargeError, type ByteStore, type ChunkResult, type UploadState } from './byte-store.js';
 import type { ByteStores } from './byte-stores.js';
 import type { FILES_CONFIG } from './files-config.js';
-import type { FilesRepository } from './files.repository.js';
+import { UploadDigests } from './upload-digests.js';
+import type { UploadRepository } from './upload.repository.js';
 import { UploadService } from './upload.service.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
@@ -30,33 +32,47 @@ function file(over: Partial<FileEntity> = {}): FileEntity {
   } as FileEntity;
 }
 
-function setup(o: { file?: FileEntity | null; method?: string; minPart?: number; leaseFree?: boolean } = {}) {
+function setup(
+  o: {
+    file?: FileEntity | null;
+    method?: string;
+    minPart?: number;
+    leaseFree?: boolean;
+    digests?: UploadDigests;
+  } = {},
+) {
   const f = o.file === undefined ? file() : o.file;
   const storage = { id: 's1', method: o.method ?? 'FILE', settings: {} } as unknown as StorageEntity;
   const repo = {
-    fileOfLiveAsset: jest.fn(async () => f),
-    storageOf: jest.fn(async () => storage),
+    target: jest.fn(async () => (f ? { file: f, storage } : null)),
     takeUploadLease: jest.fn(async () => o.leaseFree ?? true),
     renewUploadLease: jest.fn(async () => true),
-    releaseUploadLease: jest.fn(async () => undefined),
+    releaseUploadLease: jest.fn(async () => true),
   };
   const store = {
     minPartBytes: o.minPart ?? 0,
     startUpload: jest.fn(async () => 'mp1' as string | null),
-    writeChunk: jest.fn(async (_s: UploadState, _b: Readable, length: number): Promise<ChunkResult> => ({
-      written: length,
-    })),
+    writeChunk: jest.fn(
+      async (
+        _s: UploadState,
+        _b: Readable,
+        length: number,
+        _observe?: (piece: Buffer) => void,
+      ): Promise<ChunkResult> => ({ written: length }),
+    ),
     completeUpload: jest.fn(async () => undefined),
   };
+  const digests = o.digests ?? new UploadDigests();
   const stores = { of: jest.fn(() => store as unknown as ByteStore) };
   const config = { maxFileBytes: MAX } as ConfigOf<typeof FILES_CONFIG>;
   const service = new UploadService(
-    repo as unknown as FilesRepository,
+    repo as unknown as UploadRepository,
     config,
     stores as unknown as ByteStores,
     { now: () => new Date(NOW) } as Clock,
+    digests,
   );
-  return { service, repo, store };
+  return { service, repo, store, digests };
 }
 
 const body = () => Readable.from([]);
@@ -158,6 +174,7 @@ describe('UploadService.put: the lease', () => {
       { key: 'files/f1/f1', offset: 5, multipartUploadId: null, parts: [] },
       expect.anything(),
       3,
+      undefined,
     );
     expect(repo.releaseUploadLease).toHaveBeenCalledWith('f1', LEASE_UNTIL, {
       received: '8',
@@ -265,5 +282,91 @@ describe('UploadService.start', () => {
     await expect(failing.service.start('f1')).rejects.toThrow('s3 down');
     expect(failing.repo.releaseUploadLease).toHaveBeenCalledWith('f1', LEASE_UNTIL, {});
     await expect(setup({ leaseFree: false }).service.start('f1')).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('UploadService.put: the running checksum', () => {
+  const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
+  const send = (s: UploadService, range: string, bytes: string, length = bytes.length) =>
+    s.put('f1', range, String(length), Readable.from([Buffer.from(bytes)]));
+  /** A store that takes the body, showing each piece to `observe`, and stores `keep` bytes of it (all). */
+  function storing(store: ReturnType<typeof setup>['store'], keep?: number) {
+    store.writeChunk.mockImplementationOnce(async (_s, b, _length, observe) => {
+      let seen = 0;
+      for await (const piece of b as AsyncIterable<Buffer>) {
+        observe?.(piece);
+        seen += piece.length;
+      }
+      return { written: keep ?? seen };
+    });
+  }
+
+  it('hashes each chunk as it arrives: the complete upload has the SHA-256 of its bytes', async () => {
+    const f = file();
+    const { service, store, digests } = setup({ file: f });
+    storing(store);
+    await send(service, 'bytes 0-4/10', 'hello');
+    f.received = '5';
+    storing(store);
+    await expect(send(service, 'bytes 5-9/10', 'world')).resolves.toMatchObject({ status: 200 });
+    expect(digests.checksum('f1', 10)).toBe(sha('helloworld'));
+  });
+
+  it('a chunk cut after what it stored resumes the checksum from there', async () => {
+    const f = file();
+    const { service, store, digests } = setup({ file: f });
+    storing(store);
+    // the client went away after 3 bytes of 5: all 3 were stored and hashed
+    await send(service, 'bytes 0-4/10', 'hel', 5);
+    expect(store.writeChunk).toHaveBeenLastCalledWith(
+      expect.anything(),
+      expect.anything(),
+      5,
+      expect.any(Function),
+    );
+    f.received = '3';
+    storing(store);
+    await send(service, 'bytes 3-9/10', 'loworld');
+    expect(digests.checksum('f1', 10)).toBe(sha('helloworld'));
+  });
+
+  it('a chunk whose stored bytes are not the ones hashed leaves no checksum: CLOSED reads them back', async () => {
+    const f = file();
+    const { service, store, digests } = setup({ file: f });
+    storing(store, 2);
+    await send(service, 'bytes 0-4/10', 'hello');
+    f.received = '2';
+    storing(store);
+    await send(service, 'bytes 2-9/10', 'lloworld');
+    expect(store.writeChunk).toHaveBeenLastCalledWith(expect.anything(), expect.anything(), 8, undefined);
+    expect(digests.checksum('f1', 10)).toBeNull();
+  });
+
+  it('a chunk whose lease was lost before its release keeps no checksum', async () => {
+    const f = file({ received: '5' });
+    const digests = new UploadDigests();
+    const hash = digests.take('f1', 0)!.update('hello');
+    digests.keep('f1', 5, hash, false);
+    const { service, store, repo } = setup({ file: f, digests });
+    repo.releaseUploadLease.mockResolvedValueOnce(false);
+    storing(store);
+    await send(service, 'bytes 5-9/10', 'world');
+    expect(store.writeChunk).toHaveBeenLastCalledWith(
+      expect.anything(),
+      expect.anything(),
+      5,
+      expect.any(Function),
+    );
+    expect(digests.checksum('f1', 10)).toBeNull();
+  });
+
+  it('a failed or refused chunk drops the running checksum', async () => {
+    const f = file({ received: '5' });
+    const digests = new UploadDigests();
+    digests.keep('f1', 5, digests.take('f1', 0)!.update('hello'), false);
+    const { service, store } = setup({ file: f, digests });
+    store.writeChunk.mockRejectedValueOnce(new ChunkTooLargeError());
+    await expect(send(service, 'bytes 5-9/10', 'world')).rejects.toMatchObject({ status: 413 });
+    expect(digests.take('f1', 5)).toBeNull();
   });
 });

@@ -6,10 +6,14 @@ import { Clock } from '../../base/common/clock.js';
 import { ChunkTooLargeError, type UploadState } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
 import { parseContentRange } from './content-range.js';
-import type { FileEntity } from '../../base/model/file.entity.js';
 import { FilesErrors } from './files.errors.js';
-import type { StorageEntity } from '../../base/model/storage.entity.js';
-import { FilesRepository } from './files.repository.js';
+import {
+  type UploadChanges,
+  type UploadFile,
+  UploadRepository,
+  type UploadStorage,
+} from './upload.repository.js';
+import { UploadDigests } from './upload-digests.js';
 
 /** A chunk's lease on its upload; renewed while the chunk streams, so a crashed instance frees it soon. */
 const LOCK_MS = 60_000;
@@ -35,10 +39,11 @@ export interface UploadedFileDto {
 @Injectable()
 export class UploadService {
   constructor(
-    private readonly repo: FilesRepository,
+    private readonly repo: UploadRepository,
     @Inject(FILES_CONFIG.token) private readonly filesConfig: ConfigOf<typeof FILES_CONFIG>,
     private readonly stores: ByteStores,
     private readonly clock: Clock,
+    private readonly digests: UploadDigests,
   ) {}
 
   async start(fileId: string): Promise<void> {
@@ -109,19 +114,31 @@ export class UploadService {
       multipartUploadId: file.multipart_upload_id,
       parts: file.multipart_parts,
     };
+    // the running checksum, when this instance holds it at this offset: each piece is hashed as it arrives
+    const hash = this.digests.take(file.id, received);
+    let hashed = 0;
+    const observe = hash
+      ? (piece: Buffer) => {
+          hash.update(piece);
+          hashed += piece.length;
+        }
+      : undefined;
     let now = received;
     try {
-      const result = await store.writeChunk(state, body, chunk);
+      const result = await store.writeChunk(state, body, chunk, observe);
       now = received + result.written;
       const parts = result.part ? [...state.parts, result.part] : state.parts;
-      const changes: Partial<FileEntity> = { received: String(now), multipart_parts: parts };
-      if (total !== null && now === total) {
+      const changes: UploadChanges = { received: String(now), multipart_parts: parts };
+      const complete = total !== null && now === total;
+      if (complete) {
         await store.completeUpload({ ...state, parts });
         changes.multipart_upload_id = null;
         changes.multipart_parts = [];
         if (declared === null) changes.size = String(total);
       }
-      await this.release(file.id, lock, changes);
+      const held = await this.release(file.id, lock, changes);
+      // kept only when `received` moved under this chunk's lease and the hash saw exactly the bytes stored
+      if (hash && held && hashed === result.written) this.digests.keep(file.id, now, hash, complete);
     } catch (err) {
       await this.release(file.id, lock, {});
       if (err instanceof ChunkTooLargeError)
@@ -133,23 +150,23 @@ export class UploadService {
     return this.answer({ ...file, size: total === null ? file.size : String(total) }, now, total);
   }
 
-  private answer(file: FileEntity, received: number, total: number | null): UploadAnswer {
+  private answer(file: UploadFile, received: number, total: number | null): UploadAnswer {
     if (file.status !== 'OPEN' || (total !== null && received === total))
       return { status: 200, file: { id: file.id, name: file.original_name, size: received } };
     return { status: 308, range: received > 0 ? `bytes=0-${received - 1}` : null };
   }
 
   /** The file behind a valid link: OPEN (or CLOSED, for a status query), its asset not deleted. */
-  private async open(fileId: string): Promise<{ file: FileEntity; storage: StorageEntity }> {
-    const file = await this.repo.fileOfLiveAsset(fileId);
-    if (!file) throw FilesErrors.FILE_NOT_FOUND();
+  private async open(fileId: string): Promise<{ file: UploadFile; storage: UploadStorage }> {
+    const target = await this.repo.target(fileId);
+    if (!target) throw FilesErrors.FILE_NOT_FOUND();
+    const { file } = target;
     if (file.status !== 'OPEN' && file.status !== 'CLOSED') throw FilesErrors.NOT_OPEN(file.status);
-    const storage = await this.repo.storageOf(file.storage_id);
-    return { file, storage };
+    return target;
   }
 
   /** Takes the upload's lease if no other chunk holds it and nothing moved since `received` was read. */
-  private async lock(file: FileEntity, received: number): Promise<Date> {
+  private async lock(file: UploadFile, received: number): Promise<Date> {
     if (file.status !== 'OPEN') throw FilesErrors.NOT_OPEN(file.status);
     const now = this.clock.now();
     const until = new Date(now.getTime() + LOCK_MS);
@@ -167,7 +184,8 @@ export class UploadService {
       .catch(() => undefined);
   }
 
-  private async release(id: string, lock: Date, changes: Partial<FileEntity>): Promise<void> {
-    await this.repo.releaseUploadLease(id, lock, changes);
+  /** Frees the lease, writing the changes with it: whether it was still held (else nothing was written). */
+  private async release(id: string, lock: Date, changes: UploadChanges): Promise<boolean> {
+    return this.repo.releaseUploadLease(id, lock, changes);
   }
 }
