@@ -28,6 +28,10 @@ export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
 @Index('ix_asset_acls_asset', ['asset_id'])
 @Index('ix_asset_acls_user', ['user_id'])
 @Index('ix_asset_acls_group', ['group_id'])
+// a search's per-candidate lookup of the caller's own read entry, answered from the index alone
+@Index('ix_asset_acls_user_read', ['user_id', 'asset_id'], {
+  where: `"user_id" IS NOT NULL AND 'read' = ANY("permissions")`,
+})
 export class AssetAclEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { readableSql, seesAllAssets } from '../assets/asset-acl-sql.js';
+import { callerGroupsSql, readableSql, seesAllAssets } from '../assets/asset-acl-sql.js';
 import { SEARCH_CONFIG } from '../assets/search-document.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Facet } from '../../base/common/http/page-list.js';
@@ -43,13 +43,16 @@ export class PostgresAssetSearch extends AssetSearch {
   async search(auth: AuthContext, r: SearchRequest): Promise<SearchResult> {
     const p = new Params();
     const tsq = r.query ? `websearch_to_tsquery('${SEARCH_CONFIG}', ${p.add(r.query)})` : null;
+    // a parameter PostgreSQL cannot type is an error: the caller's id only where the condition uses it
+    const user = seesAllAssets(auth) ? null : p.add(auth.userId);
+    // a full-text match checks each candidate's ACL entries, with the caller's groups read once (caller_groups)
+    const perCandidate = tsq !== null && user !== null;
     const where = [
       `a.system_domain_id = ${p.add(auth.systemDomainId)}`,
       'a.date_deleted IS NULL',
-      // a parameter PostgreSQL cannot type is an error: the caller's id only where the condition uses it
-      seesAllAssets(auth)
+      user === null
         ? 'TRUE'
-        : readableSql(auth, 'a', p.add(auth.userId), { perCandidate: tsq !== null }),
+        : readableSql(auth, 'a', user, perCandidate ? { perCandidate: { groups: 'caller_groups.ids' } } : {}),
       ...(tsq ? [`a.search_vector @@ ${tsq}`] : []),
       ...(r.filter && r.filter.terms.length ? [this.filterSql(r.filter, p)] : []),
     ].join(' AND ');
@@ -71,10 +74,10 @@ export class PostgresAssetSearch extends AssetSearch {
     // one statement, the match set evaluated once: the facets (whose type buckets sum to the total) and the
     // page with its highlights, told apart by rn (null on facet rows)
     const rows = await this.repo.run(
-      `WITH matching AS MATERIALIZED (
+      `WITH ${perCandidate ? `caller_groups AS MATERIALIZED (${callerGroupsSql(user)}), ` : ''}matching AS MATERIALIZED (
          SELECT a.id, a.title, a.type, a.status, a.date_created, a.date_modified, a.current_version_id,
                 ${score} AS _score
-           FROM assets a WHERE ${where}
+           FROM ${perCandidate ? 'caller_groups, ' : ''}assets a WHERE ${where}
        ), page AS (
          SELECT m.id, m.title, m.current_version_id, row_number() OVER (ORDER BY ${order}) AS rn
            FROM matching m ORDER BY ${order} LIMIT ${p.add(r.perPage)} OFFSET ${p.add((r.page - 1) * r.perPage)}
