@@ -45,6 +45,17 @@ function servicePid(): number {
   throw new Error('upload: the service process was not found');
 }
 
+/** CPU time of a process, all its threads, in seconds (utime + stime of /proc/<pid>/stat, 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 function rssOf(pid: number): number {
   try {
     const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -124,7 +135,9 @@ export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolea
           : reject(new Error(`upload client exited ${code}`)),
       );
     });
+  const cpuBefore = cpuSeconds(pid);
   const client = await profiled('upload', sendAll);
+  const uploadCpu = cpuSeconds(pid) - cpuBefore;
   let ok = client.ok;
   const uploadSeconds = client.seconds;
   started = process.hrtime.bigint();
@@ -152,6 +165,9 @@ export async function uploadPhase(ctx: UploadBenchContext): Promise<{ ok: boolea
   console.log(`upload_mb_per_s=${mbps(uploadSeconds)}`);
   console.log(`cp_mb_per_s=${mbps(cpSeconds)}`);
   console.log(`upload_vs_cp_ratio=${(cpSeconds / uploadSeconds).toFixed(3)}`);
+  // the service's CPU time (every thread: JavaScript, garbage collector, writes) while the chunks streamed:
+  // steadier than the wall clock on a shared machine
+  console.log(`upload_server_cpu_s=${uploadCpu.toFixed(2)}`);
   console.log(`close_s=${closeSeconds.toFixed(3)}`);
   console.log(`close_checksum_mb_per_s=${mbps(closeSeconds)}`);
   console.log(`upload_rss_before_mb=${(rssBefore / MIB).toFixed(0)}`);
