@@ -25,6 +25,14 @@ describe('UploadDigests', () => {
     expect(d.checksum('f', 5)).toBeNull();
   });
 
+  it('an upload whose chunks never named the total closes on a copy of its running hash', () => {
+    const d = new UploadDigests();
+    d.keep('f', 5, d.take('f', 0)!.update('hello'), false);
+    expect(d.checksum('f', 5)).toBe(sha('hello'));
+    // the running hash itself goes on
+    expect(d.take('f', 5)?.update(' world').digest('hex')).toBe(sha('hello world').slice(7));
+  });
+
   it('keeps a bounded number of uploads, the least recently moved going first', () => {
     const d = new UploadDigests();
     for (let i = 0; i <= 4096; i++) d.keep(`f${i}`, 1, createHash('sha256').update('x'), true);

@@ -51,10 +51,14 @@ export class UploadDigests {
     if (this.entries.size > MAX_UPLOADS) this.entries.delete(this.entries.keys().next().value as string);
   }
 
-  /** The checksum of a complete upload of `size` bytes, when this instance hashed all of it. */
+  /**
+   * The checksum of an upload of `size` bytes, when this instance hashed all of them: finished with the last
+   * chunk, or (a file of no declared size, whose chunks never named the total) from a copy of the running hash.
+   */
   checksum(fileId: string, size: number): string | null {
     const entry = this.entries.get(fileId);
-    return entry?.offset === size ? entry.checksum : null;
+    if (entry?.offset !== size) return null;
+    return entry.checksum ?? (entry.hash ? `sha256:${entry.hash.copy().digest('hex')}` : null);
   }
 
   forget(fileId: string): void {
