@@ -2,8 +2,9 @@
 // livez, token_validate, client_credentials and login phases once per candidate setting of the servers' Node
 // flags (BENCH_NODE_FLAGS), the candidates alternating, for BENCH_SWEEP_ROUNDS rounds (default 2), and prints
 // each candidate's medians: requests/s and server CPU per request of livez, validation and client_credentials,
-// the ratios against the floor and the durable peer of the same run, sign-ins per second, and the largest
-// resident set of any phase (sign-in's argon2id included). Run after `npm run build`:
+// the ratios against the floor and the durable peer of the same run, sign-ins per second, the upload's CPU and
+// ratio to cp (BENCH_UPLOAD_MB, default 1024), and the largest resident sets (sign-in's argon2id runs, the
+// upload's body buffers, every phase). Run after `npm run build`:
 //   node bench/heap-sweep.mjs ['<flags>' ...]     (default: the candidates below)
 // Benchmarks are never run in CI.
 import { spawn } from 'node:child_process';
@@ -15,23 +16,27 @@ const CANDIDATES =
     : [
         '--max-semi-space-size=8 --heap-growing-percent=25',
         '--max-semi-space-size=16 --heap-growing-percent=25',
+        '--max-semi-space-size=16 --heap-growing-percent=50',
         '--max-semi-space-size=32 --heap-growing-percent=25',
-        '--max-semi-space-size=16',
-        '--max-semi-space-size=32',
+        '--max-semi-space-size=32 --heap-growing-percent=50',
       ];
 const ROUNDS = Number(process.env.BENCH_SWEEP_ROUNDS ?? 2);
 const BENCH = fileURLToPath(new URL('../dist/bench/bench.js', import.meta.url));
 const KEYS = [
-  'livez_round1_rps',
-  'livez_round1_server_cpu_us_per_request',
+  'livez_rps',
+  'livez_server_cpu_us_per_request',
   'livez_vs_floor',
-  'token_validate_round1_rps',
-  'token_validate_round1_server_cpu_us_per_request',
+  'token_validate_rps',
+  'token_validate_server_cpu_us_per_request',
   'validate_vs_durable_introspect',
-  'client_credentials_round1_rps',
-  'client_credentials_round1_server_cpu_us_per_request',
+  'client_credentials_rps',
+  'client_credentials_server_cpu_us_per_request',
   'cc_vs_durable_peer',
-  'login_round1_rps',
+  'login_rps',
+  'login_rss_mb',
+  'upload_server_cpu_s',
+  'upload_vs_cp_ratio',
+  'upload_max_rss_mb',
   'rss_mb_under_load',
 ];
 
@@ -42,7 +47,8 @@ function runOnce(flags) {
         ...process.env,
         BENCH_NODE_FLAGS: flags,
         BENCH_ROUNDS: '1',
-        BENCH_PHASES: 'livez,token_validate,client_credentials,login',
+        BENCH_PHASES: 'livez,token_validate,client_credentials,login,upload',
+        BENCH_UPLOAD_MB: process.env.BENCH_UPLOAD_MB ?? '1024',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -76,7 +82,7 @@ for (const [flags, runs] of results) {
   const cells = KEYS.map((k) => {
     const xs = runs.map((r) => r[k]).filter((x) => Number.isFinite(x));
     if (xs.length === 0) return '–';
-    const m = k === 'rss_mb_under_load' ? Math.max(...xs) : median(xs);
+    const m = /rss_mb/.test(k) ? Math.max(...xs) : median(xs);
     return Number.isInteger(m) ? String(m) : m.toFixed(3);
   });
   console.log(`| \`${flags}\` | ${cells.join(' | ')} |`);
