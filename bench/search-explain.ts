@@ -28,7 +28,8 @@ if (!reuse) await adminQuery(`CREATE DATABASE ${dbName}`);
 const app = await createApp(
   loadConfig({
     DATABASE_URL: databaseUrl(dbName),
-    KEY_ENCRYPTION_SECRET: randomSecret(),
+    // the same on every run, so a kept database's signing keys open again (a scratch database, never a service's)
+    KEY_ENCRYPTION_SECRET: `search-explain-scratch-database-${dbName}`,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PORT: '0',
     LOG_LEVEL: 'error',
