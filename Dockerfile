@@ -42,4 +42,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
 # (SHUTDOWN_GRACE_MS), stops its workers and closes the pool (src/app/shutdown.ts). The heap flags are those of
 # `npm run start:prod` (docs/performance.md, Memory): a young generation of 2 x 8 MB and an old generation
 # let grow 25% past the live data before it is collected, so the resident set stays near 180 MB under load.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "dist/src/main.js"]

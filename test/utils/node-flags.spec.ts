@@ -11,7 +11,7 @@ describe('service Node flags', () => {
   const flags = serviceNodeFlags(pkg.scripts['start:prod']);
 
   it('start:prod sets the heap flags', () => {
-    expect(flags).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=25']);
+    expect(flags).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
   });
 
   it('npm start and the Dockerfile CMD run node with the same flags', () => {
