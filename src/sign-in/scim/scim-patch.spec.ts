@@ -1,10 +1,10 @@
 // PatchOps (scim-patch.ts) on a User and a Group as the service holds them, in the forms Okta and Entra send,
 // read back the way the services read them (readUser, readGroup); and the PatchOps that must be refused.
 import { describe, expect, it } from '@jest/globals';
-import { ScimError } from '../../base/common/errors/scim-error.js';
 import { applyPatch } from './scim-patch.js';
 import { groupResource, readGroup, readUser, type Resource, userResource } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
+import { refusalOf } from '../../../test/utils/scim-refusal.js';
 
 const BASE = 'https://id.example.test/API/scim/v2';
 const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
@@ -50,16 +50,6 @@ const userAfter = async (...ops: unknown[]) => readUser(await applyPatch('User',
 /** The Group's name, external id and member ids after the operations (on U1, U2 unless told). */
 const groupAfter = async (ops: unknown[], members?: string[]) =>
   readGroup(await applyPatch('Group', analysts(members), patchOf(...ops)));
-
-/** What a request gets for `p`'s error: the ScimError's status and scimType (anything else as it was thrown). */
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e instanceof ScimError ? { status: e.status, scimType: e.scimType } : e;
-  }
-  return 'no error';
-}
 
 describe('applyPatch (User)', () => {
   it('answers the patched resource in the inbound form: no id, meta of its own or groups', async () => {
@@ -203,7 +193,7 @@ describe('applyPatch (Group)', () => {
 
   it('refuses a rename to an empty displayName with 400 invalidValue (readGroup)', async () => {
     const p = groupAfter([{ op: 'replace', path: 'displayName', value: '' }]);
-    expect(await refusal(p)).toEqual({ status: 400, scimType: 'invalidValue' });
+    expect(await refusalOf(p)).toEqual({ status: 400, scimType: 'invalidValue' });
   });
 
   it('reads a Group whose last member was removed as no members', async () => {
@@ -229,26 +219,26 @@ describe('applyPatch refusals', () => {
     ['no Operations', { schemas: [SCIM.patch] }],
     ['Operations that are no list', { schemas: [SCIM.patch], Operations: { op: 'replace' } }],
   ])('refuses %s with 400 invalidSyntax', async (_what, b) => {
-    expect(await refusal(applyPatch('User', ADA, b))).toEqual({ status: 400, scimType: 'invalidSyntax' });
+    expect(await refusalOf(applyPatch('User', ADA, b))).toEqual({ status: 400, scimType: 'invalidSyntax' });
   });
 
   it('refuses more than 1000 operations with 400 tooMany, and takes 1000', async () => {
     const op = { op: 'replace', path: 'displayName', value: 'x' };
     const many = (n: number) => patchOf(...Array.from({ length: n }, (_, i) => ({ ...op, value: `x${i}` })));
-    expect(await refusal(applyPatch('User', ADA, many(1001)))).toEqual({ status: 400, scimType: 'tooMany' });
+    expect(await refusalOf(applyPatch('User', ADA, many(1001)))).toEqual({ status: 400, scimType: 'tooMany' });
     expect((await applyPatch('User', ADA, many(1000))).displayName).toBe('x999');
   });
 
   it.each(['bogus', 'delete', 'patch'])('refuses the op %p with 400 invalidSyntax', async (op) => {
     const p = applyPatch('User', ADA, patchOf({ op, path: 'displayName', value: 'x' }));
-    expect(await refusal(p)).toEqual({ status: 400, scimType: 'invalidSyntax' });
+    expect(await refusalOf(p)).toEqual({ status: 400, scimType: 'invalidSyntax' });
   });
 
   it.each(['nope', 'emails[type eq', 'name.nickName.x', `${ENT}:nope`])(
     'refuses the path %p with 400 invalidPath',
     async (path) => {
       const p = applyPatch('User', ADA, patchOf({ op: 'replace', path, value: 'x' }));
-      expect(await refusal(p)).toEqual({ status: 400, scimType: 'invalidPath' });
+      expect(await refusalOf(p)).toEqual({ status: 400, scimType: 'invalidPath' });
     },
   );
 
@@ -272,7 +262,7 @@ describe('applyPatch refusals', () => {
   });
 
   it('refuses a remove without a path with 400 noTarget', async () => {
-    expect(await refusal(applyPatch('User', ADA, patchOf({ op: 'remove' })))).toEqual({
+    expect(await refusalOf(applyPatch('User', ADA, patchOf({ op: 'remove' })))).toEqual({
       status: 400,
       scimType: 'noTarget',
     });
@@ -286,6 +276,6 @@ describe('applyPatch refusals', () => {
     ['active that is no boolean', patchOf({ op: 'replace', path: 'active', value: 'maybe' })],
     ['userName that is a number', patchOf({ op: 'replace', path: 'userName', value: 42 })],
   ])('refuses %s with 400 invalidValue', async (_what, b) => {
-    expect(await refusal(applyPatch('User', ADA, b))).toEqual({ status: 400, scimType: 'invalidValue' });
+    expect(await refusalOf(applyPatch('User', ADA, b))).toEqual({ status: 400, scimType: 'invalidValue' });
   });
 });

@@ -1,7 +1,6 @@
 // The pure parts of a SCIM list request (scim-query.ts): the filter as parsed and case-folded, what it narrows
 // the database's candidates to, which resources it matches, paging, the ListResponse and attribute projection.
 import { describe, expect, it } from '@jest/globals';
-import { ScimError } from '../../base/common/errors/scim-error.js';
 import type { ScimUserRow } from './scim.repository.js';
 import {
   listResponse,
@@ -21,21 +20,12 @@ import {
   userResource,
 } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
+import { refusal } from '../../../test/utils/scim-refusal.js';
 
 const BASE = 'https://id.example.test/API/scim/v2';
 const UUID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
 const UUID_UPPER = 'A0B1C2D3-E4F5-4A6B-8C7D-9E0F1A2B3C4D';
 const AT = new Date('2026-03-01T10:00:00Z');
-
-/** What a request gets for `f`'s error: the ScimError's status and scimType (anything else as it was thrown). */
-function refusal(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e instanceof ScimError ? { status: e.status, scimType: e.scimType } : e;
-  }
-  return 'no error';
-}
 
 /** The filter's expression tree as plain data (scimmy's Filter is an array of branches). */
 const tree = (text: string, keys: ResourceKeys = USER_KEYS) =>

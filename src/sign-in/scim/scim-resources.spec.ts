@@ -1,7 +1,6 @@
 // SCIM resources (scim-resources.ts): the User and Group resources the service answers (their schemas, meta
 // and version), and the inbound bodies read in this service's terms (readUser, readGroup, foldActive).
 import { describe, expect, it } from '@jest/globals';
-import { ScimError } from '../../base/common/errors/scim-error.js';
 import type { ScimGroupRow, ScimUserRow } from './scim.repository.js';
 import {
   booleanOf,
@@ -13,6 +12,7 @@ import {
   userResource,
 } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
+import { refusal } from '../../../test/utils/scim-refusal.js';
 
 const BASE = 'https://id.example.test/API/scim/v2';
 const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
@@ -21,15 +21,6 @@ const CREATED = new Date('2026-01-05T08:00:00Z');
 const MODIFIED = new Date('2026-02-10T09:30:00Z');
 const VERSION = /^W\/"[A-Za-z0-9_-]{22}"$/;
 
-/** What a request gets for `f`'s error: the ScimError's status and scimType (anything else as it was thrown). */
-function refusal(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e instanceof ScimError ? { status: e.status, scimType: e.scimType } : e;
-  }
-  return 'no error';
-}
 const INVALID_VALUE = { status: 400, scimType: 'invalidValue' };
 
 const ENTERPRISE = { department: 'Engines', employeeNumber: '1815', manager: { value: 'mgr-1' } };

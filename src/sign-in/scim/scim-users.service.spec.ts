@@ -3,7 +3,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
 import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
-import { ScimError } from '../../base/common/errors/scim-error.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import type { TokensService } from '../../credentials/tokens/tokens.service.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
@@ -12,6 +11,7 @@ import type { ScimRepository, ScimUserRow } from './scim.repository.js';
 import { SCIM } from './scim-schemas.js';
 import { matchesVersion } from './scim-resources.js';
 import { ScimUsersService } from './scim-users.service.js';
+import { refusalOf } from '../../../test/utils/scim-refusal.js';
 
 const BASE = 'https://id.example.test/API/scim/v2';
 const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
@@ -83,16 +83,6 @@ function setup(stored: ScimUserRow | null = row(), { taken = false } = {}) {
 }
 type Setup = ReturnType<typeof setup>;
 
-/** What a request gets for `p`'s error: the ScimError's status and scimType (anything else as it was thrown). */
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e instanceof ScimError ? { status: e.status, scimType: e.scimType } : e;
-  }
-  return 'no error';
-}
-
 const nothingWritten = (s: Setup) => {
   expect(s.repo.insertUser).not.toHaveBeenCalled();
   expect(s.repo.updateUser).not.toHaveBeenCalled();
@@ -114,7 +104,7 @@ const userBody = (over: Record<string, unknown> = {}) => ({
 describe('ScimUsersService.create', () => {
   it('refuses an email another account has with 409 uniqueness, and writes nothing', async () => {
     const s = setup(null, { taken: true });
-    expect(await refusal(s.service.create(caller(), userBody(), BASE))).toEqual({
+    expect(await refusalOf(s.service.create(caller(), userBody(), BASE))).toEqual({
       status: 409,
       scimType: 'uniqueness',
     });
@@ -176,7 +166,7 @@ describe('ScimUsersService.create', () => {
 
   it('refuses a userName that is no email with 400 invalidValue before any transaction', async () => {
     const s = setup(null);
-    expect(await refusal(s.service.create(caller(), userBody({ userName: 'not-an-email' }), BASE))).toEqual({
+    expect(await refusalOf(s.service.create(caller(), userBody({ userName: 'not-an-email' }), BASE))).toEqual({
       status: 400,
       scimType: 'invalidValue',
     });
@@ -257,7 +247,7 @@ describe('ScimUsersService.patch', () => {
       patchOf({ op: 'replace', path: 'userName', value: 'B@example.com' }),
       BASE,
     );
-    expect(await refusal(p)).toEqual({ status: 409, scimType: 'uniqueness' });
+    expect(await refusalOf(p)).toEqual({ status: 409, scimType: 'uniqueness' });
     expect(s.repo.emailTaken).toHaveBeenCalledWith(s.em, 'b@example.com', ID);
     nothingWritten(s);
   });
@@ -270,7 +260,7 @@ describe('ScimUsersService.patch', () => {
       patchOf({ op: 'replace', path: 'active', value: false }),
       BASE,
     );
-    expect(await refusal(p)).toEqual({ status: 403, scimType: 'mutability' });
+    expect(await refusalOf(p)).toEqual({ status: 403, scimType: 'mutability' });
     nothingWritten(s);
   });
 
@@ -282,7 +272,7 @@ describe('ScimUsersService.patch', () => {
       patchOf({ op: 'replace', path: 'active', value: false }),
       BASE,
     );
-    expect(await refusal(p)).toEqual({ status: 404, scimType: undefined });
+    expect(await refusalOf(p)).toEqual({ status: 404, scimType: undefined });
     nothingWritten(s);
   });
 });
@@ -293,13 +283,13 @@ describe('ScimUsersService If-Match', () => {
   it('refuses a stale version with 412 invalidVers: no write, no revocation, no record', async () => {
     const s = setup();
     for (const stale of ['W/"stale"', '"stale"', 'W/"a", W/"b"']) {
-      expect(await refusal(s.service.patch(caller(), ID, deactivate, BASE, stale))).toEqual({
+      expect(await refusalOf(s.service.patch(caller(), ID, deactivate, BASE, stale))).toEqual({
         status: 412,
         scimType: 'invalidVers',
       });
       const put = s.service.replace(caller(), ID, userBody({ userName: 'ada@example.com' }), BASE, stale);
-      expect(await refusal(put)).toEqual({ status: 412, scimType: 'invalidVers' });
-      expect(await refusal(s.service.remove(caller(), ID, BASE, stale))).toEqual({
+      expect(await refusalOf(put)).toEqual({ status: 412, scimType: 'invalidVers' });
+      expect(await refusalOf(s.service.remove(caller(), ID, BASE, stale))).toEqual({
         status: 412,
         scimType: 'invalidVers',
       });
