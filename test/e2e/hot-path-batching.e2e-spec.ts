@@ -13,7 +13,8 @@ const VALIDATE = '/API/auth/v1/auth/token/';
 
 /**
  * Issue 23's shared round trips: the token lookups of one turn of the event loop are one statement, and the
- * writes that follow a password check (the guessing defence's clear, `last_login`) are group commits. Sharing
+ * writes that follow a password check (the guessing defence's clear, `last_login`) ride on the sign-ins' token
+ * statement, a group commit (issue 41: TokenIssuer's signInWrites). Sharing
  * a trip must never share a result: each request gets its own token's row, a revocation committed before the
  * batch is seen, and concurrent sign-ins each get their own answer and their own writes.
  */
