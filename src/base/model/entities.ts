@@ -33,6 +33,7 @@ import { RegistrationEntity } from './registration.entity.js';
 import { WebflowContentEntity } from './webflow-content.entity.js';
 import { AssetEntity, AssetVersionEntity } from './asset.entity.js';
 import { AssetAclEntity } from './asset-acl.entity.js';
+import { CollectionAclEntity, CollectionContentEntity, CollectionEntity } from './collection.entity.js';
 import { MetadataCategoryEntity, MetadataValueEntity, MetadataViewEntity } from './metadata.entity.js';
 import {
   IdentityProviderDomainEntity,
@@ -98,6 +99,9 @@ export const ENTITIES = [
   AssetEntity,
   AssetVersionEntity,
   AssetAclEntity,
+  CollectionEntity,
+  CollectionContentEntity,
+  CollectionAclEntity,
   MetadataViewEntity,
   MetadataCategoryEntity,
   MetadataValueEntity,
