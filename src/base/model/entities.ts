@@ -44,6 +44,7 @@ import {
 } from './identity-provider.entity.js';
 import { FileEntity, FileSetEntity, FileTaskEntity, FormatEntity, KeyframeEntity } from './file.entity.js';
 import { StorageEntity } from './storage.entity.js';
+import { ProxyEntity } from './proxy.entity.js';
 import { JobEntity } from './job.entity.js';
 import { AuditEventEntity } from './audit-event.entity.js';
 import { OAuthConsentEntity, OidcGrantEntity } from './oidc.entity.js';
@@ -120,6 +121,7 @@ export const ENTITIES = [
   FileEntity,
   KeyframeEntity,
   FileTaskEntity,
+  ProxyEntity,
   JobEntity,
   AuditEventEntity,
 ];

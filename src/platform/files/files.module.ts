@@ -24,6 +24,9 @@ import { FilesRepository } from './files.repository.js';
 import { UploadRepository } from './upload.repository.js';
 import { StoragesRepository } from './storages.repository.js';
 import { FormatsRepository } from './formats.repository.js';
+import { ProxiesController } from './proxies.controller.js';
+import { ProxiesRepository } from './proxies.repository.js';
+import { ProxiesService } from './proxies.service.js';
 
 /**
  * Files (issue 20): storages, formats, file sets and files under `/API/files/v1/`, the signed resumable
@@ -32,7 +35,13 @@ import { FormatsRepository } from './formats.repository.js';
  */
 @Module({
   imports: [AssetsModule, JobsModule],
-  controllers: [StoragesController, FormatsController, FilesController, TransferController],
+  controllers: [
+    StoragesController,
+    FormatsController,
+    FilesController,
+    TransferController,
+    ProxiesController,
+  ],
   providers: [
     provideConfig(FILES_CONFIG),
     ByteStores,
@@ -49,6 +58,8 @@ import { FormatsRepository } from './formats.repository.js';
     UploadRepository,
     StoragesRepository,
     FormatsRepository,
+    ProxiesService,
+    ProxiesRepository,
   ],
 })
 export class FilesModule {
