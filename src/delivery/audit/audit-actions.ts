@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'directory.changed',
   'oidc_provider.changed',
   'webhook.changed',
+  'collection.changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

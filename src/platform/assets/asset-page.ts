@@ -19,12 +19,12 @@ export interface AssetPageItem {
  */
 export function pageItems(rows: PageRow[], all: boolean): Map<string, AssetPageItem> {
   const out = new Map<string, AssetPageItem>();
-  for (const { permissions, versions, metadata, ...asset } of rows) {
+  for (const { permissions, versions, metadata, in_collections, ...asset } of rows) {
     const perms = all ? [...ASSET_PERMISSIONS] : canonical(permissions ?? []);
     if (!perms.includes('read')) continue;
     const versionRows = versions.map((v) => ({ ...v, date_created: new Date(v.date_created) }));
     out.set(asset.id, {
-      view: assetView(asset as AssetEntity, versionRows as AssetVersionEntity[], perms),
+      view: assetView(asset as AssetEntity, versionRows as AssetVersionEntity[], perms, in_collections ?? []),
       metadata: metadata ?? {},
     });
   }

@@ -36,7 +36,11 @@ export class AssetPermissionsService {
   }
 
   /** The caller's permissions on each of `ids` the caller may read (a map without the others). */
-  async readable(auth: AuthContext, ids: string[], em?: EntityManager): Promise<Map<string, AssetPermission[]>> {
+  async readable(
+    auth: AuthContext,
+    ids: string[],
+    em?: EntityManager,
+  ): Promise<Map<string, AssetPermission[]>> {
     const rows = await this.find(auth, ids, em);
     return new Map(rows.filter((r) => r.permissions.includes('read')).map((r) => [r.id, r.permissions]));
   }

@@ -15,7 +15,12 @@ export function versionView(v: AssetVersionEntity): AssetVersionDto {
   };
 }
 
-export function assetView(a: AssetEntity, versions: AssetVersionEntity[], permissions: string[]): AssetDto {
+export function assetView(
+  a: AssetEntity,
+  versions: AssetVersionEntity[],
+  permissions: string[],
+  inCollections: string[] = [],
+): AssetDto {
   return {
     id: a.id,
     title: a.title,
@@ -36,5 +41,6 @@ export function assetView(a: AssetEntity, versions: AssetVersionEntity[], permis
     permissions,
     versions: versions.map(versionView),
     versions_number: versions.length,
+    in_collections: inCollections,
   };
 }

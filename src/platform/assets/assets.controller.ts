@@ -15,11 +15,13 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ASSET_ACCESS } from './asset-access.js';
 import { AssetsService } from './assets.service.js';
+import { CollectionContentsService } from './collection-contents.service.js';
 import {
   AssetDto,
   AssetListDto,
   AssetListQueryDto,
   CreateAssetDto,
+  CreateAssetQueryDto,
   UpdateAssetDto,
 } from './dto/asset.dto.js';
 
@@ -40,7 +42,10 @@ const edit = PutAndPatch({
 @ApiErrors(400)
 @Controller('API/assets/v1/assets')
 export class AssetsController {
-  constructor(private readonly assets: AssetsService) {}
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly contents: CollectionContentsService,
+  ) {}
 
   @Get()
   @Authenticated({ roles: ['can_read_assets'] })
@@ -60,11 +65,17 @@ export class AssetsController {
   @Post()
   @Authenticated({ roles: ['can_write_assets'] })
   @ApiOperation({
-    summary: 'Create an asset with its first version; the creator gets every permission on it',
+    summary:
+      'Create an asset with its first version; the creator gets every permission on it. With assign_to_collection=true and a collection_id, it is added to that collection (one the caller may write, with the collection roles), or nothing is created',
   })
   @ApiCreatedResponse({ type: AssetDto })
-  createAsset(@Body() body: CreateAssetDto, @Caller() caller: AuthContext): Promise<AssetDto> {
-    return this.assets.create(caller, body);
+  @ApiErrors({ 404: 'No such collection the caller may read' })
+  createAsset(
+    @Body() body: CreateAssetDto,
+    @Query() q: CreateAssetQueryDto,
+    @Caller() caller: AuthContext,
+  ): Promise<AssetDto> {
+    return this.contents.createAsset(caller, body, q.assign_to_collection === true);
   }
 
   @Get(':asset_id')

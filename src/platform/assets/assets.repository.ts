@@ -6,6 +6,7 @@ import { escapeLike } from '../../base/database/sql-helpers.js';
 import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
 import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
 import { appliesTo, readableSql } from './asset-acl-sql.js';
+import { collectionReadableSql } from './collection-acl-sql.js';
 import { SEARCH_DOCUMENT_SQL } from './search-document.js';
 
 /** One row of a page of assets (pageRows): the asset, the caller's permissions, its versions, its metadata. */
@@ -13,6 +14,8 @@ export type PageRow = AssetEntity & {
   permissions: string[] | null;
   versions: (Omit<AssetVersionEntity, 'date_created'> & { date_created: string })[];
   metadata: Record<string, unknown[]> | null;
+  /** The collections containing it that the caller may read. */
+  in_collections: string[] | null;
 };
 
 /** Whose ACL entry on which asset: a user's or a group's. */
@@ -176,7 +179,11 @@ export class AssetsRepository extends FeatureRepository {
                          FROM jsonb_array_elements(mv.field_values) AS e(item))
                     ORDER BY mv.field_name)
                FROM metadata_values mv
-              WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id) AS metadata
+              WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id) AS metadata,
+            (SELECT array_agg(cc.collection_id ORDER BY cc.date_created, cc.id)
+               FROM collection_contents cc JOIN collections c ON c.id = cc.collection_id
+              WHERE cc.object_type = 'asset' AND cc.object_id = a.id AND c.system_domain_id = $2
+                AND c.date_deleted IS NULL AND ${collectionReadableSql(auth, 'c', '$3')}) AS in_collections
        FROM assets a
       WHERE a.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND a.date_deleted IS NULL`,
       all ? [ids, auth.systemDomainId] : [ids, auth.systemDomainId, auth.userId],

@@ -7,6 +7,7 @@ import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository, PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
+import type { CollectionsRepository } from './collections.repository.js';
 import {
   authContext,
   fixedClock,
@@ -71,13 +72,15 @@ function setup({ stored = asset() as AssetEntity | null, readable = ALL as Asset
     ),
   };
   const events = recordingEvents();
+  const collections = { containing: jest.fn(async () => new Map([['a2', ['c1']]])) };
   const service = new AssetsService(
     repo as unknown as AssetsRepository,
     permissions as unknown as AssetPermissionsService,
     events as unknown as WebhookEventsService,
     fixedClock(NOW),
+    collections as unknown as CollectionsRepository,
   );
-  return { service, repo, permissions, events };
+  return { service, repo, permissions, events, collections };
 }
 
 describe('AssetsService', () => {
@@ -201,15 +204,17 @@ describe('AssetsService', () => {
         version({ id: 'v2', asset_id: 'a2' }),
       ]);
       const out = await s.service.views(EM as never, auth(), [asset(), asset({ id: 'a2' })]);
-      expect(out.map((v) => [v.id, v.permissions, v.versions.map((x) => x.id)])).toEqual([
-        ['a2', ['read', 'write'], ['v2']],
+      expect(out.map((v) => [v.id, v.permissions, v.versions.map((x) => x.id), v.in_collections])).toEqual([
+        ['a2', ['read', 'write'], ['v2'], ['c1']],
       ]);
+      // in_collections: asked only for the readable ones, under the caller's collection ACL
+      expect(s.collections.containing).toHaveBeenCalledWith(EM, expect.anything(), 'asset', ['a2']);
       expect(s.permissions.readable).toHaveBeenCalledWith(expect.anything(), ['a1', 'a2'], EM);
     });
 
     it('readablePage: rows without read are left out; an administrator holds every permission', async () => {
       const row = (id: string, permissions: string[] | null) =>
-        ({ ...asset({ id }), permissions, versions: [], metadata: null }) as PageRow;
+        ({ ...asset({ id }), permissions, versions: [], metadata: null, in_collections: null }) as PageRow;
       const s = setup();
       s.repo.pageRows.mockResolvedValue([
         row('a1', ['write', 'read']),

@@ -12,6 +12,7 @@ import { AssetPermissionsService } from './asset-permissions.js';
 import { assetView } from './asset-view.js';
 import { AssetsErrors } from './assets.errors.js';
 import { AssetsRepository } from './assets.repository.js';
+import { CollectionsRepository } from './collections.repository.js';
 import type {
   AssetDto,
   AssetListDto,
@@ -19,6 +20,12 @@ import type {
   CreateAssetDto,
   UpdateAssetDto,
 } from './dto/asset.dto.js';
+
+/** What an asset's creation also does in its transaction (see create). */
+export interface AssetCreationHooks {
+  check(em: EntityManager): Promise<void>;
+  after(em: EntityManager, assetId: string): Promise<void>;
+}
 
 const SORTABLE = ['title', 'date_created', 'date_modified', 'type', 'status'] as const;
 const FACETS = ['type', 'status'] as const;
@@ -35,10 +42,16 @@ export class AssetsService {
     private readonly permissions: AssetPermissionsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
+    private readonly collections: CollectionsRepository,
   ) {}
 
-  async create(auth: AuthContext, body: CreateAssetDto): Promise<AssetDto> {
+  /**
+   * `assign`: what else the creation does in its transaction (assign_to_collection): `check` before anything
+   * is written (its refusal creates nothing), `after` once the asset exists.
+   */
+  async create(auth: AuthContext, body: CreateAssetDto, assign?: AssetCreationHooks): Promise<AssetDto> {
     return this.repo.transaction(async (em) => {
+      await assign?.check(em);
       const asset = await this.repo.insertAsset(em, {
         system_domain_id: auth.systemDomainId,
         title: body.title,
@@ -66,6 +79,7 @@ export class AssetsService {
         permissions: [...ASSET_PERMISSIONS],
       });
       await this.repo.refreshSearchDocument(em, asset.id);
+      await assign?.after(em, asset.id);
       const created = await this.view(em, auth, asset.id);
       await this.emit(em, auth, asset.id, 'create', created);
       return created;
@@ -151,6 +165,7 @@ export class AssetsService {
     const ids = assets.map((a) => a.id);
     const perms = await this.permissions.readable(auth, ids, em);
     const versions = await this.repo.versionsOf(em, ids);
+    const containing = await this.collections.containing(em, auth, 'asset', [...perms.keys()]);
     return assets
       .filter((a) => perms.has(a.id))
       .map((a) =>
@@ -158,6 +173,7 @@ export class AssetsService {
           a,
           versions.filter((v) => v.asset_id === a.id),
           perms.get(a.id) ?? [],
+          containing.get(a.id) ?? [],
         ),
       );
   }

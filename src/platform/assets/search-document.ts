@@ -17,3 +17,9 @@ export const SEARCH_DOCUMENT_SQL = `
       FROM metadata_values mv CROSS JOIN LATERAL jsonb_array_elements(mv.field_values) AS e(item)
       CROSS JOIN LATERAL (SELECT e.item -> 'value' AS value) v
      WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id), '')), 'B')`;
+
+/**
+ * The search document of collections: the title (weight A). CollectionsRepository.refreshSearchDocument
+ * writes it in the transaction of every change to the title; `c` is the collections row.
+ */
+export const COLLECTION_SEARCH_DOCUMENT_SQL = `setweight(to_tsvector('${SEARCH_CONFIG}', coalesce(c.title, '')), 'A')`;

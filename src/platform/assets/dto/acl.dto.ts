@@ -15,8 +15,8 @@ export class AclBodyDto {
 }
 
 class AclEntryBase {
-  @ApiProperty({ enum: ['assets'] }) object_type!: string;
-  @ApiProperty({ format: 'uuid', description: 'The asset’s id' }) object_key!: string;
+  @ApiProperty({ enum: ['assets', 'collections'] }) object_type!: string;
+  @ApiProperty({ format: 'uuid', description: 'The asset’s or the collection’s id' }) object_key!: string;
   @ApiProperty({ type: [String], enum: ASSET_PERMISSIONS }) permissions!: string[];
   @ApiProperty({ format: 'date-time' }) date_created!: string;
   @ApiProperty({ format: 'date-time' }) date_modified!: string;

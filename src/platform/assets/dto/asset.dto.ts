@@ -5,6 +5,7 @@ import { BoolField, EnumField, StringField } from '../../../base/common/validati
 import { FacetDto } from '../../../accounts/system-domains/dto/system-domain.dto.js';
 import { ASSET_PERMISSIONS } from '../../../base/model/asset-acl.entity.js';
 import { ASSET_TYPES } from '../../../base/model/asset.entity.js';
+import { QueryFlag } from './query-flag.js';
 
 /** Statuses a client may set: DELETED comes only from DELETE. */
 const WRITABLE_STATUSES = ['ACTIVE'] as const;
@@ -20,6 +21,19 @@ export class CreateAssetDto {
   @StringField({ required: false, nullable: true, maxLength: 500 }) external_id?: string | null;
   @BoolField({ required: false, description: 'Default true' }) is_online?: boolean;
   @StringField({ required: false, nullable: true, maxLength: 200 }) media_type?: string | null;
+  @StringField({
+    required: false,
+    nullable: true,
+    maxLength: 36,
+    description:
+      'With ?assign_to_collection=true: the collection to add the new asset to (one the caller may write); empty is ignored',
+  })
+  collection_id?: string | null;
+}
+
+export class CreateAssetQueryDto {
+  @QueryFlag('Add the new asset to the body’s collection_id (default false)')
+  assign_to_collection?: boolean;
 }
 
 /** Body of PATCH and PUT /API/assets/v1/assets/{asset_id}/: any subset of the writable fields. */
@@ -74,6 +88,12 @@ export class AssetDto {
   })
   permissions!: string[];
   @ApiProperty({ type: [AssetVersionDto] }) versions!: AssetVersionDto[];
+  @ApiProperty({
+    type: [String],
+    required: false,
+    description: 'Ids of the collections containing the asset that the caller may read',
+  })
+  in_collections?: string[];
   @ApiProperty({ type: 'integer' }) versions_number!: number;
 }
 

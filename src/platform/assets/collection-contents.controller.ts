@@ -1,0 +1,100 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { COLLECTION_ROUTE } from './collection-access.js';
+import { CollectionContentsService } from './collection-contents.service.js';
+import {
+  CollectionContentBodyDto,
+  CollectionContentDto,
+  CollectionContentsDto,
+} from './dto/collection.dto.js';
+
+const uuid = new UuidParamPipe('Collection');
+const object = new UuidParamPipe('Object');
+const param = 'collection_id';
+const WRITE = COLLECTION_ROUTE.write;
+const NOT_FOUND = {
+  404: 'No such collection the caller may read, object the caller may read, or object in the collection',
+};
+
+/** What a collection contains: assets and collections (issue 38). */
+@ApiTags('collections')
+@ApiErrors(400, NOT_FOUND)
+@Controller('API/assets/v1/collections/:collection_id/contents')
+export class CollectionContentsController {
+  constructor(private readonly contents: CollectionContentsService) {}
+
+  @Get()
+  @Authenticated(COLLECTION_ROUTE.read)
+  @ApiOperation({
+    summary:
+      'Its contents the caller may read (assets with object_type assets, collections with object_type collection), oldest first, page style',
+  })
+  @ApiOkResponse({ type: CollectionContentsDto })
+  listCollectionContents(
+    @Param(param, uuid) id: string,
+    @Query() q: PageQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<CollectionContentsDto> {
+    return this.contents.list(caller, id, q, req.path);
+  }
+
+  @Post()
+  @Authenticated(WRITE)
+  @ApiOperation({
+    summary:
+      'Add an asset or a collection of the domain (one the caller may read) to it; needs write on the collection',
+  })
+  @ApiCreatedResponse({ type: CollectionContentDto })
+  async addCollectionContent(
+    @Param(param, uuid) id: string,
+    @Body() body: CollectionContentBodyDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionContentDto> {
+    return (await this.contents.add(caller, id, body.object_type, body.object_id)).entry;
+  }
+
+  @Put(':object_type/:object_id')
+  @Authenticated(WRITE)
+  @ApiOperation({ summary: 'Add the object if it is not there yet (200, or 201 when added); needs write' })
+  @ApiOkResponse({ type: CollectionContentDto })
+  @ApiCreatedResponse({ type: CollectionContentDto })
+  async putCollectionContent(
+    @Param(param, uuid) id: string,
+    @Param('object_type') type: string,
+    @Param('object_id', object) objectId: string,
+    @Caller() caller: AuthContext,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CollectionContentDto> {
+    const { entry, added } = await this.contents.add(caller, id, type, objectId);
+    res.status(added ? 201 : 200);
+    return entry;
+  }
+
+  @Delete(':object_type/:object_id')
+  @HttpCode(204)
+  @Authenticated(WRITE)
+  @ApiOperation({ summary: 'Remove the object from it (the object itself stays); needs write' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  deleteCollectionContent(
+    @Param(param, uuid) id: string,
+    @Param('object_type') type: string,
+    @Param('object_id', object) objectId: string,
+    @Caller() caller: AuthContext,
+  ): Promise<void> {
+    return this.contents.remove(caller, id, type, objectId);
+  }
+}

@@ -1,0 +1,148 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { COLLECTION_ROUTE } from './collection-access.js';
+import { CollectionsService } from './collections.service.js';
+import {
+  CollectionDto,
+  CollectionListDto,
+  CollectionListQueryDto,
+  CollectionPathDto,
+  CreateCollectionDto,
+  UpdateCollectionDto,
+} from './dto/collection.dto.js';
+
+const uuid = new UuidParamPipe('Collection');
+const param = 'collection_id';
+const { read: READ, write: WRITE } = COLLECTION_ROUTE;
+const NOT_FOUND = { 404: 'No such collection the caller may read' };
+const UPDATE =
+  'Update a collection (any subset of the writable fields; parent_id moves it, never under itself or a descendant); needs write';
+const edit = PutAndPatch({
+  path: ':collection_id',
+  policy: WRITE,
+  ok: CollectionDto,
+  errors: [NOT_FOUND],
+  put: `${UPDATE}. The same as PATCH; read-only fields are ignored`,
+  patch: UPDATE,
+});
+
+/** Collections of the assets service (issue 38): the collection itself and its place in the tree. */
+@ApiTags('collections')
+@ApiErrors(400)
+@Controller('API/assets/v1/collections')
+export class CollectionsController {
+  constructor(private readonly collections: CollectionsService) {}
+
+  @Get()
+  @Authenticated({ roles: ['can_read_collections'] })
+  @ApiOperation({ summary: 'Collections the caller may read (page style, facets; query filters the title)' })
+  @ApiOkResponse({ type: CollectionListDto })
+  listCollections(
+    @Query() q: CollectionListQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<CollectionListDto> {
+    return this.collections.list(caller, q, req.path);
+  }
+
+  @Post()
+  @Authenticated({ roles: ['can_read_collections', 'can_write_collections'] })
+  @ApiOperation({
+    summary:
+      'Create a collection (under parent_id, one the caller may write); the creator gets every permission',
+  })
+  @ApiCreatedResponse({ type: CollectionDto })
+  @ApiErrors({ 404: 'No such parent collection the caller may read' })
+  createCollection(@Body() body: CreateCollectionDto, @Caller() caller: AuthContext): Promise<CollectionDto> {
+    return this.collections.create(caller, body);
+  }
+
+  @Get(':collection_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'One collection, with the caller’s permissions, its parents and in_collections' })
+  @ApiOkResponse({ type: CollectionDto })
+  @ApiErrors(NOT_FOUND)
+  getCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<CollectionDto> {
+    return this.collections.get(caller, id);
+  }
+
+  @edit.patch
+  updateCollection(
+    @Param(param, uuid) id: string,
+    @Body() body: UpdateCollectionDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionDto> {
+    return this.collections.update(caller, id, body);
+  }
+
+  @edit.put
+  replaceCollection(
+    @Param(param, uuid) id: string,
+    @Body() body: UpdateCollectionDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionDto> {
+    return this.collections.update(caller, id, body);
+  }
+
+  @Delete(':collection_id')
+  @HttpCode(204)
+  @Authenticated(COLLECTION_ROUTE.delete)
+  @ApiOperation({ summary: 'Delete a collection (soft: to the delete queue; it is then 404 to reads)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(NOT_FOUND)
+  deleteCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.collections.remove(caller, id);
+  }
+
+  @Post(':collection_id/subcollections')
+  @Authenticated(WRITE)
+  @ApiOperation({ summary: 'Create a collection under this one (needs write on it)' })
+  @ApiCreatedResponse({ type: CollectionDto })
+  @ApiErrors(NOT_FOUND)
+  createSubcollection(
+    @Param(param, uuid) id: string,
+    @Body() body: CreateCollectionDto,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionDto> {
+    return this.collections.create(caller, body, id);
+  }
+
+  @Get(':collection_id/ancestors')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'Its ancestors the caller may read, the root first' })
+  @ApiOkResponse({ type: CollectionPathDto })
+  @ApiErrors(NOT_FOUND)
+  getCollectionAncestors(
+    @Param(param, uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionPathDto> {
+    return this.collections.ancestors(caller, id);
+  }
+
+  @Get(':collection_id/full/path')
+  @Authenticated(READ)
+  @ApiOperation({
+    summary: 'Its path: the ancestors the caller may read, the root first, then the collection',
+  })
+  @ApiOkResponse({ type: CollectionPathDto })
+  @ApiErrors(NOT_FOUND)
+  getCollectionPath(
+    @Param(param, uuid) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<CollectionPathDto> {
+    return this.collections.ancestors(caller, id, true);
+  }
+}
