@@ -58,11 +58,19 @@ describe('SAML single sign-on', () => {
     await t.http.post(`${SAML}/login/`).send({ email: 'someone@other.test' }).expect(404);
     await t.http.post(`${SAML}/login/`).send({ email: 'not-an-email' }).expect(400);
     const multi = await t.http.post(`${SAML}/multidomain/login/`).send({ email: 'x@acme.test' }).expect(200);
-    expect(multi.body).toEqual([
-      expect.objectContaining({ system_domain_id: w.domainId, url: res.body.url }),
-    ]);
+    expect(multi.body).toEqual(
+      expect.objectContaining({
+        objects: [expect.objectContaining({ system_domain_id: w.domainId, url: res.body.url })],
+        page: 1,
+        pages: 1,
+        per_page: 1,
+        total: 1,
+        next_url: null,
+        prev_url: null,
+      }),
+    );
     const none = await t.http.post(`${SAML}/multidomain/login/`).send({ email: 'x@other.test' }).expect(200);
-    expect(none.body).toEqual([]);
+    expect(none.body).toEqual(expect.objectContaining({ objects: [], total: 0, page: 1, pages: 1 }));
   });
 
   it('metadata/ serves the SP metadata; logout/ answers null without SLO; slo/ returns to the app', async () => {
@@ -77,6 +85,18 @@ describe('SAML single sign-on', () => {
     expect(slo.headers.location).toMatch(/^https:\/\/app\.acme\.test/);
     await t.http.get(`${SAML}/metadata/${w.domainId}/${w.idp.id}/`).expect(200);
     await t.http.get(`${SAML}/metadata/00000000-0000-4000-8000-000000000000/`).expect(404);
+  });
+
+  it('the deprecated slo/{system_domain_id}/{identity_provider_id}/ (GET) answers as slo/{public_id}/', async () => {
+    const current = await t.http.get(`${SAML}/slo/${w.idp.public_id}/`).expect(302);
+    const deprecated = await t.http.get(`${SAML}/slo/${w.domainId}/${w.idp.id}`).expect(302);
+    expect(deprecated.headers.location).toBe(current.headers.location);
+    expect(deprecated.headers['cache-control']).toBe(current.headers['cache-control']);
+    // the pair must name the IdP of that domain: swapped, another domain's, unknown or malformed ids are a 404
+    await t.http.get(`${SAML}/slo/${w.idp.id}/${w.domainId}/`).expect(404);
+    await t.http.get(`${SAML}/slo/${t.domainId}/${w.idp.id}/`).expect(404);
+    await t.http.get(`${SAML}/slo/${w.domainId}/00000000-0000-4000-8000-000000000000/`).expect(404);
+    await t.http.get(`${SAML}/slo/${w.domainId}/'%20OR%201=1/`).expect(404);
   });
 
   it('the deprecated {system_domain_id}/{identity_provider_id} ACS and SSO forms work too', async () => {

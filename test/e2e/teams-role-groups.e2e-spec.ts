@@ -370,7 +370,12 @@ describe('teams, role groups and group mappings (API/users/v1)', () => {
           .expect(201)
       ).body;
       const res = await t.http.post(`${U}/groups/${group.id}/reindex/`).set(h).expect(201);
-      expect(res.body).toEqual({ id: expect.any(String), group_id: group.id });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        group_id: group.id,
+        job_id: res.body.id,
+        status: 'READY',
+      });
       expect(await eventsOf(group.id)).toContain('group:reindex');
       await t.http.post(`${U}/groups/${group.id}/reindex/`).set(otherAdminH).expect(404);
       await t.http

@@ -118,11 +118,18 @@ describe('users: photos, one role, reindex (API/users/v1/users)', () => {
   it('{id}/reindex: 201 with the request, recorded for the indexer; writers of the domain only', async () => {
     const target = await createUser(t);
     const res = await t.http.post(`${USERS}/${target.id}/reindex/`).set(h).expect(201);
-    expect(res.body).toEqual({ id: expect.any(String), user_id: target.id });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      user_id: target.id,
+      job_id: res.body.id,
+      status: 'READY',
+    });
     const events = await t.ds
       .getRepository(WebhookEventEntity)
       .find({ where: { object_id: target.id, operation: 'reindex' } });
-    expect(events.map((e) => e.data)).toEqual([{ reindex_id: res.body.id, user_id: target.id }]);
+    expect(events.map((e) => e.data)).toEqual([
+      { reindex_id: res.body.id, job_id: res.body.job_id, user_id: target.id },
+    ]);
     await t.http
       .post(`${USERS}/${target.id}/reindex/`)
       .set(await as(await createUser(t)))

@@ -172,13 +172,33 @@ describe('SystemDomainAdminService changes', () => {
     ).toEqual(['d1', 'd2']);
   });
 
-  it('replaceFeatures: a replacement or a function of the current ones', async () => {
-    const s = setup();
+  it('replaceFeatures: a replacement or a function of the current ones, with their parameters', async () => {
+    let s = setup();
     await expect(s.service.replaceFeatures(caller(), 'd2', { features: ['x'] })).resolves.toEqual({
       features: ['x'],
+      parameters: {},
     });
-    await expect(s.service.replaceFeatures(caller(), 'd2', (cur) => [...cur, 'b'])).resolves.toEqual({
+    await expect(
+      s.service.replaceFeatures(caller(), 'd2', (cur) => ({
+        features: [...cur.features, 'b'],
+        parameters: { b: { n: 1 } },
+      })),
+    ).resolves.toEqual({ features: ['a', 'b'], parameters: { b: { n: 1 } } });
+    expect(s.repo.saveDomain).toHaveBeenLastCalledWith(
+      EM,
+      expect.objectContaining({ features: ['a', 'b'], feature_parameters: { b: { n: 1 } } }),
+    );
+    // a PUT keeps the parameters of the features it keeps, and only those
+    s = setup({
+      stored: domain({ features: ['a', 'b'], feature_parameters: { a: { k: 'v' }, b: { n: 1 } } }),
+    });
+    await expect(s.service.replaceFeatures(caller(), 'd2', { features: ['b', 'c'] })).resolves.toEqual({
+      features: ['b', 'c'],
+      parameters: { b: { n: 1 } },
+    });
+    await expect(s.service.features('d2')).resolves.toEqual({
       features: ['a', 'b'],
+      parameters: { a: { k: 'v' }, b: { n: 1 } },
     });
   });
 

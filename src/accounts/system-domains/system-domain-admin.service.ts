@@ -28,6 +28,7 @@ import type { SystemDomainEntity } from '../../base/model/system-domain.entity.j
 import { SystemDomainsErrors } from './system-domains.errors.js';
 import { SystemDomainsRepository } from './system-domains.repository.js';
 import { SystemDomainsService } from './system-domains.service.js';
+import { type DomainFeatures, replacedFeatures } from './domain-features.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 
 const SORTABLE = [
@@ -43,6 +44,13 @@ const FACETS = ['status', 'type', 'billing_tier'] as const;
 /** What webhooks hear about domains (realm `system_domain`). */
 export const SYSTEM_DOMAIN_EVENT_TYPE = 'system_domains';
 const REALM = 'system_domain';
+
+function featuresOf(d: SystemDomainEntity): DomainFeatures {
+  return {
+    features: d.features ?? [],
+    parameters: (d.feature_parameters ?? {}) as Record<string, Record<string, unknown>>,
+  };
+}
 
 export interface LogoFile {
   fieldname: string;
@@ -146,18 +154,23 @@ export class SystemDomainAdminService {
   }
 
   async features(id: string): Promise<SystemDomainFeaturesDto> {
-    return { features: (await this.find(this.repo.manager, id)).features ?? [] };
+    return featuresOf(await this.find(this.repo.manager, id));
   }
 
+  /** PUT (the list; replacedFeatures) or POST (one feature and its parameters; withFeature). */
   async replaceFeatures(
     auth: AuthContext,
     id: string,
-    body: SystemDomainFeaturesDto | ((current: string[]) => string[]),
+    body: SystemDomainFeaturesDto | ((current: DomainFeatures) => DomainFeatures),
   ): Promise<SystemDomainFeaturesDto> {
-    const view = await this.change(auth, id, 'update', (d) => {
-      d.features = typeof body === 'function' ? body(d.features ?? []) : [...body.features];
+    let after: DomainFeatures = { features: [], parameters: {} };
+    await this.change(auth, id, 'update', (d) => {
+      const current = featuresOf(d);
+      after = typeof body === 'function' ? body(current) : replacedFeatures(current, body.features);
+      d.features = after.features;
+      d.feature_parameters = after.parameters;
     });
-    return { features: view.features };
+    return after;
   }
 
   /**
@@ -227,10 +240,12 @@ export class SystemDomainAdminService {
    * naming it. Users whose only domain it was are deleted; the others keep their accounts, and those whose
    * home domain it was move to their earliest remaining membership. The caller's own domain is refused.
    */
-  async remove(auth: AuthContext, id: string): Promise<void> {
+  async remove(auth: AuthContext, id: string, o: { e2eOnly?: boolean } = {}): Promise<void> {
     if (id === auth.systemDomainId) throw SystemDomainsErrors.OWN_DOMAIN();
     await this.repo.transaction(async (em) => {
       const d = await this.find(em, id, true);
+      // DELETE …/e2e/: only a domain created as an end-to-end test domain (checked under the row's lock)
+      if (o.e2eOnly && !d.is_e2e) throw SystemDomainsErrors.NOT_E2E();
       // a super administrator is not deleted as a side effect (the service could lose its last one)
       if (await this.repo.strandsSuperAdmin(em, id)) throw SystemDomainsErrors.LAST_DOMAIN_OF_SUPER_ADMIN();
       // members elsewhere too: their home moves to the earliest other membership
@@ -240,7 +255,7 @@ export class SystemDomainAdminService {
       // every other row naming the domain goes with it: each such table's foreign key is ON DELETE CASCADE
       // (migration DomainCascade1795700500000; test/e2e/domain-cascade.e2e-spec.ts holds new tables to it)
       await this.repo.deleteDomain(em, id);
-      await this.emit(em, auth, null, 'delete', { id, name: d.name });
+      await this.emit(em, auth, null, 'delete', { id, name: d.name, ...(o.e2eOnly ? { e2e: true } : {}) });
     });
     // the domain's apps are gone: every instance drops them from its client registry
     await this.bus.publish(APPS_TOPIC, null);
@@ -307,7 +322,8 @@ export class SystemDomainAdminService {
     data: object,
   ): Promise<void> {
     const id = domainId ?? (data as { id?: string }).id ?? null;
-    await this.audit.change(em, auth, 'domain.changed', { type: 'system_domain', id }, { operation });
+    const e2e = (data as { e2e?: boolean }).e2e === true ? { e2e: true } : {};
+    await this.audit.change(em, auth, 'domain.changed', { type: 'system_domain', id }, { operation, ...e2e });
     const targets = new Set([auth.systemDomainId, ...(domainId ? [domainId] : [])]);
     for (const systemDomainId of targets) {
       await this.events.record(em, {

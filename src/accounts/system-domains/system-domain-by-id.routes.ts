@@ -76,6 +76,20 @@ export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
     return this.domains.remove(caller, id);
   }
 
+  @Delete(':id/e2e')
+  @HttpCode(204)
+  @Authenticated(superAdmin)
+  @ApiOperation({
+    summary:
+      'Remove an end-to-end test domain and its test data: as DELETE /v1/system_domains/{id}/, for a domain ' +
+      'created with is_e2e only (409 for any other domain, which stays); audited as domain.changed (e2e)',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors({ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' })
+  deleteSystemDomainE2e(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.domains.remove(caller, id, { e2eOnly: true });
+  }
+
   @Get(':id/profile')
   @Authenticated(domainAdmin)
   @ApiOperation({ summary: 'The domain’s Profile (industry)' })

@@ -95,7 +95,7 @@ export abstract class SystemDomainFeatureRoutes {
   @Authenticated(superAdmin)
   @ApiOperation({
     summary:
-      'Turn one feature on (the published body {config: {feature, parameters}}; parameters are not kept, so only none, null or {} pass)',
+      'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
   })
   @ApiCreatedResponse({ type: SystemDomainFeaturesDto })
   @ApiErrors({ 404: NOT_FOUND })

@@ -33,6 +33,7 @@ export function systemDomainView(d: SystemDomainEntity, logoUrl: string | null):
     is_template: d.is_template,
     discount_percent: d.discount_percent === null ? null : Number(d.discount_percent),
     features: d.features ?? [],
+    is_e2e: d.is_e2e ?? false,
     marketplace_customer_id: d.marketplace_customer_id,
     marketplace_entitlement_id: d.marketplace_entitlement_id,
     billing_customer_id: d.billing_customer_id,

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
-  CreateSystemDomainDto,
+  NewSystemDomainDto,
   SystemDomainBasicDto,
   SystemDomainDto,
   SystemDomainListDto,
@@ -48,7 +48,7 @@ export class SystemDomainsController extends SystemDomainByIdRoutes {
   @ApiOperation({ summary: 'Create a system domain (with its built-in sign-in app)' })
   @ApiCreatedResponse({ type: SystemDomainDto })
   createSystemDomain(
-    @Body() body: CreateSystemDomainDto,
+    @Body() body: NewSystemDomainDto,
     @Caller() caller: AuthContext,
   ): Promise<SystemDomainDto> {
     return this.domains.create(caller, body);

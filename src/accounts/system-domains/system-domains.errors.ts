@@ -22,5 +22,9 @@ export const SystemDomainsErrors = defineErrors('system_domains', {
   ),
   LOGO_TOO_LARGE: message(413, `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MiB`),
   NO_LOGO: message(404, 'This system domain has no logo'),
+  NOT_E2E: message(
+    409,
+    'This system domain was not created as an end-to-end test domain (is_e2e): delete it with DELETE /v1/system_domains/{id}/ instead',
+  ),
   INVALID: fields(),
 });

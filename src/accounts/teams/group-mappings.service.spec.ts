@@ -143,10 +143,11 @@ describe('GroupMappingsService.reindex', () => {
   it('records a reindex event carrying the request’s id for a group of the domain; 404 otherwise', async () => {
     let s = setup();
     const out = await s.service.reindex(caller(), 'g1');
-    expect(out).toEqual({ id: expect.any(String), group_id: 'g1' });
+    expect(out).toEqual({ id: expect.any(String), group_id: 'g1', job_id: out.id, status: 'READY' });
     expect(s.repo.anyKind).toHaveBeenCalledWith(EM, 'g1', 'd1');
     expect(s.kinds.emit).toHaveBeenCalledWith(EM, expect.anything(), 'group', 'g1', 'reindex', {
       reindex_id: out.id,
+      job_id: out.id,
       group_id: 'g1',
     });
     s = setup({ group: null });

@@ -89,12 +89,15 @@ export class GroupMappingsService {
 
   /** This service keeps no index: the request becomes a webhook event (operation `reindex`) for the indexer. */
   async reindex(auth: AuthContext, groupId: string): Promise<GroupReindexDto> {
-    const request = { id: randomUUID(), group_id: groupId };
+    const id = randomUUID();
+    // the request's id is the indexer's job id (`job_id`), READY until the indexer takes it (GroupReindexDto)
+    const request = { id, group_id: groupId, job_id: id, status: 'READY' as const };
     await this.repo.transaction(async (em) => {
       const group = await this.repo.anyKind(em, groupId, auth.systemDomainId);
       if (!group) throw TeamsErrors.GROUP_NOT_FOUND();
       await this.kinds.emit(em, auth, 'group', groupId, 'reindex', {
-        reindex_id: request.id,
+        reindex_id: id,
+        job_id: id,
         group_id: groupId,
       });
     });

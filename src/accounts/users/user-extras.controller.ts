@@ -37,6 +37,17 @@ class UserReindexDto {
   })
   id!: string;
   @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'The id of the reindex job handed to the platform’s indexer: the same as id, and data.job_id (and data.reindex_id) of the webhook event that carries the request. This service keeps no index and no job record of it (the jobs service answers 404 for it)',
+  })
+  job_id!: string;
+  @ApiProperty({
+    enum: ['READY'],
+    description: 'READY: the request is recorded and waits for the indexer (the published job status list)',
+  })
+  status!: 'READY';
 }
 
 const photo = ImageRoutes({

@@ -182,13 +182,13 @@ describe('UserExtrasService.reindex', () => {
   it('records a reindex event carrying the request’s id for a member; 404 for anyone else', async () => {
     let s = setup();
     const out = await s.service.reindex(caller(), 'u2');
-    expect(out).toEqual({ id: expect.any(String), user_id: 'u2' });
+    expect(out).toEqual({ id: expect.any(String), user_id: 'u2', job_id: out.id, status: 'READY' });
     expect(s.events.record).toHaveBeenCalledWith(
       EM,
       expect.objectContaining({
         operation: 'reindex',
         objectId: 'u2',
-        data: { reindex_id: out.id, user_id: 'u2' },
+        data: { reindex_id: out.id, job_id: out.id, user_id: 'u2' },
       }),
     );
     s = setup({ member: false });

@@ -82,11 +82,16 @@ export class UserExtrasService {
     return row;
   }
 
-  async reindex(auth: AuthContext, userId: string): Promise<{ id: string; user_id: string }> {
-    const request = { id: randomUUID(), user_id: userId };
+  /** The request's id is the indexer's job id (`job_id`), READY until the indexer takes it (see UserReindexDto). */
+  async reindex(
+    auth: AuthContext,
+    userId: string,
+  ): Promise<{ id: string; user_id: string; job_id: string; status: 'READY' }> {
+    const id = randomUUID();
+    const request = { id, user_id: userId, job_id: id, status: 'READY' as const };
     await this.memberships.transaction(async (em) => {
       await this.requireMember(em, auth, userId);
-      await this.emit(em, auth, userId, 'reindex', { reindex_id: request.id, user_id: userId });
+      await this.emit(em, auth, userId, 'reindex', { reindex_id: id, job_id: id, user_id: userId });
     });
     return request;
   }

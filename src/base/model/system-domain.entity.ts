@@ -101,6 +101,10 @@ export class SystemDomainEntity {
   @Column({ type: 'boolean', default: false }) is_template!: boolean;
   @Column({ type: 'double precision', nullable: true }) discount_percent!: number | null;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) features!: string[];
+  /** The parameters of features turned on with some (POST …/features/): feature name → its parameters. */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) feature_parameters!: Record<string, object>;
+  /** Created as an end-to-end test domain (set at creation only): DELETE …/e2e/ removes only such domains. */
+  @Column({ type: 'boolean', default: false }) is_e2e!: boolean;
   @Column({ type: 'text', nullable: true }) marketplace_customer_id!: string | null;
   @Column({ type: 'text', nullable: true }) marketplace_entitlement_id!: string | null;
   @Column({ type: 'text', nullable: true }) billing_customer_id!: string | null;

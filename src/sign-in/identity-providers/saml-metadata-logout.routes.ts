@@ -76,6 +76,24 @@ export abstract class SamlMetadataLogoutRoutes {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
 
+  @Get('slo/:system_domain_id/:identity_provider_id')
+  @Public()
+  @ApiOperation({
+    summary: 'Deprecated form of slo/{public_id} (GET): the same single logout',
+    deprecated: true,
+  })
+  @ApiResponse(REDIRECT)
+  @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
+  @ApiErrors({ 400: 'A malformed path' })
+  samlSloDeprecated(
+    @Param('system_domain_id') domainId: string,
+    @Param('identity_provider_id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.browser(req, res, async () => this.slo(await this.saml.byDomainAndId(domainId, id)));
+  }
+
   @Post('logout/:public_id')
   @HttpCode(200)
   @Public()

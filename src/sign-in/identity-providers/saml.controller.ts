@@ -1,10 +1,16 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { type ListEnvelope, pageEnvelope } from '../../base/common/http/list-envelope.js';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { LoginTokenDto, MultiDomainUserSystemDto } from '../../credentials/tokens/dto/token.dto.js';
-import { SamlLoginDto, SamlTokenRequestDto, SamlUrlDto } from './dto/identity-provider.dto.js';
+import {
+  MultiDomainUserSystemListDto,
+  SamlLoginDto,
+  SamlTokenRequestDto,
+  SamlUrlDto,
+} from './dto/identity-provider.dto.js';
 import { SamlService } from './saml.service.js';
 import { SsoLoginService } from './sso-login.service.js';
 import { SamlSsoRoutes } from './saml-sso.routes.js';
@@ -38,11 +44,18 @@ export class SamlController extends SamlSsoRoutes {
   @Post('multidomain/login')
   @HttpCode(200)
   @Public('signin')
-  @ApiOperation({ summary: '{email} → the domains offering it single sign-on (url starts it)' })
-  @ApiOkResponse({ type: [MultiDomainUserSystemDto] })
+  @ApiOperation({
+    summary:
+      '{email} → the list envelope of the domains offering it single sign-on (url starts it), one page',
+  })
+  @ApiOkResponse({ type: MultiDomainUserSystemListDto })
   @ApiErrors(400)
-  samlMultiDomainLogin(@Body() body: SamlLoginDto): Promise<MultiDomainUserSystemDto[]> {
-    return this.sso.multiDomain(body.email);
+  async samlMultiDomainLogin(
+    @Body() body: SamlLoginDto,
+    @Req() req: Request,
+  ): Promise<ListEnvelope<MultiDomainUserSystemDto>> {
+    const objects = await this.sso.multiDomain(body.email);
+    return pageEnvelope(objects, objects.length, 1, Math.max(objects.length, 1), req.path, {});
   }
 
   @Post('token')

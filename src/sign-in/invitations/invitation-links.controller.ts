@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -7,6 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { RequestErrors } from '../../base/common/errors/request.errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
@@ -17,11 +18,25 @@ import {
   InvitationRegisterDto,
   InvitationRegisteredDto,
   InvitationTokenDto,
+  InvitationTokenQueryDto,
   InvitationTokenStateDto,
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 
 const EXPIRED = 'The token expired, was used or was purged';
+
+/** The token of invite/validate/: the body's `token` or the query's `hash`; both and different is a 400. */
+function tokenOf(body: InvitationTokenDto, query: InvitationTokenQueryDto): string {
+  const { token } = body;
+  const { hash } = query;
+  if (token !== undefined && hash !== undefined && token !== hash) {
+    throw RequestErrors.INVALID({ hash: 'hash and token name different tokens: send one of them' });
+  }
+  const value = token ?? hash;
+  if (value === undefined)
+    throw RequestErrors.INVALID({ token: 'token (or the query parameter hash) is required' });
+  return value;
+}
 
 /**
  * The published users service's invitation paths beyond invite/: reusable links for a group, registration
@@ -69,12 +84,16 @@ export class InvitationLinksController {
   @HttpCode(200)
   @Public('signin')
   @ApiOperation({
-    summary: 'Check an invitation link’s token or a mailed invitation’s secret without using it',
+    summary:
+      'Check an invitation link’s token or a mailed invitation’s secret without using it: body `token` or query `hash`',
   })
   @ApiOkResponse({ type: InvitationTokenStateDto })
   @ApiErrors(404, { 419: EXPIRED })
-  validateInvitation(@Body() body: InvitationTokenDto): Promise<InvitationTokenStateDto> {
-    return this.links.validate(body.token);
+  validateInvitation(
+    @Body() body: InvitationTokenDto,
+    @Query() query: InvitationTokenQueryDto,
+  ): Promise<InvitationTokenStateDto> {
+    return this.links.validate(tokenOf(body, query));
   }
 
   @Delete('purge')

@@ -95,8 +95,13 @@ export class InvitationLinksService {
           groups: groupIds.length,
         },
       );
-      return { ...view, token };
+      return { ...view, token, invite_link: this.inviteLink(token) };
     });
+  }
+
+  /** The page the invitee follows, beside the mailed links (`/invitation/{secret}`) of the same web app. */
+  private inviteLink(token: string): string {
+    return `${this.config.http.publicBaseUrl}/invitation/register?hash=${encodeURIComponent(token)}`;
   }
 
   /** What a token is, without using it: 404 unknown, 419 expired or spent (or its domain is gone). */

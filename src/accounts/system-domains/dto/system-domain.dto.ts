@@ -161,6 +161,16 @@ export class CreateSystemDomainDto extends superAdminForm(true) {
   declare base_url: string;
 }
 
+/** POST: the super-admin form, and whether the domain is an end-to-end test domain (set at creation only). */
+export class NewSystemDomainDto extends CreateSystemDomainDto {
+  @BoolField({
+    required: false,
+    description:
+      'Default false. An end-to-end test domain: DELETE …/e2e/ removes only such domains. Set at creation only (PUT and PATCH ignore it)',
+  })
+  is_e2e?: boolean;
+}
+
 /** The spec's System domain, full form (plus `logo_url`). */
 export class SystemDomainDto {
   @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
@@ -192,6 +202,8 @@ export class SystemDomainDto {
   @ApiProperty() is_template!: boolean;
   @ApiProperty({ nullable: true, type: Number }) discount_percent!: number | null;
   @ApiProperty({ type: [String] }) features!: string[];
+  @ApiProperty({ readOnly: true, description: 'Created as an end-to-end test domain (DELETE …/e2e/)' })
+  is_e2e!: boolean;
   @ApiProperty({ nullable: true, type: String }) marketplace_customer_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) marketplace_entitlement_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) billing_customer_id!: string | null;
@@ -243,20 +255,38 @@ export class SystemDomainProfileDto {
   @EnumField(INDUSTRIES, { required: false, nullable: true, enumName: 'Industry' }) industry?: string | null;
 }
 
+/** The features' body (PUT) and answer: the answer also carries the parameters kept per feature. */
 export class SystemDomainFeaturesDto {
   @FeaturesField() features!: string[];
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: true },
+    readOnly: true,
+    description:
+      'In answers: feature name → the parameters it was turned on with (POST …/features/); features without parameters are absent. Ignored in a PUT body (a PUT keeps the parameters of the features it keeps)',
+  })
+  parameters?: Record<string, Record<string, unknown>>;
 }
+
+/** A feature name as the published clients send it: upper or lower case, kept lower case (`WM_X` is `wm_x`). */
+const FEATURE_NAME_ANY_CASE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 /** The published body of POST /v1/system_domains/{id}/features/: one feature to turn on. */
 export class FeatureConfigDto {
-  @ApiProperty({ pattern: FEATURE_PATTERN.source, description: 'The feature name' })
-  @Matches(FEATURE_PATTERN, { message: `must match ${FEATURE_PATTERN.source}` })
+  @ApiProperty({
+    pattern: FEATURE_NAME_ANY_CASE.source,
+    example: 'WM_PUBLISH_PANEL',
+    description:
+      'The feature name in any case: names are case-insensitive and kept lower case (WM_PUBLISH_PANEL is the feature wm_publish_panel)',
+  })
+  @Matches(FEATURE_NAME_ANY_CASE, { message: `must match ${FEATURE_NAME_ANY_CASE.source}` })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
   feature!: string;
   @ObjectField({
     required: false,
     nullable: true,
     description:
-      'Not kept: a domain’s features are names (the spec’s features is an array of strings); must be absent, null or {}',
+      'Kept with the feature and answered by GET …/features/ (the feature’s parameters become these; none, null or {}: none). At most 4096 bytes as JSON, nested at most 5 deep',
   })
   parameters?: Record<string, unknown> | null;
 }

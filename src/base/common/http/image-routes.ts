@@ -30,7 +30,7 @@ export function ImageUpload(
 ): MethodDecorator {
   return applyDecorators(
     UseInterceptors(interceptor),
-    ApiConsumes(...IMAGE_TYPES, 'multipart/form-data'),
+    ApiConsumes(...IMAGE_TYPES, 'image/*', 'multipart/form-data'),
     ApiBody({
       schema: {
         type: 'object',

@@ -23,9 +23,13 @@ export interface ImageUploadErrors {
   unreadable(): Error;
 }
 
-/** Whether the body is a raw image (`Content-Type: image/*`), as the published clients send it. */
+/**
+ * Whether the body is a raw image (`Content-Type: image/<subtype>`, or the media range `image/*` itself, sent
+ * literally by the published clients), as the published clients send it. The subtype names nothing: the bytes
+ * decide (sniffImage).
+ */
 export function isRawImage(req: Request): boolean {
-  return /^image\/[a-z0-9.+-]+$/i.test(
+  return /^image\/(\*|[a-z0-9.+-]+)$/i.test(
     String(req.headers['content-type'] ?? '')
       .split(';')[0]
       .trim(),

@@ -10,6 +10,7 @@ import {
 } from '../../../base/common/validation/fields.js';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 import { IDP_TYPES } from '../../../base/model/identity-provider.entity.js';
+import { MultiDomainUserSystemDto } from '../../../credentials/tokens/dto/token.dto.js';
 
 const SETTINGS =
   'Shape depends on type. Common: idp_x509cert, cert_fingerprint, cert_fingerprint_algorithm, digest_algorithm, ' +
@@ -167,3 +168,6 @@ export class SamlTokenRequestDto {
   @StringField({ minLength: 1, maxLength: 200, description: 'The single-use code the ACS redirect carried' })
   code!: string;
 }
+
+/** `multidomain/login/` answers the common list envelope (one page holding every entry). */
+export class MultiDomainUserSystemListDto extends ListEnvelopeDto(MultiDomainUserSystemDto) {}

@@ -38,6 +38,12 @@ export class InvitationLinkDto {
   @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
   @ApiProperty({ description: 'The link’s secret (256 bits): the `token` of users/invite/register/' })
   token!: string;
+  @ApiProperty({
+    format: 'uri',
+    description:
+      'The link the invitee follows (shown once, like token): the web app’s registration page at PUBLIC_BASE_URL, `/invitation/register?hash=<token>`, built like the mailed invitation links; the page checks it with users/invite/validate/?hash= and registers with users/invite/register/',
+  })
+  invite_link!: string;
   @ApiProperty({ format: 'uuid' }) system_domain_id!: string;
   @ApiProperty({ format: 'uuid' }) primary_group!: string;
   @ApiProperty({ type: [String], format: 'uuid' }) groups!: string[];
@@ -46,10 +52,25 @@ export class InvitationLinkDto {
   @ApiProperty({ format: 'date-time' }) expires!: string;
 }
 
-/** Body of POST /v1/users/invite/validate/. */
+/** Body of POST /v1/users/invite/validate/: the token here, or as the query's `hash` (one of them). */
 export class InvitationTokenDto {
-  @StringField({ maxLength: 200, description: 'An invitation link’s token or a mailed invitation’s secret' })
-  token!: string;
+  @StringField({
+    required: false,
+    maxLength: 200,
+    description:
+      'An invitation link’s token or a mailed invitation’s secret; or send it as the query parameter `hash`',
+  })
+  token?: string;
+}
+
+/** Query of POST /v1/users/invite/validate/: the published clients send the link's token as `hash`. */
+export class InvitationTokenQueryDto {
+  @StringField({
+    required: false,
+    maxLength: 200,
+    description: 'The token, as the published clients send it; given with a different body `token`, a 400',
+  })
+  hash?: string;
 }
 
 export class InvitationTokenStateDto {
