@@ -51,6 +51,7 @@ describe('invitation links', () => {
     expect(res.body).toEqual({
       id: expect.any(String),
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      invite_link: `${t.config.http.publicBaseUrl}/invitation/register?hash=${res.body.token}`,
       system_domain_id: t.domainId,
       primary_group: group.id,
       groups: [extra.id],

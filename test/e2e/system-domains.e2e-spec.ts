@@ -116,6 +116,7 @@ describe('system domains /API/auth/v1/system_domains', () => {
         do_not_charge_remote_proxies: false,
         do_not_charge_shield: false,
         invoice_end_of_month: false,
+        is_e2e: false,
         is_template: false,
         discount_percent: 12.5,
         features: ['ai.search', 'shield'],
@@ -234,11 +235,12 @@ describe('system domains /API/auth/v1/system_domains', () => {
         .send({ features: ['b.two', 'a:one'] })
         .expect(200, {
           features: ['b.two', 'a:one'],
+          parameters: {},
         });
       await t.http
         .get(`${BASE}/${a.id}/features/`)
         .set(hAdminA)
-        .expect(200, { features: ['b.two', 'a:one'] });
+        .expect(200, { features: ['b.two', 'a:one'], parameters: {} });
       await t.http.put(`${BASE}/${a.id}/features/`).set(hAdminA).send({ features: [] }).expect(403);
       await t.http.get(`${BASE}/${a.id}/features/`).set(hMemberA).expect(403);
       await t.http.get(`${BASE}/${a.id}/features/`).set(hAdminB).expect(404, NOT_FOUND);
@@ -250,10 +252,10 @@ describe('system domains /API/auth/v1/system_domains', () => {
       await t.http
         .get(`${BASE}/${a.id}/features/`)
         .set(sa)
-        .expect(200, { features: ['b.two', 'a:one'] });
+        .expect(200, { features: ['b.two', 'a:one'], parameters: {} });
     });
 
-    it('features: POST {config: {feature, parameters}} (the published body) turns one on, once', async () => {
+    it('features: POST {config: {feature, parameters}} (the published body) turns one on, once, with its parameters', async () => {
       const add = (config: unknown, h = sa) =>
         t.http.post(`${BASE}/${b.id}/features`).set(h).send({ config });
       await t.http
@@ -261,13 +263,14 @@ describe('system domains /API/auth/v1/system_domains', () => {
         .set(sa)
         .send({ features: ['x.one'] })
         .expect(200);
-      await add({ feature: 'y.two', parameters: {} }).expect(201, { features: ['x.one', 'y.two'] });
-      await add({ feature: 'y.two' }).expect(201, { features: ['x.one', 'y.two'] });
+      const none = { parameters: {} };
+      await add({ feature: 'y.two', parameters: {} }).expect(201, { features: ['x.one', 'y.two'], ...none });
+      await add({ feature: 'y.two' }).expect(201, { features: ['x.one', 'y.two'], ...none });
       await add({ feature: 'z.three', parameters: null }).expect(201);
-      // parameters have nowhere to live: refused, not dropped; bad names and shapes; admins of the domain
+      // bad names and shapes (upper-case names and parameters: published-clients.e2e-spec.ts); admins of the domain
       for (const config of [
-        { feature: 'w.four', parameters: { limit: 3 } },
-        { feature: 'UPPER' },
+        { feature: 'w.four', parameters: 3 },
+        { feature: 'UPPER CASE' },
         { feature: 1 },
         {},
         'y.two',
@@ -286,7 +289,7 @@ describe('system domains /API/auth/v1/system_domains', () => {
       await t.http
         .get(`${BASE}/${b.id}/features/`)
         .set(sa)
-        .expect(200, { features: ['x.one', 'y.two', 'z.three'] });
+        .expect(200, { features: ['x.one', 'y.two', 'z.three'], ...none });
     });
   });
 
