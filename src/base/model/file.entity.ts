@@ -110,6 +110,9 @@ export class FileEntity {
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }
 
+/** KeyframeSchema's `type`: extracted images are KEYFRAME. */
+export const KEYFRAME_TYPES = ['KEYFRAME', 'POSTER', 'KEYFRAME_MAP'] as const;
+
 /** One image extracted from a file by a keyframes job, kept in a KEYFRAMES storage. */
 @Entity('keyframes')
 @Index('ix_keyframes_asset', ['asset_id', 'position'])
@@ -125,6 +128,9 @@ export class KeyframeEntity {
   @Column({ type: 'text' }) object_key!: string;
   @Column({ type: 'integer' }) position!: number;
   @Column({ type: 'bigint' }) size!: string;
+  /** The image's pixels, read from its JPEG header when it was stored (null for rows from before). */
+  @Column({ type: 'integer', nullable: true }) width!: number | null;
+  @Column({ type: 'integer', nullable: true }) height!: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }
 

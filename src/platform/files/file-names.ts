@@ -19,6 +19,14 @@ export function fileNameProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * A `directory_path` as published clients send it: "/" names the root and a leading "/" is from the root, as
+ * the path relative to it ("/" → "", "/clips/2026" → "clips/2026"); anything else is kept as it is.
+ */
+export function fromRoot(dir: string): string {
+  return dir.replace(/^\/+/, '');
+}
+
 export function directoryProblem(dir: string): string | null {
   if (dir === '') return null;
   if (CONTROL.test(dir)) return 'must not contain control characters';

@@ -26,9 +26,16 @@ import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { CreateFileDto, FileDto, FileListDto, KeyframeListDto, UpdateFileDto } from './dto/file.dto.js';
+import {
+  CreateFileDto,
+  FileDto,
+  FileListDto,
+  FilePageQueryDto,
+  KeyframeListDto,
+  SignedUrlQueryDto,
+  UpdateFileDto,
+} from './dto/file.dto.js';
 import { FilesService } from './files.service.js';
 import { KeyframesService } from './keyframes.service.js';
 import { param, READ, WRITE, FileContentRoutes } from './file-content.routes.js';
@@ -70,10 +77,10 @@ export class FilesController extends FileContentRoutes {
   @ApiOkResponse({ type: FileListDto })
   listFiles(
     @Param(param, asset) assetId: string,
-    @Query() q: PageQueryDto,
+    @Query() q: FilePageQueryDto,
     @Req() req: Request,
   ): Promise<FileListDto> {
-    return this.files.list(assetId, q, req.path);
+    return this.files.list({ asset_id: assetId }, q, req.path);
   }
 
   @Get('keyframes')
@@ -82,7 +89,7 @@ export class FilesController extends FileContentRoutes {
   @ApiOkResponse({ type: KeyframeListDto })
   listKeyframes(
     @Param(param, asset) assetId: string,
-    @Query() q: PageQueryDto,
+    @Query() q: FilePageQueryDto,
     @Req() req: Request,
   ): Promise<KeyframeListDto> {
     return this.keyframes.list(assetId, q, req.path);
@@ -92,8 +99,12 @@ export class FilesController extends FileContentRoutes {
   @Authenticated(READ)
   @ApiOperation({ summary: 'One file' })
   @ApiOkResponse({ type: FileDto })
-  getFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<FileDto> {
-    return this.files.get(assetId, id);
+  getFile(
+    @Param(param, asset) assetId: string,
+    @Param('file_id', file) id: string,
+    @Query() q: SignedUrlQueryDto,
+  ): Promise<FileDto> {
+    return this.files.get(assetId, id, q.generate_signed_url);
   }
 
   @Patch('files/:file_id')

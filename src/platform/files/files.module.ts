@@ -10,6 +10,7 @@ import { DownloadService } from './download.service.js';
 import { registerFileAccess } from './file-access.js';
 import { FileLinks } from './file-links.js';
 import { FilesController } from './files.controller.js';
+import { FileListsController } from './file-lists.controller.js';
 import { FilesService } from './files.service.js';
 import { FilesWorker } from './files.worker.js';
 import { FormatsController } from './formats.controller.js';
@@ -40,6 +41,7 @@ import { ProxiesService } from './proxies.service.js';
     FormatsController,
     FilesController,
     TransferController,
+    FileListsController,
     ProxiesController,
   ],
   providers: [

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { type EntityManager, IsNull } from 'typeorm';
+import { type EntityManager, In, IsNull } from 'typeorm';
 import { leaseClaimSql } from '../../base/database/lease-claim.js';
 import { FileEntity, FileTaskEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
@@ -46,6 +46,16 @@ export type ClaimedTask = Pick<
   FileTaskEntity,
   'id' | 'kind' | 'file_id' | 'job_id' | 'storage_id' | 'object_key' | 'multipart_upload_id' | 'attempts'
 >;
+
+/** A keyframe image just stored: its id, object key, position, bytes and pixels. */
+export interface KeyframeRow {
+  id: string;
+  key: string;
+  i: number;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
 
 /** The columns of a file its byte removal needs. */
 export type FileBytes = Pick<FileEntity, 'id' | 'storage_id' | 'object_key' | 'multipart_upload_id'>;
@@ -134,22 +144,22 @@ export class FilesRepository extends FeatureRepository {
     return target;
   }
 
-  /** Replaces a job's keyframes (the old images queued for removal) and finishes the job, in one transaction. */
+  /**
+   * Replaces the file's keyframes (any earlier job's, or an earlier attempt's of this one) with the job's and
+   * finishes the job, in one transaction; the old images are queued for removal, so the files worker removes
+   * their bytes only once this has committed.
+   */
   async recordKeyframes(
     jobId: string,
-    k: {
-      assetId: string;
-      fileId: string;
-      storageId: string;
-      rows: { id: string; key: string; i: number; size: number }[];
-    },
+    k: { assetId: string; fileId: string; storageId: string; rows: KeyframeRow[] },
   ): Promise<void> {
     await this.ds.transaction(async (em) => {
-      // a retried task replaces what an earlier attempt stored
+      // the file's row locked: two jobs of one file record one after the other, the later replacing all
+      await em.findOne(FileEntity, { where: { id: k.fileId }, lock: { mode: 'pessimistic_write' } });
       // raw: DELETE … RETURNING the removed images' keys
       const [old] = (await em.query(
-        'DELETE FROM keyframes WHERE job_id = $1 RETURNING storage_id, object_key',
-        [jobId],
+        'DELETE FROM keyframes WHERE file_id = $1 RETURNING storage_id, object_key',
+        [k.fileId],
       )) as [{ storage_id: string; object_key: string }[], number];
       for (const o of old)
         // raw: the queue's rows are written by SQL only, as the sweep writes them
@@ -160,9 +170,9 @@ export class FilesRepository extends FeatureRepository {
       for (const r of k.rows)
         // raw: explicit ids and positions, as the bytes were stored under them
         await em.query(
-          `INSERT INTO keyframes (id, asset_id, file_id, job_id, storage_id, object_key, position, size)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [r.id, k.assetId, k.fileId, jobId, k.storageId, r.key, r.i, r.size],
+          `INSERT INTO keyframes (id, asset_id, file_id, job_id, storage_id, object_key, position, size, width, height)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [r.id, k.assetId, k.fileId, jobId, k.storageId, r.key, r.i, r.size, r.width, r.height],
         );
       // raw: as finishJob
       await em.query(
@@ -194,16 +204,30 @@ export class FilesRepository extends FeatureRepository {
     )) as { id: string; asset_id: string }[];
   }
 
+  /** Of `ids`, the file sets of assets of the domain that are not deleted, with their asset. */
+  async fileSetsInDomain(ids: string[], systemDomainId: string): Promise<{ id: string; asset_id: string }[]> {
+    // raw: a join to assets for the tenant test, over ANY($1::uuid[])
+    return (await this.ds.query(
+      `SELECT s.id, s.asset_id FROM file_sets s JOIN assets a ON a.id = s.asset_id
+        WHERE s.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND a.date_deleted IS NULL`,
+      [ids, systemDomainId],
+    )) as { id: string; asset_id: string }[];
+  }
+
   // ---- files
 
   async insertFile(values: Partial<FileEntity>): Promise<void> {
     await this.manager.insert(FileEntity, values);
   }
 
-  /** A page of the asset's live files, oldest first. */
-  async liveFiles(assetId: string, skip: number, take: number): Promise<[FileEntity[], number]> {
+  /** A page of the asset's live files (of one file set or version when given), oldest first. */
+  async liveFiles(
+    of: { asset_id: string; file_set_id?: string; version_id?: string },
+    skip: number,
+    take: number,
+  ): Promise<[FileEntity[], number]> {
     return this.manager.findAndCount(FileEntity, {
-      where: { asset_id: assetId, date_deleted: IsNull() },
+      where: { ...of, date_deleted: IsNull() },
       order: { date_created: 'ASC', id: 'ASC' },
       skip,
       take,
@@ -300,6 +324,16 @@ export class FilesRepository extends FeatureRepository {
     t: Pick<FileTaskEntity, 'file_id' | 'job_id' | 'storage_id' | 'object_key'>,
   ): Promise<void> {
     await em.insert(FileTaskEntity, { kind: 'KEYFRAMES', ...t, multipart_upload_id: null });
+  }
+
+  /** The version and name of each of the files `ids` (keyframes carry them). */
+  async fileLabels(ids: string[]): Promise<Map<string, Pick<FileEntity, 'version_id' | 'original_name'>>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.manager.find(FileEntity, {
+      select: { id: true, version_id: true, original_name: true },
+      where: { id: In(ids) },
+    });
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** A page of the asset's keyframes, oldest job first, then by position. */

@@ -128,7 +128,7 @@ describe('FilesService.create', () => {
     ['a path for a name', { original_name: '../../etc/passwd' }],
     ['a directory climbing out', { directory_path: '../up' }],
     ['a directory climbing out midway', { directory_path: 'a/../../b' }],
-    ['an absolute directory', { directory_path: '/abs' }],
+    ['a directory from the root climbing out', { directory_path: '/../up' }],
     ['a directory with a drive letter', { directory_path: 'C:/win' }],
     ['a size over FILES_MAX_BYTES', { size: MAX + 1 }],
   ] as const)('refuses %s: 400, nothing stored', async (_name, over) => {
@@ -136,6 +136,20 @@ describe('FilesService.create', () => {
     await expect(service.create(caller, 'a1', body(over), MAX)).rejects.toMatchObject({ status: 400 });
     expect(repo.insertFile).not.toHaveBeenCalled();
   });
+
+  it.each([
+    ['/', ''],
+    ['/clips/2026', 'clips/2026'],
+    ['//clips', 'clips'],
+    ['clips/2026', 'clips/2026'],
+  ])(
+    'a directory_path of %p names the root as published clients send it: stored as %p',
+    async (dir, stored) => {
+      const { service, repo } = setup();
+      await service.create(caller, 'a1', body({ directory_path: dir }), MAX);
+      expect((repo.insertFile.mock.calls[0][0] as FileEntity).directory_path).toBe(stored);
+    },
+  );
 
   it('stores an OPEN file under a key made of its id, in the default FILES storage, by the caller', async () => {
     const { service, repo, storages } = setup();

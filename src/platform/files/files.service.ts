@@ -4,7 +4,6 @@ import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
-import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
 import { objectKey } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
@@ -15,9 +14,10 @@ import type {
   DownloadUrlDto,
   FileDto,
   FileListDto,
+  FilePageQueryDto,
   UpdateFileDto,
 } from './dto/file.dto.js';
-import { directoryProblem, fileNameProblem } from './file-names.js';
+import { directoryProblem, fileNameProblem, fromRoot } from './file-names.js';
 import type { FileEntity, JsonObject } from '../../base/model/file.entity.js';
 import { FileLinks } from './file-links.js';
 import { checksumOf } from './checksum.js';
@@ -48,7 +48,8 @@ export class FilesService {
   async create(auth: AuthContext, assetId: string, body: CreateFileDto, maxBytes: number): Promise<FileDto> {
     const nameProblem = fileNameProblem(body.original_name);
     if (nameProblem) throw FilesErrors.INVALID({ original_name: nameProblem });
-    const dirProblem = directoryProblem(body.directory_path);
+    const directory = fromRoot(body.directory_path);
+    const dirProblem = directoryProblem(directory);
     if (dirProblem) throw FilesErrors.INVALID({ directory_path: dirProblem });
     if (body.size != null && body.size > maxBytes)
       throw FilesErrors.INVALID({ size: `must not exceed ${maxBytes} bytes` });
@@ -70,7 +71,7 @@ export class FilesService {
       storage_id: storage.id,
       object_key: objectKey.file(id),
       original_name: body.original_name,
-      directory_path: body.directory_path,
+      directory_path: directory,
       type: body.type,
       size: body.size == null ? null : String(body.size),
       metadata: (body.metadata ?? {}) as JsonObject,
@@ -81,11 +82,12 @@ export class FilesService {
     return this.get(assetId, id);
   }
 
-  async list(assetId: string, q: PageQueryDto, path: string): Promise<FileListDto> {
-    const [rows, total] = await this.repo.liveFiles(assetId, (q.page - 1) * q.per_page, q.per_page);
+  /** A page of live files of an asset (of one file set or version when given). */
+  async list(of: FileFilter, q: FilePageQueryDto, path: string): Promise<FileListDto> {
+    const [rows, total] = await this.repo.liveFiles(of, (q.page - 1) * q.per_page, q.per_page);
     const methods = await this.methods(rows);
     return pageEnvelope(
-      rows.map((f) => this.view(f, methods.get(f.storage_id) ?? 'FILE')),
+      rows.map((f) => this.view(f, methods.get(f.storage_id) ?? 'FILE', q.generate_signed_url)),
       total,
       q.page,
       q.per_page,
@@ -94,9 +96,32 @@ export class FilesService {
     ) as FileListDto;
   }
 
-  async get(assetId: string, id: string): Promise<FileDto> {
+  /** The files of a file set named by its id alone (the route's ACL step checked its asset). */
+  async listOfFileSet(
+    auth: AuthContext,
+    setId: string,
+    q: FilePageQueryDto,
+    path: string,
+  ): Promise<FileListDto> {
+    const [set] = await this.repo.fileSetsInDomain([setId], auth.systemDomainId);
+    if (!set) throw FilesErrors.FILE_SET_NOT_FOUND();
+    return this.list({ asset_id: set.asset_id, file_set_id: set.id }, q, path);
+  }
+
+  /** The files of one of the asset's file sets (a set of another asset is a 404). */
+  async listOfAssetFileSet(
+    assetId: string,
+    setId: string,
+    q: FilePageQueryDto,
+    path: string,
+  ): Promise<FileListDto> {
+    await this.formats.fileSet(this.repo.manager, assetId, setId);
+    return this.list({ asset_id: assetId, file_set_id: setId }, q, path);
+  }
+
+  async get(assetId: string, id: string, signed = false): Promise<FileDto> {
     const f = await this.file(this.repo.manager, assetId, id);
-    return this.view(f, (await this.methods([f])).get(f.storage_id) ?? 'FILE');
+    return this.view(f, (await this.methods([f])).get(f.storage_id) ?? 'FILE', signed);
   }
 
   async update(assetId: string, id: string, body: UpdateFileDto): Promise<FileDto> {
@@ -175,7 +200,7 @@ export class FilesService {
     return this.repo.storageMethods(ids);
   }
 
-  private view(f: FileEntity, method: string): FileDto {
+  private view(f: FileEntity, method: string, signed = false): FileDto {
     return {
       id: f.id,
       asset_id: f.asset_id,
@@ -195,6 +220,7 @@ export class FilesService {
       metadata: f.metadata,
       storage_method: method,
       upload_url: f.status === 'OPEN' ? this.links.uploadUrl(f.id) : null,
+      url: signed && f.status === 'CLOSED' ? this.links.fileDownloadUrl(f.id) : null,
       upload_method: 'RESUMABLE',
       upload_filename: f.original_name,
       file_date_created: wireDateOrNull(f.file_date_created),
@@ -204,6 +230,9 @@ export class FilesService {
     };
   }
 }
+
+/** Which live files a list holds: an asset's, and of it one file set's or one version's. */
+export type FileFilter = { asset_id: string; file_set_id?: string; version_id?: string };
 
 function writable(s: StorageEntity): void {
   if (!(SERVED_METHODS as readonly string[]).includes(s.method))

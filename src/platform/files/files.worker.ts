@@ -13,7 +13,8 @@ import { backoffMs, PollingLoop } from '../../base/common/polling-loop.js';
 import { objectKey } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
 import { extractKeyframes, UnreadableMediaError } from './ffmpeg.js';
-import { type ClaimedTask as Claimed, FilesRepository } from './files.repository.js';
+import { type ClaimedTask as Claimed, FilesRepository, type KeyframeRow } from './files.repository.js';
+import { jpegSize } from './jpeg-stream.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
 
 const BATCH = 4;
@@ -124,12 +125,12 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
     const input = { stream: await this.stores.of(source).read(t.object_key), size: Number(ctx.size ?? 0) };
     const images = await extractKeyframes(this.filesConfig.ffmpeg, input, this.filesConfig.keyframes);
     const store = this.stores.of(target);
-    const rows: { id: string; key: string; i: number; size: number }[] = [];
+    const rows: KeyframeRow[] = [];
     for (const [i, image] of images.entries()) {
       const id = randomUUID();
       const key = objectKey.keyframe(t.file_id as string, id);
       await store.put(key, image, 'image/jpeg');
-      rows.push({ id, key, i, size: image.length });
+      rows.push({ id, key, i, size: image.length, ...(jpegSize(image) ?? { width: null, height: null }) });
     }
     await this.record(jobId, t, ctx.asset_id, target, rows).catch(async (err: unknown) => {
       // not recorded: the images just stored would be nobody's
@@ -143,7 +144,7 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
     t: Claimed,
     assetId: string,
     target: StorageEntity,
-    rows: { id: string; key: string; i: number; size: number }[],
+    rows: KeyframeRow[],
   ): Promise<void> {
     await this.repo.recordKeyframes(jobId, {
       assetId,

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -19,6 +20,14 @@ import { param, READ, WRITE, DELETE, FileSetRoutes } from './file-set.routes.js'
 
 const asset = new UuidParamPipe('Asset');
 const format = new UuidParamPipe('Format');
+const edit = PutAndPatch({
+  path: 'formats/:format_id',
+  policy: WRITE,
+  ok: FormatDto,
+  put: 'Change a format (the same as PATCH: the fields given change, the others stay)',
+  patch: 'Change a format',
+});
+
 /** Formats and file sets of an asset: the asset's ACL governs them (read, write, delete per route). */
 @ApiTags('files')
 @ApiErrors(400, { 404: 'No such asset the caller may read, or no such row under it' })
@@ -63,10 +72,16 @@ export class FormatsController extends FileSetRoutes {
     return this.formats.getFormat(assetId, id);
   }
 
-  @Patch('formats/:format_id')
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Change a format' })
-  @ApiOkResponse({ type: FormatDto })
+  @edit.put
+  replaceFormat(
+    @Param(param, asset) assetId: string,
+    @Param('format_id', format) id: string,
+    @Body() body: UpdateFormatDto,
+  ): Promise<FormatDto> {
+    return this.formats.updateFormat(assetId, id, body);
+  }
+
+  @edit.patch
   updateFormat(
     @Param(param, asset) assetId: string,
     @Param('format_id', format) id: string,

@@ -1,4 +1,4 @@
-import { JpegStreamError, splitJpegs } from './jpeg-stream.js';
+import { jpegSize, JpegStreamError, splitJpegs } from './jpeg-stream.js';
 
 const b = (...bytes: number[]) => Buffer.from(bytes);
 
@@ -33,5 +33,41 @@ describe('splitJpegs: the images of ffmpeg’s image2pipe output', () => {
     expect(() => splitJpegs(one.subarray(0, one.length - 1))).toThrow(JpegStreamError);
     expect(() => splitJpegs(Buffer.concat([one, b(0xff, 0xd8, 0xff)]))).toThrow(JpegStreamError);
     expect(() => splitJpegs(Buffer.from('GIF89a'))).toThrow('not a JPEG image');
+  });
+});
+
+describe('jpegSize: a JPEG’s pixels from its frame header', () => {
+  const sof = (marker: number, height: number, width: number) =>
+    b(
+      0xff,
+      marker,
+      0x00,
+      0x0b,
+      0x08,
+      height >> 8,
+      height & 0xff,
+      width >> 8,
+      width & 0xff,
+      0x01,
+      0x01,
+      0x11,
+      0x00,
+    );
+
+  it('reads SOF0 and SOF2 after other segments (a DHT, marked C4, is not a frame header)', () => {
+    const dht = b(0xff, 0xc4, 0x00, 0x04, 0x00, 0x00);
+    expect(jpegSize(Buffer.concat([b(0xff, 0xd8), dht, sof(0xc0, 240, 320), b(0xff, 0xd9)]))).toEqual({
+      width: 320,
+      height: 240,
+    });
+    expect(jpegSize(Buffer.concat([b(0xff, 0xd8), sof(0xc2, 1080, 1920), b(0xff, 0xd9)]))).toEqual({
+      width: 1920,
+      height: 1080,
+    });
+  });
+
+  it('null when the image has no frame header before its data, or is cut', () => {
+    expect(jpegSize(jpeg(0x11))).toBeNull();
+    expect(jpegSize(b(0xff, 0xd8, 0xff, 0xc0, 0x00))).toBeNull();
   });
 });

@@ -41,3 +41,25 @@ export function splitJpegs(data: Buffer): Buffer[] {
   }
   return images;
 }
+
+/** A JPEG's width and height, from its start-of-frame header (SOF0 – SOF15 but DHT, JPG, DAC); null if none. */
+export function jpegSize(image: Buffer): { width: number; height: number } | null {
+  let i = 2;
+  while (i + 9 < image.length) {
+    if (image[i] !== 0xff) return null;
+    const marker = image[i + 1];
+    if (marker === 0xff) {
+      i += 1;
+      continue;
+    }
+    if (standalone(marker)) {
+      i += 2;
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { height: image.readUInt16BE(i + 5), width: image.readUInt16BE(i + 7) };
+    if (marker === SOS || marker === EOI) return null;
+    i += 2 + image.readUInt16BE(i + 2);
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ import { FilesErrors } from './files.errors.js';
 import type { FilesRepository } from './files.repository.js';
 import type { FilesService } from './files.service.js';
 import type { FilesWorker } from './files.worker.js';
-import { KeyframesService } from './keyframes.service.js';
+import { keyframeName, KeyframesService } from './keyframes.service.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
 
 const TX = { tx: true };
@@ -30,6 +30,10 @@ function setup(f: FileEntity | Error = file()) {
   const repo = repoWithTransaction(TX, {
     queueKeyframesTask: jest.fn(async () => undefined),
     keyframes: jest.fn(async () => [[], 0] as [KeyframeEntity[], number]),
+    fileLabels: jest.fn(
+      async () => new Map([['f1', { version_id: 'v1', original_name: 'harbour.clip.mp4' }]]),
+    ),
+    storageMethods: jest.fn(async () => new Map([['s1', 'S3']])),
   });
   const files = {
     file: jest.fn(async () => {
@@ -105,8 +109,11 @@ describe('KeyframesService.list', () => {
       asset_id: 'a1',
       file_id: 'f1',
       job_id: 'j1',
+      storage_id: 's1',
       position: 2,
       size: '321',
+      width: 320,
+      height: 240,
       date_created: T0,
     } as KeyframeEntity;
     repo.keyframes.mockResolvedValueOnce([[k], 7]);
@@ -115,5 +122,43 @@ describe('KeyframesService.list', () => {
     expect(page).toMatchObject({
       objects: [{ id: 'k1', position: 2, size: 321, url: 'https://x/keyframes/k1/' }],
     });
+  });
+
+  it('carries KeyframeSchema’s fields: type, filename, name, resolution, status, storage, time_code, version', async () => {
+    const { service, repo } = setup();
+    const k = {
+      id: 'k1',
+      asset_id: 'a1',
+      file_id: 'f1',
+      job_id: 'j1',
+      storage_id: 's1',
+      position: 2,
+      size: '321',
+      width: 320,
+      height: 240,
+      date_created: T0,
+    } as KeyframeEntity;
+    repo.keyframes.mockResolvedValueOnce([[k], 1]);
+    const [view] = (await service.list('a1', { page: 1, per_page: 10 } as never, '/k/')).objects;
+    expect(view).toMatchObject({
+      type: 'KEYFRAME',
+      filename: 'harbour.clip_0002.jpg',
+      name: 'harbour.clip_0002.jpg',
+      resolution: { width: 320, height: 240 },
+      status: 'CLOSED',
+      storage_id: 's1',
+      storage_method: 'S3',
+      time_code: { seconds: 2, frames: 0 },
+      version_id: 'v1',
+      is_public: false,
+    });
+  });
+
+  it.each([
+    ['clip.mp4', 0, 'clip_0000.jpg'],
+    ['noext', 12, 'noext_0012.jpg'],
+    ['.hidden', 1, '.hidden_0001.jpg'],
+  ])('names keyframe %p #%p as %p', (name, position, expected) => {
+    expect(keyframeName(name, position)).toBe(expected);
   });
 });

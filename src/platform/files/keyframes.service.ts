@@ -4,7 +4,8 @@ import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { JobsService } from '../jobs/jobs.service.js';
-import type { KeyframeListDto, KeyframesStartedDto } from './dto/file.dto.js';
+import type { KeyframeDto, KeyframeListDto, KeyframesStartedDto } from './dto/file.dto.js';
+import type { FileEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { FileLinks } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
 import { FilesService } from './files.service.js';
@@ -55,17 +56,11 @@ export class KeyframesService {
 
   async list(assetId: string, q: PageQueryDto, path: string): Promise<KeyframeListDto> {
     const [rows, total] = await this.repo.keyframes(assetId, (q.page - 1) * q.per_page, q.per_page);
+    const files = await this.repo.fileLabels([...new Set(rows.map((k) => k.file_id))]);
+    const storages = [...new Set(rows.map((k) => k.storage_id))];
+    const methods = storages.length ? await this.repo.storageMethods(storages) : new Map<string, string>();
     return pageEnvelope(
-      rows.map((k) => ({
-        id: k.id,
-        asset_id: k.asset_id,
-        file_id: k.file_id,
-        job_id: k.job_id,
-        position: k.position,
-        size: Number(k.size),
-        url: this.links.keyframeUrl(k.id),
-        date_created: wireDate(k.date_created),
-      })),
+      rows.map((k) => this.view(k, files.get(k.file_id), methods.get(k.storage_id) ?? 'FILE')),
       total,
       q.page,
       q.per_page,
@@ -73,4 +68,44 @@ export class KeyframesService {
       { ...q },
     ) as KeyframeListDto;
   }
+
+  /** KeyframeSchema's fields: an extracted image is a CLOSED KEYFRAME taken `position` seconds in. */
+  private view(
+    k: KeyframeEntity,
+    file: Pick<FileEntity, 'version_id' | 'original_name'> | undefined,
+    method: string,
+  ): KeyframeDto {
+    const filename = keyframeName(file?.original_name ?? 'keyframe', k.position);
+    return {
+      id: k.id,
+      asset_id: k.asset_id,
+      version_id: file?.version_id ?? null,
+      file_id: k.file_id,
+      job_id: k.job_id,
+      type: 'KEYFRAME',
+      filename,
+      name: filename,
+      format: 'jpg',
+      position: k.position,
+      size: Number(k.size),
+      resolution: { width: k.width, height: k.height },
+      time_code: { seconds: k.position, frames: 0 },
+      status: 'CLOSED',
+      storage_id: k.storage_id,
+      storage_method: method,
+      is_custom_keyframe: false,
+      is_public: false,
+      rotation: 0,
+      url: this.links.keyframeUrl(k.id),
+      date_created: wireDate(k.date_created),
+      date_modified: wireDate(k.date_created),
+    };
+  }
+}
+
+/** "clip.mp4", 3 → "clip_0003.jpg": the file's name without its extension, the position, JPEG's. */
+export function keyframeName(original: string, position: number): string {
+  const dot = original.lastIndexOf('.');
+  const stem = dot > 0 ? original.slice(0, dot) : original;
+  return `${stem}_${String(position).padStart(4, '0')}.jpg`;
 }

@@ -60,6 +60,18 @@ export class StoragesController {
     return this.storages.matchingView(caller, purpose);
   }
 
+  @Get(':purpose/default')
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiParam({ name: 'purpose', enum: STORAGE_PURPOSES })
+  @ApiOperation({
+    summary: 'The default storage of a purpose: the domain’s default, else the built-in one (as matching/)',
+  })
+  @ApiOkResponse({ type: StorageDto })
+  @ApiErrors({ 404: 'None for that purpose' })
+  defaultStorage(@Param('purpose') purpose: string, @Caller() caller: AuthContext): Promise<StorageDto> {
+    return this.matchingStorage(purpose, caller);
+  }
+
   @Get(':storage_id')
   @Authenticated({ roles: ['can_read_assets'] })
   @ApiOperation({ summary: 'One storage' })

@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { setAbortLevel } from '../../base/common/http/request-logging.js';
 import type { Request, Response } from 'express';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
@@ -70,8 +71,21 @@ export abstract class TransferDownloadRoutes {
     if (!isUuid(id) || !this.links.verify(purpose, id, q.expires, q.signature)) throw FilesErrors.BAD_LINK();
   }
 
+  /**
+   * Streams the bytes. A client that goes away mid-body is a warning in the access log, not an error; one that
+   * closes once every byte was handed over (some close as soon as they have Content-Length bytes, before the
+   * answer's end is flushed) is debug.
+   */
   protected async send(res: Response, d: Awaited<ReturnType<DownloadService['file']>>): Promise<void> {
     res.status(d.status).set(d.headers);
+    setAbortLevel(res, 'warn');
+    const length = Number(d.headers['Content-Length']);
+    let sent = 0;
+    if (length === 0) setAbortLevel(res, 'debug');
+    d.body.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+      if (sent >= length) setAbortLevel(res, 'debug');
+    });
     await pipeline(d.body, res).catch(() => {
       // the client went away mid-download: nothing to answer
     });

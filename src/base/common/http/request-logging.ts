@@ -49,12 +49,25 @@ const START_UP_CONTEXTS = new Set([
 ]);
 
 type LoggedRequest = IncomingMessage & { id?: string; originalUrl?: string };
-type Level = 'debug' | 'info' | 'error';
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+const ABORT_LEVEL = Symbol('abortLevel');
+type Rated = ServerResponse & { [ABORT_LEVEL]?: Level };
+
+/**
+ * How the access log rates this response's connection closing before the answer ended (`error` unless a
+ * route says otherwise): a download sets `warn` while its body streams (a client cutting a transfer short is
+ * not the service's failure) and `debug` once every byte was handed over (a client that closes as soon as it
+ * has Content-Length bytes did nothing wrong).
+ */
+export function setAbortLevel(res: ServerResponse, level: 'debug' | 'warn'): void {
+  (res as Rated)[ABORT_LEVEL] = level;
+}
 
 /**
  * Structured access log with a request id (honours an incoming X-Request-Id, echoes it back). One line per
  * request when it ends: `debug` for success, `info` for 4xx, `error` for 5xx and for a request whose
- * connection closed before the response was sent. The line carries the request's id, method, path (never
+ * connection closed before the response was sent (unless its route rated that: setAbortLevel). The line carries the request's id, method, path (never
  * the query string, which may hold secrets, and with the secret segment of secret-bearing routes redacted:
  * see secret-paths.ts), user agent, status and duration — and no header, so no credential can reach it.
  *
@@ -84,7 +97,13 @@ export function requestLogger<
       const status = res.statusCode;
       const elapsed = performance.now() - start;
       if (!aborted) onFinished?.(req, res, elapsed / 1000);
-      const level: Level = aborted || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+      const level: Level = aborted
+        ? ((res as Rated)[ABORT_LEVEL] ?? 'error')
+        : status >= 500
+          ? 'error'
+          : status >= 400
+            ? 'info'
+            : 'debug';
       if (!logger.isLevelEnabled(level)) return;
       const url = req.originalUrl ?? req.url ?? '';
       logger[level](

@@ -1,16 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsOptional,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { PageQueryDto } from '../../../base/common/http/pagination.dto.js';
+import { findHostileInput } from '../../../base/common/validation/hostile-input.js';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 import {
   DateTimeField,
   EnumField,
   IntField,
-  ObjectField,
   StringArrayField,
   StringField,
   UuidField,
 } from '../../../base/common/validation/fields.js';
-import { FILE_STATUSES, FILE_TYPES } from '../../../base/model/file.entity.js';
+import { FILE_STATUSES, FILE_TYPES, KEYFRAME_TYPES } from '../../../base/model/file.entity.js';
 
 const MEDIA_TYPES = 'array of objects such as {internet_media_type}';
 
@@ -90,12 +102,68 @@ export class FileSetDto {
 }
 export class FileSetListDto extends ListEnvelopeDto(FileSetDto) {}
 
+/**
+ * A file's `metadata`: an object, or (as published clients send it) that object as a JSON string ("{}").
+ * A string that is not a JSON object (or holds what a body may not: findHostileInput) stays a string, which
+ * IsObject refuses: 400, nothing stored.
+ */
+function MetadataField(): PropertyDecorator {
+  return (target, key) => {
+    ApiPropertyOptional({
+      oneOf: [
+        { type: 'object', additionalProperties: true },
+        { type: 'string', description: 'The object as JSON text, e.g. "{}"' },
+      ],
+    })(target, key);
+    Transform(({ value }: { value: unknown }) => {
+      if (typeof value !== 'string') return value;
+      try {
+        const parsed: unknown = JSON.parse(value);
+        // what the hostile-input pipe refuses in a body, refused in the parsed text too (a NUL, depth)
+        const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+        return object && findHostileInput(parsed) === null ? parsed : value;
+      } catch {
+        return value;
+      }
+    })(target, key);
+    ValidateIf((_o, v) => v !== undefined)(target, key);
+    IsObject({ message: 'must be an object, or an object as a JSON string' })(target, key);
+  };
+}
+
+/** `generate_signed_url=true`: reads of CLOSED files (and keyframes) carry a signed download `url`. */
+function SignedUrlFlag(): PropertyDecorator {
+  return (target, key) => {
+    ApiPropertyOptional({ type: Boolean, description: 'true: fill `url` with a signed download link' })(
+      target,
+      key,
+    );
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    )(target, key);
+    IsOptional()(target, key);
+    IsBoolean({ message: 'must be true or false' })(target, key);
+  };
+}
+
+export class SignedUrlQueryDto {
+  @SignedUrlFlag() generate_signed_url?: boolean;
+}
+
+export class FilePageQueryDto extends PageQueryDto {
+  @SignedUrlFlag() generate_signed_url?: boolean;
+}
+
 const NAME = 'A file name: no "/", "\\", NUL or control characters, not "." or ".."';
 
 /** Body of POST …/files/. */
 export class CreateFileDto {
   @StringField({ minLength: 1, maxLength: 255, description: NAME }) original_name!: string;
-  @StringField({ maxLength: 1000, description: 'Relative; no ".." segment' }) directory_path!: string;
+  @StringField({
+    maxLength: 1000,
+    description: 'Relative; no ".." segment. "/" or a leading "/" names the root: "/a/b" is "a/b"',
+  })
+  directory_path!: string;
   @EnumField(FILE_TYPES) type!: string;
   @ApiPropertyOptional({
     type: 'integer',
@@ -108,7 +176,7 @@ export class CreateFileDto {
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   size?: number | null;
-  @ObjectField({ required: false }) metadata?: Record<string, unknown>;
+  @MetadataField() metadata?: Record<string, unknown>;
   @UuidField({ required: false, nullable: true }) format_id?: string | null;
   @UuidField({ required: false, nullable: true }) file_set_id?: string | null;
   @UuidField({ required: false, nullable: true }) storage_id?: string | null;
@@ -120,7 +188,7 @@ export class CreateFileDto {
 export class UpdateFileDto {
   @EnumField(['OPEN', 'CLOSED'], { required: false }) status?: string;
   @IntField({ required: false, min: 0, max: 100 }) progress_processed?: number;
-  @ObjectField({ required: false }) metadata?: Record<string, unknown>;
+  @MetadataField() metadata?: Record<string, unknown>;
 }
 
 export class FileDto {
@@ -144,6 +212,12 @@ export class FileDto {
   @ApiProperty({ enum: ['FILE', 'S3'] }) storage_method!: string;
   @ApiProperty({ nullable: true, type: String, description: 'While OPEN: the signed resumable upload URL' })
   upload_url!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'With generate_signed_url=true, of a CLOSED file: a signed download link',
+  })
+  url!: string | null;
   @ApiProperty({ enum: ['RESUMABLE'] }) upload_method!: string;
   @ApiProperty() upload_filename!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) file_date_created!: string | null;
@@ -175,14 +249,38 @@ export class KeyframesStartedDto {
   @ApiProperty({ format: 'uuid' }) job_id!: string;
 }
 
+/** KeyframeSchema's fields (the published ones) beside this service's own (file_id, job_id, position). */
 export class KeyframeDto {
   @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;
   @ApiProperty({ format: 'uuid' }) asset_id!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) version_id!: string | null;
   @ApiProperty({ format: 'uuid' }) file_id!: string;
   @ApiProperty({ format: 'uuid' }) job_id!: string;
+  @ApiProperty({ enum: KEYFRAME_TYPES }) type!: string;
+  @ApiProperty() filename!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['jpg'] }) format!: string;
   @ApiProperty({ type: 'integer' }) position!: number;
   @ApiProperty({ type: 'integer', format: 'int64' }) size!: number;
+  @ApiProperty({
+    type: 'object',
+    properties: { width: { type: 'integer', nullable: true }, height: { type: 'integer', nullable: true } },
+  })
+  resolution!: { width: number | null; height: number | null };
+  @ApiProperty({
+    type: 'object',
+    description: 'Where in the file the image was taken: one a second from the start',
+    properties: { seconds: { type: 'number' }, frames: { type: 'integer' } },
+  })
+  time_code!: { seconds: number; frames: number };
+  @ApiProperty({ enum: FILE_STATUSES }) status!: string;
+  @ApiProperty({ format: 'uuid' }) storage_id!: string;
+  @ApiProperty({ enum: ['FILE', 'S3'] }) storage_method!: string;
+  @ApiProperty() is_custom_keyframe!: boolean;
+  @ApiProperty() is_public!: boolean;
+  @ApiProperty({ type: 'integer' }) rotation!: number;
   @ApiProperty({ description: 'Signed, short-lived JPEG download' }) url!: string;
   @ApiProperty({ format: 'date-time' }) date_created!: string;
+  @ApiProperty({ format: 'date-time' }) date_modified!: string;
 }
 export class KeyframeListDto extends ListEnvelopeDto(KeyframeDto) {}
