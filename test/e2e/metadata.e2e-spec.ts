@@ -61,17 +61,32 @@ describe('metadata', () => {
   });
 
   describe('views', () => {
-    it('POST 201 with view_fields (defaults filled in); GET, list, PUT 200, DELETE 204', async () => {
+    // issue 38: each entry is answered as the registered field (registered by the view when it was not)
+    it('POST 201 with view_fields (each the registered field, defaults filled in); GET, list, PUT 200, DELETE 204', async () => {
       const v = await newView();
       expect(v.view_fields[0]).toEqual({
         name: 'description',
         label: 'Description',
+        field_type: 'string',
+        description: null,
+        external_id: null,
         auto_set: false,
         hide_if_not_set: false,
+        is_block_field: false,
+        is_warning_field: false,
         mapped_field_name: null,
+        max_value: null,
+        min_value: null,
+        multi: true,
+        options: [],
         read_only: false,
+        representative: false,
         required: false,
+        sortable: false,
         source_url: null,
+        use_as_facet: false,
+        date_created: expect.stringMatching(WIRE_DATE),
+        date_modified: expect.stringMatching(WIRE_DATE),
       });
       await t.http.get(`${META}/views/${v.id}`).set(h).expect(200);
       const list = await t.http.get(`${META}/views/?per_page=100`).set(h).expect(200);

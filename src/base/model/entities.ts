@@ -34,7 +34,13 @@ import { WebflowContentEntity } from './webflow-content.entity.js';
 import { AssetEntity, AssetVersionEntity } from './asset.entity.js';
 import { AssetAclEntity } from './asset-acl.entity.js';
 import { CollectionAclEntity, CollectionContentEntity, CollectionEntity } from './collection.entity.js';
-import { MetadataCategoryEntity, MetadataValueEntity, MetadataViewEntity } from './metadata.entity.js';
+import {
+  CollectionMetadataValueEntity,
+  MetadataCategoryEntity,
+  MetadataFieldEntity,
+  MetadataValueEntity,
+  MetadataViewEntity,
+} from './metadata.entity.js';
 import {
   IdentityProviderDomainEntity,
   IdentityProviderEntity,
@@ -106,6 +112,8 @@ export const ENTITIES = [
   MetadataViewEntity,
   MetadataCategoryEntity,
   MetadataValueEntity,
+  MetadataFieldEntity,
+  CollectionMetadataValueEntity,
   IdentityProviderEntity,
   IdentityProviderDomainEntity,
   SamlRequestEntity,

@@ -1,6 +1,10 @@
 import { jest } from '@jest/globals';
 import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
-import type { MetadataValueEntity, MetadataViewEntity, ViewField } from '../../base/model/metadata.entity.js';
+import type {
+  MetadataFieldEntity,
+  MetadataValueEntity,
+  MetadataViewEntity,
+} from '../../base/model/metadata.entity.js';
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
 import type { AssetsService } from '../assets/assets.service.js';
@@ -8,6 +12,8 @@ import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import type { ViewsService } from './views.service.js';
+import type { FieldsService } from './fields.service.js';
+import { ObjectMetadataService } from './object-metadata.service.js';
 import {
   authContext,
   fixedClock,
@@ -23,16 +29,26 @@ const T1 = new Date('2026-04-02T10:00:00Z');
 const NOW = new Date('2026-05-01T12:00:00Z');
 const auth = authContext();
 
-const field = (name: string, over: Partial<ViewField> = {}) =>
-  ({ name, label: null, read_only: false, required: false, ...over }) as ViewField;
-const VIEW = {
-  id: 'view1',
-  view_fields: [
-    field('description'),
-    field('keywords', { required: true }),
-    field('checksum', { read_only: true }),
-  ],
-} as MetadataViewEntity;
+/** A registered field as a view registers one (string, several values). */
+const field = (name: string, over: Partial<MetadataFieldEntity> = {}) =>
+  ({
+    name,
+    label: name,
+    field_type: 'string',
+    multi: true,
+    read_only: false,
+    required: false,
+    min_value: null,
+    max_value: null,
+    options: [],
+    ...over,
+  }) as MetadataFieldEntity;
+const FIELDS = [
+  field('description'),
+  field('keywords', { required: true }),
+  field('checksum', { read_only: true }),
+];
+const VIEW = { id: 'view1', view_fields: FIELDS.map((f) => ({ name: f.name })) } as MetadataViewEntity;
 const asset = (over: Partial<AssetEntity> = {}) =>
   ({
     id: 'a1',
@@ -62,18 +78,25 @@ function setup({
     values: jest.fn(async (_em: unknown, _v: string, names: string[]) =>
       present.filter((p) => names.includes(p.field_name)),
     ),
+    allValues: jest.fn(async () => present),
     touchAsset: jest.fn(async () => undefined),
     versionOrFail: jest.fn(async () => ({ id: 'v1', date_created: T0 }) as AssetVersionEntity),
   });
-  const views = { get: jest.fn(async () => VIEW) };
+  const views = { get: jest.fn(async () => VIEW), fieldsOf: jest.fn(async () => FIELDS) };
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
   const events = recordingEvents();
-  const service = new AssetMetadataService(
+  // the real writer over the same fakes: the view route writes through it
+  const objects = new ObjectMetadataService(
     repo as unknown as MetadataRepository,
-    views as unknown as ViewsService,
+    {} as FieldsService,
     assets as unknown as AssetsService,
     events as unknown as WebhookEventsService,
     fixedClock(NOW),
+  );
+  const service = new AssetMetadataService(
+    repo as unknown as MetadataRepository,
+    views as unknown as ViewsService,
+    objects,
   );
   return { service, repo, views, assets, events };
 }
@@ -123,13 +146,24 @@ describe('AssetMetadataService', () => {
       expect(s.repo.transaction).not.toHaveBeenCalled();
     });
 
-    it('takes strings, numbers and booleans, up to the limits', async () => {
+    it('takes values of the registered type, up to the limits; another type is a 400 (issue 38)', async () => {
       const s = setup();
       await s.service.put(auth, 'a1', 'view1', {
-        keywords: values(...Array.from({ length: MAX_VALUES_PER_FIELD }, (_, i) => i)),
-        description: values('x'.repeat(MAX_VALUE_LENGTH), true, 1.5),
+        keywords: values(...Array.from({ length: MAX_VALUES_PER_FIELD }, (_, i) => `k${i}`)),
+        description: values('x'.repeat(MAX_VALUE_LENGTH), 'y'),
       });
       expect(s.repo.upsertValues).toHaveBeenCalledTimes(2);
+      await expect(
+        setup()
+          .service.put(auth, 'a1', 'view1', { description: values(1.5) })
+          .catch(wire),
+      ).resolves.toEqual(
+        wire(
+          MetadataErrors.INVALID({
+            'metadata_values.description': 'each value must be a string (field_type string)',
+          }),
+        ),
+      );
     });
   });
 
@@ -137,7 +171,7 @@ describe('AssetMetadataService', () => {
     it('sets named fields, clears emptied ones, on the current version, with the time of the change', async () => {
       const s = setup();
       await s.service.put(auth, 'a1', 'view1', {
-        keywords: values('boats', 2),
+        keywords: values('boats', 'two'),
         description: { field_values: [] },
       });
       expect(s.repo.asset).toHaveBeenCalledWith(EM, 'd1', 'a1', true);
@@ -145,7 +179,7 @@ describe('AssetMetadataService', () => {
         versionId: 'v1',
         field: 'keywords',
         assetId: 'a1',
-        values: [{ value: 'boats' }, { value: 2 }],
+        values: [{ value: 'boats' }, { value: 'two' }],
         at: NOW,
       });
       expect(s.repo.deleteValues).toHaveBeenCalledWith(EM, 'v1', 'description');
@@ -241,6 +275,7 @@ describe('AssetMetadataService', () => {
       });
       const out = await s.service.get(auth, 'a1', 'view1');
       expect(s.repo.asset).toHaveBeenCalledWith(MANAGER, 'd1', 'a1', false);
+      expect(s.views.fieldsOf).toHaveBeenCalledWith(MANAGER, auth, VIEW);
       expect(s.repo.values).toHaveBeenCalledWith(MANAGER, 'v1', ['description', 'keywords', 'checksum']);
       expect(Object.keys(out.metadata_values)).toEqual(['description', 'keywords']);
       expect(out).toMatchObject({

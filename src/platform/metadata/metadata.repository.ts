@@ -34,15 +34,19 @@ export class MetadataRepository extends FeatureRepository {
   }
 
   /** Inserts a view; answers its generated id. */
-  async insertView(fields: Partial<MetadataViewEntity>): Promise<string> {
-    const repo = this.ds.getRepository(MetadataViewEntity);
-    const view = repo.create(fields);
-    await repo.insert(view);
+  async insertView(em: EntityManager, fields: Partial<MetadataViewEntity>): Promise<string> {
+    const view = em.create(MetadataViewEntity, fields);
+    await em.insert(MetadataViewEntity, view);
     return view.id;
   }
 
-  async updateView(systemDomainId: string, id: string, changes: Partial<MetadataViewEntity>): Promise<void> {
-    await this.ds.getRepository(MetadataViewEntity).update({ id, system_domain_id: systemDomainId }, changes);
+  async updateView(
+    em: EntityManager,
+    systemDomainId: string,
+    id: string,
+    changes: Partial<MetadataViewEntity>,
+  ): Promise<void> {
+    await em.update(MetadataViewEntity, { id, system_domain_id: systemDomainId }, changes);
   }
 
   async deleteView(em: EntityManager, systemDomainId: string, id: string): Promise<void> {
@@ -119,6 +123,11 @@ export class MetadataRepository extends FeatureRepository {
   /** The values of these fields (at least one) on a version. */
   values(em: EntityManager, versionId: string, fields: string[]): Promise<MetadataValueEntity[]> {
     return em.findBy(MetadataValueEntity, { version_id: versionId, field_name: In(fields) });
+  }
+
+  /** Every value row of a version, by field name. */
+  allValues(em: EntityManager, versionId: string): Promise<MetadataValueEntity[]> {
+    return em.find(MetadataValueEntity, { where: { version_id: versionId }, order: { field_name: 'ASC' } });
   }
 
   /** Clears one field of a version. */

@@ -6,15 +6,15 @@ import { ViewsService } from './views.service.js';
 const API = '/API/metadata/v1';
 const VIEW = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const body = { name: 'Rights', view_fields: [] };
-/** A view as the service returns it: the controller shapes GET's answer itself (viewView). */
-const entity = {
+/** A view as the service answers it (its fields the registered definitions). */
+const answer = {
   id: VIEW,
   name: 'Rights',
   description: null,
   view_fields: [],
   system_domain_id: 'd',
-  date_created: new Date('2026-01-01T00:00:00Z'),
-  date_modified: new Date('2026-01-01T00:00:00Z'),
+  date_created: '2026-01-01T00:00:00.000000+00:00',
+  date_modified: '2026-01-01T00:00:00.000000+00:00',
 };
 
 describe('ViewsController (HTTP layer, faked service)', () => {
@@ -22,7 +22,7 @@ describe('ViewsController (HTTP layer, faked service)', () => {
   const service = {
     list: jest.fn(async () => ({ objects: [] })),
     create: jest.fn(async () => ({ id: VIEW })),
-    get: jest.fn(async () => entity),
+    getView: jest.fn(async () => answer),
     replace: jest.fn(async () => ({ id: VIEW })),
     remove: jest.fn(async () => undefined),
     listCategories: jest.fn(async () => ({ objects: [] })),
@@ -88,6 +88,6 @@ describe('ViewsController (HTTP layer, faked service)', () => {
         expect((await call.set(s.as(who)).expect(404)).body).toEqual({ errors: ['View not found'] });
       }
     }
-    expect(service.get).not.toHaveBeenCalled();
+    expect(service.getView).not.toHaveBeenCalled();
   });
 });

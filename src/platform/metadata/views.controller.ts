@@ -22,7 +22,7 @@ import {
   ViewListDto,
   ViewListQueryDto,
 } from './dto/view.dto.js';
-import { viewView, ViewsService } from './views.service.js';
+import { ViewsService } from './views.service.js';
 
 const uuid = new UuidParamPipe('View');
 const viewAccess = { entity: 'metadata-view', param: 'view_id' };
@@ -48,7 +48,10 @@ export class ViewsController {
 
   @Post('views')
   @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({ summary: 'Create a metadata view with its fields' })
+  @ApiOperation({
+    summary:
+      'Create a metadata view naming registered fields (an entry naming a field not registered yet registers it)',
+  })
   @ApiCreatedResponse({ type: ViewDto })
   createView(@Body() body: ViewBodyDto, @Caller() caller: AuthContext): Promise<ViewDto> {
     return this.views.create(caller, body);
@@ -59,8 +62,8 @@ export class ViewsController {
   @ApiOperation({ summary: 'One metadata view' })
   @ApiOkResponse({ type: ViewDto })
   @ApiErrors(404)
-  async getView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<ViewDto> {
-    return viewView(await this.views.get(caller, id));
+  getView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<ViewDto> {
+    return this.views.getView(caller, id);
   }
 
   @Put('views/:view_id')

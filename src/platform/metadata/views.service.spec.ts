@@ -1,6 +1,11 @@
 import { jest } from '@jest/globals';
-import type { MetadataCategoryEntity, MetadataViewEntity } from '../../base/model/metadata.entity.js';
+import type {
+  MetadataCategoryEntity,
+  MetadataFieldEntity,
+  MetadataViewEntity,
+} from '../../base/model/metadata.entity.js';
 import type { ViewBodyDto } from './dto/view.dto.js';
+import type { FieldsService } from './fields.service.js';
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
 import { ViewsService } from './views.service.js';
@@ -40,8 +45,30 @@ function setup({ stored = view() as MetadataViewEntity | null, known = 0, taken 
         ({ id: 'c1', date_created: NOW, date_modified: NOW, ...fields }) as MetadataCategoryEntity,
     ),
   });
-  return { service: new ViewsService(repo as unknown as MetadataRepository), repo };
+  const fields = {
+    forView: jest.fn(async (_em: unknown, _auth: unknown, entries: { name: string }[]) =>
+      entries.map((e) => ({ name: e.name })),
+    ),
+    definitions: jest.fn(
+      async (_em: unknown, _d: string, names: string[]) => new Map(names.map((n) => [n, registered(n)])),
+    ),
+  };
+  return {
+    service: new ViewsService(repo as unknown as MetadataRepository, fields as unknown as FieldsService),
+    repo,
+    fields,
+  };
 }
+
+const registered = (name: string) =>
+  ({
+    name,
+    label: `Label of ${name}`,
+    field_type: 'string',
+    options: [],
+    date_created: NOW,
+    date_modified: NOW,
+  }) as unknown as MetadataFieldEntity;
 
 const body = (fields: { name: string }[], name = 'Photo') => ({ name, view_fields: fields }) as ViewBodyDto;
 
@@ -58,55 +85,41 @@ describe('ViewsService', () => {
       );
     });
 
-    it('create: the name trimmed, each field with its defaults filled in', async () => {
-      const s = setup();
-      await s.service.create(auth, { ...body([{ name: 'description' }], '  Photo  '), description: 'd' });
-      expect(s.repo.insertView).toHaveBeenCalledWith({
+    it('create: the name trimmed, the entries registered (FieldsService.forView) and kept as names, in one transaction', async () => {
+      const s = setup({ stored: view({ view_fields: [{ name: 'description' }] }) });
+      const out = await s.service.create(auth, {
+        ...body([{ name: 'description' }], '  Photo  '),
+        description: 'd',
+      });
+      expect(s.fields.forView).toHaveBeenCalledWith(EM, auth, [{ name: 'description' }]);
+      expect(s.repo.insertView).toHaveBeenCalledWith(EM, {
         system_domain_id: 'd1',
         name: 'Photo',
         description: 'd',
-        view_fields: [
-          {
-            name: 'description',
-            label: null,
-            auto_set: false,
-            hide_if_not_set: false,
-            mapped_field_name: null,
-            read_only: false,
-            required: false,
-            source_url: null,
-          },
-        ],
+        view_fields: [{ name: 'description' }],
       });
+      // each entry answered as the registered field
+      expect(out.view_fields).toEqual([
+        expect.objectContaining({ name: 'description', label: 'Label of description', field_type: 'string' }),
+      ]);
     });
 
-    it.each([
-      [body([{ name: 'a' }, { name: 'a' }]), { 'view_fields.1.name': 'is given twice' }],
-      [
-        body([{ name: 'ok' }, { name: "a'; DROP TABLE assets;--" }]),
-        { 'view_fields.1.name': 'must start with a letter or _ and hold only letters, digits, _ . -' },
-      ],
-      [
-        body([{ name: '1st' }]),
-        { 'view_fields.0.name': 'must start with a letter or _ and hold only letters, digits, _ . -' },
-      ],
-      [body([], '   '), { name: 'must not be blank' }],
-    ])('create and replace refuse %j with 400 %j, writing nothing', async (sent, problems) => {
-      const s = setup();
-      await expect(s.service.create(auth, sent).catch(wire)).resolves.toEqual(
-        wire(MetadataErrors.INVALID(problems)),
-      );
-      await expect(s.service.replace(auth, V1, sent).catch(wire)).resolves.toEqual(
-        wire(MetadataErrors.INVALID(problems)),
-      );
-      expect(s.repo.insertView).not.toHaveBeenCalled();
-      expect(s.repo.updateView).not.toHaveBeenCalled();
+    it('an entry naming no registered field (removed meanwhile) is left out of the answer', async () => {
+      const s = setup({ stored: view({ view_fields: [{ name: 'gone' }, { name: 'kept' }] }) });
+      s.fields.definitions.mockResolvedValue(new Map([['kept', registered('kept')]]));
+      const out = await s.service.getView(auth, V1);
+      expect(out.view_fields.map((f) => f.name)).toEqual(['kept']);
     });
 
-    it('field names: letters, digits, _ . - after a letter or _', async () => {
+    it('a blank name is a 400 before any statement', async () => {
       const s = setup();
-      await s.service.create(auth, body([{ name: '_x' }, { name: 'dc.title-2' }]));
-      expect(s.repo.insertView).toHaveBeenCalled();
+      const sent = body([], '   ');
+      for (const call of [s.service.create(auth, sent), s.service.replace(auth, V1, sent)])
+        await expect(call.catch(wire)).resolves.toEqual(
+          wire(MetadataErrors.INVALID({ name: 'must not be blank' })),
+        );
+      expect(s.repo.transaction).not.toHaveBeenCalled();
+      expect(s.fields.forView).not.toHaveBeenCalled();
     });
 
     it('replace: an unknown view is VIEW_NOT_FOUND and nothing is written; else the whole view is replaced', async () => {
@@ -117,10 +130,10 @@ describe('ViewsService', () => {
       expect(gone.repo.updateView).not.toHaveBeenCalled();
       const s = setup();
       await s.service.replace(auth, V1, body([{ name: 'only' }], 'renamed'));
-      expect(s.repo.updateView).toHaveBeenCalledWith('d1', V1, {
+      expect(s.repo.updateView).toHaveBeenCalledWith(EM, 'd1', V1, {
         name: 'renamed',
         description: null,
-        view_fields: [expect.objectContaining({ name: 'only' })],
+        view_fields: [{ name: 'only' }],
       });
     });
 

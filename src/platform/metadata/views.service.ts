@@ -17,21 +17,23 @@ import type {
 import type { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import type {
   MetadataCategoryEntity,
+  MetadataFieldEntity,
   MetadataViewEntity,
-  ViewField,
 } from '../../base/model/metadata.entity.js';
+import { FieldsService, fieldView } from './fields.service.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { MetadataRepository } from './metadata.repository.js';
 
-/** Field names: keys of metadata_values (and of a search filter), so plain identifiers. */
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
-
-export function viewView(v: MetadataViewEntity): ViewDto {
+/** A view with each view_fields entry the registered field's definition (an entry naming none is left out). */
+function viewView(v: MetadataViewEntity, defs: ReadonlyMap<string, MetadataFieldEntity>): ViewDto {
   return {
     id: v.id,
     name: v.name,
     description: v.description,
-    view_fields: v.view_fields,
+    view_fields: v.view_fields.flatMap((f) => {
+      const def = defs.get(f.name);
+      return def ? [fieldView(def)] : [];
+    }),
     system_domain_id: v.system_domain_id,
     date_created: wireDate(v.date_created),
     date_modified: wireDate(v.date_modified),
@@ -53,7 +55,10 @@ function categoryView(c: MetadataCategoryEntity): CategoryDto {
 /** Metadata views and asset categories of a domain: domain-wide definitions, no entity ACL of their own. */
 @Injectable()
 export class ViewsService {
-  constructor(private readonly repo: MetadataRepository) {}
+  constructor(
+    private readonly repo: MetadataRepository,
+    private readonly fields: FieldsService,
+  ) {}
 
   async list(auth: AuthContext, q: ViewListQueryDto, path: string): Promise<ViewListDto> {
     const text = q.query?.trim();
@@ -65,8 +70,28 @@ export class ViewsService {
       defaultSort: [{ field: 'name', order: 'ASC' }],
       path,
       query: { query: text },
-      view: (rows) => rows.map(viewView),
+      view: (rows) => this.views(this.repo.manager, auth, rows),
     });
+  }
+
+  /** One view as the API answers it. */
+  async getView(auth: AuthContext, id: string): Promise<ViewDto> {
+    const [out] = await this.views(this.repo.manager, auth, [await this.get(auth, id)]);
+    return out;
+  }
+
+  /** The registered definitions of the view's fields, in the view's order. */
+  async fieldsOf(
+    em: EntityManager,
+    auth: AuthContext,
+    view: MetadataViewEntity,
+  ): Promise<MetadataFieldEntity[]> {
+    const defs = await this.fields.definitions(
+      em,
+      auth.systemDomainId,
+      view.view_fields.map((f) => f.name),
+    );
+    return view.view_fields.flatMap((f) => defs.get(f.name) ?? []);
   }
 
   async get(auth: AuthContext, id: string, em?: EntityManager): Promise<MetadataViewEntity> {
@@ -75,25 +100,34 @@ export class ViewsService {
     return view;
   }
 
+  /** Fields the entries name that are not registered yet are registered, in the same transaction. */
   async create(auth: AuthContext, body: ViewBodyDto): Promise<ViewDto> {
-    const id = await this.repo.insertView({
-      system_domain_id: auth.systemDomainId,
-      name: this.name(body.name),
-      description: body.description ?? null,
-      view_fields: this.fields(body),
+    const name = this.name(body.name);
+    return this.repo.transaction(async (em) => {
+      const id = await this.repo.insertView(em, {
+        system_domain_id: auth.systemDomainId,
+        name,
+        description: body.description ?? null,
+        view_fields: await this.fields.forView(em, auth, body.view_fields),
+      });
+      const [out] = await this.views(em, auth, [await this.get(auth, id, em)]);
+      return out;
     });
-    return viewView(await this.get(auth, id));
   }
 
-  /** The whole view is replaced (name, description, fields); values of removed fields stay on the assets. */
+  /** The whole view is replaced (name, description, fields); values of fields it drops stay on the objects. */
   async replace(auth: AuthContext, id: string, body: ViewBodyDto): Promise<ViewDto> {
-    await this.get(auth, id);
-    await this.repo.updateView(auth.systemDomainId, id, {
-      name: this.name(body.name),
-      description: body.description ?? null,
-      view_fields: this.fields(body),
+    const name = this.name(body.name);
+    return this.repo.transaction(async (em) => {
+      await this.get(auth, id, em);
+      await this.repo.updateView(em, auth.systemDomainId, id, {
+        name,
+        description: body.description ?? null,
+        view_fields: await this.fields.forView(em, auth, body.view_fields),
+      });
+      const [out] = await this.views(em, auth, [await this.get(auth, id, em)]);
+      return out;
     });
-    return viewView(await this.get(auth, id));
   }
 
   /** Also drops the view from the categories that name it. */
@@ -152,26 +186,13 @@ export class ViewsService {
     return name;
   }
 
-  private fields(body: ViewBodyDto): ViewField[] {
-    const seen = new Set<string>();
-    return body.view_fields.map((f, i) => {
-      if (!FIELD_NAME.test(f.name)) {
-        throw MetadataErrors.INVALID({
-          [`view_fields.${i}.name`]: 'must start with a letter or _ and hold only letters, digits, _ . -',
-        });
-      }
-      if (seen.has(f.name)) throw MetadataErrors.INVALID({ [`view_fields.${i}.name`]: 'is given twice' });
-      seen.add(f.name);
-      return {
-        name: f.name,
-        label: f.label ?? null,
-        auto_set: f.auto_set ?? false,
-        hide_if_not_set: f.hide_if_not_set ?? false,
-        mapped_field_name: f.mapped_field_name ?? null,
-        read_only: f.read_only ?? false,
-        required: f.required ?? false,
-        source_url: f.source_url ?? null,
-      };
-    });
+  /** Views as the API answers them: one statement for the definitions of all their fields. */
+  private async views(em: EntityManager, auth: AuthContext, rows: MetadataViewEntity[]): Promise<ViewDto[]> {
+    const defs = await this.fields.definitions(
+      em,
+      auth.systemDomainId,
+      rows.flatMap((v) => v.view_fields.map((f) => f.name)),
+    );
+    return rows.map((v) => viewView(v, defs));
   }
 }

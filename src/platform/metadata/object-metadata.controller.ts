@@ -1,0 +1,67 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { ASSET_ACCESS } from '../assets/asset-access.js';
+import { MetadataValuesDto, ObjectValuesBodyDto } from './dto/values.dto.js';
+import { MetadataErrors } from './metadata.errors.js';
+import { OBJECT_TYPES, ObjectMetadataService } from './object-metadata.service.js';
+
+const asset = new UuidParamPipe('Asset');
+const param = 'object_id';
+const GET = 'The object’s values of the domain’s registered fields';
+const PUT =
+  'Set values of registered fields (mode overwrite or append, per request or per field); unknown, read-only or mistyped fields are a 400 naming them. Needs write on the object; emits the metadata event';
+
+/** An object's metadata without a view (`/API/metadata/v1/{object_type}/{object_id}/`). */
+@ApiTags('metadata')
+@ApiErrors(400, { 404: 'No such object the caller may read' })
+@Controller('API/metadata/v1')
+export class ObjectMetadataController {
+  constructor(private readonly metadata: ObjectMetadataService) {}
+
+  @Get('assets/:object_id')
+  @Authenticated({ roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } })
+  @ApiOperation({ summary: `${GET} (on the asset’s current version)` })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  getAssetValues(@Param(param, asset) id: string, @Caller() caller: AuthContext): Promise<MetadataValuesDto> {
+    return this.metadata.get(caller, 'assets', id);
+  }
+
+  @Put('assets/:object_id')
+  @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
+  @ApiOperation({ summary: `${PUT} (on the asset’s current version; its search document follows)` })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  putAssetValues(
+    @Param(param, asset) id: string,
+    @Body() body: ObjectValuesBodyDto,
+    @Caller() caller: AuthContext,
+  ): Promise<MetadataValuesDto> {
+    return this.metadata.put(caller, 'assets', id, body);
+  }
+
+  // any other object type: declared last, so every route above (and the views', fields' and categories') wins
+
+  @Get(':object_type/:object_id')
+  @Authenticated({ roles: ['can_read_assets'] })
+  @ApiOperation({
+    summary: `An object type without metadata: a 400 (object_type: ${OBJECT_TYPES.join(', ')})`,
+  })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  getOtherValues(): never {
+    throw MetadataErrors.INVALID({ object_type: `must be one of ${OBJECT_TYPES.join(', ')}` });
+  }
+
+  @Put(':object_type/:object_id')
+  @Authenticated({ roles: ['can_write_assets'] })
+  @ApiOperation({
+    summary: `An object type without metadata: a 400 (object_type: ${OBJECT_TYPES.join(', ')})`,
+  })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  putOtherValues(): never {
+    throw MetadataErrors.INVALID({ object_type: `must be one of ${OBJECT_TYPES.join(', ')}` });
+  }
+}

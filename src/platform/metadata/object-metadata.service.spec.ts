@@ -1,0 +1,195 @@
+import { jest } from '@jest/globals';
+import type { AssetEntity } from '../../base/model/asset.entity.js';
+import type { MetadataFieldEntity, MetadataValueEntity } from '../../base/model/metadata.entity.js';
+import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { AssetsErrors } from '../assets/assets.errors.js';
+import type { AssetsService } from '../assets/assets.service.js';
+import {
+  authContext,
+  fixedClock,
+  recordingEvents,
+  repoWithTransaction,
+  wire,
+} from '../../../test/utils/fakes.js';
+import type { FieldsService } from './fields.service.js';
+import { MetadataErrors } from './metadata.errors.js';
+import type { MetadataRepository } from './metadata.repository.js';
+import { ObjectMetadataService } from './object-metadata.service.js';
+
+const EM = { em: 'tx' };
+const MANAGER = { em: 'manager' };
+const T0 = new Date('2026-04-01T10:00:00Z');
+const T1 = new Date('2026-04-02T10:00:00Z');
+const NOW = new Date('2026-05-01T12:00:00Z');
+const auth = authContext();
+
+const field = (name: string, over: Partial<MetadataFieldEntity> = {}) =>
+  ({
+    name,
+    field_type: 'string',
+    multi: true,
+    read_only: false,
+    required: false,
+    min_value: null,
+    max_value: null,
+    options: [],
+    ...over,
+  }) as MetadataFieldEntity;
+const REGISTRY = [field('tags'), field('count', { field_type: 'integer', multi: false })];
+const row = (field_name: string, values: unknown[], at = T1) =>
+  ({
+    version_id: 'v1',
+    field_name,
+    field_values: values.map((value) => ({ value })),
+    date_created: at,
+    date_modified: at,
+  }) as MetadataValueEntity;
+
+function setup({
+  stored = { id: 'a1', current_version_id: 'v1', date_deleted: null } as Partial<AssetEntity> | null,
+  present = [row('tags', ['boats'])],
+} = {}) {
+  const repo = repoWithTransaction(EM, {
+    manager: MANAGER,
+    asset: jest.fn(async () => stored),
+    versionOrFail: jest.fn(async () => ({ id: 'v1', date_created: T0 })),
+    allValues: jest.fn(async () => present),
+    upsertValues: jest.fn(async () => undefined),
+    deleteValues: jest.fn(async () => undefined),
+    touchAsset: jest.fn(async () => undefined),
+  });
+  const fields = {
+    definitions: jest.fn(
+      async (_em: unknown, _d: string, names: string[]) =>
+        new Map(REGISTRY.filter((f) => names.includes(f.name)).map((f) => [f.name, f])),
+    ),
+  };
+  const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
+  const events = recordingEvents();
+  const service = new ObjectMetadataService(
+    repo as unknown as MetadataRepository,
+    fields as unknown as FieldsService,
+    assets as unknown as AssetsService,
+    events as unknown as WebhookEventsService,
+    fixedClock(NOW),
+  );
+  return { service, repo, fields, assets, events };
+}
+
+const vals = (...vs: unknown[]) => ({ field_values: vs.map((value) => ({ value })) });
+
+describe('ObjectMetadataService', () => {
+  it('get: the values of registered fields on the current version, dated by the version and the latest value', async () => {
+    const s = setup({ present: [row('tags', ['boats'], T1), row('unregistered', ['x'], NOW)] });
+    const out = await s.service.get(auth, 'assets', 'a1');
+    expect(s.repo.asset).toHaveBeenCalledWith(MANAGER, 'd1', 'a1', false);
+    expect(out).toEqual({
+      object_id: 'a1',
+      object_type: 'assets',
+      version_id: 'v1',
+      job_id: null,
+      metadata_values: {
+        tags: {
+          field_values: [{ value: 'boats' }],
+          date_created: '2026-04-02T10:00:00.000000+00:00',
+          date_modified: '2026-04-02T10:00:00.000000+00:00',
+        },
+      },
+      date_created: '2026-04-01T10:00:00.000000+00:00',
+      date_modified: '2026-04-02T10:00:00.000000+00:00',
+    });
+  });
+
+  it('put: the fields are read held against removal, then the asset locked; append adds to what is there; one event', async () => {
+    const s = setup();
+    await s.service.put(auth, 'assets', 'a1', {
+      mode: 'append',
+      metadata_values: { tags: vals('harbour'), count: { mode: 'overwrite', ...vals(3) } },
+    });
+    expect(s.fields.definitions).toHaveBeenCalledWith(EM, 'd1', ['tags', 'count'], true);
+    expect(s.repo.asset).toHaveBeenCalledWith(EM, 'd1', 'a1', true);
+    expect(s.repo.upsertValues).toHaveBeenCalledWith(EM, {
+      versionId: 'v1',
+      field: 'tags',
+      assetId: 'a1',
+      values: [{ value: 'boats' }, { value: 'harbour' }],
+      at: NOW,
+    });
+    expect(s.repo.upsertValues).toHaveBeenCalledWith(
+      EM,
+      expect.objectContaining({ field: 'count', values: [{ value: 3 }] }),
+    );
+    expect(s.repo.touchAsset).toHaveBeenCalledWith(EM, 'a1', NOW);
+    expect(s.assets.refreshSearchDocument).toHaveBeenCalledWith(EM, 'a1');
+    expect(s.events.record).toHaveBeenCalledTimes(1);
+    expect(s.events.record).toHaveBeenCalledWith(
+      EM,
+      expect.objectContaining({
+        realm: 'metadata',
+        operation: 'update',
+        eventType: 'assets',
+        objectId: 'a1',
+      }),
+    );
+  });
+
+  it('put: an unknown or mistyped field is a 400 before the asset is read; field names the rule refuses are not looked up', async () => {
+    const s = setup();
+    await expect(
+      s.service
+        .put(auth, 'assets', 'a1', { metadata_values: { 'x y': vals('a'), count: vals('three') } })
+        .catch(wire),
+    ).resolves.toEqual(
+      wire(
+        MetadataErrors.INVALID({
+          'metadata_values.x y': 'is not a registered field',
+          'metadata_values.count': 'each value must be a number (field_type integer)',
+        }),
+      ),
+    );
+    expect(s.fields.definitions).toHaveBeenCalledWith(EM, 'd1', ['count'], true);
+    expect(s.repo.asset).not.toHaveBeenCalled();
+    expect(s.repo.upsertValues).not.toHaveBeenCalled();
+  });
+
+  it('put: a second value appended to a single-valued field is a 400 and nothing is written or told', async () => {
+    const s = setup({ present: [row('count', [1])] });
+    await expect(
+      s.service
+        .put(auth, 'assets', 'a1', { mode: 'append', metadata_values: { count: vals(2) } })
+        .catch(wire),
+    ).resolves.toEqual(
+      wire(MetadataErrors.INVALID({ 'metadata_values.count': 'takes one value (the field is not multi)' })),
+    );
+    expect(s.repo.upsertValues).not.toHaveBeenCalled();
+    expect(s.repo.touchAsset).not.toHaveBeenCalled();
+    expect(s.events.record).not.toHaveBeenCalled();
+  });
+
+  it('put: an emptied field is cleared; naming no field changes nothing and tells nobody', async () => {
+    const s = setup();
+    await s.service.put(auth, 'assets', 'a1', { metadata_values: { tags: { field_values: [] } } });
+    expect(s.repo.deleteValues).toHaveBeenCalledWith(EM, 'v1', 'tags');
+    const quiet = setup();
+    await quiet.service.put(auth, 'assets', 'a1', { metadata_values: {} });
+    expect(quiet.repo.touchAsset).not.toHaveBeenCalled();
+    expect(quiet.events.record).not.toHaveBeenCalled();
+  });
+
+  it('a deleted asset, another domain’s or one without a version is not found', async () => {
+    for (const stored of [
+      { id: 'a1', current_version_id: 'v1', date_deleted: NOW },
+      null,
+      { id: 'a1', current_version_id: null, date_deleted: null },
+    ]) {
+      const s = setup({ stored });
+      await expect(s.service.get(auth, 'assets', 'a1').catch(wire)).resolves.toEqual(
+        wire(AssetsErrors.NOT_FOUND()),
+      );
+      await expect(
+        s.service.put(auth, 'assets', 'a1', { metadata_values: { tags: vals('x') } }).catch(wire),
+      ).resolves.toEqual(wire(AssetsErrors.NOT_FOUND()));
+      expect(s.repo.upsertValues).not.toHaveBeenCalled();
+    }
+  });
+});
