@@ -117,7 +117,7 @@ describe('proxies', () => {
     await t.http
       .put(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`)
       .set(h)
-      .send({ ...closed, name: 'renamed', is_public: true })
+      .send({ ...closed, name: 'renamed', filename: 'renamed.mp4', is_public: true })
       .expect(200);
     const patched = (
       await t.http
@@ -130,6 +130,9 @@ describe('proxies', () => {
     const one = (await t.http.get(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`).set(h).expect(200))
       .body;
     expect(one).toMatchObject({ name: 'renamed', codec: 'hevc', bit_rate: 800000 });
+    // the download is named after the new filename
+    const again = await server.get(pathOf(link.url)).buffer(true).parse(binary).expect(200);
+    expect(again.headers['content-disposition']).toContain('filename="renamed.mp4"');
 
     // per version: listed under its version, gone with it
     const v = proxy.version_id as string;

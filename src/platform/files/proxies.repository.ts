@@ -75,9 +75,14 @@ export class ProxiesRepository extends FeatureRepository {
     });
   }
 
-  async update(id: string, changes: Partial<ProxyEntity>): Promise<void> {
-    if (Object.keys(changes).length > 0)
-      await this.manager.update(ProxyEntity, { id }, changes as Parameters<EntityManager['update']>[2]);
+  /** Changes a proxy; a new filename is its file's name too (the download's Content-Disposition). */
+  async update(p: Pick<ProxyEntity, 'id' | 'file_id'>, changes: Partial<ProxyEntity>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.transaction(async (em) => {
+      await em.update(ProxyEntity, { id: p.id }, changes as Parameters<EntityManager['update']>[2]);
+      if (changes.filename !== undefined)
+        await em.update(FileEntity, { id: p.file_id }, { original_name: changes.filename });
+    });
   }
 
   async deleteRows(em: EntityManager, ids: string[]): Promise<void> {

@@ -155,7 +155,7 @@ describe('ProxiesService', () => {
     let s = setup();
     await s.service.update('a1', 'p1', { status: 'CLOSED', codec: 'x' } as UpdateProxyDto);
     expect(s.files.update).toHaveBeenCalledWith('a1', 'f1', { status: 'CLOSED' });
-    expect(s.repo.update).toHaveBeenCalledWith('p1', { codec: 'x' });
+    expect(s.repo.update).toHaveBeenCalledWith(expect.objectContaining({ id: 'p1' }), { codec: 'x' });
     s = setup();
     expect(
       (await refused(s.service.update('a1', 'p1', { status: 'FAILED', codec: 'x' } as UpdateProxyDto)))

@@ -126,7 +126,7 @@ export class ProxiesService {
     const changes: Partial<ProxyEntity> = fields(body);
     if (body.name !== undefined) changes.name = body.name;
     if (body.filename !== undefined) changes.filename = body.filename;
-    await this.repo.update(p.id, changes);
+    await this.repo.update(p, changes);
     return this.get(assetId, id);
   }
 
