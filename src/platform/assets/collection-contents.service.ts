@@ -99,7 +99,7 @@ export class CollectionContentsService {
    * POST /v1/assets/: with `assign_to_collection` and a non-empty `collection_id` the new asset is added to
    * that collection in its creation's transaction (an empty collection_id is ignored, as clients send it).
    */
-  createAsset(auth: AuthContext, body: CreateAssetDto, assign: boolean): Promise<AssetDto> {
+  async createAsset(auth: AuthContext, body: CreateAssetDto, assign: boolean): Promise<AssetDto> {
     const collectionId = assign ? body.collection_id?.trim() : undefined;
     if (!collectionId) return this.assets.create(auth, body);
     if (!isUuid(collectionId)) throw CollectionsErrors.INVALID({ collection_id: 'must be a UUID' });
