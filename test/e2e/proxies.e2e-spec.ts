@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Clock } from '../../src/base/common/clock.js';
-import { createDomain, createUser } from '../factories/index.js';
+import { createApp, createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
-import { binary, FILES, pathOf } from '../utils/files.js';
+import { binary, FILES, pathOf, startS3 } from '../utils/files.js';
 
 const ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -230,6 +230,21 @@ describe('proxies', () => {
     await t.http.get(`${base}/proxies/${p.id}/download_url/`).set(hn).expect(400); // readable; not CLOSED
     await t.http.post(`${base}/proxies/`).set(hn).send({ name: 'x' }).expect(403);
     await t.http.delete(`${base}/proxies/${p.id}/`).set(hn).expect(403);
+    // an OAuth token whose scopes cover reading only (full roles and ACL): reads pass, changes are 403
+    const sc = await createUser(t, { roles: ROLES });
+    await t.http
+      .put(`/API/acls/v1/users/${sc.id}/acl/assets/${asset.id}/`)
+      .set(h)
+      .send({ permissions: ['read', 'write', 'delete'] })
+      .expect((r) => expect([200, 201]).toContain(r.status));
+    const app = await createApp(t, { type: 'OAUTH', clientType: 'confidential', scopes: ['assets:read'] });
+    const hs = bearer(
+      (await tokenFor(t, sc, { kind: 'OAUTH', appId: app.id, scopes: ['assets:read'] })).token,
+    );
+    await t.http.get(`${base}/proxies/${p.id}/`).set(hs).expect(200);
+    await t.http.post(`${base}/proxies/`).set(hs).send({ name: 'x' }).expect(403);
+    await t.http.patch(`${base}/proxies/${p.id}/`).set(hs).send({ name: 'x' }).expect(403);
+    await t.http.delete(`${base}/proxies/${p.id}/`).set(hs).expect(403);
     // no credentials
     await t.http.get(`${base}/proxies/`).expect(401);
     await t.http.get(`${base}/proxies/${p.id}/download_url/`).expect(401);
@@ -339,5 +354,57 @@ describe('proxies', () => {
     await server.get(pathOf(url)).buffer(true).parse(binary).expect(200);
     t.get(Clock).advance(2 * 3600_000);
     await server.get(pathOf(url)).expect(403);
+  });
+});
+
+/** The same upload on an S3 storage (a local s3rver): two chunks, the first one a full 5 MiB part. */
+describe('proxies on an S3 storage', () => {
+  let t: TestApp;
+  let s3: Awaited<ReturnType<typeof startS3>>;
+
+  beforeAll(async () => {
+    s3 = await startS3();
+    t = await createTestApp(s3.env);
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3.close();
+  });
+
+  it('uploads in two chunks, closes, and downloads the same bytes', async () => {
+    const h = bearer((await tokenFor(t, await createUser(t, { roles: ROLES }))).token);
+    const server = request(t.app.getHttpServer());
+    const asset = (await t.http.post('/API/assets/v1/assets/').set(h).send({ title: 's3' }).expect(201)).body;
+    const bytes = Buffer.alloc(5 * 1024 * 1024 + 1000, 7);
+    bytes.write('the end', bytes.length - 7);
+    const proxy = (
+      await t.http
+        .post(`${FILES}/assets/${asset.id}/proxies/`)
+        .set(h)
+        .send({ name: 'p.mp4', size: bytes.length })
+        .expect(201)
+    ).body;
+    expect(proxy.storage_method).toBe('S3');
+    const start = await server.post(pathOf(proxy.upload_url)).set('x-goog-resumable', 'start').expect(201);
+    const session = pathOf(start.headers.location as string);
+    const cut = 5 * 1024 * 1024;
+    const send = (from: number, to: number) =>
+      server
+        .put(session)
+        .set('Content-Range', `bytes ${from}-${to - 1}/${bytes.length}`)
+        .set('Content-Type', 'application/octet-stream')
+        .send(bytes.subarray(from, to));
+    await send(0, cut).expect(308);
+    await send(cut, bytes.length).expect(200);
+    await t.http
+      .patch(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`)
+      .set(h)
+      .send({ status: 'CLOSED' })
+      .expect(200);
+    const { url } = (
+      await t.http.get(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/download_url/`).set(h).expect(200)
+    ).body;
+    const got = await server.get(pathOf(url)).buffer(true).parse(binary).expect(200);
+    expect(sha256(got.body as Buffer)).toBe(sha256(bytes));
   });
 });
