@@ -5,7 +5,7 @@ import type { AssetsService } from '../assets/assets.service.js';
 import type { AssetDto } from '../assets/dto/asset.dto.js';
 import { AssetSearch, type SearchRequest, type SearchResult } from './asset-search.js';
 import type { SearchBodyDto, SearchQueryDto } from './dto/search.dto.js';
-import { SearchService } from './search.service.js';
+import { SearchService, shaper } from './search.service.js';
 
 const auth = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 const PATH = '/API/search/v1/search/';
@@ -27,7 +27,7 @@ const search = (s: ReturnType<typeof setup>, body: object, q: object = {}) =>
 
 describe('SearchService', () => {
   it('the body into the engine’s request: trimmed text, sort orders, a filter only with terms, the page', async () => {
-    const s = setup({ hits: [], total: 0, facets: {} }, new Map());
+    const s = setup({ hits: [], total: 0, facets: {}, searchAfter: null }, new Map());
     await search(s, {
       query: '  boats ',
       sort: [{ name: 'title', order: 'desc' }, { name: 'date_created' }],
@@ -44,11 +44,14 @@ describe('SearchService', () => {
       filter: { operator: 'or', terms: [{ name: 'type', value: 'ASSET' }] },
       page: 3,
       perPage: 5,
+      docTypes: [],
+      facetsFilters: [],
+      searchAfter: null,
     });
   });
 
   it('defaults: every readable asset, no filter (an empty one too), AND, page 1 of 10 unless the query string says', async () => {
-    const s = setup({ hits: [], total: 0, facets: {} }, new Map());
+    const s = setup({ hits: [], total: 0, facets: {}, searchAfter: null }, new Map());
     await search(s, { query: null, filter: { terms: [] } });
     expect(s.engine.search).toHaveBeenLastCalledWith(auth, {
       query: '',
@@ -56,12 +59,15 @@ describe('SearchService', () => {
       filter: null,
       page: 1,
       perPage: 10,
+      docTypes: [],
+      facetsFilters: [],
+      searchAfter: null,
     });
     await search(s, { filter: { terms: [{ name: 'type', value: 'X' }] } }, { page: 2, per_page: 50 });
     expect(s.engine.search).toHaveBeenLastCalledWith(
       auth,
       expect.objectContaining({
-        filter: { operator: 'and', terms: [{ name: 'type', value: 'X' }] },
+        filter: { terms: [{ name: 'type', value: 'X' }] },
         page: 2,
         perPage: 50,
       }),
@@ -72,12 +78,13 @@ describe('SearchService', () => {
     const s = setup(
       {
         hits: [
-          { id: 'a2', highlight: { title: ['<em>a2</em>'] } },
-          { id: 'gone', highlight: {} },
-          { id: 'a1', highlight: {} },
+          { id: 'a2', docType: 'assets', highlight: { title: ['<em>a2</em>'] } },
+          { id: 'gone', docType: 'assets', highlight: {} },
+          { id: 'a1', docType: 'assets', highlight: {} },
         ],
         total: 3,
         facets: FACETS,
+        searchAfter: ['x', 'a1'],
       },
       new Map([
         ['a1', item('a1')],
@@ -92,6 +99,90 @@ describe('SearchService', () => {
     ]);
     expect(out.objects[0]).toMatchObject({ permissions: ['read'], metadata: { keywords: ['k'] } });
     // the total and the facets are the engine's (counted over what the caller may read)
-    expect(out).toMatchObject({ total: 3, page: 1, per_page: 3, facets: FACETS, scroll_id: null });
+    expect(out).toMatchObject({
+      total: 3,
+      page: 1,
+      per_page: 3,
+      facets: FACETS,
+      scroll_id: null,
+      search_after: ['x', 'a1'],
+    });
+    expect(out.objects[0]).toMatchObject({ doc_type: 'assets' });
+  });
+
+  it('include_fields keeps id, doc_type, _highlight and the named fields; exclude_fields drops fields, never id', () => {
+    const hit = {
+      id: 'a1',
+      title: 't',
+      status: 'ACTIVE',
+      doc_type: 'assets',
+      _highlight: {},
+      metadata: { camera: ['x'], location: ['y'] },
+    };
+    expect(shaper(['title'], null)(hit)).toEqual({
+      id: 'a1',
+      title: 't',
+      doc_type: 'assets',
+      _highlight: {},
+    });
+    expect(shaper(['metadata.camera'], null)(hit)).toEqual({
+      id: 'a1',
+      doc_type: 'assets',
+      _highlight: {},
+      metadata: { camera: ['x'] },
+    });
+    expect(shaper(null, ['id', 'title', 'metadata.location', '_highlight'])(hit)).toEqual({
+      id: 'a1',
+      status: 'ACTIVE',
+      doc_type: 'assets',
+      metadata: { camera: ['x'] },
+    });
+    expect(shaper([], [])(hit)).toBe(hit);
+  });
+
+  it('a collection hit comes from the engine (no asset statement for it), as CollectionSchema', async () => {
+    const s = setup(
+      {
+        hits: [
+          {
+            id: 'c1',
+            docType: 'collections',
+            highlight: {},
+            collection: {
+              id: 'c1',
+              system_domain_id: 'd1',
+              title: 'Reel',
+              status: 'ACTIVE',
+              category: null,
+              external_id: null,
+              custom_order_status: 'DISABLED',
+              parent_id: null,
+              created_by_user: 'u1',
+              deleted_by_user: null,
+              date_created: '2026-11-29T03:00:00.123456+00:00',
+              date_modified: '2026-11-29T03:00:00.123456+00:00',
+              date_deleted: null,
+              permissions: ['write', 'read'],
+              metadata: null,
+            },
+          },
+        ],
+        total: 1,
+        facets: FACETS,
+        searchAfter: null,
+      },
+      new Map(),
+    );
+    const out = await search(s, { doc_types: ['collections'] });
+    expect(s.assets.readablePage).toHaveBeenCalledWith(auth, []);
+    expect(out.objects[0]).toMatchObject({
+      id: 'c1',
+      doc_type: 'collections',
+      object_type: 'collection',
+      is_root: true,
+      permissions: ['read', 'write'],
+      metadata: {},
+      date_created: '2026-11-29T03:00:00.123000+00:00',
+    });
   });
 });

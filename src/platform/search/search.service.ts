@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { AssetsService } from '../assets/assets.service.js';
+import { seesAllAssets } from '../assets/asset-acl-sql.js';
+import { canonical } from '../assets/asset-permissions.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
-import { AssetSearch, type SearchRequest } from './asset-search.js';
+import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
+import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
+import { AssetSearch, type CollectionHit, type SearchDocType, type SearchRequest } from './asset-search.js';
 import type { SearchBodyDto, SearchHitDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
 
 /**
- * POST /API/search/v1/search/: the request into a SearchRequest, the engine's page of ids into assets as GET
- * answers them (plus `_highlight`), in the list envelope with facets.
+ * POST /API/search/v1/search/: the criteria into a SearchRequest, the engine's page into objects as GET
+ * answers them (plus `doc_type`, `_highlight`, `metadata`), shaped by include_fields / exclude_fields, in
+ * the list envelope with facets and the next search_after.
  */
 @Injectable()
 export class SearchService {
@@ -22,29 +27,114 @@ export class SearchService {
     q: SearchQueryDto,
     path: string,
   ): Promise<SearchResultDto> {
+    const filter = body.filter;
     const request: SearchRequest = {
       query: (body.query ?? '').trim(),
       sort: (body.sort ?? []).map((s) => ({
-        name: s.name as SearchRequest['sort'][number]['name'],
-        order: s.order === 'desc' ? 'desc' : 'asc',
+        name: s.name,
+        order: s.order?.toLowerCase() === 'desc' ? 'desc' : 'asc',
       })),
-      filter: body.filter?.terms?.length
-        ? { operator: body.filter.operator === 'or' ? 'or' : 'and', terms: body.filter.terms }
-        : null,
+      filter: filter && (filter.terms?.length || filter.filters?.length) ? filter : null,
       page: body.page ?? q.page ?? 1,
       perPage: body.per_page ?? q.per_page ?? 10,
+      docTypes: [...new Set(body.doc_types ?? [])] as SearchDocType[],
+      facetsFilters: (body.facets_filters ?? []).map((f) => ({ name: f.name, value_in: f.value_in ?? [] })),
+      searchAfter: body.search_after?.length ? body.search_after : null,
     };
     const result = await this.engine.search(auth, request);
-    // the engine's page of readable ids, as objects: one more statement (which checks readability again)
-    const page = await this.assets.readablePage(
-      auth,
-      result.hits.map((h) => h.id),
-    );
+    // the engine's page of readable asset ids, as objects: one more statement (which checks readability
+    // again); collections come with the hits
+    const assetIds = result.hits.filter((h) => h.docType === 'assets').map((h) => h.id);
+    const page = await this.assets.readablePage(auth, assetIds);
+    const shape = shaper(body.include_fields ?? null, body.exclude_fields ?? null);
     const objects: SearchHitDto[] = result.hits.flatMap((h) => {
+      if (h.collection) {
+        const { metadata, ...view } = collectionObject(auth, h.collection);
+        return [shape({ ...view, doc_type: 'collections', _highlight: h.highlight, metadata })];
+      }
       const item = page.get(h.id);
-      return item ? [{ ...item.view, _highlight: h.highlight, metadata: item.metadata }] : [];
+      if (!item) return [];
+      return [shape({ ...item.view, doc_type: 'assets', _highlight: h.highlight, metadata: item.metadata })];
     });
     const envelope = pageEnvelope(objects, result.total, request.page, request.perPage, path, {});
-    return { ...envelope, facets: result.facets, scroll_id: null } as unknown as SearchResultDto;
+    return {
+      ...envelope,
+      facets: result.facets,
+      scroll_id: null,
+      search_after: result.searchAfter,
+    } as unknown as SearchResultDto;
   }
+}
+
+/** A collection hit as CollectionSchema describes it (as GET answers it, without parents and in_collections). */
+function collectionObject(auth: AuthContext, c: CollectionHit): Record<string, unknown> & { id: string } {
+  return {
+    id: c.id,
+    title: c.title,
+    status: c.status,
+    category: c.category,
+    external_id: c.external_id,
+    custom_order_status: c.custom_order_status,
+    custom_keyframe: null,
+    custom_poster: null,
+    favoured: false,
+    keyframe_asset_ids: [],
+    keyframes: [],
+    object_type: 'collection',
+    parent_id: c.parent_id,
+    is_root: c.parent_id === null,
+    position: 0,
+    project_id: null,
+    storage_id: null,
+    system_domain_id: c.system_domain_id,
+    created_by_user: c.created_by_user,
+    deleted_by_user: c.deleted_by_user,
+    date_created: wireDate(c.date_created),
+    date_modified: wireDate(c.date_modified),
+    date_deleted: wireDateOrNull(c.date_deleted),
+    permissions: seesAllAssets(auth) ? [...ASSET_PERMISSIONS] : canonical(c.permissions ?? []),
+    metadata: c.metadata ?? {},
+  };
+}
+
+/**
+ * include_fields: only the named fields of each hit (`metadata.<field>` keeps that metadata field), plus
+ * `id`, `doc_type` and `_highlight`; exclude_fields: every field but the named ones (`metadata.<field>`
+ * drops one metadata field; `id` is always kept).
+ */
+export function shaper(
+  include: string[] | null,
+  exclude: string[] | null,
+): (hit: SearchHitDto) => SearchHitDto {
+  const inc = include?.length ? new Set(include) : null;
+  const exc = new Set(exclude ?? []);
+  if (!inc && exc.size === 0) return (hit) => hit;
+  const metaOf = (names: Set<string>) =>
+    [...names].filter((n) => n.startsWith('metadata.')).map((n) => n.slice('metadata.'.length));
+  const metaIn = inc ? metaOf(inc) : [];
+  const metaOut = metaOf(exc);
+  return (hit) => {
+    const out: SearchHitDto = { id: hit.id };
+    for (const [k, v] of Object.entries(hit)) {
+      if (k === 'id') continue;
+      if (
+        inc &&
+        !inc.has(k) &&
+        k !== 'doc_type' &&
+        k !== '_highlight' &&
+        !(k === 'metadata' && metaIn.length)
+      )
+        continue;
+      if (exc.has(k)) continue;
+      if (k === 'metadata' && v && typeof v === 'object') {
+        const fields = Object.entries(v as Record<string, unknown>).filter(
+          ([f]) => !metaOut.includes(f) && (!inc || inc.has('metadata') || metaIn.includes(f)),
+        );
+        out[k] = Object.fromEntries(fields);
+        continue;
+      }
+      out[k] = v;
+    }
+    return out;
+  };
 }
