@@ -348,6 +348,15 @@ describe('files: as published clients call them', () => {
         file_id: f.id,
         url: expect.stringMatching(/^http/),
       });
+      const one = `${FILES}/assets/${asset.id}/keyframes/${first[0].id}/`;
+      expect((await t.http.get(`${one}?generate_signed_url=true`).set(h).expect(200)).body).toMatchObject({
+        id: first[0].id,
+        type: 'KEYFRAME',
+        url: expect.stringMatching(/^http/),
+      });
+      for (const who of [foreign, stranger]) await t.http.get(one).set(who).expect(404);
+      const other = await newAsset();
+      await t.http.get(`${FILES}/assets/${other.id}/keyframes/${first[0].id}/`).set(h).expect(404);
       // asked again: a second job whose images replace the first's
       const { job_id } = (
         await t.http.post(`${FILES}/assets/${asset.id}/files/${f.id}/keyframes/`).set(h).expect(200)

@@ -6,7 +6,14 @@ import { Authenticated } from '../../base/common/auth/authenticated.decorator.js
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { DownloadUrlDto, FileListDto, FilePageQueryDto } from './dto/file.dto.js';
+import {
+  DownloadUrlDto,
+  FileListDto,
+  FilePageQueryDto,
+  KeyframeDto,
+  SignedUrlQueryDto,
+} from './dto/file.dto.js';
+import { KeyframesService } from './keyframes.service.js';
 import { FILE_SET_READ } from './file-access.js';
 import { READ } from './file-content.routes.js';
 import { FilesService } from './files.service.js';
@@ -15,17 +22,21 @@ const asset = new UuidParamPipe('Asset');
 const file = new UuidParamPipe('File');
 const fileSet = new UuidParamPipe('File set');
 const version = new UuidParamPipe('Version');
+const keyframe = new UuidParamPipe('Keyframe');
 
 /**
  * The file lists and links published clients call beside the asset's own routes: a file set's files (by the
- * set's id alone, or under its asset), a version's files, and `download_url/`. The asset's ACL governs them
+ * set's id alone, or under its asset), a version's files, one keyframe, and `download_url/`. The asset's ACL governs them
  * all (read), as it does the asset's files: an asset the caller may not read is a 404.
  */
 @ApiTags('files')
 @ApiErrors(400, { 404: 'No such asset the caller may read, or no such row under it' })
 @Controller('API/files/v1')
 export class FileListsController {
-  constructor(private readonly files: FilesService) {}
+  constructor(
+    private readonly files: FilesService,
+    private readonly keyframes: KeyframesService,
+  ) {}
 
   @Get('file_sets/:file_set_id/files')
   @Authenticated({ roles: ['can_read_assets'], access: { entity: FILE_SET_READ, param: 'file_set_id' } })
@@ -66,6 +77,18 @@ export class FileListsController {
     @Req() req: Request,
   ): Promise<FileListDto> {
     return this.files.list({ asset_id: assetId, version_id: versionId }, q, req.path);
+  }
+
+  @Get('assets/:asset_id/keyframes/:keyframe_id')
+  @Authenticated(READ)
+  @ApiOperation({ summary: 'One keyframe of the asset, with its signed short-lived image URL' })
+  @ApiOkResponse({ type: KeyframeDto })
+  getKeyframe(
+    @Param('asset_id', asset) assetId: string,
+    @Param('keyframe_id', keyframe) id: string,
+    @Query() _q: SignedUrlQueryDto,
+  ): Promise<KeyframeDto> {
+    return this.keyframes.get(assetId, id);
   }
 
   @Get('assets/:asset_id/files/:file_id/download_url')

@@ -336,6 +336,11 @@ export class FilesRepository extends FeatureRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /** One of the asset's keyframes, or null. */
+  async keyframe(assetId: string, id: string): Promise<KeyframeEntity | null> {
+    return this.manager.findOneBy(KeyframeEntity, { id, asset_id: assetId });
+  }
+
   /** A page of the asset's keyframes, oldest job first, then by position. */
   async keyframes(assetId: string, skip: number, take: number): Promise<[KeyframeEntity[], number]> {
     return this.manager.findAndCount(KeyframeEntity, {

@@ -34,6 +34,7 @@ function setup(f: FileEntity | Error = file()) {
       async () => new Map([['f1', { version_id: 'v1', original_name: 'harbour.clip.mp4' }]]),
     ),
     storageMethods: jest.fn(async () => new Map([['s1', 'S3']])),
+    keyframe: jest.fn(async (): Promise<KeyframeEntity | null> => null),
   });
   const files = {
     file: jest.fn(async () => {
@@ -151,6 +152,29 @@ describe('KeyframesService.list', () => {
       time_code: { seconds: 2, frames: 0 },
       version_id: 'v1',
       is_public: false,
+    });
+  });
+
+  it('one keyframe: looked up under the asset; none there is a 404', async () => {
+    const { service, repo } = setup();
+    await expect(service.get('a1', 'k1')).rejects.toMatchObject({ status: 404 });
+    expect(repo.keyframe).toHaveBeenCalledWith('a1', 'k1');
+    repo.keyframe.mockResolvedValueOnce({
+      id: 'k1',
+      asset_id: 'a1',
+      file_id: 'f1',
+      storage_id: 's1',
+      position: 0,
+      size: '1',
+      width: null,
+      height: null,
+      date_created: T0,
+    } as KeyframeEntity);
+    expect(await service.get('a1', 'k1')).toMatchObject({
+      id: 'k1',
+      filename: 'harbour.clip_0000.jpg',
+      resolution: { width: null, height: null },
+      url: 'https://x/keyframes/k1/',
     });
   });
 

@@ -69,6 +69,15 @@ export class KeyframesService {
     ) as KeyframeListDto;
   }
 
+  /** One of the asset's keyframes (another asset's is a 404). */
+  async get(assetId: string, id: string): Promise<KeyframeDto> {
+    const k = await this.repo.keyframe(assetId, id);
+    if (!k) throw FilesErrors.KEYFRAME_NOT_FOUND();
+    const files = await this.repo.fileLabels([k.file_id]);
+    const methods = await this.repo.storageMethods([k.storage_id]);
+    return this.view(k, files.get(k.file_id), methods.get(k.storage_id) ?? 'FILE');
+  }
+
   /** KeyframeSchema's fields: an extracted image is a CLOSED KEYFRAME taken `position` seconds in. */
   private view(
     k: KeyframeEntity,
