@@ -7,7 +7,15 @@ import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 const ASSETS = '/API/assets/v1/assets';
 const META = '/API/metadata/v1';
 const ACLS = '/API/acls/v1';
-const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
+const COLLECTIONS = '/API/assets/v1/collections';
+const ASSET_ROLES = [
+  'can_read_assets',
+  'can_write_assets',
+  'can_delete_assets',
+  'can_read_collections',
+  'can_write_collections',
+  'can_delete_collections',
+];
 const WIRE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 type Values = Record<string, { field_values: { value: unknown }[] }>;
@@ -435,6 +443,101 @@ describe('metadata fields and values without a view', () => {
       await put(a.id, body, outsider).expect(404);
       expect(await values(a.id)).toEqual(before);
       expect(await indexed(a.id, 'stolen')).toBe(false);
+    });
+  });
+
+  describe('a collection’s values', () => {
+    const [label, topics] = [uniq(), uniq()];
+    beforeAll(async () => {
+      await newField({ name: label, label: 'Label', field_type: 'string' });
+      await newField({ name: topics, label: 'Topics', field_type: 'tag_cloud', multi: true });
+    });
+    const newCollection = async () =>
+      (await t.http.post(`${COLLECTIONS}/`).set(h).send({ title: 'Boats' }).expect(201)).body as {
+        id: string;
+      };
+    const cput = (id: string, body: object, who = h) =>
+      t.http.put(`${META}/collections/${id}/`).set(who).send(body);
+    const cget = async (id: string, who = h) =>
+      (await t.http.get(`${META}/collections/${id}/`).set(who).expect(200)).body as {
+        metadata_values: Values;
+      };
+
+    it('PUT 200 and GET answer MetadataValuesSchema without a version; append adds; deleting the field takes its values', async () => {
+      const c = await newCollection();
+      const res = await cput(c.id, {
+        metadata_values: {
+          [label]: { field_values: [{ value: 'fleet' }] },
+          [topics]: { field_values: [{ value: 'sea' }] },
+        },
+      }).expect(200);
+      expect(res.body).toMatchObject({
+        object_id: c.id,
+        object_type: 'collections',
+        version_id: null,
+        job_id: null,
+        metadata_values: {
+          [label]: { field_values: [{ value: 'fleet' }] },
+          [topics]: { field_values: [{ value: 'sea' }] },
+        },
+        date_created: expect.stringMatching(WIRE_DATE),
+      });
+      expect(await cget(c.id)).toEqual(res.body);
+      await cput(c.id, {
+        mode: 'append',
+        metadata_values: { [topics]: { field_values: [{ value: 'harbour' }] } },
+      }).expect(200);
+      expect((await cget(c.id)).metadata_values[topics].field_values).toEqual([
+        { value: 'sea' },
+        { value: 'harbour' },
+      ]);
+      const bad = await cput(c.id, {
+        metadata_values: { [label]: { field_values: [{ value: 1 }] }, nope: { field_values: [] } },
+      }).expect(400);
+      expect(Object.keys(bad.body.errors as object).sort()).toEqual(
+        [`metadata_values.${label}`, 'metadata_values.nope'].sort(),
+      );
+      const gone = uniq();
+      await newField({ name: gone, label: 'Gone', field_type: 'string' });
+      await cput(c.id, { metadata_values: { [gone]: { field_values: [{ value: 'x' }] } } }).expect(200);
+      await t.http.delete(`${META}/fields/${gone}/`).set(h).expect(204);
+      expect((await cget(c.id)).metadata_values[gone]).toBeUndefined();
+      const [{ n }] = (await t.ds.query(
+        'SELECT count(*)::int AS n FROM collection_metadata_values WHERE collection_id = $1 AND field_name = $2',
+        [c.id, gone],
+      )) as { n: number }[];
+      expect(n).toBe(0);
+    });
+
+    it('without read the collection is a 404; with read only a PUT is a 403 and changes nothing; another tenant, a deleted collection and no credentials are refused', async () => {
+      const c = await newCollection();
+      await cput(c.id, { metadata_values: { [label]: { field_values: [{ value: 'kept' }] } } }).expect(200);
+      const before = await cget(c.id);
+      const member = await createUser(t, { roles: ASSET_ROLES });
+      const hm = bearer((await tokenFor(t, member)).token);
+      const body = { metadata_values: { [label]: { field_values: [{ value: 'stolen' }] } } };
+      await t.http.get(`${META}/collections/${c.id}/`).set(hm).expect(404);
+      await cput(c.id, body, hm).expect(404);
+      await t.http
+        .put(`${ACLS}/users/${member.id}/acl/collections/${c.id}/`)
+        .set(h)
+        .send({ permissions: ['read'] })
+        .expect(201);
+      expect(await cget(c.id, hm)).toEqual(before);
+      await cput(c.id, body, hm).expect(403);
+      await t.http.get(`${META}/collections/${c.id}/`).set(outsider).expect(404);
+      await cput(c.id, body, outsider).expect(404);
+      await t.http.get(`${META}/collections/${c.id}/`).expect(401);
+      await t.http.get(`${META}/collections/nonsense/`).set(h).expect(404);
+      // a reader of assets without the collections role
+      const assetsOnly = bearer(
+        (await tokenFor(t, await createUser(t, { roles: ['can_read_assets'] }))).token,
+      );
+      await t.http.get(`${META}/collections/${c.id}/`).set(assetsOnly).expect(403);
+      expect(await cget(c.id)).toEqual(before);
+      await t.http.delete(`${COLLECTIONS}/${c.id}/`).set(h).expect(204);
+      await t.http.get(`${META}/collections/${c.id}/`).set(h).expect(404);
+      await cput(c.id, body).expect(404);
     });
   });
 });

@@ -8,6 +8,7 @@ import type {
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
 import type { AssetsService } from '../assets/assets.service.js';
+import type { CollectionsService } from '../assets/collections.service.js';
 import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './asset-metadata.service.js';
 import { MetadataErrors } from './metadata.errors.js';
 import type { MetadataRepository } from './metadata.repository.js';
@@ -92,6 +93,7 @@ function setup({
     assets as unknown as AssetsService,
     events as unknown as WebhookEventsService,
     fixedClock(NOW),
+    {} as CollectionsService,
   );
   const service = new AssetMetadataService(
     repo as unknown as MetadataRepository,

@@ -3,7 +3,9 @@ import { type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { escapeLike } from '../../base/database/sql-helpers.js';
 import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import { CollectionEntity } from '../../base/model/collection.entity.js';
 import {
+  CollectionMetadataValueEntity,
   MetadataCategoryEntity,
   MetadataValueEntity,
   MetadataViewEntity,
@@ -147,6 +149,47 @@ export class MetadataRepository extends FeatureRepository {
        ON CONFLICT (version_id, field_name)
        DO UPDATE SET field_values = EXCLUDED.field_values, date_created = $5, date_modified = $5`,
       [v.versionId, v.field, v.assetId, JSON.stringify(v.values), v.at],
+    );
+  }
+
+  // ---- a collection's values
+
+  /** The collection's row (its readability is CollectionsService's to judge), held when `lock`, or null. */
+  collection(em: EntityManager, id: string, lock: boolean): Promise<CollectionEntity | null> {
+    return em.findOne(CollectionEntity, {
+      where: { id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /** Marks the collection modified (its metadata changed). */
+  async touchCollection(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.update(CollectionEntity, { id }, { date_modified: at });
+  }
+
+  collectionValues(em: EntityManager, id: string): Promise<CollectionMetadataValueEntity[]> {
+    return em.find(CollectionMetadataValueEntity, {
+      where: { collection_id: id },
+      order: { field_name: 'ASC' },
+    });
+  }
+
+  async deleteCollectionValues(em: EntityManager, id: string, field: string): Promise<void> {
+    await em.delete(CollectionMetadataValueEntity, { collection_id: id, field_name: field });
+  }
+
+  /** Sets one field's values on a collection (inserted or replaced). */
+  async upsertCollectionValues(
+    em: EntityManager,
+    v: { id: string; field: string; values: unknown[]; at: Date },
+  ): Promise<void> {
+    // raw: INSERT … ON CONFLICT (collection_id, field_name) DO UPDATE with a jsonb parameter
+    await em.query(
+      `INSERT INTO collection_metadata_values (collection_id, field_name, field_values, date_created, date_modified)
+       VALUES ($1, $2, $3::jsonb, $4, $4)
+       ON CONFLICT (collection_id, field_name)
+       DO UPDATE SET field_values = EXCLUDED.field_values, date_created = $4, date_modified = $4`,
+      [v.id, v.field, JSON.stringify(v.values), v.at],
     );
   }
 }

@@ -6,11 +6,13 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
+import { COLLECTION_ACCESS } from '../assets/collection-access.js';
 import { MetadataValuesDto, ObjectValuesBodyDto } from './dto/values.dto.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { OBJECT_TYPES, ObjectMetadataService } from './object-metadata.service.js';
 
 const asset = new UuidParamPipe('Asset');
+const collection = new UuidParamPipe('Collection');
 const param = 'object_id';
 const GET = 'The object’s values of the domain’s registered fields';
 const PUT =
@@ -41,6 +43,29 @@ export class ObjectMetadataController {
     @Caller() caller: AuthContext,
   ): Promise<MetadataValuesDto> {
     return this.metadata.put(caller, 'assets', id, body);
+  }
+
+  @Get('collections/:object_id')
+  @Authenticated({ roles: ['can_read_collections'], access: { entity: COLLECTION_ACCESS.read, param } })
+  @ApiOperation({ summary: `${GET} (version_id null)` })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  getCollectionValues(
+    @Param(param, collection) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<MetadataValuesDto> {
+    return this.metadata.get(caller, 'collections', id);
+  }
+
+  @Put('collections/:object_id')
+  @Authenticated({ roles: ['can_write_collections'], access: { entity: COLLECTION_ACCESS.write, param } })
+  @ApiOperation({ summary: PUT })
+  @ApiOkResponse({ type: MetadataValuesDto })
+  putCollectionValues(
+    @Param(param, collection) id: string,
+    @Body() body: ObjectValuesBodyDto,
+    @Caller() caller: AuthContext,
+  ): Promise<MetadataValuesDto> {
+    return this.metadata.put(caller, 'collections', id, body);
   }
 
   // any other object type: declared last, so every route above (and the views', fields' and categories') wins

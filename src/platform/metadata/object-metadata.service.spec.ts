@@ -4,6 +4,8 @@ import type { MetadataFieldEntity, MetadataValueEntity } from '../../base/model/
 import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
 import type { AssetsService } from '../assets/assets.service.js';
+import { CollectionsErrors } from '../assets/collections.errors.js';
+import type { CollectionsService } from '../assets/collections.service.js';
 import {
   authContext,
   fixedClock,
@@ -57,7 +59,13 @@ function setup({
     upsertValues: jest.fn(async () => undefined),
     deleteValues: jest.fn(async () => undefined),
     touchAsset: jest.fn(async () => undefined),
+    collection: jest.fn(async () => ({ id: 'c1', date_created: T0 })),
+    collectionValues: jest.fn(async () => [{ ...row('tags', ['boats']), collection_id: 'c1' }]),
+    upsertCollectionValues: jest.fn(async () => undefined),
+    deleteCollectionValues: jest.fn(async () => undefined),
+    touchCollection: jest.fn(async () => undefined),
   });
+  const collections = { view: jest.fn(async () => ({ id: 'c1' })) };
   const fields = {
     definitions: jest.fn(
       async (_em: unknown, _d: string, names: string[]) =>
@@ -72,8 +80,9 @@ function setup({
     assets as unknown as AssetsService,
     events as unknown as WebhookEventsService,
     fixedClock(NOW),
+    collections as unknown as CollectionsService,
   );
-  return { service, repo, fields, assets, events };
+  return { service, repo, fields, assets, events, collections };
 }
 
 const vals = (...vs: unknown[]) => ({ field_values: vs.map((value) => ({ value })) });
@@ -191,5 +200,54 @@ describe('ObjectMetadataService', () => {
       ).resolves.toEqual(wire(AssetsErrors.NOT_FOUND()));
       expect(s.repo.upsertValues).not.toHaveBeenCalled();
     }
+  });
+
+  describe('collections', () => {
+    it('read: the collection service judges readability first; no version', async () => {
+      const s = setup();
+      const out = await s.service.get(auth, 'collections', 'c1');
+      expect(s.collections.view).toHaveBeenCalledWith(MANAGER, auth, 'c1');
+      expect(out).toMatchObject({
+        object_type: 'collections',
+        object_id: 'c1',
+        version_id: null,
+        metadata_values: { tags: { field_values: [{ value: 'boats' }] } },
+      });
+    });
+
+    it('write: held, appended, marked modified and told as a collections event; no asset is touched', async () => {
+      const s = setup();
+      await s.service.put(auth, 'collections', 'c1', {
+        metadata_values: { tags: { mode: 'append', ...vals('harbour') } },
+      });
+      expect(s.collections.view).toHaveBeenCalledWith(EM, auth, 'c1');
+      expect(s.repo.collection).toHaveBeenCalledWith(EM, 'c1', true);
+      expect(s.repo.upsertCollectionValues).toHaveBeenCalledWith(EM, {
+        id: 'c1',
+        field: 'tags',
+        values: [{ value: 'boats' }, { value: 'harbour' }],
+        at: NOW,
+      });
+      expect(s.repo.touchCollection).toHaveBeenCalledWith(EM, 'c1', NOW);
+      expect(s.repo.touchAsset).not.toHaveBeenCalled();
+      expect(s.assets.refreshSearchDocument).not.toHaveBeenCalled();
+      expect(s.events.record).toHaveBeenCalledWith(
+        EM,
+        expect.objectContaining({
+          eventType: 'collections',
+          data: expect.objectContaining({ object_type: 'collections', version_id: null }),
+        }),
+      );
+    });
+
+    it('a collection the caller may not read is not found, and nothing is written', async () => {
+      const s = setup();
+      s.collections.view.mockRejectedValue(CollectionsErrors.NOT_FOUND());
+      await expect(
+        s.service.put(auth, 'collections', 'c1', { metadata_values: { tags: vals('x') } }).catch(wire),
+      ).resolves.toEqual(wire(CollectionsErrors.NOT_FOUND()));
+      expect(s.repo.upsertCollectionValues).not.toHaveBeenCalled();
+      expect(s.events.record).not.toHaveBeenCalled();
+    });
   });
 });

@@ -7,13 +7,15 @@ import type { MetadataFieldEntity } from '../../base/model/metadata.entity.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
 import { AssetsService } from '../assets/assets.service.js';
+import { CollectionsErrors } from '../assets/collections.errors.js';
+import { CollectionsService } from '../assets/collections.service.js';
 import type { MetadataValuesDto } from './dto/values.dto.js';
 import { FIELD_NAME, FieldsService } from './fields.service.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { MetadataRepository } from './metadata.repository.js';
 import { afterChange, type Change, MAX_FIELDS_PER_PUT, type Mode, planChanges } from './metadata-values.js';
 
-export const OBJECT_TYPES = ['assets'] as const;
+export const OBJECT_TYPES = ['assets', 'collections'] as const;
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 
 /** An object whose values are read or written: its id, the asset version they hang off, its creation. */
@@ -56,7 +58,8 @@ export interface Write {
  * domain's registered fields. A PUT names fields (unknown, read-only, mistyped: 400 naming each) with
  * `overwrite` (default) or `append`, then in one transaction writes them, marks the object modified,
  * rebuilds its search document and records the metadata event (realm metadata, operation update, event_type
- * the object type). Asset values belong to the asset's current version, as through a view.
+ * the object type). Asset values belong to the asset's current version, as through a view. A collection's
+ * readability is CollectionsService's (404 when the caller may not read it); its values have no version.
  */
 @Injectable()
 export class ObjectMetadataService {
@@ -68,8 +71,9 @@ export class ObjectMetadataService {
     private readonly assets: AssetsService,
     private readonly events: WebhookEventsService,
     private readonly clock: Clock,
+    private readonly collections: CollectionsService,
   ) {
-    this.targets = { assets: this.assetTarget() };
+    this.targets = { assets: this.assetTarget(), collections: this.collectionTarget() };
   }
 
   async get(auth: AuthContext, type: ObjectType, id: string): Promise<MetadataValuesDto> {
@@ -206,6 +210,23 @@ export class ObjectMetadataService {
         await repo.touchAsset(em, o.id, at);
         await this.assets.refreshSearchDocument(em, o.id);
       },
+    };
+  }
+
+  private collectionTarget(): Target {
+    const repo = this.repo;
+    return {
+      load: async (em, auth, id, lock) => {
+        // the collection's rules (domain, deleted, ACL) are its service's; the row is held here
+        await this.collections.view(em, auth, id);
+        const row = await repo.collection(em, id, lock);
+        if (!row) throw CollectionsErrors.NOT_FOUND();
+        return { id: row.id, versionId: null, dateCreated: row.date_created };
+      },
+      values: (em, o) => repo.collectionValues(em, o.id),
+      upsert: (em, o, field, values, at) => repo.upsertCollectionValues(em, { id: o.id, field, values, at }),
+      clear: (em, o, field) => repo.deleteCollectionValues(em, o.id, field),
+      changed: (em, o, at) => repo.touchCollection(em, o.id, at),
     };
   }
 }
