@@ -97,7 +97,7 @@ export class FileListsController {
     summary: 'A signed, short-lived download URL of a CLOSED file (the same link as …/download/)',
   })
   @ApiOkResponse({ type: DownloadUrlDto })
-  downloadUrl(
+  getFileDownloadUrl(
     @Param('asset_id', asset) assetId: string,
     @Param('file_id', file) id: string,
   ): Promise<DownloadUrlDto> {
