@@ -85,7 +85,7 @@ export class PostgresAssetSearch extends AssetSearch {
         return `(${mine.map(({ ff, i }) => criteria.term(ff, src, `facets_filters.${i}`)).join(' AND ')}) AS f_${f}`;
       });
       return `SELECT ${alias}.id, '${src.objectType}'::text AS doc_type, ${alias}.title, ${extra},
-                ${score} AS _score${keys.map((k, i) => `, ${k.expr(src, score)} AS k${i}`).join('')}${flags.map((f) => `, ${f}`).join('')}
+                ${score} AS _score${keys.map((k, i) => (k.expr ? `, ${k.expr(src)} AS k${i}` : '')).join('')}${flags.map((f) => `, ${f}`).join('')}
            FROM ${from} WHERE ${[...conditions, ...(tsq ? [`${alias}.search_vector @@ ${tsq}`] : []), ...filters].join(' AND ')}`;
     };
     const branches: string[] = [];

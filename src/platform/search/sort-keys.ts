@@ -5,8 +5,8 @@ type KeyType = 'float8' | 'text' | 'uuid' | 'boolean' | 'timestamptz' | 'jsonb';
 
 /** One key of the order: its SQL per document type, its type, and its direction (nulls always last). */
 export interface SortKey {
-  /** The expression over the source's row (`score`: the relevance's), or a typed NULL. */
-  expr(src: DocSource, score: string): string;
+  /** The expression over the source's row, or a typed NULL; null for the relevance (the rows' `_score`). */
+  expr: ((src: DocSource) => string) | null;
   type: KeyType;
   order: 'asc' | 'desc';
 }
@@ -23,7 +23,7 @@ export function sortKeys(
 ): SortKey[] {
   const terms = sort.length ? sort : [{ name: hasQuery ? '_score' : 'date_created', order: 'desc' as const }];
   return terms.map(({ name, order }) => {
-    if (name === '_score') return { expr: (_src, score) => score, type: 'float8', order };
+    if (name === '_score') return { expr: null, type: 'float8', order };
     const field = resolveField(name);
     if (field.kind === 'column') {
       const type: KeyType = field.type;
@@ -44,10 +44,14 @@ export function sortKeys(
   });
 }
 
-/** ORDER BY over the matching rows' key columns k0, k1, … and the id (nulls last in both directions). */
+/** The column of key `i` in the matching rows: k0, k1, … (the relevance: `_score`). */
+export const keyColumn = (keys: SortKey[], i: number, alias: string): string =>
+  keys[i].expr ? `${alias}.k${i}` : `${alias}._score`;
+
+/** ORDER BY over the matching rows' key columns and the id (nulls last in both directions). */
 export function orderSql(keys: SortKey[], alias: string): string {
   return [
-    ...keys.map((k, i) => `${alias}.k${i} ${k.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`),
+    ...keys.map((k, i) => `${keyColumn(keys, i, alias)} ${k.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`),
     `${alias}.id ASC`,
   ].join(', ');
 }
@@ -56,10 +60,10 @@ export function orderSql(keys: SortKey[], alias: string): string {
 export function keysJsonSql(keys: SortKey[], alias: string): string {
   const out = keys.map((k, i) =>
     k.type === 'timestamptz'
-      ? `(extract(epoch from ${alias}.k${i}) * 1000000)::bigint`
+      ? `(extract(epoch from ${keyColumn(keys, i, alias)}) * 1000000)::bigint`
       : k.type === 'uuid'
-        ? `${alias}.k${i}::text`
-        : `${alias}.k${i}`,
+        ? `${keyColumn(keys, i, alias)}::text`
+        : keyColumn(keys, i, alias),
   );
   return `json_build_array(${[...out, `${alias}.id`].join(', ')})`;
 }
@@ -106,7 +110,7 @@ export function afterSql(keys: SortKey[], after: unknown[], p: Params, alias: st
   if (typeof id !== 'string' || !UUID.test(id))
     throw bad(`value ${keys.length} must be the id of the last hit`);
   const values = keys.map((k, i) => keyParam(k.type, after[i], p, i));
-  const col = (i: number) => `${alias}.k${i}`;
+  const col = (i: number) => keyColumn(keys, i, alias);
   const eq = (i: number) => (values[i] === null ? `${col(i)} IS NULL` : `${col(i)} = ${values[i]}`);
   const later = (i: number) =>
     values[i] === null
