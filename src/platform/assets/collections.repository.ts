@@ -113,6 +113,15 @@ export class CollectionsRepository extends FeatureRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Serialises the moves of a domain's collections until the transaction ends (an advisory lock): two moves
+   * that each pass the cycle check alone could otherwise together close a loop.
+   */
+  async lockTree(em: EntityManager, systemDomainId: string): Promise<void> {
+    // raw: a transaction-scoped advisory lock (pg_advisory_xact_lock), no table involved
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`collections-tree:${systemDomainId}`]);
+  }
+
   /** Deletes collections for good; their contents, ACL entries and their places in other collections go. */
   async purge(em: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;

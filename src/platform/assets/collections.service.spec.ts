@@ -52,6 +52,7 @@ function setup({
     lockInDomain: jest.fn(async (_em: unknown, id: string) => rows[id] ?? null),
     byIds: jest.fn(async (_em: unknown, ids: string[]) => ids.map((i) => rows[i]).filter(Boolean)),
     refreshSearchDocument: jest.fn(async () => undefined),
+    lockTree: jest.fn(async () => undefined),
     ancestorIds: jest.fn(
       async (_em: unknown, ids: string[]) =>
         new Map(ids.filter((i) => ancestors[i]).map((i) => [i, ancestors[i]!])),
@@ -131,6 +132,8 @@ describe('CollectionsService', () => {
       await expect(s.service.update(auth, 'c1', { parent_id: 'c1' }).catch(wire)).resolves.toEqual(invalid);
       expect(s.repo.updateCollection).not.toHaveBeenCalled();
       expect(s.events.record).not.toHaveBeenCalled();
+      // moves of the domain are serialised before the check reads the chain
+      expect(s.repo.lockTree).toHaveBeenCalledWith(EM, 'd1');
     });
 
     it('moves it, rewrites the search document only when the title changed, and records one event', async () => {

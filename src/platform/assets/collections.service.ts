@@ -204,6 +204,7 @@ export class CollectionsService {
     parentId: string,
   ): Promise<void> {
     await this.requireWritable(em, auth, parentId);
+    await this.repo.lockTree(em, auth.systemDomainId);
     const chain = (await this.repo.ancestorIds(em, [parentId])).get(parentId) ?? [];
     if (parentId === id || chain.includes(id)) {
       throw CollectionsErrors.INVALID({
