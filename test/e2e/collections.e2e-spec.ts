@@ -61,7 +61,12 @@ describe('collections', () => {
   afterAll(() => t.close());
 
   describe('the collection itself', () => {
-    it('create: 201 with the CollectionSchema fields and every permission; an audit record', async () => {
+    it('create: 201 with the CollectionSchema fields and every permission; a webhook event and an audit record', async () => {
+      await t.http
+        .post('/API/webhooks/v1/webhooks/')
+        .set(admin)
+        .send({ url: 'https://hooks.example.com/collections', event_type: 'collections', status: 'ENABLED' })
+        .expect(201);
       const res = await t.http
         .post(COLLECTIONS)
         .set(ho)
@@ -90,6 +95,18 @@ describe('collections', () => {
         [res.body.id],
       );
       expect(audit).toEqual([{ action: 'collection.changed' }]);
+      const events = await t.ds.query(
+        "SELECT realm, operation, data FROM webhook_events WHERE event_type = 'collections' AND object_id = $1",
+        [res.body.id],
+      );
+      expect(events).toEqual([
+        {
+          realm: 'collection',
+          operation: 'create',
+          data: expect.objectContaining({ title: 'Harbour shots' }),
+        },
+      ]);
+      expect(events[0].data).not.toHaveProperty('permissions');
       const [row] = await t.ds.query('SELECT search_vector::text AS v FROM collections WHERE id = $1', [
         res.body.id,
       ]);
@@ -364,6 +381,12 @@ describe('collections', () => {
       const page = await t.http.get(`${COLLECTIONS}/${shared.id}/contents/`).set(hm).expect(200);
       expect(ids(page.body)).toEqual([open.id]);
       expect(page.body.total).toBe(1);
+      // in_collections names only the collections the member may read
+      await add(ho, hidden.id, open.id).expect(201);
+      const read = await t.http.get(`${ASSETS}/${open.id}/`).set(hm).expect(200);
+      expect(read.body.in_collections).toEqual([shared.id]);
+      const owned = await t.http.get(`${ASSETS}/${open.id}/`).set(ho).expect(200);
+      expect(owned.body.in_collections).toEqual([shared.id, hidden.id]);
       // the hidden collection is not among the parents/in_collections either
       const sub = await create(ho, { parent_id: hidden.id });
       await grant(ho, sub.id, member.id, ['read']).expect(201);
