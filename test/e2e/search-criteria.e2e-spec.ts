@@ -7,7 +7,15 @@ const ASSETS = '/API/assets/v1/assets';
 const META = '/API/metadata/v1';
 const SEARCH = '/API/search/v1/search/';
 const ACLS = '/API/acls/v1';
-const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
+const ASSET_ROLES = [
+  'can_read_assets',
+  'can_write_assets',
+  'can_delete_assets',
+  'can_read_collections',
+  'can_write_collections',
+  'can_delete_collections',
+];
+const COLLECTIONS = '/API/assets/v1/collections';
 
 interface Hit {
   id: string;
@@ -31,6 +39,7 @@ describe('search criteria', () => {
   let t: TestApp;
   let owner: Record<string, string>;
   let reader: Record<string, string>;
+  let readerId: string;
   const W = `crit${randomUUID().slice(0, 8)}`;
   const id: Record<string, string> = {};
 
@@ -48,6 +57,7 @@ describe('search criteria', () => {
     owner = bearer((await tokenFor(t, await createUser(t, { roles: ASSET_ROLES }))).token);
     const r = await createUser(t, { roles: ASSET_ROLES });
     reader = bearer((await tokenFor(t, r)).token);
+    readerId = r.id;
     const view = (
       await t.http
         .post(`${META}/views/`)
@@ -493,6 +503,103 @@ describe('search criteria', () => {
         await find(reader, { facets_filters: [{ name, value_in: ["' OR 1=1 --"] }] });
       }
       expect((await find(owner, {})).total).toBe(4);
+    });
+  });
+
+  describe('doc_types collections, alone or beside assets', () => {
+    const coll: Record<string, string> = {};
+    beforeAll(async () => {
+      for (const name of ['reels', 'secret']) {
+        coll[name] = (
+          await t.http
+            .post(`${COLLECTIONS}/`)
+            .set(owner)
+            .send({ title: `${W} ${name}` })
+            .expect(201)
+        ).body.id;
+      }
+      await t.http
+        .put(`${ACLS}/users/${readerId}/acl/collections/${coll.reels}/`)
+        .set(owner)
+        .send({ permissions: ['read'] })
+        .expect(201);
+      await t.http
+        .put(`${META}/collections/${coll.reels}/`)
+        .set(owner)
+        .send({ metadata_values: { camera: { field_values: [{ value: 'Arri' }] } } })
+        .expect(200);
+    });
+
+    it('a collection hit is the collection (as GET answers it) with doc_type and its metadata; unreadable ones are absent', async () => {
+      const res = await find(reader, { doc_types: ['collections'] });
+      expect(ids(res)).toEqual([coll.reels]);
+      expect(res.total).toBe(1);
+      expect(res.facets.doc_type.buckets).toEqual([{ key: 'collections', doc_count: 1 }]);
+      expect(res.facets.type.buckets).toEqual([]);
+      const got = (await t.http.get(`${COLLECTIONS}/${coll.reels}/`).set(reader).expect(200)).body;
+      const { parents: _p, in_collections: _i, metadata: _m, ...own } = got;
+      expect(res.objects[0]).toMatchObject({
+        ...own,
+        doc_type: 'collections',
+        metadata: { camera: ['Arri'] },
+        _highlight: { title: [`<em>${W}</em> reels`] },
+      });
+      expect(res.objects[0].permissions).toEqual(['read']);
+      const mine = await find(owner, { doc_types: ['collections'], sort: [{ name: 'title' }] });
+      expect(names(mine)).toEqual(['reels', 'secret']);
+    });
+
+    it('beside assets: one total, facets per doc_type, criteria and paging over both', async () => {
+      const both = await find(reader, { doc_types: ['assets', 'collections'], sort: [{ name: 'title' }] });
+      expect(names(both)).toEqual(['alpha', 'bravo', 'charlie', 'reels']);
+      expect(both.total).toBe(4);
+      expect(both.facets.doc_type.buckets).toEqual([
+        { key: 'assets', doc_count: 3 },
+        { key: 'collections', doc_count: 1 },
+      ]);
+      const arri = await find(reader, {
+        doc_types: ['assets', 'collections'],
+        filter: { operator: 'and', terms: [{ name: 'camera', value: 'Arri' }] },
+        sort: [{ name: 'title' }],
+      });
+      expect(names(arri)).toEqual(['alpha', 'reels']);
+      const only = await find(reader, {
+        doc_types: ['assets', 'collections'],
+        facets_filters: [{ name: 'doc_type', value_in: ['collections'] }],
+      });
+      expect(names(only)).toEqual(['reels']);
+      expect(only.facets.doc_type.buckets).toHaveLength(2);
+      const seen: string[] = [];
+      let after: unknown[] | null = null;
+      do {
+        const page: Answer = await find(owner, {
+          doc_types: ['collections', 'assets'],
+          sort: [{ name: 'title', order: 'desc' }],
+          per_page: 2,
+          ...(after ? { search_after: after } : {}),
+        });
+        seen.push(...names(page));
+        after = page.search_after;
+      } while (after && seen.length < 20);
+      expect(seen).toEqual(['secret', 'reels', 'hidden', 'charlie', 'bravo', 'alpha']);
+    });
+
+    it('a deleted collection is not found; collections need can_read_collections (403)', async () => {
+      const doomed = (
+        await t.http
+          .post(`${COLLECTIONS}/`)
+          .set(owner)
+          .send({ title: `${W} doomed` })
+          .expect(201)
+      ).body.id;
+      expect(ids(await find(owner, { doc_types: ['collections'] }))).toContain(doomed);
+      await t.http.delete(`${COLLECTIONS}/${doomed}/`).set(owner).expect(204);
+      expect(ids(await find(owner, { doc_types: ['collections'] }))).not.toContain(doomed);
+      const assetsOnly = bearer(
+        (await tokenFor(t, await createUser(t, { roles: ['can_read_assets'] }))).token,
+      );
+      await search(assetsOnly, { query: W, doc_types: ['assets', 'collections'] }, 403);
+      expect((await search(assetsOnly, { query: W })).total).toBe(0);
     });
   });
 });

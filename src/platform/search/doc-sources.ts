@@ -41,11 +41,8 @@ export const ASSET_SOURCE: DocSource = {
   }),
 };
 
-/**
- * Whether collections' metadata values are searched (`collection_metadata_values`, the metadata feature's
- * table): off until that table is in the committed migrations.
- */
-export const COLLECTION_METADATA = false;
+/** Whether collections' metadata values are searched (`collection_metadata_values`, the metadata feature's). */
+export const COLLECTION_METADATA = true;
 
 /** Collections (alias `c`): their columns, and their metadata values (collections have no versions). */
 export const COLLECTION_SOURCE: DocSource = {

@@ -7,7 +7,12 @@ import { AssetSearch, type SearchRequest, type SearchResult } from './asset-sear
 import type { SearchBodyDto, SearchQueryDto } from './dto/search.dto.js';
 import { SearchService, shaper } from './search.service.js';
 
-const auth = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
+const auth = {
+  userId: 'u1',
+  systemDomainId: 'd1',
+  kind: 'LOGIN',
+  roles: new Set(['can_read_assets', 'can_read_collections']),
+} as unknown as AuthContext;
 const PATH = '/API/search/v1/search/';
 const FACETS = { type: { buckets: [], doc_count_error_upper_bound: 0, sum_other_doc_count: 0 } };
 const item = (id: string): AssetPageItem => ({
@@ -175,6 +180,10 @@ describe('SearchService', () => {
     );
     const out = await search(s, { doc_types: ['collections'] });
     expect(s.assets.readablePage).toHaveBeenCalledWith(auth, []);
+    const noRole = { ...auth, roles: new Set(['can_read_assets']) } as unknown as AuthContext;
+    await expect(
+      s.service.search(noRole, { doc_types: ['collections'] } as SearchBodyDto, {} as SearchQueryDto, PATH),
+    ).rejects.toMatchObject({ status: 403 });
     expect(out.objects[0]).toMatchObject({
       id: 'c1',
       doc_type: 'collections',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AssetsService } from '../assets/assets.service.js';
 import { seesAllAssets } from '../assets/asset-acl-sql.js';
 import { canonical } from '../assets/asset-permissions.js';
+import { assertRoles } from '../../base/common/auth/assert-roles.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
@@ -41,6 +42,8 @@ export class SearchService {
       facetsFilters: (body.facets_filters ?? []).map((f) => ({ name: f.name, value_in: f.value_in ?? [] })),
       searchAfter: body.search_after?.length ? body.search_after : null,
     };
+    // roles gate first: collections need can_read_collections (an OAuth token: collections:read) too
+    if (request.docTypes?.includes('collections')) assertRoles(auth, ['can_read_collections']);
     const result = await this.engine.search(auth, request);
     // the engine's page of readable asset ids, as objects: one more statement (which checks readability
     // again); collections come with the hits
