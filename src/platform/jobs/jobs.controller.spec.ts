@@ -56,7 +56,9 @@ describe('JobsController (HTTP layer, faked service)', () => {
       priority: 5,
     });
     await s.http.patch(`${JOBS}/${JOB}/`).set(s.as('worker')).send({ status: 'FINISHED' }).expect(200);
-    expect(service.update).toHaveBeenCalledWith(s.callers.worker, JOB, { status: 'FINISHED' });
+    expect(service.update).toHaveBeenCalledWith(s.callers.worker, JOB, { status: 'FINISHED' }, 'patch');
+    await s.http.put(`${JOBS}/${JOB}/`).set(s.as('worker')).send({ title: 'all' }).expect(200);
+    expect(service.update).toHaveBeenCalledWith(s.callers.worker, JOB, { title: 'all' }, 'put');
   });
 
   it.each([

@@ -1,9 +1,16 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Authenticated, type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
@@ -12,6 +19,21 @@ import { JobsService } from './jobs.service.js';
 
 const uuid = new UuidParamPipe('Job');
 const param = 'job_id';
+const write: AuthenticatedOptions = {
+  roles: ['can_write_assets'],
+  access: { entity: JOB_ACCESS.write, param },
+};
+const RULES =
+  'a job in a final status keeps it (400); the status and progress of a job the service runs (KEYFRAMES) are not the client’s (403); CUSTOM needs custom_type; parent_id is a job the caller may read, never the job or one below it (400)';
+
+const edit = PutAndPatch({
+  path: ':job_id',
+  policy: write,
+  ok: JobDto,
+  errors: [404, { 403: 'A job the service runs (KEYFRAMES): its status and progress' }],
+  put: `Replace a job's writable fields (an omitted field takes its default; type and status stay when omitted): ${RULES}`,
+  patch: `Change the fields named: ${RULES}`,
+});
 
 @ApiTags('jobs')
 @ApiErrors(400)
@@ -22,7 +44,8 @@ export class JobsController {
   @Get()
   @Authenticated({ roles: ['can_read_assets'] })
   @ApiOperation({
-    summary: 'Jobs the caller may see (their own, and those about assets and files they may read)',
+    summary:
+      'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
   })
   @ApiOkResponse({ type: JobListDto })
   listJobs(
@@ -53,19 +76,33 @@ export class JobsController {
     return this.jobs.get(caller, id);
   }
 
-  @Patch(':job_id')
-  @Authenticated({ roles: ['can_write_assets'], access: { entity: JOB_ACCESS.write, param } })
-  @ApiOperation({
-    summary:
-      'Progress and status (STARTED → FINISHED or FAILED); a job in a final status cannot change it (400)',
-  })
-  @ApiOkResponse({ type: JobDto })
-  @ApiErrors(404, { 403: 'A job the service runs (KEYFRAMES)' })
+  @edit.put
+  replaceJob(
+    @Param(param, uuid) id: string,
+    @Body() body: UpdateJobDto,
+    @Caller() caller: AuthContext,
+  ): Promise<JobDto> {
+    return this.jobs.update(caller, id, body, 'put');
+  }
+
+  @edit.patch
   updateJob(
     @Param(param, uuid) id: string,
     @Body() body: UpdateJobDto,
     @Caller() caller: AuthContext,
   ): Promise<JobDto> {
-    return this.jobs.update(caller, id, body);
+    return this.jobs.update(caller, id, body, 'patch');
+  }
+
+  @Delete(':job_id')
+  @HttpCode(204)
+  @Authenticated(write)
+  @ApiOperation({
+    summary: 'Delete a job (its children lose their parent); a service job that has not ended: 409',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404, 409)
+  deleteJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
+    return this.jobs.remove(caller, id);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { JobEntity } from '../../base/model/job.entity.js';
@@ -31,8 +31,55 @@ export class JobsRepository extends FeatureRepository {
     });
   }
 
+  /** Jobs of the domain (not locked: the checks before a change's transaction). */
+  manyInDomain(systemDomainId: string, ids: string[]): Promise<JobEntity[]> {
+    return this.manager.findBy(JobEntity, { id: In(ids), system_domain_id: systemDomainId });
+  }
+
+  /** Jobs of the domain with their rows held for the transaction (in id order, so two bulk requests queue). */
+  lockManyInDomain(em: EntityManager, systemDomainId: string, ids: string[]): Promise<JobEntity[]> {
+    return em.find(JobEntity, {
+      where: { id: In(ids), system_domain_id: systemDomainId },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
   async update(em: EntityManager, id: string, changes: Partial<JobEntity>): Promise<void> {
     await em.update(JobEntity, { id }, changes);
+  }
+
+  async setPriority(em: EntityManager, ids: string[], priority: number): Promise<void> {
+    await em.update(JobEntity, { id: In(ids) }, { priority });
+  }
+
+  /** Deletes the jobs; their children's parent_id is cleared by the foreign key. */
+  async remove(em: EntityManager, ids: string[]): Promise<void> {
+    await em.delete(JobEntity, { id: In(ids) });
+  }
+
+  /** Of these jobs, those other jobs name as their parent. */
+  async withChildren(em: EntityManager, ids: string[]): Promise<string[]> {
+    const rows = await em
+      .createQueryBuilder(JobEntity, 'c')
+      .select('DISTINCT c.parent_id', 'id')
+      .where('c.parent_id IN (:...ids)', { ids })
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether `ancestorId` is `jobId` or one of the parents above it (a parent chain is at most 1000 deep). */
+  async isAncestorOf(em: EntityManager, ancestorId: string, jobId: string): Promise<boolean> {
+    // raw: a recursive walk up the parent chain, which the query builder does not express
+    const rows = (await em.query(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM jobs WHERE id = $1
+         UNION ALL SELECT j.id, j.parent_id, up.depth + 1 FROM jobs j JOIN up ON j.id = up.parent_id
+          WHERE up.depth < 1000)
+       SELECT 1 FROM up WHERE id = $2 LIMIT 1`,
+      [jobId, ancestorId],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   /** The job (it exists: the caller just changed it). */
@@ -43,7 +90,7 @@ export class JobsRepository extends FeatureRepository {
   /** The jobs of the caller's domain the caller may read, with the list's filters, for pageList. */
   readableQuery(
     auth: AuthContext,
-    filters: { type?: string; status?: string; object_id?: string },
+    filters: { type?: string; status?: string; object_id?: string; parent_id?: string; custom_type?: string },
   ): SelectQueryBuilder<JobEntity> {
     const qb = this.ds
       .getRepository(JobEntity)
@@ -53,6 +100,8 @@ export class JobsRepository extends FeatureRepository {
     if (filters.type) qb.andWhere('j.type = :type', { type: filters.type });
     if (filters.status) qb.andWhere('j.status = :status', { status: filters.status });
     if (filters.object_id) qb.andWhere('j.object_id = :oid', { oid: filters.object_id });
+    if (filters.parent_id) qb.andWhere('j.parent_id = :pid', { pid: filters.parent_id });
+    if (filters.custom_type) qb.andWhere('j.custom_type = :ct', { ct: filters.custom_type });
     return qb;
   }
 

@@ -5,7 +5,7 @@ import type { UpdateJobDto } from './dto/job.dto.js';
 import { JobsErrors } from './jobs.errors.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
-import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 
 const EM = { em: 'tx' };
 const MANAGER = { em: 'manager' };
@@ -25,6 +25,15 @@ const job = (over: Partial<JobEntity> = {}) =>
     progress_total: null,
     priority: 0,
     message: null,
+    error_message: null,
+    custom_type: null,
+    metadata: {},
+    job_context: {},
+    action_context: {},
+    related_objects: [],
+    parent_id: null,
+    started_at: null,
+    completed_at: null,
     created_by_user: 'u1',
     system_domain_id: 'd1',
     date_created: NOW,
@@ -32,7 +41,12 @@ const job = (over: Partial<JobEntity> = {}) =>
     ...over,
   }) as JobEntity;
 
-function setup({ stored = job() as JobEntity | null, allowed = true } = {}) {
+function setup({
+  stored = job() as JobEntity | null,
+  allowed = true,
+  readable = ['p1'] as string[],
+  ancestors = [] as string[],
+} = {}) {
   let row = stored;
   const repo = repoWithTransaction(EM, {
     manager: MANAGER,
@@ -43,13 +57,24 @@ function setup({ stored = job() as JobEntity | null, allowed = true } = {}) {
       row = { ...row!, ...changes };
     }),
     jobOrFail: jest.fn(async () => row!),
+    remove: jest.fn(async () => undefined),
+    withChildren: jest.fn(async () => [] as string[]),
+    allowedIds: jest.fn(async (_a: unknown, ids: string[]) =>
+      ids.filter((i) => readable.includes(i)).map((id) => ({ id })),
+    ),
+    // the ancestors of the proposed parent, the parent included
+    isAncestorOf: jest.fn(async (_em: unknown, ancestor: string) => ancestors.includes(ancestor)),
   });
   const access = {
     require: jest.fn(async () => {
       if (!allowed) throw JobsErrors.NOT_FOUND();
     }),
   };
-  const service = new JobsService(repo as unknown as JobsRepository, access as unknown as AccessService);
+  const service = new JobsService(
+    repo as unknown as JobsRepository,
+    access as unknown as AccessService,
+    fixedClock(NOW),
+  );
   return { service, repo, access };
 }
 
@@ -64,8 +89,18 @@ describe('JobsService', () => {
         title: '',
         object_type: null,
         object_id: null,
+        custom_type: null,
         progress_processed: '0',
         progress_total: null,
+        message: null,
+        error_message: null,
+        metadata: {},
+        job_context: {},
+        action_context: {},
+        related_objects: [],
+        parent_id: null,
+        started_at: null,
+        completed_at: null,
         priority: 0,
         system_domain_id: 'd1',
         created_by_user: 'u1',
@@ -143,6 +178,7 @@ describe('JobsService', () => {
         message: 'ok',
         progress_processed: '100',
         progress_total: '100',
+        completed_at: NOW,
       });
       expect(out).toMatchObject({ status: 'FINISHED', progress_processed: 100, progress_total: 100 });
     });
@@ -166,7 +202,7 @@ describe('JobsService', () => {
         }
         const same = setup({ stored: job({ status: final }) });
         await update(same, { status: final, title: 'renamed' });
-        expect(same.repo.update).toHaveBeenCalledWith(EM, 'j1', { status: final, title: 'renamed' });
+        expect(same.repo.update).toHaveBeenCalledWith(EM, 'j1', { title: 'renamed' });
       },
     );
 
@@ -187,6 +223,104 @@ describe('JobsService', () => {
         wire(JobsErrors.NOT_FOUND()),
       );
       expect(s.repo.update).not.toHaveBeenCalled();
+    });
+    it('PUT replaces every writable field: omitted ones take their defaults, type and status stay', async () => {
+      const s = setup({
+        stored: job({
+          title: 't',
+          message: 'm',
+          metadata: { a: 1 },
+          progress_processed: '4',
+          parent_id: 'p1',
+        }),
+      });
+      await s.service.update(auth, 'j1', { title: 't', job_context: { c: 1 } }, 'put');
+      expect(s.repo.update).toHaveBeenCalledWith(EM, 'j1', {
+        message: null,
+        metadata: {},
+        progress_processed: '0',
+        parent_id: null,
+        job_context: { c: 1 },
+      });
+    });
+
+    it('a status change stamps started_at and completed_at, unless given', async () => {
+      const s = setup({ stored: job({ status: 'READY' }) });
+      await update(s, { status: 'STARTED' });
+      expect(s.repo.update).toHaveBeenCalledWith(EM, 'j1', { status: 'STARTED', started_at: NOW });
+      const given = setup();
+      await update(given, { status: 'FAILED', completed_at: '2026-01-01T00:00:00Z' });
+      expect(given.repo.update).toHaveBeenCalledWith(EM, 'j1', {
+        status: 'FAILED',
+        completed_at: new Date('2026-01-01T00:00:00Z'),
+      });
+    });
+
+    it('CUSTOM needs custom_type; only CUSTOM has one; leaving CUSTOM clears it', async () => {
+      for (const [stored, body, error] of [
+        [job(), { type: 'CUSTOM' }, { custom_type: 'is required when type is CUSTOM' }],
+        [job(), { custom_type: 'X' }, { custom_type: 'only a CUSTOM job has a custom_type' }],
+        [
+          job({ type: 'CUSTOM', custom_type: 'X' }),
+          { custom_type: null },
+          { custom_type: 'is required when type is CUSTOM' },
+        ],
+      ] as [JobEntity, UpdateJobDto, Record<string, string>][]) {
+        const s = setup({ stored });
+        await expect(update(s, body).catch(wire)).resolves.toEqual(wire(JobsErrors.INVALID(error)));
+        expect(s.repo.update).not.toHaveBeenCalled();
+      }
+      const s = setup({ stored: job({ type: 'CUSTOM', custom_type: 'X' }) });
+      await update(s, { type: 'TRANSFER' });
+      expect(s.repo.update).toHaveBeenCalledWith(EM, 'j1', { type: 'TRANSFER', custom_type: null });
+    });
+
+    it('parent_id: a job the caller may read, never the job itself nor one below it', async () => {
+      const s = setup();
+      await update(s, { parent_id: 'p1' });
+      expect(s.repo.allowedIds).toHaveBeenCalledWith(auth, ['p1'], 'read');
+      expect(s.repo.isAncestorOf).toHaveBeenCalledWith(EM, 'j1', 'p1');
+      expect(s.repo.update).toHaveBeenCalledWith(EM, 'j1', { parent_id: 'p1' });
+      for (const [over, parent_id] of [
+        [{}, 'j1'],
+        [{}, 'unreadable'],
+        [{ ancestors: ['j1'] }, 'p1'],
+      ] as [Parameters<typeof setup>[0], string][]) {
+        const refused = setup(over);
+        const out = await update(refused, { parent_id }).catch(wire);
+        expect(out).toMatchObject({ status: 400, errors: { parent_id: expect.any(String) } });
+        expect(refused.repo.update).not.toHaveBeenCalled();
+      }
+    });
+
+    it('an object the job is moved to needs write on it', async () => {
+      const s = setup({ allowed: false });
+      await expect(update(s, { object_type: 'assets', object_id: ASSET }).catch(wire)).resolves.toEqual(
+        wire(JobsErrors.NOT_FOUND()),
+      );
+      expect(s.access.require).toHaveBeenCalledWith(auth, 'asset.write', [ASSET]);
+      expect(s.repo.update).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('remove', () => {
+    it('deletes a job of the domain; a service job that has not ended is a 409; an unknown one a 404', async () => {
+      const s = setup();
+      await s.service.remove(auth, 'j1');
+      expect(s.repo.remove).toHaveBeenCalledWith(EM, ['j1']);
+      const running = setup({ stored: job({ type: 'KEYFRAMES', status: 'STARTED' }) });
+      await expect(running.service.remove(auth, 'j1').catch(wire)).resolves.toEqual(
+        wire(JobsErrors.RUNNING('j1')),
+      );
+      const ended = setup({ stored: job({ type: 'KEYFRAMES', status: 'FAILED' }) });
+      await ended.service.remove(auth, 'j1');
+      expect(ended.repo.remove).toHaveBeenCalled();
+      const gone = setup({ stored: null });
+      await expect(gone.service.remove(auth, 'j1').catch(wire)).resolves.toEqual(
+        wire(JobsErrors.NOT_FOUND()),
+      );
+      expect(running.repo.remove).not.toHaveBeenCalled();
+      expect(gone.repo.remove).not.toHaveBeenCalled();
     });
   });
 });
