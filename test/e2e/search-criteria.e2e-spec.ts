@@ -506,6 +506,50 @@ describe('search criteria', () => {
     });
   });
 
+  it('stored values PostgreSQL could not cast are no dates and no numbers: 200, never a 500', async () => {
+    const W2 = `odd${randomUUID().slice(0, 8)}`;
+    const view = (
+      await t.http
+        .post(`${META}/views/`)
+        .set(owner)
+        .send({ name: `odd ${W2}`, view_fields: [{ name: 'shot_date' }] })
+        .expect(201)
+    ).body as { id: string };
+    const odd = [
+      '2026-02-30',
+      '2026-01-01T10:00+16:00',
+      '2026-13-01',
+      '0000-01-01',
+      '1e99999',
+      '2026-01-01T10:00+15:59',
+    ];
+    for (const value of odd) {
+      const a = (
+        await t.http
+          .post(`${ASSETS}/`)
+          .set(owner)
+          .send({ title: `${W2} x` })
+          .expect(201)
+      ).body as {
+        id: string;
+      };
+      await t.http
+        .put(`${META}/assets/${a.id}/views/${view.id}/`)
+        .set(owner)
+        .send({ metadata_values: { shot_date: { field_values: [{ value }] } } })
+        .expect(200);
+    }
+    const range = (min: string) =>
+      search(owner, {
+        query: W2,
+        filter: { operator: 'and', terms: [{ name: 'shot_date', range: { min } }] },
+      });
+    // only the one valid date (+15:59) is a date; the others are left out, not an error
+    expect((await range('2025-01-01')).total).toBe(1);
+    expect((await range('0')).total).toBe(0);
+    expect((await search(owner, { query: W2, sort: [{ name: 'shot_date', order: 'desc' }] })).total).toBe(6);
+  });
+
   describe('doc_types collections, alone or beside assets', () => {
     const coll: Record<string, string> = {};
     beforeAll(async () => {
