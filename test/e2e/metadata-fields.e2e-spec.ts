@@ -540,4 +540,104 @@ describe('metadata fields and values without a view', () => {
       await cput(c.id, body).expect(404);
     });
   });
+
+  describe('a collection’s values in its search document and its reads', () => {
+    const [place, gone] = [uniq(), uniq()];
+    const word = () => `kw${randomUUID().slice(0, 8)}`;
+    beforeAll(async () => {
+      await newField({ name: place, label: 'Place', field_type: 'string' });
+      await newField({ name: gone, label: 'Gone', field_type: 'string' });
+    });
+    const found = async (query: string, who = h) =>
+      (
+        (
+          await t.http
+            .post('/API/search/v1/search/')
+            .set(who)
+            .send({ query, doc_types: ['collections'] })
+            .expect(200)
+        ).body as { objects: { id: string; metadata: Record<string, unknown[]> }[] }
+      ).objects;
+    const cput = (id: string, body: object, who = h) =>
+      t.http.put(`${META}/collections/${id}/`).set(who).send(body);
+
+    it('a PUT makes the collection findable by its values (weight B, below the title); GET and the list carry them', async () => {
+      const [w1, w2] = [word(), word()];
+      const c = (
+        await t.http
+          .post(`${COLLECTIONS}/`)
+          .set(h)
+          .send({ title: `Quay ${w2}` })
+          .expect(201)
+      ).body as {
+        id: string;
+        metadata: object;
+      };
+      expect(c.metadata).toEqual({});
+      const other = (await t.http.post(`${COLLECTIONS}/`).set(h).send({ title: 'Pier' }).expect(201))
+        .body as { id: string };
+      expect(await found(w1)).toEqual([]);
+      await cput(c.id, { metadata_values: { [place]: { field_values: [{ value: `North ${w1}` }] } } }).expect(
+        200,
+      );
+      await cput(other.id, { metadata_values: { [gone]: { field_values: [{ value: w2 }] } } }).expect(200);
+      const hits = await found(w1);
+      expect(hits.map((o) => o.id)).toEqual([c.id]);
+      expect(hits[0].metadata).toEqual({ [place]: [`North ${w1}`] });
+      // the title (A) ranks above a value (B)
+      expect((await found(w2)).map((o) => o.id)).toEqual([c.id, other.id]);
+      const got = (await t.http.get(`${COLLECTIONS}/${c.id}/`).set(h).expect(200)).body as {
+        metadata: object;
+      };
+      expect(got.metadata).toEqual({ [place]: [`North ${w1}`] });
+      const list = (await t.http.get(`${COLLECTIONS}/?per_page=100`).set(h).expect(200)).body as {
+        objects: { id: string; metadata: object }[];
+      };
+      expect(list.objects.find((o) => o.id === other.id)?.metadata).toEqual({ [gone]: [w2] });
+      expect(list.objects.find((o) => o.id === c.id)?.metadata).toEqual({ [place]: [`North ${w1}`] });
+      // an overwrite replaces the indexed words
+      await cput(c.id, { metadata_values: { [place]: { field_values: [{ value: 'South' }] } } }).expect(200);
+      expect(await found(w1)).toEqual([]);
+      // deleting a field takes its values out of the document and the reads
+      await t.http.delete(`${META}/fields/${gone}/`).set(h).expect(204);
+      expect((await found(w2)).map((o) => o.id)).toEqual([c.id]);
+      const after = (await t.http.get(`${COLLECTIONS}/${other.id}/`).set(h).expect(200)).body as {
+        metadata: object;
+      };
+      expect(after.metadata).toEqual({});
+    });
+
+    it('a refused PUT (read only, another tenant) indexes nothing; an unreadable collection is not found by its values', async () => {
+      const w = word();
+      const c = (await t.http.post(`${COLLECTIONS}/`).set(h).send({ title: 'Dock' }).expect(201)).body as {
+        id: string;
+      };
+      await cput(c.id, { metadata_values: { [place]: { field_values: [{ value: w }] } } }).expect(200);
+      const member = await createUser(t, { roles: ASSET_ROLES });
+      const hm = bearer((await tokenFor(t, member)).token);
+      expect(await found(w, hm)).toEqual([]);
+      await t.http
+        .put(`${ACLS}/users/${member.id}/acl/collections/${c.id}/`)
+        .set(h)
+        .send({ permissions: ['read'] })
+        .expect(201);
+      expect((await found(w, hm)).map((o) => o.id)).toEqual([c.id]);
+      const stolen = word();
+      await cput(c.id, { metadata_values: { [place]: { field_values: [{ value: stolen }] } } }, hm).expect(
+        403,
+      );
+      await cput(
+        c.id,
+        { metadata_values: { [place]: { field_values: [{ value: stolen }] } } },
+        outsider,
+      ).expect(404);
+      expect(await found(stolen)).toEqual([]);
+      expect(
+        ((await t.http.get(`${COLLECTIONS}/${c.id}/`).set(h).expect(200)).body as { metadata: object })
+          .metadata,
+      ).toEqual({
+        [place]: [w],
+      });
+    });
+  });
 });

@@ -9,6 +9,8 @@ export interface CollectionContext {
   parents: string[];
   /** Collections containing it that the caller may read. */
   in_collections: string[];
+  /** Its metadata values, field → values ({} when it has none). */
+  metadata?: Record<string, unknown[]>;
 }
 
 /** A collection as CollectionSchema describes it (the fields this service does not keep have their defaults). */
@@ -25,7 +27,7 @@ export function collectionView(c: CollectionEntity, ctx: CollectionContext): Col
     favoured: false,
     keyframe_asset_ids: [],
     keyframes: [],
-    metadata: {},
+    metadata: ctx.metadata ?? {},
     object_type: 'collection',
     parent_id: c.parent_id,
     parents: ctx.parents,

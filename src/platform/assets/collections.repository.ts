@@ -53,13 +53,38 @@ export class CollectionsRepository extends FeatureRepository {
     return ids.length ? em.findBy(CollectionEntity, { id: In(ids) }) : Promise.resolve([]);
   }
 
-  /** Rebuilds the search document of one collection (after its title changed). */
+  /** Rebuilds the search document of one collection (after its title or its metadata changed). */
   async refreshSearchDocument(em: EntityManager, id: string): Promise<void> {
     // raw: to_tsvector/setweight (COLLECTION_SEARCH_DOCUMENT_SQL)
     await em.query(
       `UPDATE collections c SET search_vector = ${COLLECTION_SEARCH_DOCUMENT_SQL} WHERE c.id = $1`,
       [id],
     );
+  }
+
+  /**
+   * The metadata of each of `ids`, field → values (the `value` of each entry), in one statement; a collection
+   * without values is absent. `collection_metadata_values` is the metadata feature's table, read by name.
+   */
+  async metadataOf(em: EntityManager, ids: string[]): Promise<Map<string, Record<string, unknown[]>>> {
+    if (ids.length === 0) return new Map();
+    // raw: jsonb_array_elements over the metadata feature's table (this folder must not import its entities)
+    const rows = (await em.query(
+      `SELECT mv.collection_id, mv.field_name,
+              (SELECT coalesce(jsonb_agg(e.item -> 'value'), '[]'::jsonb)
+                 FROM jsonb_array_elements(mv.field_values) AS e(item)) AS field_values
+         FROM collection_metadata_values mv
+        WHERE mv.collection_id = ANY($1::uuid[])
+        ORDER BY mv.collection_id, mv.field_name`,
+      [ids],
+    )) as { collection_id: string; field_name: string; field_values: unknown[] }[];
+    const out = new Map<string, Record<string, unknown[]>>();
+    for (const r of rows) {
+      const m = out.get(r.collection_id) ?? {};
+      m[r.field_name] = r.field_values;
+      out.set(r.collection_id, m);
+    }
+    return out;
   }
 
   /**

@@ -58,6 +58,9 @@ function setup({
         new Map(ids.filter((i) => ancestors[i]).map((i) => [i, ancestors[i]!])),
     ),
     containing: jest.fn(async () => new Map<string, string[]>()),
+    metadataOf: jest.fn(
+      async () => new Map<string, Record<string, unknown[]>>([['c1', { topics: ['sea', 'boats'] }]]),
+    ),
   });
   const acls = { insertAcl: jest.fn(async () => undefined) };
   const find = jest.fn(async (_a: unknown, ids: string[]) =>
@@ -187,5 +190,23 @@ describe('CollectionsService', () => {
     const out = await s.service.views(EM as never, auth, [rows.c1, rows.c2]);
     expect(out.map((v) => [v.id, v.permissions, v.parents])).toEqual([['c1', ['read'], ['p1']]]);
     await expect(s.service.get(auth, 'c2').catch(wire)).resolves.toEqual(wire(CollectionsErrors.NOT_FOUND()));
+  });
+
+  it('views carry each collection’s metadata (field → values) from one query for the page, {} without values', async () => {
+    const rows = { c1: row(), c2: row({ id: 'c2' }) };
+    const s = setup({ rows, perms: { c1: ['read'], c2: ['read'] } });
+    const out = await s.service.views(EM as never, auth, [rows.c1, rows.c2]);
+    expect(out.map((v) => [v.id, v.metadata])).toEqual([
+      ['c1', { topics: ['sea', 'boats'] }],
+      ['c2', {}],
+    ]);
+    expect(s.repo.metadataOf).toHaveBeenCalledTimes(1);
+    expect(s.repo.metadataOf).toHaveBeenCalledWith(EM, ['c1', 'c2']);
+  });
+
+  it('refreshSearchDocument rebuilds the document in the caller’s transaction', async () => {
+    const s = setup();
+    await s.service.refreshSearchDocument(EM as never, 'c1');
+    expect(s.repo.refreshSearchDocument).toHaveBeenCalledWith(EM, 'c1');
   });
 });

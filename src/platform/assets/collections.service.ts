@@ -172,11 +172,13 @@ export class CollectionsService {
       em,
     );
     const containing = await this.repo.containing(em, auth, 'collection', ids);
+    const metadata = await this.repo.metadataOf(em, ids);
     return readableRows.map((r) =>
       collectionView(r, {
         permissions: perms.get(r.id)!,
         parents: (ancestors.get(r.id) ?? []).filter((a) => readableAncestors.has(a)),
         in_collections: containing.get(r.id) ?? [],
+        metadata: metadata.get(r.id),
       }),
     );
   }
@@ -194,7 +196,16 @@ export class CollectionsService {
   /** A view of a row the caller just changed, whatever its state (events of deletes and restores). */
   async bareView(em: EntityManager, auth: AuthContext, row: CollectionEntity): Promise<CollectionDto> {
     const ancestors = (await this.repo.ancestorIds(em, [row.id])).get(row.id) ?? [];
-    return collectionView(row, { permissions: [], parents: ancestors, in_collections: [] });
+    const metadata = (await this.repo.metadataOf(em, [row.id])).get(row.id);
+    return collectionView(row, { permissions: [], parents: ancestors, in_collections: [], metadata });
+  }
+
+  /**
+   * Rebuilds the search document of one collection in the change's transaction (the metadata feature's PUT
+   * and field removal change what it is made of).
+   */
+  refreshSearchDocument(em: EntityManager, id: string): Promise<void> {
+    return this.repo.refreshSearchDocument(em, id);
   }
 
   private async requireNoCycle(

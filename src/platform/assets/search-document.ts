@@ -19,7 +19,15 @@ export const SEARCH_DOCUMENT_SQL = `
      WHERE mv.asset_id = a.id AND mv.version_id = a.current_version_id), '')), 'B')`;
 
 /**
- * The search document of collections: the title (weight A). CollectionsRepository.refreshSearchDocument
- * writes it in the transaction of every change to the title; `c` is the collections row.
+ * The search document of collections: the title (weight A) and the values of the collection's metadata
+ * (weight B, `collection_metadata_values`, the metadata feature's table, named here in SQL: this folder does
+ * not import that feature). CollectionsRepository.refreshSearchDocument writes it in the transaction of every
+ * change to either (the metadata feature calls CollectionsService.refreshSearchDocument); `c` is the
+ * collections row.
  */
-export const COLLECTION_SEARCH_DOCUMENT_SQL = `setweight(to_tsvector('${SEARCH_CONFIG}', coalesce(c.title, '')), 'A')`;
+export const COLLECTION_SEARCH_DOCUMENT_SQL = `
+  setweight(to_tsvector('${SEARCH_CONFIG}', coalesce(c.title, '')), 'A') ||
+  setweight(to_tsvector('${SEARCH_CONFIG}', coalesce((
+    SELECT string_agg(e.item -> 'value' #>> '{}', ' ')
+      FROM collection_metadata_values mv CROSS JOIN LATERAL jsonb_array_elements(mv.field_values) AS e(item)
+     WHERE mv.collection_id = c.id), '')), 'B')`;

@@ -92,8 +92,12 @@ export class FieldsRepository extends FeatureRepository {
     return rows.length > 0;
   }
 
-  /** Deletes the field's values on every object of the domain; answers the assets whose values went. */
-  async deleteValues(em: EntityManager, systemDomainId: string, name: string): Promise<string[]> {
+  /** Deletes the field's values on every object of the domain; answers the assets and collections whose values went. */
+  async deleteValues(
+    em: EntityManager,
+    systemDomainId: string,
+    name: string,
+  ): Promise<{ assets: string[]; collections: string[] }> {
     // raw: DELETE … USING the object's table for its domain, RETURNING the assets to re-index
     const [rows] = (await em.query(
       `DELETE FROM metadata_values mv USING assets a
@@ -101,11 +105,15 @@ export class FieldsRepository extends FeatureRepository {
        RETURNING mv.asset_id`,
       [systemDomainId, name],
     )) as [{ asset_id: string }[], number];
-    await em.query(
+    const [gone] = (await em.query(
       `DELETE FROM collection_metadata_values cv USING collections c
-        WHERE c.id = cv.collection_id AND c.system_domain_id = $1 AND cv.field_name = $2`,
+        WHERE c.id = cv.collection_id AND c.system_domain_id = $1 AND cv.field_name = $2
+       RETURNING cv.collection_id`,
       [systemDomainId, name],
-    );
-    return [...new Set(rows.map((r) => r.asset_id))];
+    )) as [{ collection_id: string }[], number];
+    return {
+      assets: [...new Set(rows.map((r) => r.asset_id))],
+      collections: gone.map((r) => r.collection_id),
+    };
   }
 }

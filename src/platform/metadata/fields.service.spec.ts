@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { MetadataFieldEntity } from '../../base/model/metadata.entity.js';
 import type { AssetsService } from '../assets/assets.service.js';
+import type { CollectionsService } from '../assets/collections.service.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 import type { CreateFieldDto, ViewFieldDto } from './dto/field.dto.js';
 import type { FieldsRepository } from './fields.repository.js';
@@ -42,11 +43,16 @@ function setup({
     deleteField: jest.fn(async () => undefined),
     viewsUsing: jest.fn(async () => views),
     hasValues: jest.fn(async () => hasValues),
-    deleteValues: jest.fn(async () => ['a1', 'a2']),
+    deleteValues: jest.fn(async () => ({ assets: ['a1', 'a2'], collections: ['c1'] })),
   });
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
-  const service = new FieldsService(repo as unknown as FieldsRepository, assets as unknown as AssetsService);
-  return { service, repo, assets };
+  const collections = { refreshSearchDocument: jest.fn(async () => undefined) };
+  const service = new FieldsService(
+    repo as unknown as FieldsRepository,
+    assets as unknown as AssetsService,
+    collections as unknown as CollectionsService,
+  );
+  return { service, repo, assets, collections };
 }
 
 const NAME_RULE = 'must start with a letter or _ and hold only letters, digits, _ . - (at most 100)';
@@ -160,6 +166,7 @@ describe('FieldsService', () => {
         ),
       );
       expect(s.repo.deleteValues).not.toHaveBeenCalled();
+      expect(s.collections.refreshSearchDocument).not.toHaveBeenCalled();
       expect(s.repo.deleteField).not.toHaveBeenCalled();
     });
 
@@ -172,6 +179,7 @@ describe('FieldsService', () => {
         [EM, 'a1'],
         [EM, 'a2'],
       ]);
+      expect(s.collections.refreshSearchDocument.mock.calls).toEqual([[EM, 'c1']]);
       expect(s.repo.deleteField).toHaveBeenCalledWith(EM, 'f1');
     });
   });

@@ -6,6 +6,7 @@ import { wireDate } from '../../base/common/http/wire-date.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { MetadataFieldEntity, ViewFieldRef } from '../../base/model/metadata.entity.js';
 import { AssetsService } from '../assets/assets.service.js';
+import { CollectionsService } from '../assets/collections.service.js';
 import type {
   CreateFieldDto,
   FieldDto,
@@ -99,6 +100,7 @@ export class FieldsService {
   constructor(
     private readonly repo: FieldsRepository,
     private readonly assets: AssetsService,
+    private readonly collections: CollectionsService,
   ) {}
 
   async list(auth: AuthContext, q: FieldListQueryDto, path: string): Promise<FieldListDto> {
@@ -174,8 +176,9 @@ export class FieldsService {
         throw MetadataErrors.FIELD_IN_USE({
           field: `is named by the views: ${views.join(', ')}; remove it from them first`,
         });
-      const assets = await this.repo.deleteValues(em, auth.systemDomainId, name);
-      for (const id of assets) await this.assets.refreshSearchDocument(em, id);
+      const gone = await this.repo.deleteValues(em, auth.systemDomainId, name);
+      for (const id of gone.assets) await this.assets.refreshSearchDocument(em, id);
+      for (const id of gone.collections) await this.collections.refreshSearchDocument(em, id);
       await this.repo.deleteField(em, field.id);
     });
   }

@@ -65,7 +65,10 @@ function setup({
     deleteCollectionValues: jest.fn(async () => undefined),
     touchCollection: jest.fn(async () => undefined),
   });
-  const collections = { view: jest.fn(async () => ({ id: 'c1' })) };
+  const collections = {
+    view: jest.fn(async () => ({ id: 'c1' })),
+    refreshSearchDocument: jest.fn(async () => undefined),
+  };
   const fields = {
     definitions: jest.fn(
       async (_em: unknown, _d: string, names: string[]) =>
@@ -229,6 +232,7 @@ describe('ObjectMetadataService', () => {
         at: NOW,
       });
       expect(s.repo.touchCollection).toHaveBeenCalledWith(EM, 'c1', NOW);
+      expect(s.collections.refreshSearchDocument).toHaveBeenCalledWith(EM, 'c1');
       expect(s.repo.touchAsset).not.toHaveBeenCalled();
       expect(s.assets.refreshSearchDocument).not.toHaveBeenCalled();
       expect(s.events.record).toHaveBeenCalledWith(
@@ -247,6 +251,7 @@ describe('ObjectMetadataService', () => {
         s.service.put(auth, 'collections', 'c1', { metadata_values: { tags: vals('x') } }).catch(wire),
       ).resolves.toEqual(wire(CollectionsErrors.NOT_FOUND()));
       expect(s.repo.upsertCollectionValues).not.toHaveBeenCalled();
+      expect(s.collections.refreshSearchDocument).not.toHaveBeenCalled();
       expect(s.events.record).not.toHaveBeenCalled();
     });
   });

@@ -226,7 +226,10 @@ export class ObjectMetadataService {
       values: (em, o) => repo.collectionValues(em, o.id),
       upsert: (em, o, field, values, at) => repo.upsertCollectionValues(em, { id: o.id, field, values, at }),
       clear: (em, o, field) => repo.deleteCollectionValues(em, o.id, field),
-      changed: (em, o, at) => repo.touchCollection(em, o.id, at),
+      changed: async (em, o, at) => {
+        await repo.touchCollection(em, o.id, at);
+        await this.collections.refreshSearchDocument(em, o.id);
+      },
     };
   }
 }
