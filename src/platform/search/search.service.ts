@@ -59,7 +59,15 @@ export class SearchService {
       if (!item) return [];
       return [shape({ ...item.view, doc_type: 'assets', _highlight: h.highlight, metadata: item.metadata })];
     });
-    const envelope = pageEnvelope(objects, result.total, request.page, request.perPage, path, {});
+    // after search_after the page is the first after that hit: page is not used
+    const envelope = pageEnvelope(
+      objects,
+      result.total,
+      request.searchAfter ? 1 : request.page,
+      request.perPage,
+      path,
+      {},
+    );
     return {
       ...envelope,
       facets: result.facets,
