@@ -18,7 +18,7 @@ export class SearchController {
   @Authenticated({ roles: ['can_read_assets'] })
   @ApiOperation({
     summary:
-      'Search the assets the caller may read by words of their titles and metadata values; the list envelope with facets, each object with _highlight',
+      'Search the assets (and collections) the caller may read by words of their titles and metadata values and by the criteria (filter, sort, facets_filters, search_after); the list envelope with facets and search_after, each object with doc_type and _highlight',
   })
   @ApiOkResponse({ type: SearchResultDto })
   @ApiErrors(400)
