@@ -68,6 +68,15 @@ export class JobsRepository extends FeatureRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Holds the domain's job tree for the transaction: two changes of parent_id that would close a cycle
+   * together (A under B, B under A) run one after the other, so the second sees the first.
+   */
+  async lockTree(em: EntityManager, systemDomainId: string): Promise<void> {
+    // raw: a transaction-scoped advisory lock (pg_advisory_xact_lock), no table involved
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs-tree:${systemDomainId}`]);
+  }
+
   /** Whether `ancestorId` is `jobId` or one of the parents above it (a parent chain is at most 1000 deep). */
   async isAncestorOf(em: EntityManager, ancestorId: string, jobId: string): Promise<boolean> {
     // raw: a recursive walk up the parent chain, which the query builder does not express

@@ -63,6 +63,7 @@ function setup({
       ids.filter((i) => readable.includes(i)).map((id) => ({ id })),
     ),
     // the ancestors of the proposed parent, the parent included
+    lockTree: jest.fn(async () => undefined),
     isAncestorOf: jest.fn(async (_em: unknown, ancestor: string) => ancestors.includes(ancestor)),
   });
   const access = {
@@ -279,6 +280,7 @@ describe('JobsService', () => {
       const s = setup();
       await update(s, { parent_id: 'p1' });
       expect(s.repo.allowedIds).toHaveBeenCalledWith(auth, ['p1'], 'read');
+      expect(s.repo.lockTree).toHaveBeenCalledWith(EM, 'd1');
       expect(s.repo.isAncestorOf).toHaveBeenCalledWith(EM, 'j1', 'p1');
       expect(s.repo.update).toHaveBeenCalledWith(EM, 'j1', { parent_id: 'p1' });
       for (const [over, parent_id] of [

@@ -109,8 +109,11 @@ export class JobsService {
    */
   async change(em: EntityManager, job: JobEntity, body: UpdateJobDto, mode: WriteMode): Promise<void> {
     const changes = plannedChanges(job, body, mode, this.clock.now());
-    if (changes.parent_id && (await this.repo.isAncestorOf(em, job.id, changes.parent_id)))
-      throw JobsErrors.INVALID({ parent_id: 'is a child of this job: a job cannot be its own ancestor' });
+    if (changes.parent_id) {
+      await this.repo.lockTree(em, job.system_domain_id);
+      if (await this.repo.isAncestorOf(em, job.id, changes.parent_id))
+        throw JobsErrors.INVALID({ parent_id: 'is a child of this job: a job cannot be its own ancestor' });
+    }
     if (Object.keys(changes).length > 0) await this.repo.update(em, job.id, changes);
   }
 
