@@ -355,6 +355,65 @@ describe('proxies', () => {
     t.get(Clock).advance(2 * 3600_000);
     await server.get(pathOf(url)).expect(403);
   });
+
+  it('a proxy’s file is not one of the asset’s files/: absent from the lists, 404 to the file routes, nothing changed', async () => {
+    const asset = await newAsset();
+    const bytes = Buffer.from('0123456789');
+    const proxy = await newProxy(asset.id);
+    await put(pathOf(proxy.upload_url), 'bytes 0-9/10', bytes).expect(200);
+    await t.http
+      .patch(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`)
+      .set(h)
+      .send({ status: 'CLOSED' })
+      .expect(200);
+    const plain = (
+      await t.http
+        .post(`${FILES}/assets/${asset.id}/files/`)
+        .set(h)
+        .send({ original_name: 'f.bin', directory_path: '', size: 10, type: 'FILE' })
+        .expect(201)
+    ).body as { id: string; version_id: string };
+    expect(plain.version_id).toBe(proxy.version_id);
+    const ids = (body: { objects: { id: string }[] }) => body.objects.map((o) => o.id);
+    const all = (await t.http.get(`${FILES}/assets/${asset.id}/files/`).set(h).expect(200)).body;
+    expect(ids(all)).toEqual([plain.id]);
+    expect(all.total).toBe(1);
+    const byVersion = (
+      await t.http.get(`${FILES}/assets/${asset.id}/versions/${proxy.version_id}/files/`).set(h).expect(200)
+    ).body;
+    expect(ids(byVersion)).toEqual([plain.id]);
+    expect(byVersion.total).toBe(1);
+
+    const file = `${FILES}/assets/${asset.id}/files/${proxy.file_id}`;
+    await t.http.get(`${file}/`).set(h).expect(404);
+    await t.http
+      .patch(`${file}/`)
+      .set(h)
+      .send({ metadata: { x: 1 } })
+      .expect(404);
+    await t.http.delete(`${file}/`).set(h).expect(404);
+    await t.http.get(`${file}/download/`).set(h).expect(404);
+    await t.http.get(`${file}/download_url/`).set(h).expect(404);
+    await t.http.post(`${file}/keyframes/`).set(h).expect(404);
+    const [row] = await t.ds.query('SELECT status, date_deleted, metadata FROM files WHERE id = $1', [
+      proxy.file_id,
+    ]);
+    expect(row).toMatchObject({ status: 'CLOSED', date_deleted: null, metadata: {} });
+    // the proxy routes are its door
+    const one = (await t.http.get(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`).set(h).expect(200))
+      .body;
+    expect(one).toMatchObject({ status: 'CLOSED', file_id: proxy.file_id });
+    const { url } = (
+      await t.http.get(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/download_url/`).set(h).expect(200)
+    ).body;
+    const got = await server.get(pathOf(url)).buffer(true).parse(binary).expect(200);
+    expect(Buffer.compare(got.body as Buffer, bytes)).toBe(0);
+    await t.http.delete(`${FILES}/assets/${asset.id}/proxies/${proxy.id}/`).set(h).expect(204);
+    const [gone] = await t.ds.query('SELECT status FROM files WHERE id = $1', [proxy.file_id]);
+    expect(gone.status).toBe('DELETED');
+    // the plain file is untouched by all of it
+    await t.http.get(`${FILES}/assets/${asset.id}/files/${plain.id}/`).set(h).expect(200);
+  });
 });
 
 /** The same upload on an S3 storage (a local s3rver): two chunks, the first one a full 5 MiB part. */

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { type EntityManager, In, IsNull } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import { leaseClaimSql } from '../../base/database/lease-claim.js';
 import { FileEntity, FileTaskEntity, KeyframeEntity } from '../../base/model/file.entity.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
+
+/** SQL condition: file `f` holds no proxy's bytes (a proxy's file is reached through the proxy routes). */
+const NOT_A_PROXY = 'NOT EXISTS (SELECT 1 FROM proxies p WHERE p.file_id = f.id)';
 
 /** Claims due file tasks (leaseClaimSql: FOR UPDATE SKIP LOCKED plus a lease). */
 const CLAIM_SQL = leaseClaimSql({
@@ -220,26 +223,54 @@ export class FilesRepository extends FeatureRepository {
     await this.manager.insert(FileEntity, values);
   }
 
-  /** A page of the asset's live files (of one file set or version when given), oldest first. */
+  /**
+   * A page of the asset's live files (of one file set or version when given), oldest first. A proxy's file
+   * (proxies.file_id) is not one of them: the proxy routes are its door.
+   */
   async liveFiles(
     of: { asset_id: string; file_set_id?: string; version_id?: string },
     skip: number,
     take: number,
   ): Promise<[FileEntity[], number]> {
-    return this.manager.findAndCount(FileEntity, {
-      where: { ...of, date_deleted: IsNull() },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip,
-      take,
-    });
+    const qb = this.manager
+      .getRepository(FileEntity)
+      .createQueryBuilder('f')
+      .where('f.asset_id = :assetId AND f.date_deleted IS NULL', { assetId: of.asset_id })
+      .andWhere(NOT_A_PROXY);
+    if (of.file_set_id) qb.andWhere('f.file_set_id = :setId', { setId: of.file_set_id });
+    if (of.version_id) qb.andWhere('f.version_id = :versionId', { versionId: of.version_id });
+    return qb
+      .orderBy('f.date_created', 'ASC')
+      .addOrderBy('f.id', 'ASC')
+      .offset(skip)
+      .limit(take)
+      .getManyAndCount();
   }
 
-  /** The asset's live file (locked FOR UPDATE when asked), or null. */
-  async liveFile(em: EntityManager, assetId: string, id: string, lock: boolean): Promise<FileEntity | null> {
-    return em.findOne(FileEntity, {
-      where: { id, asset_id: assetId, date_deleted: IsNull() },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  /** The asset's live file (locked FOR UPDATE when asked), or null; a proxy's file is not one (null). */
+  liveFile(em: EntityManager, assetId: string, id: string, lock: boolean): Promise<FileEntity | null> {
+    return this.oneFile(em, assetId, id, lock, NOT_A_PROXY);
+  }
+
+  /** The live file holding a proxy's bytes (locked FOR UPDATE when asked), or null when it is not a proxy's. */
+  proxyFile(em: EntityManager, assetId: string, id: string, lock: boolean): Promise<FileEntity | null> {
+    return this.oneFile(em, assetId, id, lock, `NOT ${NOT_A_PROXY}`);
+  }
+
+  private oneFile(
+    em: EntityManager,
+    assetId: string,
+    id: string,
+    lock: boolean,
+    proxyCondition: string,
+  ): Promise<FileEntity | null> {
+    const qb = em
+      .getRepository(FileEntity)
+      .createQueryBuilder('f')
+      .where('f.id = :id AND f.asset_id = :assetId AND f.date_deleted IS NULL', { id, assetId })
+      .andWhere(proxyCondition);
+    if (lock) qb.setLock('pessimistic_write');
+    return qb.getOne();
   }
 
   /**

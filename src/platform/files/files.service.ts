@@ -124,8 +124,17 @@ export class FilesService {
     return this.view(f, (await this.methods([f])).get(f.storage_id) ?? 'FILE', signed);
   }
 
-  async update(assetId: string, id: string, body: UpdateFileDto): Promise<FileDto> {
-    const f = await this.file(this.repo.manager, assetId, id);
+  update(assetId: string, id: string, body: UpdateFileDto): Promise<FileDto> {
+    return this.change(assetId, id, body, false);
+  }
+
+  /** Closes the file holding a proxy's bytes (ProxiesService: a proxy's file is not one of `files/`). */
+  async closeProxyFile(assetId: string, fileId: string): Promise<void> {
+    await this.change(assetId, fileId, { status: 'CLOSED' }, true);
+  }
+
+  private async change(assetId: string, id: string, body: UpdateFileDto, proxy: boolean): Promise<FileDto> {
+    const f = await this.file(this.repo.manager, assetId, id, false, proxy);
     const changes: Partial<FileEntity> = {};
     if (body.metadata !== undefined) changes.metadata = body.metadata as JsonObject;
     if (body.progress_processed !== undefined) changes.progress_processed = body.progress_processed;
@@ -141,7 +150,8 @@ export class FilesService {
       if (!done) throw FilesErrors.BUSY();
       if (changes.status === 'CLOSED') this.digests.forget(id);
     }
-    return this.get(assetId, id);
+    const after = await this.file(this.repo.manager, assetId, id, false, proxy);
+    return this.view(after, (await this.methods([after])).get(after.storage_id) ?? 'FILE');
   }
 
   /** Soft: the row stays DELETED (404 to reads); its bytes are removed by the files worker. */
@@ -171,8 +181,17 @@ export class FilesService {
     return { url, expires: wireDate(expires) };
   }
 
-  async file(em: EntityManager, assetId: string, id: string, lock = false): Promise<FileEntity> {
-    const f = await this.repo.liveFile(em, assetId, id, lock);
+  /** The asset's live file (a proxy's file only with `proxy`: it is not one of `files/`), else 404. */
+  async file(
+    em: EntityManager,
+    assetId: string,
+    id: string,
+    lock = false,
+    proxy = false,
+  ): Promise<FileEntity> {
+    const f = proxy
+      ? await this.repo.proxyFile(em, assetId, id, lock)
+      : await this.repo.liveFile(em, assetId, id, lock);
     if (!f) throw FilesErrors.FILE_NOT_FOUND();
     return f;
   }

@@ -73,9 +73,9 @@ function setup(o: { row?: ProxyWithFile | null; storage?: Partial<StorageEntity>
     update: jest.fn(async () => undefined),
     deleteRows: jest.fn(async () => undefined),
   });
-  const files = { update: jest.fn(async () => ({})) };
+  const files = { closeProxyFile: jest.fn(async () => undefined) };
   const filesRepo = {
-    liveFile: jest.fn(async () => row?.file ?? null),
+    proxyFile: jest.fn(async () => row?.file ?? null),
     markFileDeleted: jest.fn(async () => undefined),
     queueByteDeletion: jest.fn(async () => undefined),
     storageMethods: jest.fn(async () => new Map([['s1', 'FILE']])),
@@ -154,19 +154,19 @@ describe('ProxiesService', () => {
   it('status CLOSED closes the file through the files’ close; another status is a 400 that changes nothing', async () => {
     let s = setup();
     await s.service.update('a1', 'p1', { status: 'CLOSED', codec: 'x' } as UpdateProxyDto);
-    expect(s.files.update).toHaveBeenCalledWith('a1', 'f1', { status: 'CLOSED' });
+    expect(s.files.closeProxyFile).toHaveBeenCalledWith('a1', 'f1');
     expect(s.repo.update).toHaveBeenCalledWith(expect.objectContaining({ id: 'p1' }), { codec: 'x' });
     s = setup();
     expect(
       (await refused(s.service.update('a1', 'p1', { status: 'FAILED', codec: 'x' } as UpdateProxyDto)))
         .status,
     ).toBe(400);
-    expect(s.files.update).not.toHaveBeenCalled();
+    expect(s.files.closeProxyFile).not.toHaveBeenCalled();
     expect(s.repo.update).not.toHaveBeenCalled();
     // the status it has already: nothing to close
     s = setup({ row: proxy({ status: 'CLOSED' }) });
     await s.service.update('a1', 'p1', { status: 'CLOSED' } as UpdateProxyDto);
-    expect(s.files.update).not.toHaveBeenCalled();
+    expect(s.files.closeProxyFile).not.toHaveBeenCalled();
   });
 
   it('a missing proxy is a 404', async () => {

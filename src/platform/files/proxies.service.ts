@@ -121,7 +121,7 @@ export class ProxiesService {
         throw FilesErrors.INVALID({
           status: `a proxy's status changes only to CLOSED (once its bytes arrived); it is ${p.file.status}`,
         });
-      await this.files.update(assetId, p.file_id, { status: 'CLOSED' });
+      await this.files.closeProxyFile(assetId, p.file_id);
     }
     const changes: Partial<ProxyEntity> = fields(body);
     if (body.name !== undefined) changes.name = body.name;
@@ -137,8 +137,8 @@ export class ProxiesService {
       if (which.id && rows.length === 0) throw ProxiesErrors.PROXY_NOT_FOUND();
       const now = this.clock.now();
       for (const p of rows) {
-        const f = await this.filesRepo.liveFile(em, assetId, p.file_id, true);
-        if (!f) continue; // its file was deleted through …/files/ already
+        const f = await this.filesRepo.proxyFile(em, assetId, p.file_id, true);
+        if (!f) continue; // its file is gone already (the asset's deletion swept it)
         // a chunk being written would put its bytes back after their removal: it finishes first
         if (f.upload_lock_until && f.upload_lock_until > now) throw FilesErrors.BUSY();
         await this.filesRepo.markFileDeleted(em, f.id, now);
