@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { GroupEntity } from '../../src/base/model/group.entity.js';
+import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
 import { createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
@@ -626,6 +628,32 @@ describe('search criteria', () => {
         after = page.search_after;
       } while (after && seen.length < 20);
       expect(seen).toEqual(['secret', 'reels', 'hidden', 'charlie', 'bravo', 'alpha']);
+    });
+
+    it('a group entry on a collection applies to search, with the member’s permissions on the hit', async () => {
+      const group = await t.ds
+        .getRepository(GroupEntity)
+        .save({ system_domain_id: t.domainId, name: `crit-${randomUUID().slice(0, 6)}`, roles: [] });
+      await t.ds.getRepository(GroupMemberEntity).insert({ group_id: group.id, user_id: readerId });
+      const secret = () =>
+        find(reader, {
+          doc_types: ['collections'],
+          filter: { operator: 'and', terms: [{ name: 'id', value: coll.secret }] },
+        });
+      expect((await secret()).total).toBe(0);
+      await t.http
+        .put(`${ACLS}/groups/${group.id}/acl/collections/${coll.secret}/`)
+        .set(owner)
+        .send({ permissions: ['read', 'write'] })
+        .expect(201);
+      const found = await secret();
+      expect(ids(found)).toEqual([coll.secret]);
+      expect(found.objects[0].permissions).toEqual(['read', 'write']);
+      await t.http
+        .delete(`${ACLS}/groups/${group.id}/acl/collections/${coll.secret}/`)
+        .set(owner)
+        .expect(204);
+      expect((await secret()).total).toBe(0);
     });
 
     it('a deleted collection is not found; collections need can_read_collections (403)', async () => {
