@@ -64,6 +64,15 @@ const SEEDED_TABLES = ['assets', 'asset_versions', 'metadata_values', 'asset_acl
 
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, string>[]>;
 
+/**
+ * Registers the seeded fields in the domain's `metadata_fields` ($1: the domain): `description` one text,
+ * `keywords` a tag cloud of several values. A field already registered keeps its definition.
+ */
+export const REGISTER_FIELDS_SQL = `
+  INSERT INTO metadata_fields (system_domain_id, name, label, field_type, multi)
+  VALUES ($1, 'description', 'Description', 'text', false), ($1, 'keywords', 'Keywords', 'tag_cloud', true)
+  ON CONFLICT (system_domain_id, name) DO NOTHING`;
+
 /** The seeded tables' indexes (but those of their primary keys) and foreign keys, as the catalog defines them. */
 async function droppable(
   q: Query,
@@ -86,7 +95,7 @@ async function droppable(
 
 /**
  * Seeds ASSETS assets of `domainId` (owner `ownerId` holds every permission; `readerId` may read every
- * other one), each with a version and two metadata fields, in set-based SQL on a connection of its own: one pass
+ * other one), each with a version and two metadata fields (registered in the domain's field registry), in set-based SQL on a connection of its own: one pass
  * makes the rows (each word picked by hashing the row number), then one INSERT per table, the search
  * document computed as the rows are inserted. The bench's database is a scratch database made for this run,
  * so the seeded tables' secondary indexes and foreign keys are dropped for the load and made again from the
@@ -152,6 +161,9 @@ export async function seed(
               END
          FROM bench_seed s CROSS JOIN (VALUES ('description'), ('keywords')) AS f(name)`,
     );
+    // the fields of those values, in the domain's registry: without them the values are not the asset's
+    // metadata to GET /API/metadata/v1/assets/{id}/ (only registered fields are answered)
+    await q(REGISTER_FIELDS_SQL, [domainId]);
     // the owner holds every permission; the reader may read every other asset
     await q(
       `INSERT INTO asset_acls (asset_id, user_id, permissions)
