@@ -201,7 +201,10 @@ describe('files: abuse of the upload, the links and the ACL', () => {
       expect(job).toMatchObject({
         status: 'FAILED',
         message: expect.stringMatching(/^ffmpeg could not read the file: /),
+        completed_at: expect.any(String),
       });
+      // a failed job's reason is its error_message too (the published field), as readable and as clean
+      expect(job.error_message).toBe(job.message);
       expect(job.message).not.toContain(t.get(ByteStores).root);
       const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
       expect(frames.total).toBe(0);

@@ -267,7 +267,10 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
       message: expect.stringMatching(/keyframe/),
       object_type: 'files',
       object_id: file.id,
+      error_message: null,
     });
+    // the service's own job carries its times as a client's does (issue 38)
+    expect(Date.parse(kfJob.started_at)).toBeLessThanOrEqual(Date.parse(kfJob.completed_at));
     const frames = (await t.http.get(`${FILES}/assets/${asset.id}/keyframes/`).set(h).expect(200)).body;
     expect(frames.total).toBeGreaterThanOrEqual(1);
     const image = await request(t.app.getHttpServer())

@@ -122,7 +122,8 @@ export class FilesRepository extends FeatureRepository {
   async startJob(jobId: string): Promise<void> {
     // raw: the jobs table of src/jobs, its date_modified from the database's now() (as every job write)
     await this.ds.query(
-      `UPDATE jobs SET status = 'STARTED', date_modified = now() WHERE id = $1 AND status = 'READY'`,
+      `UPDATE jobs SET status = 'STARTED', started_at = COALESCE(started_at, now()), date_modified = now()
+        WHERE id = $1 AND status = 'READY'`,
       [jobId],
     );
   }
@@ -130,7 +131,9 @@ export class FilesRepository extends FeatureRepository {
   async finishJob(jobId: string, status: string, message: string): Promise<void> {
     // raw: as startJob, guarded by the status in the same statement
     await this.ds.query(
-      `UPDATE jobs SET status = $2, message = $3, date_modified = now() WHERE id = $1 AND status IN ('READY', 'STARTED')`,
+      `UPDATE jobs SET status = $2, message = $3, completed_at = COALESCE(completed_at, now()), date_modified = now(),
+          error_message = CASE WHEN $2 = 'FAILED' THEN $3 ELSE error_message END
+        WHERE id = $1 AND status IN ('READY', 'STARTED')`,
       [jobId, status, message],
     );
   }
@@ -179,7 +182,8 @@ export class FilesRepository extends FeatureRepository {
         );
       // raw: as finishJob
       await em.query(
-        `UPDATE jobs SET status = 'FINISHED', progress_processed = 100, message = $2, date_modified = now()
+        `UPDATE jobs SET status = 'FINISHED', progress_processed = 100, message = $2, date_modified = now(),
+            completed_at = COALESCE(completed_at, now())
           WHERE id = $1 AND status IN ('READY', 'STARTED')`,
         [jobId, `${k.rows.length} keyframe(s)`],
       );
@@ -197,12 +201,12 @@ export class FilesRepository extends FeatureRepository {
     return new Map(rows.map((r) => [r.id, r.method]));
   }
 
-  /** Of `ids`, the live files of assets of the domain, with their asset. */
+  /** Of `ids`, the live files of assets of the domain, with their asset (a proxy's file is not one). */
   async filesInDomain(ids: string[], systemDomainId: string): Promise<{ id: string; asset_id: string }[]> {
     // raw: a join to assets for the tenant test, over ANY($1::uuid[])
     return (await this.ds.query(
       `SELECT f.id, f.asset_id FROM files f JOIN assets a ON a.id = f.asset_id
-        WHERE f.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND f.date_deleted IS NULL`,
+        WHERE f.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND f.date_deleted IS NULL AND ${NOT_A_PROXY}`,
       [ids, systemDomainId],
     )) as { id: string; asset_id: string }[];
   }
