@@ -134,6 +134,14 @@ describe('fuzz: hostile input to every operation', () => {
         .set(adminHeaders)
         .send({ name: 'fuzz', view_fields: [{ name: 'f' }] })
     ).body.id;
+    // issue 38: a collection, a registered field (the view above registers `f`) and an object of the
+    // metadata service, so the collections' and the fields' {id} operations reach past the 404 too
+    ids.collection_id = (
+      await t.http.post('/API/assets/v1/collections/').set(adminHeaders).send({ title: 'fuzz' }).expect(201)
+    ).body.id;
+    ids.field_name = 'f';
+    ids.object_type = 'assets';
+    ids.object_id = ids.asset_id;
     // issue 43: the SCIM service, fuzzed with a provisioning token of the domain (the `provisioning`
     // identity) and one user it provisioned, so its {id} operations reach past the 404
     const scimToken = (

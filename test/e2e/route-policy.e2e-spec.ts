@@ -242,6 +242,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       'SamlController.samlMetadataDeprecated',
       'SamlController.samlMultiDomainLogin',
       'SamlController.samlSlo',
+      'SamlController.samlSloDeprecated',
       'SamlController.samlSloPost',
       'SamlController.samlToken',
       'SamlController.startSamlSso',
@@ -322,7 +323,9 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     const names = (r: RouteInfo) =>
       typeof r.rules === 'object' && ((r.rules.kinds as string[] | undefined) ?? []).includes('SCIM');
     const scimRoutes = routes.filter(names);
-    expect(scimRoutes.map((r) => r.route.split(' ')[1]).every((p) => p.startsWith('/API/scim/v2/'))).toBe(true);
+    expect(scimRoutes.map((r) => r.route.split(' ')[1]).every((p) => p.startsWith('/API/scim/v2/'))).toBe(
+      true,
+    );
     expect(scimRoutes.length).toBe(17);
     const answers: string[] = [];
     for (const r of routes.filter((x) => x.policy === 'authenticated' && !names(x))) {
