@@ -20,7 +20,13 @@ import {
 import { ByteStores } from '../../src/platform/files/byte-stores.js';
 import { waitFor } from '../utils/wait-for.js';
 
-const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
+const ASSET_ROLES = [
+  'can_read_assets',
+  'can_write_assets',
+  'can_delete_assets',
+  'can_read_collections',
+  'can_write_collections',
+];
 /** The bytes stored under a FILE storage's root so far. */
 const bytesOnDisk = (root: string) => filesUnder(root).reduce((n, f) => n + statSync(join(root, f)).size, 0);
 const sha256 = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
@@ -51,10 +57,18 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
   });
 
   it('runs the ten calls and the resumable upload, interrupted once, then downloads the same bytes and a keyframe', async () => {
-    // 1. create asset
-    const asset = (
-      await t.http.post('/API/assets/v1/assets/').set(h).send({ title: 'Harbour at dusk' }).expect(201)
+    // 1. create asset, put in a collection as the published upload command does (issue 38)
+    const collection = (
+      await t.http.post('/API/assets/v1/collections/').set(h).send({ title: 'Harbour' }).expect(201)
     ).body;
+    const asset = (
+      await t.http
+        .post('/API/assets/v1/assets/?assign_to_collection=true')
+        .set(h)
+        .send({ title: 'Harbour at dusk', collection_id: collection.id })
+        .expect(201)
+    ).body;
+    expect(asset.in_collections).toEqual([collection.id]);
     // 2. the default FILES storage
     const storage = (await t.http.get(`${FILES}/storages/matching/FILES/`).set(h).expect(200)).body;
     expect(storage).toMatchObject({ purpose: 'FILES', method, status: 'ACTIVE', default: true });
@@ -280,6 +294,12 @@ describe.each(['FILE', 'S3'] as const)('the upload workflow on a %s storage', (m
       .expect(200);
     expect(image.headers['content-type']).toBe('image/jpeg');
     expect((image.body as Buffer).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+
+    // the collection holds the asset whose bytes were uploaded
+    const contents = (
+      await t.http.get(`/API/assets/v1/collections/${collection.id}/contents/`).set(h).expect(200)
+    ).body;
+    expect(contents.objects.map((o: { id: string }) => o.id)).toEqual([asset.id]);
 
     // deleting the asset removes its file's bytes and keyframes from the storage, in the background, once
     await t.http.delete(`/API/assets/v1/assets/${asset.id}/`).set(h).expect(204);
