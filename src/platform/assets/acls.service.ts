@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { wireDate } from '../../base/common/http/wire-date.js';
 import type { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
+import { aclEntryOf, notHeld, objectAclOf, type Principal } from './acl-entries.js';
 import { AssetPermissionsService, canonical } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import { type AclKey, AssetsRepository } from './assets.repository.js';
 import type { GroupAclDto, ObjectAclDto, PermissionsDto, UserAclDto } from './dto/acl.dto.js';
 
 /** Whose entry: a user's or a group's. */
-export type Principal = { kind: 'user'; id: string } | { kind: 'group'; id: string };
+export type { Principal } from './acl-entries.js';
 
 /**
  * Entity ACLs of assets (`/API/acls/v1/`). The route's access step has checked the caller's permission on
@@ -69,19 +69,7 @@ export class AclsService {
   }
 
   async list(assetId: string): Promise<ObjectAclDto> {
-    const rows = await this.repo.aclsOf(this.repo.manager, assetId);
-    return {
-      users_acl: rows
-        .filter((r) => r.user_id)
-        .map((r) => ({ user_id: r.user_id!, permissions: canonical(r.permissions) })),
-      groups_acl: rows
-        .filter((r) => r.group_id)
-        .map((r) => ({ group_id: r.group_id!, permissions: canonical(r.permissions) })),
-      inherited_users_acl: [],
-      inherited_groups_acl: [],
-      propagating_users_acl: [],
-      propagating_groups_acl: [],
-    };
+    return objectAclOf(await this.repo.aclsOf(this.repo.manager, assetId));
   }
 
   async mine(auth: AuthContext, assetId: string): Promise<PermissionsDto> {
@@ -97,7 +85,7 @@ export class AclsService {
   }
 
   private requireHeld(held: Set<string>, permissions: string[]): void {
-    const missing = canonical(permissions.filter((p) => !held.has(p)));
+    const missing = notHeld(held, permissions);
     if (missing.length > 0) throw AssetsErrors.PERMISSIONS_NOT_HELD(missing);
   }
 
@@ -112,13 +100,6 @@ export class AclsService {
   }
 
   private entryView(e: AssetAclEntity, who: Principal): UserAclDto | GroupAclDto {
-    const base = {
-      object_type: 'assets',
-      object_key: e.asset_id,
-      permissions: canonical(e.permissions),
-      date_created: wireDate(e.date_created),
-      date_modified: wireDate(e.date_modified),
-    };
-    return who.kind === 'user' ? { user_id: who.id, ...base } : { group_id: who.id, ...base };
+    return aclEntryOf('assets', e.asset_id, e, who);
   }
 }

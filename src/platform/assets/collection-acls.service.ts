@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { wireDate } from '../../base/common/http/wire-date.js';
 import type { CollectionAclEntity } from '../../base/model/collection.entity.js';
-import type { Principal } from './acls.service.js';
+import { aclEntryOf, notHeld, objectAclOf, type Principal } from './acl-entries.js';
 import { AssetPermissionsService, canonical } from './asset-permissions.js';
 import { AssetsRepository } from './assets.repository.js';
 import { type CollectionAclKey, CollectionAclsRepository } from './collection-acls.repository.js';
@@ -84,19 +83,7 @@ export class CollectionAclsService {
   }
 
   async list(id: string): Promise<ObjectAclDto> {
-    const rows = await this.repo.aclsOf(this.repo.manager, id);
-    return {
-      users_acl: rows
-        .filter((r) => r.user_id)
-        .map((r) => ({ user_id: r.user_id!, permissions: canonical(r.permissions) })),
-      groups_acl: rows
-        .filter((r) => r.group_id)
-        .map((r) => ({ group_id: r.group_id!, permissions: canonical(r.permissions) })),
-      inherited_users_acl: [],
-      inherited_groups_acl: [],
-      propagating_users_acl: [],
-      propagating_groups_acl: [],
-    };
+    return objectAclOf(await this.repo.aclsOf(this.repo.manager, id));
   }
 
   async mine(auth: AuthContext, id: string): Promise<PermissionsDto> {
@@ -179,7 +166,7 @@ export class CollectionAclsService {
 const holds = (held: Set<string>, permissions: string[]) => permissions.every((p) => held.has(p));
 
 function requireHeld(held: Set<string>, permissions: string[]): void {
-  const missing = canonical(permissions.filter((p) => !held.has(p)));
+  const missing = notHeld(held, permissions);
   if (missing.length > 0) throw CollectionsErrors.PERMISSIONS_NOT_HELD(missing);
 }
 
@@ -190,12 +177,5 @@ function key(id: string, who: Principal): CollectionAclKey {
 }
 
 function entryView(e: CollectionAclEntity, who: Principal): UserAclDto | GroupAclDto {
-  const base = {
-    object_type: 'collections',
-    object_key: e.collection_id,
-    permissions: canonical(e.permissions),
-    date_created: wireDate(e.date_created),
-    date_modified: wireDate(e.date_modified),
-  };
-  return who.kind === 'user' ? { user_id: who.id, ...base } : { group_id: who.id, ...base };
+  return aclEntryOf('collections', e.collection_id, e, who);
 }
