@@ -162,7 +162,15 @@ export class CollectionsRepository extends FeatureRepository {
   /** Adds the object unless it is there already (a concurrent add is ignored); answers whether it was added. */
   async insertContent(em: EntityManager, key: ContentKey): Promise<boolean> {
     if (await this.content(em, key)) return false;
-    await em.createQueryBuilder().insert().into(CollectionContentEntity).values(key).orIgnore().execute();
+    // a copy: the insert writes the generated id and date_created back into the object it is given, and the
+    // caller looks the entry up by `key` afterwards (a date in milliseconds never equals the stored microseconds)
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(CollectionContentEntity)
+      .values({ ...key })
+      .orIgnore()
+      .execute();
     return true;
   }
 
