@@ -13,8 +13,26 @@ export interface CollectionContext {
   metadata?: Record<string, unknown[]>;
 }
 
+/**
+ * The columns a view is made of: a row of the table, or a search hit's document (whose dates arrive as JSON
+ * strings).
+ */
+export type CollectionRow = Pick<
+  CollectionEntity,
+  | 'id'
+  | 'title'
+  | 'status'
+  | 'category'
+  | 'external_id'
+  | 'custom_order_status'
+  | 'parent_id'
+  | 'system_domain_id'
+  | 'created_by_user'
+  | 'deleted_by_user'
+> & { date_created: Date | string; date_modified: Date | string; date_deleted: Date | string | null };
+
 /** A collection as CollectionSchema describes it (the fields this service does not keep have their defaults). */
-export function collectionView(c: CollectionEntity, ctx: CollectionContext): CollectionDto {
+export function collectionView(c: CollectionRow, ctx: CollectionContext): CollectionDto {
   return {
     id: c.id,
     title: c.title,

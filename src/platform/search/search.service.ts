@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AssetsService } from '../assets/assets.service.js';
 import { seesAllAssets } from '../assets/asset-acl-sql.js';
 import { canonical } from '../assets/asset-permissions.js';
+import { collectionView } from '../assets/collection-view.js';
 import { assertRoles } from '../../base/common/auth/assert-roles.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
-import { wireDate, wireDateOrNull } from '../../base/common/http/wire-date.js';
 import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
 import { AssetSearch, type CollectionHit, type SearchDocType, type SearchRequest } from './asset-search.js';
 import type { SearchBodyDto, SearchHitDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
@@ -77,35 +77,19 @@ export class SearchService {
   }
 }
 
-/** A collection hit as CollectionSchema describes it (as GET answers it, without parents and in_collections). */
+/** A collection hit as GET answers it (collection-view.ts), without parents and in_collections. */
 function collectionObject(auth: AuthContext, c: CollectionHit): Record<string, unknown> & { id: string } {
-  return {
-    id: c.id,
-    title: c.title,
-    status: c.status,
-    category: c.category,
-    external_id: c.external_id,
-    custom_order_status: c.custom_order_status,
-    custom_keyframe: null,
-    custom_poster: null,
-    favoured: false,
-    keyframe_asset_ids: [],
-    keyframes: [],
-    object_type: 'collection',
-    parent_id: c.parent_id,
-    is_root: c.parent_id === null,
-    position: 0,
-    project_id: null,
-    storage_id: null,
-    system_domain_id: c.system_domain_id,
-    created_by_user: c.created_by_user,
-    deleted_by_user: c.deleted_by_user,
-    date_created: wireDate(c.date_created),
-    date_modified: wireDate(c.date_modified),
-    date_deleted: wireDateOrNull(c.date_deleted),
+  const {
+    parents: _parents,
+    in_collections: _inCollections,
+    ...view
+  } = collectionView(c, {
     permissions: seesAllAssets(auth) ? [...ASSET_PERMISSIONS] : canonical(c.permissions ?? []),
+    parents: [],
+    in_collections: [],
     metadata: c.metadata ?? {},
-  };
+  });
+  return view;
 }
 
 /**
