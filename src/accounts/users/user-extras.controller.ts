@@ -17,6 +17,7 @@ import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
 import { UserExtrasService } from './user-extras.service.js';
+import { ReindexRequestDto } from '../../base/common/http/reindex-request.dto.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -30,24 +31,8 @@ class UserRoleDto {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
   @ApiProperty() role!: string;
 }
-class UserReindexDto {
-  @ApiProperty({
-    format: 'uuid',
-    description: 'The request’s id; the webhook event carries it as data.reindex_id',
-  })
-  id!: string;
+class UserReindexDto extends ReindexRequestDto {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
-  @ApiProperty({
-    format: 'uuid',
-    description:
-      'The id of the reindex job handed to the platform’s indexer: the same as id, and data.job_id (and data.reindex_id) of the webhook event that carries the request. This service keeps no index and no job record of it (the jobs service answers 404 for it)',
-  })
-  job_id!: string;
-  @ApiProperty({
-    enum: ['READY'],
-    description: 'READY: the request is recorded and waits for the indexer (the published job status list)',
-  })
-  status!: 'READY';
 }
 
 const photo = ImageRoutes({

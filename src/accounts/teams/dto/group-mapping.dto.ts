@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 import { StringField, UuidField } from '../../../base/common/validation/fields.js';
+import { ReindexRequestDto } from '../../../base/common/http/reindex-request.dto.js';
 
 /** GroupMapping: an identity provider's group name → a group of the domain. */
 export class CreateGroupMappingDto {
@@ -24,22 +25,6 @@ export class GroupMappingDto {
 
 export class GroupMappingListDto extends ListEnvelopeDto(GroupMappingDto) {}
 
-export class GroupReindexDto {
-  @ApiProperty({
-    format: 'uuid',
-    description: 'The request’s id; the webhook event carries it as data.reindex_id',
-  })
-  id!: string;
+export class GroupReindexDto extends ReindexRequestDto {
   @ApiProperty({ format: 'uuid' }) group_id!: string;
-  @ApiProperty({
-    format: 'uuid',
-    description:
-      'The id of the reindex job handed to the platform’s indexer: the same as id, and data.job_id (and data.reindex_id) of the webhook event that carries the request. This service keeps no index and no job record of it (the jobs service answers 404 for it)',
-  })
-  job_id!: string;
-  @ApiProperty({
-    enum: ['READY'],
-    description: 'READY: the request is recorded and waits for the indexer (the published job status list)',
-  })
-  status!: 'READY';
 }
