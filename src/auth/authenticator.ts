@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import jwt from 'jsonwebtoken';
 import passport from 'passport';
 import { ApiError } from '../base/common/errors/api-error.js';
 import type { AuthContext } from '../base/common/auth/auth-context.js';
 import { AuthErrors } from '../base/common/auth/auth.errors.js';
 import type { CredentialSource } from '../base/common/auth/credentials.js';
 import { JWT_STRATEGY, JwtStrategy } from './jwt.strategy.js';
-import { TokenVerificationError } from './token-verifier.js';
 
 const NO_SESSION = { session: false } as const;
 
@@ -68,7 +68,7 @@ export class Authenticator {
       this.passport.authenticate(
         JWT_STRATEGY,
         NO_SESSION,
-        // the lookup's refusal (an AuthError) or failure is passport's `err`; the verifier's is the `info`
+        // the lookup's refusal (an AuthError) or failure is passport's `err`; jsonwebtoken's is the `info`
         (err: unknown, user: AuthContext | false, info: unknown) =>
           err ? reject(err as Error) : user ? resolve(user) : reject(failureOf(req, info)),
       )(req, req.res as Response, (err?: unknown) =>
@@ -80,12 +80,12 @@ export class Authenticator {
 }
 
 /**
- * Why passport-jwt failed a request: no credential (its extractor found none), or TokenVerifier's verdict
- * on the token (expired; a bad signature, an unknown key, an `alg` other than ES256), as the AuthError of a
- * 401. Any other failure (the keys could not be loaded) is no verdict on the token: it is returned as it is.
+ * Why passport-jwt failed a request: no credential (its extractor found none), or jsonwebtoken's verdict on
+ * the token (a bad signature, an unknown key, an `alg` other than ES256, a malformed token), as the AuthError
+ * of a 401 (an expired token is refused by the strategy's validate, against the service's Clock). Any other failure (the keys could not be loaded) is no verdict on the token: it is returned as it is.
  */
 function failureOf(req: Request, info: unknown): unknown {
   if (req.credential?.token == null) return AuthErrors.NO_CREDENTIALS();
-  if (!(info instanceof TokenVerificationError)) return info;
+  if (!(info instanceof jwt.JsonWebTokenError)) return info;
   return info.name === 'TokenExpiredError' ? AuthErrors.TOKEN_EXPIRED() : AuthErrors.INVALID_TOKEN();
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import type { KeyObject } from 'node:crypto';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
 import { clientAddressOf } from '../delivery/audit/audit-origin.js';
 import { JWT_ALGORITHM, SigningKeysService } from '../base/keys/signing-keys.service.js';
@@ -10,39 +9,11 @@ import { type JwtClaims, TokensService } from '../credentials/tokens/tokens.serv
 import type { AuthContext } from '../base/common/auth/auth-context.js';
 import { AuthErrors } from '../base/common/auth/auth.errors.js';
 import { type Carrier, extractCredential } from '../base/common/auth/credentials.js';
-import { kidOf, TokenVerifier } from './token-verifier.js';
+import { Clock } from '../base/common/clock.js';
+import { kidOf } from './token-verifier.js';
 
 /** The one passport strategy's name: every credential source is read by its extractor. */
 export const JWT_STRATEGY = 'jwt';
-
-/** The strategy's own TokenVerifier, in passport-jwt's per-strategy jsonwebtoken options. */
-const VERIFIER = 'portcullisVerifier';
-
-type JwtVerify = (
-  token: string,
-  key: unknown,
-  options: Record<string, unknown>,
-  done: (err: Error | null, claims?: unknown) => void,
-) => void;
-const seam = Strategy as unknown as { JwtVerifier: JwtVerify };
-const jsonwebtokenVerify = seam.JwtVerifier;
-/**
- * passport-jwt 4 verifies a token through its class's `JwtVerifier` alone (jsonwebtoken; no per-strategy
- * option): set once, here, to a dispatcher that holds no state. It hands each strategy's tokens to the
- * TokenVerifier in that strategy's own options (every application of a process its own; verified signatures
- * remembered: ECDSA was the largest cost of a validation), and any other strategy's to jsonwebtoken.
- */
-seam.JwtVerifier = (token, key, options, done) => {
-  const verifier = options[VERIFIER] as TokenVerifier | undefined;
-  if (!verifier) return jsonwebtokenVerify(token, key, options, done);
-  let claims;
-  try {
-    claims = verifier.verifyWith(token, key as KeyObject);
-  } catch (e) {
-    return done(e as Error);
-  }
-  done(null, claims);
-};
 
 /** Which token kinds each carrier accepts: the temporary sign-in token (TEMP) only in its own two. */
 const ACCEPTS: Record<Carrier, (kind: TokenKind) => boolean> = {
@@ -56,8 +27,9 @@ const ACCEPTS: Record<Carrier, (kind: TokenKind) => boolean> = {
 /**
  * The one credential strategy (passport-jwt), for the guard and the consent pages alike (the Authenticator
  * runs it): its extractor (credentials.ts) reads the source the request is asked for, the key is chosen by
- * `kid` among the service's live keys, TokenVerifier verifies the JWT (ES256 only), and the token's record is
- * looked up, so a revoked token fails on its very next use. The carrier decides two things: a temporary
+ * `kid` among the service's live keys, passport-jwt verifies the signature with jsonwebtoken (ES256 only),
+ * `validate` checks the expiry against the service's Clock (as every other expiry decision, so tests move
+ * time instead of waiting), and the token's record is looked up, so a revoked token fails on its very next use. The carrier decides two things: a temporary
  * sign-in token (TEMP) is accepted only from `Temp-Auth-Token` and the pending cookie, which carry nothing
  * else, the session cookie only a login token; and the App-ID header, when Auth-Token or Temp-Auth-Token
  * carried the token, must name the token's app. Which kinds a route accepts is the route's own `kinds`.
@@ -67,12 +39,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(
     keys: SigningKeysService,
     private readonly tokens: TokensService,
-    verifier: TokenVerifier,
+    private readonly clock: Clock,
   ) {
     super({
       jwtFromRequest: extractCredential,
       algorithms: [JWT_ALGORITHM],
-      jsonWebTokenOptions: { [VERIFIER]: verifier },
+      // jsonwebtoken would judge the expiry by the wall clock; validate() judges it by the service's Clock,
+      // before the token's record is looked up
+      ignoreExpiration: true,
       passReqToCallback: true,
       secretOrKeyProvider: (_req: Request, rawJwt: string, done: (err: unknown, key?: unknown) => void) => {
         const kid = kidOf(rawJwt);
@@ -96,6 +70,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     ) {
       throw AuthErrors.INVALID_TOKEN();
     }
+    if (claims.exp * 1000 <= this.clock.now().getTime()) throw AuthErrors.TOKEN_EXPIRED();
     if (carrier === 'auth-token' || carrier === 'temp-auth-token') {
       const appId = req.headers['app-id'];
       const named = (Array.isArray(appId) ? appId[0] : appId)?.trim();

@@ -17,11 +17,12 @@ export class TokenVerificationError extends Error {
 }
 
 /**
- * The one verifier of the service's JWTs: ES256 only (so `alg: none` and key confusion fail), the key chosen
- * by the `kid` header among the service's keys, through jsonwebtoken (passport-jwt's library). The request
- * guard (through passport-jwt), introspection, revocation and the consent session all use it.
+ * The verifier of the service's JWTs outside the request guard: ES256 only (so `alg: none` and key confusion
+ * fail), the key chosen by the `kid` header among the service's keys, through jsonwebtoken (passport-jwt's
+ * library). Introspection and revocation (the token endpoint) use it; the guard and the consent pages verify
+ * through passport-jwt itself (jwt.strategy.ts), with the same algorithm, key choice and library.
  *
- * ECDSA verification was the largest cost of an authenticated request, and whether a token's signature is
+ * ECDSA verification is the largest cost of a verification, and whether a token's signature is
  * valid under a given key never changes, so successful verifications are remembered, keyed by the SHA-256 of
  * the whole token and by the key object. Safe by construction: a different token (even one bit) has a
  * different hash; a retired key is refused by the key lookup before verification, and a rotated-in key is

@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
+import { createRequire } from 'node:module';
+import { Strategy } from 'passport-jwt';
 import { Authenticator } from '../../src/auth/authenticator.js';
 import { SsoLoginService } from '../../src/sign-in/identity-providers/sso-login.service.js';
 import { TokensService } from '../../src/credentials/tokens/tokens.service.js';
@@ -52,6 +54,12 @@ describe('the Authenticator and its credential sources', () => {
       method: 'GET',
       url: '/',
     }) as unknown as Request;
+
+  it('passport-jwt verifies with its own jsonwebtoken verifier: the application changes nothing process-wide', () => {
+    // the class-wide verifier is passport-jwt's own module, the one every strategy of the process shares
+    const own = createRequire(import.meta.url)('passport-jwt/lib/verify_jwt');
+    expect((Strategy as unknown as { JwtVerifier: unknown }).JwtVerifier).toBe(own);
+  });
 
   it('each header source runs its own strategy; the Authorization header wins over the others', async () => {
     const authenticator = t.get(Authenticator);
