@@ -10,6 +10,7 @@ import {
   ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 /** An installation of an app (its id chosen by the installation) that a user approved to act for them. */
 @Entity('approved_app_instances')
@@ -21,12 +22,8 @@ export class AppInstanceEntity {
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   /** The token handed to the instance; set on its one collection. */
   @Column({ type: 'uuid', nullable: true }) token_id!: string | null;
   /** The approver's rights at approval (their credential's ceiling): the collected token's ceiling. */

@@ -8,10 +8,9 @@ import {
   Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
-  JoinColumn,
-  ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 export const APP_TYPES = ['PAT', 'OAUTH'] as const;
 export type AppType = (typeof APP_TYPES)[number];
@@ -35,11 +34,8 @@ export class AppEntity {
    * reach the app's tokens until an administrator sets the acting user again.
    */
   @Column({ type: 'text', array: true, nullable: true }) acting_rights_cap!: string[] | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'default_user_id' })
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+  @References(() => UserEntity, 'default_user_id', { onDelete: 'SET NULL', nullable: true })
   default_user?: Relation<UserEntity>;
   @Column({ type: 'text' }) type!: AppType;
   @Column({ type: 'text', nullable: true }) oauth_client_type!: OAuthClientType | null;

@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { GroupEntity } from './group.entity.js';
 import { UserEntity } from './user.entity.js';
 import { AssetEntity } from './asset.entity.js';
@@ -35,17 +34,11 @@ export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
 export class AssetAclEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'uuid', nullable: true }) group_id!: string | null;
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id' })
-  group?: Relation<GroupEntity>;
+  @References(() => GroupEntity, 'group_id') group?: Relation<GroupEntity>;
   @Column({ type: 'text', array: true }) permissions!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;

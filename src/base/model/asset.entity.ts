@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 export const ASSET_TYPES = [
@@ -34,9 +33,7 @@ export const ASSET_STATUSES = ['ACTIVE', 'DELETED'] as const;
 export class AssetEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) title!: string;
   @Column({ type: 'text', default: 'ASSET' }) type!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;
@@ -61,9 +58,7 @@ export class AssetEntity {
 export class AssetVersionEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'text', default: 'N/A' }) analyze_status!: string;
   @Column({ type: 'text', default: 'NOT_ARCHIVED' }) archive_status!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;

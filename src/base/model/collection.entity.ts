@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { GroupEntity } from './group.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
@@ -32,9 +31,7 @@ export type CollectionObjectType = (typeof COLLECTION_OBJECT_TYPES)[number];
 export class CollectionEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) title!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;
   @Column({ type: 'text', nullable: true }) category!: string | null;
@@ -42,8 +39,7 @@ export class CollectionEntity {
   @Column({ type: 'text', default: 'DISABLED' }) custom_order_status!: string;
   /** The collection it is nested under; purging the parent makes its children roots. */
   @Column({ type: 'uuid', nullable: true }) parent_id!: string | null;
-  @ManyToOne(() => CollectionEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'parent_id' })
+  @References(() => CollectionEntity, 'parent_id', { onDelete: 'SET NULL' })
   parent?: Relation<CollectionEntity>;
   @Column({ type: 'uuid', nullable: true }) created_by_user!: string | null;
   @Column({ type: 'uuid', nullable: true }) deleted_by_user!: string | null;
@@ -63,9 +59,7 @@ export class CollectionEntity {
 export class CollectionContentEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) collection_id!: string;
-  @ManyToOne(() => CollectionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'collection_id' })
-  collection?: Relation<CollectionEntity>;
+  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
   @Column({ type: 'text' }) object_type!: string;
   @Column({ type: 'uuid' }) object_id!: string;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
@@ -90,17 +84,11 @@ export class CollectionContentEntity {
 export class CollectionAclEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) collection_id!: string;
-  @ManyToOne(() => CollectionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'collection_id' })
-  collection?: Relation<CollectionEntity>;
+  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'uuid', nullable: true }) group_id!: string | null;
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id' })
-  group?: Relation<GroupEntity>;
+  @References(() => GroupEntity, 'group_id') group?: Relation<GroupEntity>;
   @Column({ type: 'text', array: true }) permissions!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;

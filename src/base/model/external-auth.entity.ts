@@ -11,6 +11,7 @@ import {
   ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 export interface RedirectInfo {
   url: string | null;
@@ -33,12 +34,8 @@ export class ExternalAuthEntity {
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'jsonb', nullable: true }) redirect_info!: RedirectInfo | null;
   @Column({ type: 'timestamptz' }) expires!: Date;
   @Column({ type: 'uuid', nullable: true }) token_id!: string | null;

@@ -3,13 +3,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   PrimaryGeneratedColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 export const DIRECTORY_TYPES = ['LDAP', 'ACTIVE_DIRECTORY'] as const;
@@ -25,9 +24,7 @@ export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 export class DirectoryEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) type!: DirectoryType;
   @Column({ type: 'jsonb' }) settings!: Record<string, unknown>;
@@ -51,9 +48,7 @@ export class OidcProviderEntity {
   @Column({ type: 'uuid' })
   public_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) issuer!: string;
   @Column({ type: 'text' }) client_id!: string;
@@ -74,9 +69,7 @@ export class OidcProviderEntity {
 export class OidcLoginStateEntity {
   @PrimaryColumn({ type: 'text' }) state_sha256!: string;
   @Column({ type: 'uuid' }) oidc_provider_id!: string;
-  @ManyToOne(() => OidcProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'oidc_provider_id' })
-  oidc_provider?: Relation<OidcProviderEntity>;
+  @References(() => OidcProviderEntity, 'oidc_provider_id') oidc_provider?: Relation<OidcProviderEntity>;
   @Column({ type: 'text' }) code_verifier_sealed!: string;
   @Column({ type: 'text' }) nonce!: string;
   @Column({ type: 'text', nullable: true }) return_to!: string | null;
@@ -91,13 +84,9 @@ export class OidcLoginCodeEntity {
   @PrimaryColumn({ type: 'text' }) code_sha256!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) oidc_provider_id!: string;
-  @ManyToOne(() => OidcProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'oidc_provider_id' })
-  oidc_provider?: Relation<OidcProviderEntity>;
+  @References(() => OidcProviderEntity, 'oidc_provider_id') oidc_provider?: Relation<OidcProviderEntity>;
   @Index('ix_oidc_login_codes_expires')
   @Column({ type: 'timestamptz' })
   expires!: Date;

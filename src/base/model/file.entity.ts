@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { AssetEntity } from './asset.entity.js';
 
 /** What a jsonb column of this module holds. */
@@ -33,9 +32,7 @@ export const FILE_STATUSES = [
 export class FormatEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
@@ -52,9 +49,7 @@ export class FormatEntity {
 export class FileSetEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) format_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) storage_id!: string | null;
@@ -77,9 +72,7 @@ export class FileSetEntity {
 export class FileEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) format_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) file_set_id!: string | null;
@@ -119,9 +112,7 @@ export const KEYFRAME_TYPES = ['KEYFRAME', 'POSTER', 'KEYFRAME_MAP'] as const;
 export class KeyframeEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid' }) file_id!: string;
   @Column({ type: 'uuid' }) job_id!: string;
   @Column({ type: 'uuid' }) storage_id!: string;

@@ -7,10 +7,9 @@ import {
   Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
-  JoinColumn,
-  ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * What a row of `groups` is: a group (roles and ACLs), a team (people, no roles) or a role group (a bundle of
@@ -28,9 +27,7 @@ export type GroupKind = (typeof GROUP_KINDS)[number];
 export class GroupEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text', default: 'GROUP' }) kind!: GroupKind;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) description!: string | null;

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { UserEntity } from './user.entity.js';
 
 /** The factors whose guesses are counted, each on its own counter (src/accounts/lockout/guessing-defence.ts). */
@@ -15,9 +16,7 @@ export type GuessedFactor = (typeof GUESSED_FACTORS)[number];
 export class LoginAttemptEntity {
   @PrimaryColumn({ type: 'uuid' }) user_id!: string;
   @PrimaryColumn({ type: 'text' }) factor!: GuessedFactor;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'integer', default: 0 }) failures!: number;
   @Column({ type: 'timestamptz', nullable: true }) locked_until!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) last_failure_at!: Date | null;

@@ -4,13 +4,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   PrimaryGeneratedColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { DirectoryEntity, OidcProviderEntity } from './federation.entity.js';
 
@@ -31,9 +30,7 @@ export class IdentityProviderEntity {
   @Column({ type: 'uuid' })
   public_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) type!: IdpType;
   @Column({ type: 'jsonb' }) settings!: Record<string, unknown>;
   @Column({ type: 'boolean', default: false }) verbose_logging!: boolean;
@@ -66,25 +63,18 @@ export class IdentityProviderDomainEntity {
   @PrimaryColumn({ type: 'text' }) domain!: string;
   /** The authenticator the name routes to: exactly one of a SAML IdP, a directory, an OpenID provider. */
   @Column({ type: 'uuid', nullable: true }) identity_provider_id!: string | null;
-  @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'identity_provider_id' })
+  @References(() => IdentityProviderEntity, 'identity_provider_id')
   identity_provider?: Relation<IdentityProviderEntity>;
   @Index('ix_identity_provider_domains_directory')
   @Column({ type: 'uuid', nullable: true })
   directory_id!: string | null;
-  @ManyToOne(() => DirectoryEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'directory_id' })
-  directory?: Relation<DirectoryEntity>;
+  @References(() => DirectoryEntity, 'directory_id') directory?: Relation<DirectoryEntity>;
   @Index('ix_identity_provider_domains_oidc_provider')
   @Column({ type: 'uuid', nullable: true })
   oidc_provider_id!: string | null;
-  @ManyToOne(() => OidcProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'oidc_provider_id' })
-  oidc_provider?: Relation<OidcProviderEntity>;
+  @References(() => OidcProviderEntity, 'oidc_provider_id') oidc_provider?: Relation<OidcProviderEntity>;
   @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   /** When the binding was verified; null: not yet (it routes no one, provisions no one). */
   @Column({ type: 'timestamptz', nullable: true }) verified_at!: Date | null;
   /** The random value (256 bits, base64url) the TXT record must carry; public, not a credential. */
@@ -97,8 +87,7 @@ export class IdentityProviderDomainEntity {
 export class SamlRequestEntity {
   @PrimaryColumn({ type: 'text' }) id!: string;
   @Column({ type: 'uuid' }) identity_provider_id!: string;
-  @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'identity_provider_id' })
+  @References(() => IdentityProviderEntity, 'identity_provider_id')
   identity_provider?: Relation<IdentityProviderEntity>;
   @Column({ type: 'text', nullable: true }) return_to!: string | null;
   @Index('ix_saml_requests_expires')
@@ -122,12 +111,9 @@ export class SamlLoginCodeEntity {
   @PrimaryColumn({ type: 'text' }) code_sha256!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) identity_provider_id!: string;
-  @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'identity_provider_id' })
+  @References(() => IdentityProviderEntity, 'identity_provider_id')
   identity_provider?: Relation<IdentityProviderEntity>;
   @Index('ix_saml_login_codes_expires')
   @Column({ type: 'timestamptz' })

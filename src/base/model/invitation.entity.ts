@@ -1,15 +1,7 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity, type UserType } from './user.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * An invitation of an email into a domain. Until the invited person accepts it, it is all the domain has:
@@ -26,9 +18,7 @@ import {
 export class InvitationEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   /** Lower-cased, as accounts store it. */
   @Column({ type: 'text' }) email!: string;
   /** For a new account only: what the inviter knew of the person's name. */
@@ -38,13 +28,10 @@ export class InvitationEntity {
   @Column({ type: 'text', default: 'STANDARD' }) type!: UserType;
   /** The account that accepted; null while pending. */
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   /** Kept after the inviter leaves: the invitation stays valid, only its author is forgotten. */
   @Column({ type: 'uuid', nullable: true }) inviter_user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'inviter_user_id' })
+  @References(() => UserEntity, 'inviter_user_id', { onDelete: 'SET NULL', nullable: true })
   inviter?: Relation<UserEntity>;
   @Index('uq_invitations_reset_hash', { unique: true })
   @Column({ type: 'text', select: false })

@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import type { JsonObject } from './file.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
@@ -68,9 +67,7 @@ export const FINAL_JOB_STATUSES = ['FINISHED', 'FINISHED_WITH_WARNING', 'FAILED'
 export class JobEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid', nullable: true }) created_by_user!: string | null;
   @Column({ type: 'text', nullable: true }) object_type!: string | null;
   @Column({ type: 'uuid', nullable: true }) object_id!: string | null;
@@ -90,9 +87,7 @@ export class JobEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" }) related_objects!: JsonObject[];
   /** A job of the same domain this one is part of (cleared when the parent is deleted). */
   @Column({ type: 'uuid', nullable: true }) parent_id!: string | null;
-  @ManyToOne(() => JobEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'parent_id' })
-  parent?: Relation<JobEntity>;
+  @References(() => JobEntity, 'parent_id', { onDelete: 'SET NULL' }) parent?: Relation<JobEntity>;
   @Column({ type: 'timestamptz', nullable: true }) started_at!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) completed_at!: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;

@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 /**
@@ -34,8 +26,7 @@ export class MarketplaceNonceEntity {
   @Index('ix_marketplace_nonces_domain')
   @Column({ type: 'uuid', nullable: true })
   system_domain_id!: string | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'system_domain_id' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { onDelete: 'SET NULL' })
   system_domain?: Relation<SystemDomainEntity> | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

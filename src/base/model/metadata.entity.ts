@@ -3,13 +3,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { AssetEntity, AssetVersionEntity } from './asset.entity.js';
 import { CollectionEntity } from './collection.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
@@ -46,9 +45,7 @@ export interface FieldOption {
 export class MetadataFieldEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) label!: string;
   @Column({ type: 'text' }) field_type!: FieldType;
@@ -84,9 +81,7 @@ export interface ViewFieldRef {
 export class MetadataViewEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) description!: string | null;
   @Column({ type: 'jsonb', default: () => "'[]'" }) view_fields!: ViewFieldRef[];
@@ -100,9 +95,7 @@ export class MetadataViewEntity {
 export class MetadataCategoryEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) object_type!: string;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) label!: string | null;
@@ -117,13 +110,9 @@ export class MetadataCategoryEntity {
 export class MetadataValueEntity {
   @PrimaryColumn({ type: 'uuid' }) version_id!: string;
   @PrimaryColumn({ type: 'text' }) field_name!: string;
-  @ManyToOne(() => AssetVersionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'version_id' })
-  version?: Relation<AssetVersionEntity>;
+  @References(() => AssetVersionEntity, 'version_id') version?: Relation<AssetVersionEntity>;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   /** `[{value}]`, as the spec's field_values. */
   @Column({ type: 'jsonb' }) field_values!: { value: unknown }[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
@@ -135,9 +124,7 @@ export class MetadataValueEntity {
 export class CollectionMetadataValueEntity {
   @PrimaryColumn({ type: 'uuid' }) collection_id!: string;
   @PrimaryColumn({ type: 'text' }) field_name!: string;
-  @ManyToOne(() => CollectionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'collection_id' })
-  collection?: Relation<CollectionEntity>;
+  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
   /** `[{value}]`, as the spec's field_values. */
   @Column({ type: 'jsonb' }) field_values!: { value: unknown }[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;

@@ -1,11 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { AppEntity } from './app.entity.js';
 import { UserEntity } from './user.entity.js';
 
@@ -20,12 +14,8 @@ export abstract class OAuthGrantColumns {
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'text', array: true }) scopes!: string[];
   @Column({ type: 'timestamptz' }) expires!: Date;
   /** Claimed once, by one compare-and-set UPDATE: of concurrent presentations exactly one wins. */

@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { AppEntity } from './app.entity.js';
 import { UserEntity } from './user.entity.js';
 
@@ -24,12 +23,8 @@ export class OidcGrantEntity {
   @PrimaryColumn({ type: 'uuid' }) grant_id!: string;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   /** The consent-page session's token record (a LOGIN token), ended by RP-initiated logout. */
   @Column({ type: 'uuid' }) session_id!: string;
   /** The session's opaque id in id_tokens (an HMAC of session_id: the record's id never leaves). */
@@ -49,12 +44,8 @@ export class OidcGrantEntity {
 export class OAuthConsentEntity {
   @PrimaryColumn({ type: 'uuid' }) user_id!: string;
   @PrimaryColumn({ type: 'uuid' }) app_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
   @Column({ type: 'text', array: true }) scopes!: string[];
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }

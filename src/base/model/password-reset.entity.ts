@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { UserEntity } from './user.entity.js';
 
 /**
@@ -21,9 +13,7 @@ export class PasswordResetEntity {
   @Index('ix_password_resets_user')
   @Column({ type: 'uuid' })
   user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Index('uq_password_resets_secret', { unique: true })
   @Column({ type: 'text', select: false })
   secret_sha256!: string;

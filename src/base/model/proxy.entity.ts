@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import { AssetEntity } from './asset.entity.js';
 import { FileEntity, type JsonObject } from './file.entity.js';
 
@@ -24,13 +23,9 @@ import { FileEntity, type JsonObject } from './file.entity.js';
 export class ProxyEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'asset_id' })
-  asset?: Relation<AssetEntity>;
+  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
   @Column({ type: 'uuid' }) file_id!: string;
-  @ManyToOne(() => FileEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'file_id' })
-  file?: Relation<FileEntity>;
+  @References(() => FileEntity, 'file_id') file?: Relation<FileEntity>;
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) filename!: string;

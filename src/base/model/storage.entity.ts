@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 import type { JsonObject } from './file.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
@@ -44,9 +43,7 @@ export const STORAGE_STATUSES = ['ACTIVE', 'INACTIVE', 'FAILING'] as const;
 export class StorageEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid', nullable: true }) system_domain_id!: string | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) method!: string;
   @Column({ type: 'text' }) purpose!: string;

@@ -8,10 +8,9 @@ import {
   Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
-  JoinColumn,
-  ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * TEMP: the temporary sign-in token of a sign-in whose second factor is still owed; SCIM: a domain's
@@ -34,15 +33,9 @@ export class TokenEntity {
   @Column({ type: 'uuid' }) system_domain_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) app_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: Relation<AppEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
+  @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
   @Column({ type: 'text' }) kind!: TokenKind;
   /** OAuth tokens only: the granted scopes. */
   @Column({ type: 'text', array: true, nullable: true }) scopes!: string[] | null;

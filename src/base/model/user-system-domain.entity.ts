@@ -11,6 +11,7 @@ import {
   ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 /** Membership of a user in a system domain (a user may belong to several). */
 @Entity('user_system_domains')
@@ -18,12 +19,8 @@ import {
 export class UserSystemDomainEntity {
   @PrimaryColumn({ type: 'uuid' }) user_id!: string;
   @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<UserEntity>;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   /** Administrator of this domain (admin rights are per domain: joining another domain grants none there). */
   @Column({ type: 'boolean', default: false }) is_admin!: boolean;
   /** Set on a membership made by a partner domain access grant: the partner domain (revoking removes it). */

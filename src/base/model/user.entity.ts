@@ -6,10 +6,9 @@ import {
   Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
-  JoinColumn,
-  ManyToOne,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
 
 export const USER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -34,8 +33,7 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false }) is_super_admin!: boolean;
   /** The domain the user signs into by default; also one of their memberships. */
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'system_domain_id' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { onDelete: 'RESTRICT' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'timestamptz', nullable: true }) last_login!: Date | null;
   /**

@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
 import { WebhookEntity } from './webhook.entity.js';
 
@@ -27,13 +19,9 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) webhook_id!: string;
-  @ManyToOne(() => WebhookEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'webhook_id' })
-  webhook?: Relation<WebhookEntity>;
+  @References(() => WebhookEntity, 'webhook_id') webhook?: Relation<WebhookEntity>;
   @Column({ type: 'uuid' }) event_id!: string;
-  @ManyToOne(() => WebhookEventEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'event_id' })
-  event?: Relation<WebhookEventEntity>;
+  @References(() => WebhookEventEntity, 'event_id') event?: Relation<WebhookEventEntity>;
   @Column({ type: 'text', default: 'PENDING' }) status!: DeliveryStatus;
   @Column({ type: 'integer', default: 0 }) attempts!: number;
   @Column({ type: 'timestamptz' }) next_attempt_at!: Date;

@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 /**
@@ -21,9 +13,7 @@ import { SystemDomainEntity } from './system-domain.entity.js';
 export class WebhookEventEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid', nullable: true }) object_id!: string | null;
   @Column({ type: 'text', nullable: true }) realm!: string | null;
   @Column({ type: 'text' }) operation!: string;

@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 export const WEBHOOK_STATUSES = ['ENABLED', 'DISABLED', 'FAILING', 'DELETED'] as const;
@@ -27,9 +26,7 @@ export const ACTIVE_STATUSES: readonly WebhookStatus[] = ['ENABLED', 'FAILING'];
 export class WebhookEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id' })
-  system_domain?: Relation<SystemDomainEntity>;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) url!: string;
   @Column({ type: 'text' }) event_type!: string;
   @Column({ type: 'text', nullable: true }) operation!: string | null;
