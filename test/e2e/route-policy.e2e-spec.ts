@@ -1,5 +1,6 @@
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { Controller, Get, Post, RequestMethod } from '@nestjs/common';
+import { DECORATORS as SWAGGER } from '@nestjs/swagger';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import {
   AUTH_OPTIONS,
@@ -19,6 +20,8 @@ import { routeLayers } from '../../src/base/common/http/route-index.js';
 interface RouteInfo {
   route: string;
   handler: string;
+  /** The OpenAPI operationId: the method name, unless the route names its own (a route family's members). */
+  operationId: string;
   policy: 'public' | 'authenticated' | null;
   /** Declares both: the guard lets `@Public()` win, which would silently drop the `@Authenticated` rules. */
   conflicting: boolean;
@@ -49,6 +52,9 @@ function routesOf(controller: ControllerClass): RouteInfo[] {
         routes.push({
           route: `${method} /${base}/${p}`.replace(/\/+/g, '/'),
           handler: `${controller.name}.${name}`,
+          operationId:
+            (Reflect.getMetadata(SWAGGER.API_OPERATION, handler) as { operationId?: string } | undefined)
+              ?.operationId ?? name,
           policy,
           conflicting: declares(IS_PUBLIC) && declares(AUTH_OPTIONS),
           ...(policy === 'public'
@@ -122,12 +128,14 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       {
         route: 'GET /probe/open',
         handler: 'UndeclaredProbeController.forgotten',
+        operationId: 'forgotten',
         policy: null,
         conflicting: false,
       },
       {
         route: 'GET /probe/fine',
         handler: 'UndeclaredProbeController.declared',
+        operationId: 'declared',
         policy: 'public',
         conflicting: false,
         rules: 'public',
@@ -137,6 +145,7 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
       {
         route: 'POST /probe2/',
         handler: 'ConflictingProbeController.both',
+        operationId: 'both',
         policy: 'public',
         conflicting: true,
         rules: 'public',
@@ -266,9 +275,9 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     expect(publicRoutes.filter((h) => /^(AppsController|TokensController)\./.test(h))).toEqual([]);
   });
 
-  it('method names (the OpenAPI operationIds) are unique across the app', () => {
+  it('operationIds (the method names, or a route family member’s own) are unique across the app', () => {
     // one name per handler (a handler mounted at two paths is one operation twice)
-    const names = [...new Set(routes.map((r) => r.handler))].map((h) => h.split('.')[1]);
+    const names = [...new Map(routes.map((r) => [r.handler, r.operationId])).values()];
     const dupes = names.filter((n, i) => names.indexOf(n) !== i);
     expect(dupes).toEqual([]);
   });

@@ -225,7 +225,10 @@ describe('applyPatch refusals', () => {
   it('refuses more than 1000 operations with 400 tooMany, and takes 1000', async () => {
     const op = { op: 'replace', path: 'displayName', value: 'x' };
     const many = (n: number) => patchOf(...Array.from({ length: n }, (_, i) => ({ ...op, value: `x${i}` })));
-    expect(await refusalOf(applyPatch('User', ADA, many(1001)))).toEqual({ status: 400, scimType: 'tooMany' });
+    expect(await refusalOf(applyPatch('User', ADA, many(1001)))).toEqual({
+      status: 400,
+      scimType: 'tooMany',
+    });
     expect((await applyPatch('User', ADA, many(1000))).displayName).toBe('x999');
   });
 

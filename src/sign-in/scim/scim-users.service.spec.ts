@@ -166,10 +166,12 @@ describe('ScimUsersService.create', () => {
 
   it('refuses a userName that is no email with 400 invalidValue before any transaction', async () => {
     const s = setup(null);
-    expect(await refusalOf(s.service.create(caller(), userBody({ userName: 'not-an-email' }), BASE))).toEqual({
-      status: 400,
-      scimType: 'invalidValue',
-    });
+    expect(await refusalOf(s.service.create(caller(), userBody({ userName: 'not-an-email' }), BASE))).toEqual(
+      {
+        status: 400,
+        scimType: 'invalidValue',
+      },
+    );
     expect(s.repo.transaction).not.toHaveBeenCalled();
     nothingWritten(s);
   });
