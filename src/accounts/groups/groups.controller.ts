@@ -92,17 +92,8 @@ export class GroupsController extends GroupMembershipRoutes {
     return this.groups.get(caller, id);
   }
 
-  @edit.patch
+  @edit.both('replaceGroup')
   updateGroup(
-    @Param('group_id', uuid) id: string,
-    @Body() body: UpdateGroupDto,
-    @Caller() caller: AuthContext,
-  ): Promise<GroupDto> {
-    return this.groups.update(caller, id, body);
-  }
-
-  @edit.put
-  replaceGroup(
     @Param('group_id', uuid) id: string,
     @Body() body: UpdateGroupDto,
     @Caller() caller: AuthContext,

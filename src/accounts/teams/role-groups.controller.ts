@@ -86,16 +86,7 @@ export class RoleGroupsController {
     return this.kinds.get(ROLE_GROUP, caller, id) as Promise<RoleGroupDto>;
   }
 
-  @edit.put
-  replaceRoleGroup(
-    @Param('role_group_id', uuid) id: string,
-    @Body() body: UpdateRoleGroupDto,
-    @Caller() caller: AuthContext,
-  ) {
-    return this.kinds.update(ROLE_GROUP, caller, id, body) as Promise<RoleGroupDto>;
-  }
-
-  @edit.patch
+  @edit.both('replaceRoleGroup')
   updateRoleGroup(
     @Param('role_group_id', uuid) id: string,
     @Body() body: UpdateRoleGroupDto,

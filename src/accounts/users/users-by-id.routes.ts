@@ -53,17 +53,8 @@ export abstract class UsersByIdRoutes {
     return this.users.roles(caller, id);
   }
 
-  @edit.patch
+  @edit.both('replaceUser')
   updateUser(
-    @Param('user_id', uuid) id: string,
-    @Body() body: UpdateUserDto,
-    @Caller() caller: AuthContext,
-  ): Promise<UserDto> {
-    return this.users.update(caller, id, body);
-  }
-
-  @edit.put
-  replaceUser(
     @Param('user_id', uuid) id: string,
     @Body() body: UpdateUserDto,
     @Caller() caller: AuthContext,

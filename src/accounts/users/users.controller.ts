@@ -55,13 +55,8 @@ export class UsersController extends UsersByIdRoutes {
 
   // no role: the caller edits themself (names; email and password only from their own sign-in or a super
   // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
-  @editCurrent.patch
+  @editCurrent.both('replaceCurrentUser')
   updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
-    return this.users.update(caller, caller.userId, body);
-  }
-
-  @editCurrent.put
-  replaceCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
 

@@ -65,6 +65,22 @@ describe('AppsController (HTTP layer, faked service)', () => {
     expect(service.update).toHaveBeenCalledWith(s.callers.appWriter, APP, { description: 'd' });
   });
 
+  it('PUT is the same handler as PATCH under its own operation: same policy, pipes and service call', async () => {
+    await s.http.put(`${APPS}/${APP}/`).set(s.as('appWriter')).send({ description: 'd' }).expect(200);
+    expect(service.update).toHaveBeenCalledWith(s.callers.appWriter, APP, { description: 'd' });
+    // the twin's body is validated against the same DTO, and its path parameter by the same pipe
+    const bad = await s.http
+      .put(`${APPS}/${APP}/`)
+      .set(s.as('appWriter'))
+      .send({ type: 'ROBOT' })
+      .expect(400);
+    expect(Object.keys(bad.body.errors as object)).toEqual(['type']);
+    await s.http.put(`${APPS}/not-a-uuid/`).set(s.as('appWriter')).send({}).expect(404);
+    await s.http.put(`${APPS}/${APP}/`).set(s.as('user')).send({}).expect(403);
+    await s.http.put(`${APPS}/${APP}/`).send({}).expect(401);
+    expect(service.update).toHaveBeenCalledTimes(1);
+  });
+
   it.each([
     [{}, ['name']],
     [{ name: 'x', type: 'ROBOT' }, ['type']],

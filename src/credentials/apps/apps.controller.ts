@@ -69,16 +69,7 @@ export class AppsController {
     return appView(await this.apps.get(caller, id));
   }
 
-  @edit.put
-  replaceApp(
-    @Param('app_id', uuid) id: string,
-    @Body() body: UpdateAppDto,
-    @Caller() caller: AuthContext,
-  ): Promise<CreatedAppDto> {
-    return this.apps.update(caller, id, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceApp')
   updateApp(
     @Param('app_id', uuid) id: string,
     @Body() body: UpdateAppDto,

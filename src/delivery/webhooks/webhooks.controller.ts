@@ -86,16 +86,7 @@ export class WebhooksController extends WebhookDeliveryRoutes {
     return this.webhooks.get(caller, id);
   }
 
-  @edit.put
-  replaceWebhook(
-    @Param('webhook_id', uuid) id: string,
-    @Body() body: UpdateWebhookDto,
-    @Caller() caller: AuthContext,
-  ): Promise<WebhookDto> {
-    return this.webhooks.update(caller, id, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceWebhook')
   updateWebhook(
     @Param('webhook_id', uuid) id: string,
     @Body() body: UpdateWebhookDto,

@@ -87,17 +87,8 @@ export class AssetsController {
     return this.assets.get(caller, id);
   }
 
-  @edit.patch
+  @edit.both('replaceAsset')
   updateAsset(
-    @Param(param, uuid) id: string,
-    @Body() body: UpdateAssetDto,
-    @Caller() caller: AuthContext,
-  ): Promise<AssetDto> {
-    return this.assets.update(caller, id, body);
-  }
-
-  @edit.put
-  replaceAsset(
     @Param(param, uuid) id: string,
     @Body() body: UpdateAssetDto,
     @Caller() caller: AuthContext,

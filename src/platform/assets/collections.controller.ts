@@ -79,17 +79,8 @@ export class CollectionsController {
     return this.collections.get(caller, id);
   }
 
-  @edit.patch
+  @edit.both('replaceCollection')
   updateCollection(
-    @Param(param, uuid) id: string,
-    @Body() body: UpdateCollectionDto,
-    @Caller() caller: AuthContext,
-  ): Promise<CollectionDto> {
-    return this.collections.update(caller, id, body);
-  }
-
-  @edit.put
-  replaceCollection(
     @Param(param, uuid) id: string,
     @Body() body: UpdateCollectionDto,
     @Caller() caller: AuthContext,

@@ -72,16 +72,7 @@ export class FormatsController extends FileSetRoutes {
     return this.formats.getFormat(assetId, id);
   }
 
-  @edit.put
-  replaceFormat(
-    @Param(param, asset) assetId: string,
-    @Param('format_id', format) id: string,
-    @Body() body: UpdateFormatDto,
-  ): Promise<FormatDto> {
-    return this.formats.updateFormat(assetId, id, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceFormat')
   updateFormat(
     @Param(param, asset) assetId: string,
     @Param('format_id', format) id: string,

@@ -80,16 +80,7 @@ export class ProxiesController extends ProxyVersionRoutes {
     return this.proxies.get(assetId, id);
   }
 
-  @edit.put
-  replaceProxy(
-    @Param(param, asset) assetId: string,
-    @Param('proxy_id', proxy) id: string,
-    @Body() body: UpdateProxyDto,
-  ): Promise<ProxyDto> {
-    return this.proxies.update(assetId, id, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceProxy')
   updateProxy(
     @Param(param, asset) assetId: string,
     @Param('proxy_id', proxy) id: string,

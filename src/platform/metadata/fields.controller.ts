@@ -69,16 +69,7 @@ export class FieldsController {
     return this.fields.get(caller, name);
   }
 
-  @edit.put
-  replaceField(
-    @Param('field_name') name: string,
-    @Body() body: UpdateFieldDto,
-    @Caller() caller: AuthContext,
-  ): Promise<FieldDto> {
-    return this.fields.update(caller, name, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceField')
   updateField(
     @Param('field_name') name: string,
     @Body() body: UpdateFieldDto,

@@ -44,16 +44,7 @@ export abstract class IdpByIdRoutes extends DomainBindingRoutes {
     return this.idps.get(caller, id);
   }
 
-  @edit.put
-  replaceIdentityProvider(
-    @Param('identity_provider_id', uuid) id: string,
-    @Body() body: UpdateIdentityProviderDto,
-    @Caller() caller: AuthContext,
-  ): Promise<IdentityProviderDto> {
-    return this.idps.update(caller, id, body);
-  }
-
-  @edit.patch
+  @edit.both('replaceIdentityProvider')
   updateIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Body() body: UpdateIdentityProviderDto,

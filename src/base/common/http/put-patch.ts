@@ -1,4 +1,5 @@
 import { applyDecorators, Patch, Put, type Type } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Authenticated, type AuthenticatedOptions } from '../auth/authenticated.decorator.js';
 import { ApiErrors, type ErrorSpec } from './api-errors.js';
@@ -15,12 +16,22 @@ export interface PutAndPatchSpec {
   patch: string;
 }
 
+/** What TypeScript records of a method's parameters and answer, which Nest's pipes and Swagger read. */
+const DESIGN_KEYS = ['design:paramtypes', 'design:returntype', 'design:type'];
+
 /**
- * The PUT and PATCH twins of one update, declared from one spec: `const edit = PutAndPatch({...})`, then
- * `@edit.put` on `replaceX` and `@edit.patch` on `updateX`, each calling the same service method. Two methods
- * because the method name is the OpenAPI operationId and Nest maps one HTTP method per handler.
+ * One update offered as PUT and as PATCH, declared from one spec on one handler: `const edit =
+ * PutAndPatch({...})`, then `@edit.both('replaceX')` on `updateX`. The decorated method is the PATCH
+ * (`updateX`, its operationId); its PUT twin `replaceX` is the same handler under its own name, since the
+ * method name is the OpenAPI operationId and Nest maps one HTTP method per handler: a function of its own
+ * that calls the method, with the method's parameters (the route arguments, the types the pipes validate
+ * against) recorded for it too. `put` and `patch` alone stay for an update whose two methods differ.
  */
-export function PutAndPatch(spec: PutAndPatchSpec): { put: MethodDecorator; patch: MethodDecorator } {
+export function PutAndPatch(spec: PutAndPatchSpec): {
+  put: MethodDecorator;
+  patch: MethodDecorator;
+  both: (putName: string) => MethodDecorator;
+} {
   // applied in the order a stack of decorators is (bottom up), so the answers merge as they always did
   const route = (method: MethodDecorator, summary: string) =>
     applyDecorators(
@@ -30,5 +41,28 @@ export function PutAndPatch(spec: PutAndPatchSpec): { put: MethodDecorator; patc
       Authenticated(spec.policy),
       method,
     );
-  return { put: route(Put(spec.path), spec.put), patch: route(Patch(spec.path), spec.patch) };
+  const put = route(Put(spec.path), spec.put);
+  const patch = route(Patch(spec.path), spec.patch);
+  const both =
+    (putName: string): MethodDecorator =>
+    (target, key, descriptor) => {
+      const handler = descriptor.value as unknown as (...args: unknown[]) => unknown;
+      // a function of its own: Nest and Swagger keep a route's metadata on its handler function
+      const twin = {
+        [putName](this: unknown, ...args: unknown[]) {
+          return handler.apply(this, args);
+        },
+      }[putName];
+      Object.defineProperty(target, putName, { value: twin, writable: true, configurable: true });
+      // the parameter decorators ran before this one: the twin takes the same parameters
+      const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) as unknown;
+      Reflect.defineMetadata(ROUTE_ARGS_METADATA, args, target.constructor, putName);
+      for (const design of DESIGN_KEYS) {
+        const value = Reflect.getMetadata(design, target, key) as unknown;
+        if (value !== undefined) Reflect.defineMetadata(design, value, target, putName);
+      }
+      put(target, putName, Object.getOwnPropertyDescriptor(target, putName)!);
+      patch(target, key, descriptor);
+    };
+  return { put, patch, both };
 }
