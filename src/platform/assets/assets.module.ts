@@ -16,7 +16,6 @@ import { CollectionAclsService } from './collection-acls.service.js';
 import { CollectionContentsController } from './collection-contents.controller.js';
 import { CollectionContentsService } from './collection-contents.service.js';
 import { CollectionEvents } from './collection-events.js';
-import { CollectionGroupAclsController } from './collection-group-acls.controller.js';
 import { CollectionPermissionsService } from './collection-permissions.js';
 import { CollectionQueueController } from './collection-queue.controller.js';
 import { CollectionQueueService } from './collection-queue.service.js';
@@ -39,7 +38,6 @@ import { CollectionsService } from './collections.service.js';
     CollectionContentsController,
     CollectionQueueController,
     CollectionAclsController,
-    CollectionGroupAclsController,
   ],
   providers: [
     AssetsService,
