@@ -40,19 +40,9 @@ export class GroupsService {
   ) {}
 
   async list(auth: AuthContext, q: GroupListQueryDto, path: string): Promise<ListEnvelope<GroupDto>> {
-    const { qb, text } = this.searched(auth, q);
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'name', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: async (rows) => {
-        const members = await this.memberIds(this.repo.manager, rows);
-        return rows.map((g) => groupView(g, members.get(g.id) ?? []));
-      },
+    return this.page(auth, q, path, async (rows) => {
+      const members = await this.memberIds(this.repo.manager, rows);
+      return rows.map((g) => groupView(g, members.get(g.id) ?? []));
     });
   }
 
@@ -62,17 +52,7 @@ export class GroupsService {
     q: GroupListQueryDto,
     path: string,
   ): Promise<ListEnvelope<GroupBasicDto>> {
-    const { qb, text } = this.searched(auth, q);
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'name', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: (rows) => rows.map(groupBasicView),
-    });
+    return this.page(auth, q, path, (rows) => rows.map(groupBasicView));
   }
 
   async get(auth: AuthContext, id: string): Promise<GroupDto> {
@@ -177,10 +157,26 @@ export class GroupsService {
     });
   }
 
-  /** Groups of the caller's domain, filtered by `query` (the name). */
-  private searched(auth: AuthContext, q: GroupListQueryDto) {
+  /** A page of the caller's domain's groups, filtered by `query` (the name), each shown by `view`. */
+  private page<T>(
+    auth: AuthContext,
+    q: GroupListQueryDto,
+    path: string,
+    view: (rows: GroupEntity[]) => T[] | Promise<T[]>,
+  ): Promise<ListEnvelope<T>> {
     const text = q.query?.trim();
-    return { qb: this.repo.search(auth.systemDomainId, text), text };
+    const qb = this.repo.search(auth.systemDomainId, text);
+    const defaultSort = [{ field: 'name', order: 'ASC' as const }];
+    return pageList({
+      qb,
+      alias: 'g',
+      q,
+      sortable: SORTABLE,
+      defaultSort,
+      path,
+      query: { query: text },
+      view,
+    });
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {

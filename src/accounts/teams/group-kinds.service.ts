@@ -51,17 +51,7 @@ export class GroupKindsService {
     q: GroupListQueryDto,
     path: string,
   ): Promise<ListEnvelope<View>> {
-    const { qb, text } = this.searched(auth, q, [spec.kind]);
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'name', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: (rows) => this.views(this.repo.manager, spec, rows),
-    });
+    return this.page([spec.kind], auth, q, path, (rows) => this.views(this.repo.manager, spec, rows));
   }
 
   /** The basic form (id, name, kind) of some kinds: any member of the domain may list these, for pickers. */
@@ -71,17 +61,9 @@ export class GroupKindsService {
     q: GroupListQueryDto,
     path: string,
   ): Promise<ListEnvelope<GroupLikeBasicDto>> {
-    const { qb, text } = this.searched(auth, q, kinds);
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'name', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: (rows) => rows.map((g) => ({ id: g.id, name: g.name, kind: g.kind })),
-    });
+    return this.page(kinds, auth, q, path, (rows) =>
+      rows.map((g) => ({ id: g.id, name: g.name, kind: g.kind })),
+    );
   }
 
   async get(spec: KindSpec, auth: AuthContext, id: string): Promise<View> {
@@ -236,9 +218,27 @@ export class GroupKindsService {
     });
   }
 
-  private searched(auth: AuthContext, q: GroupListQueryDto, kinds: GroupEntity['kind'][]) {
+  /** A page of the domain's groups of some kinds, filtered by `query` (the name), each shown by `view`. */
+  private page<T>(
+    kinds: GroupEntity['kind'][],
+    auth: AuthContext,
+    q: GroupListQueryDto,
+    path: string,
+    view: (rows: GroupEntity[]) => T[] | Promise<T[]>,
+  ): Promise<ListEnvelope<T>> {
     const text = q.query?.trim();
-    return { qb: this.repo.search(auth.systemDomainId, kinds, text), text };
+    const qb = this.repo.search(auth.systemDomainId, kinds, text);
+    const defaultSort = [{ field: 'name', order: 'ASC' as const }];
+    return pageList({
+      qb,
+      alias: 'g',
+      q,
+      sortable: SORTABLE,
+      defaultSort,
+      path,
+      query: { query: text },
+      view,
+    });
   }
 
   /** Current members only (a membership of someone who left the domain is not shown), and team logos. */

@@ -89,41 +89,21 @@ export class UsersService {
   }
 
   async list(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserDto>> {
-    const { qb, text } = this.searched(auth, q);
-    return pageList({
-      qb,
-      alias: 'u',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'email', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: async (rows) => {
-        const admins = await this.repo.adminsAmong(
-          auth.systemDomainId,
-          rows.map((u) => u.id),
-        );
-        return this.repo.withMemberships(
-          auth.systemDomainId,
-          rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id))),
-        );
-      },
+    return this.page(auth, q, path, async (rows) => {
+      const admins = await this.repo.adminsAmong(
+        auth.systemDomainId,
+        rows.map((u) => u.id),
+      );
+      return this.repo.withMemberships(
+        auth.systemDomainId,
+        rows.map((u) => userView(u, auth.systemDomainId, admins.has(u.id))),
+      );
     });
   }
 
   /** The picker's list: any member of the domain sees who else is in it, in the basic form. */
   async basicList(auth: AuthContext, q: UserListQueryDto, path: string): Promise<ListEnvelope<UserBasicDto>> {
-    const { qb, text } = this.searched(auth, q);
-    return pageList({
-      qb,
-      alias: 'u',
-      q,
-      sortable: SORTABLE,
-      defaultSort: [{ field: 'email', order: 'ASC' }],
-      path,
-      query: { query: text },
-      view: (rows) => rows.map(userBasicView),
-    });
+    return this.page(auth, q, path, (rows) => rows.map(userBasicView));
   }
 
   async get(auth: AuthContext, id: string): Promise<UserDto> {
@@ -327,10 +307,26 @@ export class UsersService {
     return patch;
   }
 
-  /** Members of the caller's domain, filtered by `query` (email, first and last name). */
-  private searched(auth: AuthContext, q: UserListQueryDto) {
+  /** A page of the caller's domain's members, filtered by `query` (email, first and last name), shown by `view`. */
+  private page<T>(
+    auth: AuthContext,
+    q: UserListQueryDto,
+    path: string,
+    view: (rows: UserEntity[]) => T[] | Promise<T[]>,
+  ): Promise<ListEnvelope<T>> {
     const text = q.query?.trim();
-    return { qb: this.repo.search(auth.systemDomainId, text), text };
+    const qb = this.repo.search(auth.systemDomainId, text);
+    const defaultSort = [{ field: 'email', order: 'ASC' as const }];
+    return pageList({
+      qb,
+      alias: 'u',
+      q,
+      sortable: SORTABLE,
+      defaultSort,
+      path,
+      query: { query: text },
+      view,
+    });
   }
 
   /** A member of the caller's domain, else 404; `lock` holds the user row until the transaction ends. */
