@@ -6,11 +6,9 @@ import { MailModule } from '../../delivery/mail/mail.module.js';
 import { LoginModule } from '../login/login.module.js';
 import { PasskeySignIn } from './passkey-sign-in.service.js';
 import { PASSKEYS_CONFIG } from './passkeys-config.js';
-import {
-  CurrentPasskeysController,
-  PasskeyLoginController,
-  UserPasskeysController,
-} from './passkeys.controller.js';
+import { PasskeyLoginController } from './passkey-login.controller.js';
+import { CurrentPasskeysController } from './passkeys.controller.js';
+import { UserPasskeysController } from './user-passkeys.controller.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import { PasskeysService } from './passkeys.service.js';
 import { PendingSignIn } from './pending-sign-in.js';

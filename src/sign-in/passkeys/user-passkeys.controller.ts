@@ -1,0 +1,56 @@
+import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
+import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { ApiErrors } from '../../base/common/http/api-errors.js';
+import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
+import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import type { PasskeyDto } from './dto/passkeys.dto.js';
+import { page, PasskeyListDto } from './passkey-pages.js';
+import { PasskeysService } from './passkeys.service.js';
+
+const uuid = new UuidParamPipe();
+const userAccess = { entity: 'user' as const, param: 'user_id' };
+
+/** An administrator's view of a user's passkeys: list them, remove a lost or cloned one. */
+@ApiTags('users')
+@Controller('API/users/v1/users')
+export class UserPasskeysController {
+  constructor(private readonly passkeys: PasskeysService) {}
+
+  @Get(':user_id/webauthn')
+  @Authenticated({ roles: ['can_read_users'], access: userAccess })
+  @ApiOperation({ summary: 'A user’s passkeys' })
+  @ApiOkResponse({ type: PasskeyListDto })
+  @ApiErrors(400, 404)
+  async listUserPasskeys(
+    @Caller() caller: AuthContext,
+    @Param('user_id', uuid) userId: string,
+    @Query() q: PageQueryDto,
+    @Req() req: Request,
+  ): Promise<ListEnvelope<PasskeyDto>> {
+    return page(await this.passkeys.listFor(caller, userId), q, req);
+  }
+
+  @Delete(':user_id/webauthn/:id')
+  @HttpCode(204)
+  @Authenticated({ roles: ['can_write_users'], access: userAccess })
+  @ApiOperation({
+    summary:
+      'Removes a user’s passkey (lost or cloned). The passkeys are the account’s: only an administrator of the user’s only domain, or a super administrator, may remove them',
+  })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrors(400, 404, {
+    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may then)',
+  })
+  removeUserPasskey(
+    @Caller() caller: AuthContext,
+    @Param('user_id', uuid) userId: string,
+    @Param('id', uuid) id: string,
+  ): Promise<void> {
+    return this.passkeys.removeFor(caller, userId, id);
+  }
+}
