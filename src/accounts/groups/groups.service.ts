@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { pageOfGroups } from './group-page.js';
 import { GroupsErrors } from './groups.errors.js';
 import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
-import { pageList } from '../../base/common/http/page-list.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type {
   CreateGroupDto,
@@ -21,8 +21,6 @@ import { WebhookEventsService } from '../../delivery/events/webhook-events.servi
 import { GroupsRepository } from './groups.repository.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
 import { recordGroupChange } from './group-change.js';
-
-const SORTABLE = ['name', 'date_created'] as const;
 
 /**
  * Groups carry the roles of a domain's users. The one rule against privilege escalation: a caller may only
@@ -164,19 +162,7 @@ export class GroupsService {
     path: string,
     view: (rows: GroupEntity[]) => T[] | Promise<T[]>,
   ): Promise<ListEnvelope<T>> {
-    const text = q.query?.trim();
-    const qb = this.repo.search(auth.systemDomainId, text);
-    const defaultSort = [{ field: 'name', order: 'ASC' as const }];
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort,
-      path,
-      query: { query: text },
-      view,
-    });
+    return pageOfGroups((text) => this.repo.search(auth.systemDomainId, text), q, path, view);
   }
 
   private async find(em: EntityManager, auth: AuthContext, id: string): Promise<GroupEntity> {

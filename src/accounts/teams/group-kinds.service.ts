@@ -1,10 +1,10 @@
 import type { UserDto } from '../users/dto/user.dto.js';
+import { pageOfGroups } from '../groups/group-page.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
-import { pageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
@@ -24,7 +24,6 @@ import { GroupsService } from '../groups/groups.service.js';
 import { TeamsErrors } from './teams.errors.js';
 import { TeamsRepository } from './teams.repository.js';
 
-const SORTABLE = ['name', 'date_created'] as const;
 type Body = Partial<CreateRoleGroupDto> & Partial<UpdateRoleGroupDto>;
 type View = TeamDto | RoleGroupDto;
 
@@ -226,19 +225,7 @@ export class GroupKindsService {
     path: string,
     view: (rows: GroupEntity[]) => T[] | Promise<T[]>,
   ): Promise<ListEnvelope<T>> {
-    const text = q.query?.trim();
-    const qb = this.repo.search(auth.systemDomainId, kinds, text);
-    const defaultSort = [{ field: 'name', order: 'ASC' as const }];
-    return pageList({
-      qb,
-      alias: 'g',
-      q,
-      sortable: SORTABLE,
-      defaultSort,
-      path,
-      query: { query: text },
-      view,
-    });
+    return pageOfGroups((text) => this.repo.search(auth.systemDomainId, kinds, text), q, path, view);
   }
 
   /** Current members only (a membership of someone who left the domain is not shown), and team logos. */
