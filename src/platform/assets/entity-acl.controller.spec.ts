@@ -53,6 +53,16 @@ describe('the entity ACL family (assets and collections; HTTP layer, faked servi
   afterAll(() => s.close());
   beforeEach(() => jest.clearAllMocks());
 
+  /** The administrator's PUT of an entry at `url`, granting read. */
+  const grantRead = (url: string) =>
+    s.http
+      .put(url)
+      .set(s.as('admin'))
+      .send({ permissions: ['read'] });
+  /** What the service was asked: the administrator's grant of read to `who`, propagated or not. */
+  const granted = (id: string, kind: 'user' | 'group', who: string, propagate: boolean) =>
+    [s.callers.admin, id, { kind, id: who }, ['read'], propagate] as const;
+
   it('each entity type gates on its own roles: the assets’ roles open no collection ACL and the reverse', async () => {
     await s.http.get(`${ACLS}/acl/assets/${ASSET}/`).expect(401);
     await s.http.get(`${ACLS}/acl/assets/${ASSET}/`).set(s.as('reader')).expect(200);
@@ -66,64 +76,22 @@ describe('the entity ACL family (assets and collections; HTTP layer, faked servi
 
   it('an entry’s PUT answers 201 when new and 200 when changed, for users and groups alike', async () => {
     const url = `${ACLS}/groups/${GROUP}/acl/collections/${COLLECTION}/`;
-    await s.http
-      .put(url)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(201);
+    await grantRead(url).expect(201);
     collections.put.mockResolvedValueOnce({ entry: { permissions: ['read'] }, created: false });
-    await s.http
-      .put(url)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(200);
+    await grantRead(url).expect(200);
     const user = `${ACLS}/users/${USER}/acl/assets/${ASSET}/`;
-    await s.http
-      .put(user)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(201);
-    expect(assets.put).toHaveBeenCalledWith(
-      s.callers.admin,
-      ASSET,
-      { kind: 'user', id: USER },
-      ['read'],
-      false,
-    );
+    await grantRead(user).expect(201);
+    expect(assets.put).toHaveBeenCalledWith(...granted(ASSET, 'user', USER, false));
   });
 
   it('propagate is the collections’ flag: validated and passed there, not bound on the assets’ PUT', async () => {
     const coll = `${ACLS}/users/${USER}/acl/collections/${COLLECTION}/`;
-    await s.http
-      .put(`${coll}?propagate=true`)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(201);
-    expect(collections.put).toHaveBeenCalledWith(
-      s.callers.admin,
-      COLLECTION,
-      { kind: 'user', id: USER },
-      ['read'],
-      true,
-    );
-    await s.http
-      .put(`${coll}?propagate=maybe`)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(400);
+    await grantRead(`${coll}?propagate=true`).expect(201);
+    expect(collections.put).toHaveBeenCalledWith(...granted(COLLECTION, 'user', USER, true));
+    await grantRead(`${coll}?propagate=maybe`).expect(400);
     const asset = `${ACLS}/groups/${GROUP}/acl/assets/${ASSET}/?propagate=true`;
-    await s.http
-      .put(asset)
-      .set(s.as('admin'))
-      .send({ permissions: ['read'] })
-      .expect(201);
-    expect(assets.put).toHaveBeenCalledWith(
-      s.callers.admin,
-      ASSET,
-      { kind: 'group', id: GROUP },
-      ['read'],
-      false,
-    );
+    await grantRead(asset).expect(201);
+    expect(assets.put).toHaveBeenCalledWith(...granted(ASSET, 'group', GROUP, false));
     expect(collections.put).toHaveBeenCalledTimes(1);
   });
 
