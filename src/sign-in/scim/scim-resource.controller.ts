@@ -20,13 +20,8 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ScimListQueryDto, ScimPatchDto, ScimResourceQueryDto } from './dto/scim.dto.js';
 import type { ScimListQuery } from './scim-query.js';
+import type { Written } from './scim-resources.js';
 import { resourceHeaders, SCIM_BASE, ScimRoute } from './scim-routes.js';
-
-/** A single resource as written: its representation and its version (the ETag). */
-interface Written {
-  resource: Record<string, unknown>;
-  version: string;
-}
 
 /** What a SCIM resource type's service answers: RFC 7644 §3's operations over the token's domain. */
 export interface ScimResourceService {
