@@ -10,7 +10,7 @@ import type { AuthContext } from '../base/common/auth/auth-context.js';
 import { AuthErrors } from '../base/common/auth/auth.errors.js';
 import { type Carrier, extractCredential } from '../base/common/auth/credentials.js';
 import { Clock } from '../base/common/clock.js';
-import { kidOf } from './token-verifier.js';
+import { hasServiceClaims, kidOf } from './token-verifier.js';
 
 /** The one passport strategy's name: every credential source is read by its extractor. */
 export const JWT_STRATEGY = 'jwt';
@@ -63,13 +63,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 
   async validate(req: Request, claims: JwtClaims): Promise<AuthContext> {
     const { carrier, token } = req.credential!;
-    if (
-      typeof claims.id !== 'string' ||
-      typeof claims.app_id !== 'string' ||
-      typeof claims.exp !== 'number'
-    ) {
-      throw AuthErrors.INVALID_TOKEN();
-    }
+    if (!hasServiceClaims(claims)) throw AuthErrors.INVALID_TOKEN();
     if (claims.exp * 1000 <= this.clock.now().getTime()) throw AuthErrors.TOKEN_EXPIRED();
     if (carrier === 'auth-token' || carrier === 'temp-auth-token') {
       const appId = req.headers['app-id'];

@@ -77,17 +77,16 @@ export class TokenVerifier {
       const err = e as Error;
       throw new TokenVerificationError(err.message, err.name);
     }
-    if (
-      typeof claims.id !== 'string' ||
-      typeof claims.app_id !== 'string' ||
-      typeof claims.exp !== 'number'
-    ) {
-      throw new TokenVerificationError('Missing claims', 'JsonWebTokenError');
-    }
+    if (!hasServiceClaims(claims)) throw new TokenVerificationError('Missing claims', 'JsonWebTokenError');
     if (this.verified.size >= MAX_ENTRIES) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(id, { key, claims });
     return claims;
   }
+}
+
+/** The claims every token of the service carries (its record's id, its app, its expiry), well typed. */
+export function hasServiceClaims(claims: JwtClaims): boolean {
+  return typeof claims.id === 'string' && typeof claims.app_id === 'string' && typeof claims.exp === 'number';
 }
 
 /**
