@@ -68,6 +68,16 @@ export const wire = (e: unknown) => {
   return { status, code, errors };
 };
 
+/** What `fn` throws: a test that expects a refusal fails when `fn` returns instead. */
+export const thrown = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('not refused');
+};
+
 /** A valid one-pixel PNG, for image uploads that should be accepted. */
 export const PIXEL_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

@@ -1,5 +1,5 @@
 import type { FieldType } from '../../base/model/metadata.entity.js';
-import { wire } from '../../../test/utils/fakes.js';
+import { thrown, wire } from '../../../test/utils/fakes.js';
 import { MetadataErrors } from './metadata.errors.js';
 import {
   afterChange,
@@ -24,14 +24,7 @@ const field = (field_type: FieldType, over: Partial<FieldRules> = {}): FieldRule
 
 const plan = (fields: FieldRules[], body: Record<string, unknown>) =>
   planChanges(new Map(fields.map((f) => [f.name, f])), body, { mode: 'overwrite', unknown: 'is unknown' });
-const refused = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return wire(e);
-  }
-  throw new Error('not refused');
-};
+const refused = (fn: () => unknown) => wire(thrown(fn));
 
 describe('metadata values: the rules of a field type', () => {
   it.each([

@@ -1,3 +1,4 @@
+import { thrown } from '../../../test/utils/fakes.js';
 import { ASSET_SOURCE, COLLECTION_SOURCE } from './doc-sources.js';
 import {
   checkFilter,
@@ -13,14 +14,7 @@ const build = (f: CriteriaFilter, src = ASSET_SOURCE) => {
   const p = new Params();
   return { sql: new CriteriaSql(p, NOW).filter(f, src), values: p.values };
 };
-const refusal = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return { errors: (e as { errors: unknown }).errors };
-  }
-  throw new Error('not refused');
-};
+const refusal = (f: () => unknown) => ({ errors: (thrown(f) as { errors: unknown }).errors });
 
 describe('criteria → SQL', () => {
   it('operators in any case; anything else is a 400 naming where', () => {

@@ -1,16 +1,10 @@
+import { thrown } from '../../../test/utils/fakes.js';
 import { Params } from './criteria-sql.js';
 import { ASSET_SOURCE, COLLECTION_SOURCE } from './doc-sources.js';
 import { afterSql, keysJsonSql, orderSql, sortKeys } from './sort-keys.js';
 
 const ID = '0f000000-0000-4000-8000-000000000000';
-const refusal = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return { errors: (e as { errors: unknown }).errors };
-  }
-  throw new Error('not refused');
-};
+const refusal = (f: () => unknown) => ({ errors: (thrown(f) as { errors: unknown }).errors });
 
 describe('sort keys and search_after', () => {
   it('default: relevance with a query, newest first without; the id breaks ties; nulls last both ways', () => {
