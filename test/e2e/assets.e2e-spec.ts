@@ -1,3 +1,4 @@
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
 import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/base/model/group.entity.js';
 import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
@@ -10,7 +11,6 @@ const ASSETS = '/API/assets/v1/assets';
 const ACLS = '/API/acls/v1';
 const ALL = ['read', 'write', 'delete', 'change-acl'];
 const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
-const WIRE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 /** Issue 24: assets, their soft deletion, and their entity ACLs (per user and per group). */
 describe('assets and their ACLs', () => {
@@ -65,7 +65,7 @@ describe('assets and their ACLs', () => {
         permissions: ALL,
         versions_number: 1,
       });
-      expect(res.body.date_created).toMatch(WIRE_DATE);
+      expect(res.body.date_created).toMatch(WIRE_DATE_PATTERN);
       expect(res.body.versions).toEqual([
         expect.objectContaining({ id: expect.any(String), created_by_user: owner.id, status: 'ACTIVE' }),
       ]);

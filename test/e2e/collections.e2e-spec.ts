@@ -1,9 +1,10 @@
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
 import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/base/model/group.entity.js';
 import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createApp, createDomain, createUser } from '../factories/index.js';
-import { bearer, tokenFor } from '../utils/auth.js';
+import { ASSET_ROLES, bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 const COLLECTIONS = '/API/assets/v1/collections';
@@ -11,15 +12,6 @@ const QUEUE = '/API/assets/v1/delete_queue/collections';
 const ASSETS = '/API/assets/v1/assets';
 const ACLS = '/API/acls/v1';
 const ALL = ['read', 'write', 'delete', 'change-acl'];
-const ROLES = [
-  'can_read_assets',
-  'can_write_assets',
-  'can_delete_assets',
-  'can_read_collections',
-  'can_write_collections',
-  'can_delete_collections',
-];
-const WIRE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 type Obj = { id: string; title: string; parent_id: string | null };
 const ids = (body: { objects: { id: string }[] }) => body.objects.map((o) => o.id);
@@ -52,8 +44,8 @@ describe('collections', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    owner = await createUser(t, { roles: ROLES });
-    member = await createUser(t, { roles: ROLES });
+    owner = await createUser(t, { roles: ASSET_ROLES });
+    member = await createUser(t, { roles: ASSET_ROLES });
     ho = bearer((await tokenFor(t, owner)).token);
     hm = bearer((await tokenFor(t, member)).token);
     admin = bearer((await tokenFor(t, await createUser(t, { isAdmin: true }))).token);
@@ -89,7 +81,7 @@ describe('collections', () => {
         date_deleted: null,
         metadata: {},
       });
-      expect(res.body.date_created).toMatch(WIRE_DATE);
+      expect(res.body.date_created).toMatch(WIRE_DATE_PATTERN);
       const audit = await t.ds.query(
         "SELECT action FROM audit_events WHERE target_type = 'collection' AND target_id = $1",
         [res.body.id],
@@ -315,7 +307,7 @@ describe('collections', () => {
       const sub = await create(ho);
       const res = await add(ho, c.id, a.id).expect(201);
       expect(res.body).toMatchObject({ collection_id: c.id, object_id: a.id, object_type: 'asset' });
-      expect(res.body.date_created).toMatch(WIRE_DATE);
+      expect(res.body.date_created).toMatch(WIRE_DATE_PATTERN);
       await add(ho, c.id, sub.id, 'collection').expect(201);
       const page = await t.http.get(`${COLLECTIONS}/${c.id}/contents/?per_page=10`).set(ho).expect(200);
       expect(page.body).toMatchObject({ total: 2, page: 1 });
@@ -463,7 +455,7 @@ describe('collections', () => {
       await t.http.delete(`${ACLS}/users/${member.id}/acl/collections/${c.id}/`).set(ho).expect(204);
       await t.http.get(`${COLLECTIONS}/${c.id}/`).set(hm).expect(404);
 
-      const third = await createUser(t, { roles: ROLES });
+      const third = await createUser(t, { roles: ASSET_ROLES });
       const h3 = bearer((await tokenFor(t, third)).token);
       const group = await t.ds
         .getRepository(GroupEntity)
@@ -487,7 +479,7 @@ describe('collections', () => {
 
     it('no escalation: only what the caller holds, and change-acl is needed', async () => {
       const c = await create(ho);
-      const other = await createUser(t, { roles: ROLES });
+      const other = await createUser(t, { roles: ASSET_ROLES });
       await grant(ho, c.id, member.id, ['read', 'write']).expect(201);
       // read+write but no change-acl: 403
       await grant(hm, c.id, other.id, ['read']).expect(403);
@@ -521,7 +513,7 @@ describe('collections', () => {
         .send({ permissions: ['read'] })
         .expect(201);
       await add(ho, c.id, foreign.id).expect(201);
-      const viewer = await createUser(t, { roles: ROLES });
+      const viewer = await createUser(t, { roles: ASSET_ROLES });
       const hv = bearer((await tokenFor(t, viewer)).token);
       await grant(ho, c.id, viewer.id, ['read']).expect(201);
       await t.http.get(`${ASSETS}/${a.id}/`).set(hv).expect(404);

@@ -1,22 +1,14 @@
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
 import { randomUUID } from 'node:crypto';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
-import { bearer, tokenFor } from '../utils/auth.js';
+import { ASSET_ROLES, bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 const ASSETS = '/API/assets/v1/assets';
 const META = '/API/metadata/v1';
 const ACLS = '/API/acls/v1';
 const COLLECTIONS = '/API/assets/v1/collections';
-const ASSET_ROLES = [
-  'can_read_assets',
-  'can_write_assets',
-  'can_delete_assets',
-  'can_read_collections',
-  'can_write_collections',
-  'can_delete_collections',
-];
-const WIRE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 type Values = Record<string, { field_values: { value: unknown }[] }>;
 
@@ -86,8 +78,8 @@ describe('metadata fields and values without a view', () => {
         sortable: false,
         source_url: null,
         use_as_facet: false,
-        date_created: expect.stringMatching(WIRE_DATE),
-        date_modified: expect.stringMatching(WIRE_DATE),
+        date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+        date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
       });
       await t.http
         .post(`${META}/fields/`)
@@ -280,22 +272,22 @@ describe('metadata fields and values without a view', () => {
         metadata_values: {
           [tags]: {
             field_values: [{ value: 'boats' }],
-            date_created: expect.stringMatching(WIRE_DATE),
-            date_modified: expect.stringMatching(WIRE_DATE),
+            date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+            date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
           },
           [count]: {
             field_values: [{ value: 3 }],
-            date_created: expect.stringMatching(WIRE_DATE),
-            date_modified: expect.stringMatching(WIRE_DATE),
+            date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+            date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
           },
           [day]: {
             field_values: [{ value: '2026-11-28' }],
-            date_created: expect.stringMatching(WIRE_DATE),
-            date_modified: expect.stringMatching(WIRE_DATE),
+            date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+            date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
           },
         },
-        date_created: expect.stringMatching(WIRE_DATE),
-        date_modified: expect.stringMatching(WIRE_DATE),
+        date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+        date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
       });
       expect((await t.http.get(`${META}/assets/${a.id}/`).set(h).expect(200)).body).toEqual(res.body);
       expect(await indexed(a.id, 'boats')).toBe(true);
@@ -480,7 +472,7 @@ describe('metadata fields and values without a view', () => {
           [label]: { field_values: [{ value: 'fleet' }] },
           [topics]: { field_values: [{ value: 'sea' }] },
         },
-        date_created: expect.stringMatching(WIRE_DATE),
+        date_created: expect.stringMatching(WIRE_DATE_PATTERN),
       });
       expect(await cget(c.id)).toEqual(res.body);
       await cput(c.id, {

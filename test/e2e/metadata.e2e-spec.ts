@@ -1,3 +1,4 @@
+import { WIRE_DATE_PATTERN } from '../../src/base/common/http/wire-date.js';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
@@ -11,7 +12,6 @@ const META = '/API/metadata/v1';
 const HOOKS = '/API/notifications/v1/webhooks';
 const ACLS = '/API/acls/v1';
 const ASSET_ROLES = ['can_read_assets', 'can_write_assets', 'can_delete_assets'];
-const WIRE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 const FIELDS = [
   { name: 'description', label: 'Description' },
@@ -85,8 +85,8 @@ describe('metadata', () => {
         sortable: false,
         source_url: null,
         use_as_facet: false,
-        date_created: expect.stringMatching(WIRE_DATE),
-        date_modified: expect.stringMatching(WIRE_DATE),
+        date_created: expect.stringMatching(WIRE_DATE_PATTERN),
+        date_modified: expect.stringMatching(WIRE_DATE_PATTERN),
       });
       await t.http.get(`${META}/views/${v.id}`).set(h).expect(200);
       const list = await t.http.get(`${META}/views/?per_page=100`).set(h).expect(200);
@@ -117,7 +117,7 @@ describe('metadata', () => {
         object_type: 'assets',
         view_ids: [v.id],
       });
-      expect(res.body.date_created).toMatch(WIRE_DATE);
+      expect(res.body.date_created).toMatch(WIRE_DATE_PATTERN);
       const list = await t.http.get(`${META}/assets/categories`).set(h).expect(200);
       expect(list.body.objects.map((c: { name: string }) => c.name)).toContain('photos');
     });
@@ -168,11 +168,11 @@ describe('metadata', () => {
           metadata_values: {
             description: {
               field_values: [{ value: 'Fishing boats leaving the harbour' }],
-              date_created: expect.stringMatching(WIRE_DATE),
+              date_created: expect.stringMatching(WIRE_DATE_PATTERN),
             },
             keywords: {
               field_values: [{ value: 'boats' }, { value: 'sunrise' }],
-              date_created: expect.stringMatching(WIRE_DATE),
+              date_created: expect.stringMatching(WIRE_DATE_PATTERN),
             },
           },
           object_type: 'assets',

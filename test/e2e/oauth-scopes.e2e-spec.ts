@@ -9,7 +9,7 @@ import { RateLimiter } from '../../src/base/common/rate-limit/rate-limiter.js';
 import { Clock } from '../../src/base/common/clock.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
-import { bearer, tokenFor } from '../utils/auth.js';
+import { ASSET_ROLES, bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 import {
   clientCredentials,
@@ -30,14 +30,6 @@ const ALL_SCOPES = [
   'collections:write',
   'collections:delete',
   'user_impersonation',
-];
-const ASSET_ROLES = [
-  'can_read_assets',
-  'can_write_assets',
-  'can_delete_assets',
-  'can_read_collections',
-  'can_write_collections',
-  'can_delete_collections',
 ];
 
 /**

@@ -2,21 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/base/model/group.entity.js';
 import { GroupMemberEntity } from '../../src/base/model/group-member.entity.js';
 import { createUser } from '../factories/index.js';
-import { bearer, tokenFor } from '../utils/auth.js';
+import { ASSET_ROLES, bearer, tokenFor } from '../utils/auth.js';
 import { createTestApp, type TestApp } from '../utils/create-test-app.js';
 
 const ASSETS = '/API/assets/v1/assets';
 const META = '/API/metadata/v1';
 const SEARCH = '/API/search/v1/search/';
 const ACLS = '/API/acls/v1';
-const ASSET_ROLES = [
-  'can_read_assets',
-  'can_write_assets',
-  'can_delete_assets',
-  'can_read_collections',
-  'can_write_collections',
-  'can_delete_collections',
-];
 const COLLECTIONS = '/API/assets/v1/collections';
 
 interface Hit {

@@ -5,6 +5,16 @@ import { TokenIssuer } from '../../src/credentials/mint/token-issuer.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import type { TestApp } from './create-test-app.js';
 
+/** The six roles of the assets and collections services, for a member who may do anything there. */
+export const ASSET_ROLES: string[] = [
+  'can_read_assets',
+  'can_write_assets',
+  'can_delete_assets',
+  'can_read_collections',
+  'can_write_collections',
+  'can_delete_collections',
+];
+
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /**
