@@ -5,6 +5,12 @@ import { ASSET_PERMISSIONS, type AssetPermission } from '../../base/model/asset-
 import { seesAllAssets } from './asset-acl-sql.js';
 import { AssetsRepository } from './assets.repository.js';
 
+/** Of the caller's permissions on each entity, those of the entities the caller may read, by id. */
+export const readableOf = (
+  rows: { id: string; permissions: AssetPermission[] }[],
+): Map<string, AssetPermission[]> =>
+  new Map(rows.filter((r) => r.permissions.includes('read')).map((r) => [r.id, r.permissions]));
+
 /** In the canonical order read, write, delete, change-acl. */
 export const canonical = (perms: Iterable<string>): AssetPermission[] => {
   const set = new Set(perms);
@@ -41,7 +47,6 @@ export class AssetPermissionsService {
     ids: string[],
     em?: EntityManager,
   ): Promise<Map<string, AssetPermission[]>> {
-    const rows = await this.find(auth, ids, em);
-    return new Map(rows.filter((r) => r.permissions.includes('read')).map((r) => [r.id, r.permissions]));
+    return readableOf(await this.find(auth, ids, em));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { ASSET_PERMISSIONS, type AssetPermission } from '../../base/model/asset-acl.entity.js';
-import { canonical } from './asset-permissions.js';
+import { canonical, readableOf } from './asset-permissions.js';
 import { seesAllCollections } from './collection-acl-sql.js';
 import { CollectionAclsRepository } from './collection-acls.repository.js';
 
@@ -40,7 +40,6 @@ export class CollectionPermissionsService {
     ids: string[],
     em?: EntityManager,
   ): Promise<Map<string, AssetPermission[]>> {
-    const rows = await this.find(auth, ids, em);
-    return new Map(rows.filter((r) => r.permissions.includes('read')).map((r) => [r.id, r.permissions]));
+    return readableOf(await this.find(auth, ids, em));
   }
 }
