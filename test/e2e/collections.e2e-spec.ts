@@ -335,6 +335,26 @@ describe('collections', () => {
       expect(after.body.total).toBe(1);
     });
 
+    it('concurrent PUTs of one object: one 201, the rest 200, and one content_add record', async () => {
+      const c = await create(ho);
+      const a = await asset(ho);
+      // on PostgreSQL's pool the adds race past the "is it there" read, and ON CONFLICT DO NOTHING decides
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 6 }, () =>
+            t.http.put(`${COLLECTIONS}/${c.id}/contents/asset/${a.id}/`).set(ho),
+          ),
+        )
+      ).map((r) => r.status);
+      expect(statuses.sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      // the audit record is written with every event (the webhook event only with a subscriber)
+      const adds = await t.ds.query(
+        "SELECT count(*) AS n FROM audit_events WHERE target_id = $1 AND details->>'operation' = 'content_add'",
+        [c.id],
+      );
+      expect(Number(adds[0].n)).toBe(1);
+    });
+
     it('hostile contents input is a 400 that changes nothing', async () => {
       const c = await create(ho);
       const a = await asset(ho);

@@ -159,19 +159,24 @@ export class CollectionsRepository extends FeatureRepository {
     return em.findOneBy(CollectionContentEntity, key);
   }
 
-  /** Adds the object unless it is there already (a concurrent add is ignored); answers whether it was added. */
+  /**
+   * Adds the object unless it is there already; answers whether this call added it. A concurrent add of the
+   * same object is one of the two: the insert that loses ON CONFLICT DO NOTHING returns no row, and answers
+   * false (so only the winner records a `content_add` event).
+   */
   async insertContent(em: EntityManager, key: ContentKey): Promise<boolean> {
     if (await this.content(em, key)) return false;
     // a copy: the insert writes the generated id and date_created back into the object it is given, and the
     // caller looks the entry up by `key` afterwards (a date in milliseconds never equals the stored microseconds)
-    await em
+    const res = await em
       .createQueryBuilder()
       .insert()
       .into(CollectionContentEntity)
       .values({ ...key })
       .orIgnore()
+      .returning(['id'])
       .execute();
-    return true;
+    return Array.isArray(res.raw) && res.raw.length > 0;
   }
 
   /** Removes the object from the collection; answers whether it was there. */
