@@ -104,22 +104,17 @@ export const rawBody = fc.constantFrom(
   '\u0000',
 );
 
-/** Percent-encodes a path segment or query value, lone surrogates as the invalid UTF-8 an attacker sends. */
+/** A lone surrogate: a high one with no low one after it, or a low one with no high one before it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Percent-encodes a path segment or query value, lone surrogates as the invalid UTF-8 an attacker sends
+ * (`%ED%A0%80`, which encodeURIComponent refuses to write). The pieces between lone surrogates go to
+ * encodeURIComponent whole: a character-by-character loop spent seconds of the fuzz suite on 100,000-character
+ * values.
+ */
 export function encode(value: string): string {
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const next = value.charCodeAt(i + 1);
-    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      out += encodeURIComponent(value.slice(i, i + 2));
-      i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      out += '%ED%A0%80';
-    } else {
-      out += encodeURIComponent(value[i]);
-    }
-  }
-  return out;
+  return value.split(LONE_SURROGATE).map(encodeURIComponent).join('%ED%A0%80');
 }
 
 /** The values that broke the service before: a NUL, lone surrogates, a deep object, a huge string. */
