@@ -1,14 +1,8 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { DOMAIN_SCHEDULE_CONFIG } from './system-domains-config.js';
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../base/common/clock.js';
-import { PollingLoop } from '../../base/common/polling-loop.js';
+import { PollingWorker } from '../../base/common/polling-loop.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { SystemDomainsRepository } from './system-domains.repository.js';
 
@@ -26,30 +20,18 @@ const BATCH = 100;
  * (SystemDomainsRepository.applyPassedDates).
  */
 @Injectable()
-export class DomainScheduleWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('DomainSchedule');
-  private readonly loop: PollingLoop;
-
+export class DomainScheduleWorker extends PollingWorker {
   constructor(
     private readonly repo: SystemDomainsRepository,
     @Inject(DOMAIN_SCHEDULE_CONFIG.token) domainScheduleConfig: ConfigOf<typeof DOMAIN_SCHEDULE_CONFIG>,
     private readonly clock: Clock,
     private readonly events: WebhookEventsService,
   ) {
-    this.loop = new PollingLoop(
-      'domain schedule',
-      domainScheduleConfig.intervalMs,
-      async () => (await this.runOnce()).length === BATCH,
-      this.logger,
-    );
+    super('domain schedule', domainScheduleConfig.intervalMs, new Logger('DomainSchedule'));
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  protected async round(): Promise<boolean> {
+    return (await this.runOnce()).length === BATCH;
   }
 
   /** One round: carries out the dates that have passed (up to a batch); returns the domains it changed. */

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { PollingLoop } from './polling-loop.js';
+import { PollingLoop, PollingWorker } from './polling-loop.js';
 
 describe('PollingLoop.afterRounds', () => {
   const logger = new Logger('spec');
@@ -34,5 +34,42 @@ describe('PollingLoop.afterRounds', () => {
     await loop.stop();
     await expect(pending).rejects.toThrow('stopped');
     expect(loop.isRunning).toBe(false);
+  });
+});
+
+describe('PollingWorker', () => {
+  class Counting extends PollingWorker {
+    rounds = 0;
+    release: (() => void) | null = null;
+    constructor() {
+      super('spec worker', 60_000, new Logger('spec'));
+    }
+    protected async round(): Promise<boolean> {
+      this.rounds++;
+      await new Promise<void>((resolve) => (this.release = resolve));
+      return false;
+    }
+  }
+
+  it('runs no round before the bootstrap, and waits for the round in flight at shutdown', async () => {
+    const w = new Counting();
+    await expect(w.afterRounds(1)).rejects.toThrow('not running');
+    expect(w.rounds).toBe(0);
+    w.onApplicationBootstrap();
+    // the stop below comes before the round completes: the wait is cut short
+    const done = expect(w.afterRounds(1)).rejects.toThrow('spec worker stopped');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.rounds).toBe(1);
+    let stopped = false;
+    const stopping = w.beforeApplicationShutdown().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stopped).toBe(false); // the round is still running
+    w.release!();
+    await stopping;
+    await done;
+    expect(stopped).toBe(true);
+    w.nudge(); // after the stop: no round
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.rounds).toBe(1);
   });
 });

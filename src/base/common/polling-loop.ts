@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import type { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 
 /**
  * Exponential backoff with ±25% jitter for retry number `n` (1 = after the first failure): base · 2^(n−1),
@@ -106,5 +106,44 @@ export class PollingLoop {
       next = Math.min(30_000, this.intervalMs * 2 ** Math.min(this.errors, 10));
     }
     this.schedule(this.again ? 0 : next);
+  }
+}
+
+/**
+ * A worker that a PollingLoop drives for the application's lifetime (files, mail, webhooks, audit retention,
+ * domain schedule): the loop starts when the application has bootstrapped and stops, waiting for the round in
+ * flight, before the data source closes. A subclass gives its `round`; one that does more at start or stop
+ * overrides the hook and calls `super`.
+ */
+export abstract class PollingWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  protected readonly loop: PollingLoop;
+
+  protected constructor(
+    what: string,
+    intervalMs: number,
+    protected readonly logger: Logger,
+  ) {
+    this.loop = new PollingLoop(what, intervalMs, () => this.round(), logger);
+  }
+
+  /** One round; resolves true when there is more to do right away (a full batch). */
+  protected abstract round(): Promise<boolean>;
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** Look now (a commit queued work); a round in flight is followed by another at once. */
+  nudge(): void {
+    this.loop.nudge();
+  }
+
+  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
+  afterRounds(n = 2): Promise<void> {
+    return this.loop.afterRounds(n);
   }
 }

@@ -1,14 +1,8 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { AUDIT_CONFIG } from './audit-config.js';
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../base/common/clock.js';
-import { PollingLoop } from '../../base/common/polling-loop.js';
+import { PollingWorker } from '../../base/common/polling-loop.js';
 import { AuditRepository } from './audit.repository.js';
 
 const BATCH = 1000;
@@ -20,29 +14,17 @@ const BATCH = 1000;
  */
 
 @Injectable()
-export class AuditRetentionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('AuditRetention');
-  private readonly loop: PollingLoop;
-
+export class AuditRetentionWorker extends PollingWorker {
   constructor(
     private readonly repo: AuditRepository,
     @Inject(AUDIT_CONFIG.token) private readonly auditConfig: ConfigOf<typeof AUDIT_CONFIG>,
     private readonly clock: Clock,
   ) {
-    this.loop = new PollingLoop(
-      'audit retention',
-      auditConfig.purgeIntervalMs,
-      async () => (await this.runOnce()) === BATCH,
-      this.logger,
-    );
+    super('audit retention', auditConfig.purgeIntervalMs, new Logger('AuditRetention'));
   }
 
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  protected async round(): Promise<boolean> {
+    return (await this.runOnce()) === BATCH;
   }
 
   /** One round: deletes up to a batch of records past the retention; returns how many went. */

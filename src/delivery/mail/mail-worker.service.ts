@@ -1,15 +1,9 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { MAIL_CONFIG } from './mail-config.js';
 import { join } from 'node:path';
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../base/common/clock.js';
-import { backoffMs, PollingLoop } from '../../base/common/polling-loop.js';
+import { backoffMs, PollingWorker } from '../../base/common/polling-loop.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import type { MailConfig } from './mail-config.js';
 import { EmlFileTransport, type MailTransport, SmtpTransport } from './mail-transport.js';
@@ -30,11 +24,9 @@ const LEASE_MARGIN_MS = 5_000;
  * there is nowhere to deliver to: the worker stays idle and mail waits in the outbox.
  */
 @Injectable()
-export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Mail');
+export class MailWorker extends PollingWorker {
   private readonly config: MailConfig;
   private readonly transport: MailTransport | null;
-  private readonly loop: PollingLoop;
 
   constructor(
     private readonly repo: MailRepository,
@@ -43,6 +35,7 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly clock: Clock,
     private readonly mail: MailService,
   ) {
+    super('mail worker', mailConfig.pollIntervalMs, new Logger('Mail'));
     this.config = mailConfig;
     const dataDir = appConfig.database.dataDir;
     this.transport = this.config.smtpUrl
@@ -50,22 +43,16 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       : dataDir === 'memory://'
         ? null
         : new EmlFileTransport(join(dataDir, 'mail'), this.config.from);
-    this.loop = new PollingLoop('mail worker', this.config.pollIntervalMs, () => this.round(), this.logger);
   }
 
-  onApplicationBootstrap(): void {
+  override onApplicationBootstrap(): void {
     if (!this.transport) {
       this.logger.log('no SMTP_URL and DATA_DIR=memory://: mail stays in the mail_outbox table');
       return;
     }
     if (!this.config.smtpUrl)
       this.logger.log('no SMTP_URL: mail is written as .eml files under DATA_DIR/mail/');
-    this.loop.start();
-  }
-
-  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
-  afterRounds(n = 2): Promise<void> {
-    return this.loop.afterRounds(n);
+    super.onApplicationBootstrap();
   }
 
   /** Whether mail leaves the outbox at all (not with DATA_DIR=memory:// and no SMTP_URL). */
@@ -73,13 +60,13 @@ export class MailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     return this.loop.isRunning;
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  override async beforeApplicationShutdown(): Promise<void> {
+    await super.beforeApplicationShutdown();
     this.transport?.close();
   }
 
   /** One round of the loop: true when the batch was full (there may be more due right away). */
-  private async round(): Promise<boolean> {
+  protected async round(): Promise<boolean> {
     const claimed = await this.claim();
     await Promise.all(claimed.map((c) => this.attempt(c)));
     return claimed.length === BATCH;

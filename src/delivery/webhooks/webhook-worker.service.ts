@@ -1,16 +1,9 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { WEBHOOK_CONFIG } from './webhook-config.js';
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { Clock } from '../../base/common/clock.js';
-import { backoffMs, PollingLoop } from '../../base/common/polling-loop.js';
+import { backoffMs, PollingWorker } from '../../base/common/polling-loop.js';
 import type { WebhookConfig } from './webhook-config.js';
 import { WebhookEventsService } from '../events/webhook-events.service.js';
 import { WebhookSecrets } from './webhook-secrets.js';
@@ -38,14 +31,10 @@ const USER_AGENT = 'Portcullis-Webhooks/1.0';
  * attempts in flight are aborted and handed back to the queue.
  */
 @Injectable()
-export class WebhookWorker
-  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
-{
-  private readonly logger = new Logger('Webhooks');
+export class WebhookWorker extends PollingWorker implements OnApplicationShutdown {
   private readonly config: WebhookConfig;
   private readonly sender: WebhookSender;
   private readonly abort = new AbortController();
-  private readonly loop: PollingLoop;
   private lastCleanup = 0;
 
   constructor(
@@ -55,36 +44,21 @@ export class WebhookWorker
     private readonly secrets: WebhookSecrets,
     events: WebhookEventsService,
   ) {
+    super('webhook worker', webhooksConfig.pollIntervalMs, new Logger('Webhooks'));
     this.config = webhooksConfig;
     this.sender = new WebhookSender({
       allowPrivate: this.config.allowPrivate,
       timeoutMs: this.config.timeoutMs,
     });
-    this.loop = new PollingLoop(
-      'webhook worker',
-      this.config.pollIntervalMs,
-      () => this.round(),
-      this.logger,
-    );
     events.onCommitted(() => this.nudge());
   }
 
-  onApplicationBootstrap(): void {
+  override onApplicationBootstrap(): void {
     this.lastCleanup = Date.now();
-    this.loop.start();
+    super.onApplicationBootstrap();
   }
 
-  /** Look for due deliveries now (a commit recorded some, a delivery was replayed). */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
-  afterRounds(n = 2): Promise<void> {
-    return this.loop.afterRounds(n);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
+  override async beforeApplicationShutdown(): Promise<void> {
     await this.stop();
   }
 
@@ -100,7 +74,7 @@ export class WebhookWorker
   }
 
   /** One round of the loop: true when the batch was full (there may be more due right away). */
-  private async round(): Promise<boolean> {
+  protected async round(): Promise<boolean> {
     if (Date.now() - this.lastCleanup >= CLEANUP_EVERY_MS) await this.cleanup();
     const claimed = await this.claim();
     await Promise.all(claimed.map((c) => this.attempt(c)));

@@ -1,15 +1,9 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { FILES_CONFIG } from './files-config.js';
 import { randomUUID } from 'node:crypto';
-import {
-  type BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../base/common/clock.js';
-import { backoffMs, PollingLoop } from '../../base/common/polling-loop.js';
+import { backoffMs, PollingWorker } from '../../base/common/polling-loop.js';
 import { objectKey } from './byte-store.js';
 import { ByteStores } from './byte-stores.js';
 import { extractKeyframes, UnreadableMediaError } from './ffmpeg.js';
@@ -28,25 +22,17 @@ const LEASE_MS = 10 * 60_000;
  * ffmpeg cannot read ends its job FAILED with ffmpeg's message at once.
  */
 @Injectable()
-export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Files');
-  private readonly loop: PollingLoop;
-
+export class FilesWorker extends PollingWorker {
   constructor(
     private readonly repo: FilesRepository,
     @Inject(FILES_CONFIG.token) private readonly filesConfig: ConfigOf<typeof FILES_CONFIG>,
     private readonly clock: Clock,
     private readonly stores: ByteStores,
   ) {
-    this.loop = new PollingLoop(
-      'files worker',
-      filesConfig.workerIntervalMs,
-      () => this.round(),
-      this.logger,
-    );
+    super('files worker', filesConfig.workerIntervalMs, new Logger('Files'));
   }
 
-  onApplicationBootstrap(): void {
+  override onApplicationBootstrap(): void {
     const { ffmpeg } = this.filesConfig;
     if (ffmpeg.packaged) {
       this.logger.warn(
@@ -63,23 +49,10 @@ export class FilesWorker implements OnApplicationBootstrap, BeforeApplicationShu
         'bubblewrap (bwrap) not found: ffmpeg runs without its sandbox, with the service user’s file rights (Debian: apt-get install bubblewrap; docs/files-and-upload.md)',
       );
     }
-    this.loop.start();
+    super.onApplicationBootstrap();
   }
 
-  /** Once this worker has run `n` more rounds (PollingLoop.afterRounds): what it would have done is done. */
-  afterRounds(n = 2): Promise<void> {
-    return this.loop.afterRounds(n);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  nudge(): void {
-    this.loop.nudge();
-  }
-
-  private async round(): Promise<boolean> {
+  protected async round(): Promise<boolean> {
     if (this.loop.isStopped) return false;
     const now = this.clock.now();
     const swept = await this.repo.sweepDeletedAssets(now);
