@@ -81,11 +81,12 @@ export class Authenticator {
 
 /**
  * Why passport-jwt failed a request: no credential (its extractor found none), or jsonwebtoken's verdict on
- * the token (a bad signature, an unknown key, an `alg` other than ES256, a malformed token), as the AuthError
- * of a 401 (an expired token is refused by the strategy's validate, against the service's Clock). Any other failure (the keys could not be loaded) is no verdict on the token: it is returned as it is.
+ * the token (a bad signature, an unknown key, an `alg` other than ES256, a malformed token), as the 401 of an
+ * invalid token. jsonwebtoken never judges the expiry here (the strategy sets `ignoreExpiration`; its
+ * validate refuses an expired token against the service's Clock). Any other failure (the keys could not be
+ * loaded) is no verdict on the token: it is returned as it is.
  */
 function failureOf(req: Request, info: unknown): unknown {
   if (req.credential?.token == null) return AuthErrors.NO_CREDENTIALS();
-  if (!(info instanceof jwt.JsonWebTokenError)) return info;
-  return info.name === 'TokenExpiredError' ? AuthErrors.TOKEN_EXPIRED() : AuthErrors.INVALID_TOKEN();
+  return info instanceof jwt.JsonWebTokenError ? AuthErrors.INVALID_TOKEN() : info;
 }
