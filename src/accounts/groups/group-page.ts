@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'typeorm';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { searchedPageList } from '../../base/common/http/page-list.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
 import type { GroupListQueryDto } from './dto/group.dto.js';
 
@@ -18,16 +18,5 @@ export function pageOfGroups<T>(
   path: string,
   view: (rows: GroupEntity[]) => T[] | Promise<T[]>,
 ): Promise<ListEnvelope<T>> {
-  const text = q.query?.trim();
-  const qb = search(text);
-  return pageList({
-    qb,
-    alias: 'g',
-    q,
-    sortable: SORTABLE,
-    defaultSort: BY_NAME,
-    path,
-    query: { query: text },
-    view,
-  });
+  return searchedPageList({ search, alias: 'g', q, sortable: SORTABLE, defaultSort: BY_NAME, path, view });
 }

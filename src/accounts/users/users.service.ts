@@ -7,7 +7,7 @@ import { requireAccountChange } from '../../base/common/auth/account-change.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
 import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { searchedPageList } from '../../base/common/http/page-list.js';
 import { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
 import { TokensService } from '../../credentials/tokens/tokens.service.js';
@@ -314,17 +314,13 @@ export class UsersService {
     path: string,
     view: (rows: UserEntity[]) => T[] | Promise<T[]>,
   ): Promise<ListEnvelope<T>> {
-    const text = q.query?.trim();
-    const qb = this.repo.search(auth.systemDomainId, text);
-    const defaultSort = [{ field: 'email', order: 'ASC' as const }];
-    return pageList({
-      qb,
+    return searchedPageList({
+      search: (text) => this.repo.search(auth.systemDomainId, text),
       alias: 'u',
       q,
       sortable: SORTABLE,
-      defaultSort,
+      defaultSort: [{ field: 'email', order: 'ASC' }],
       path,
-      query: { query: text },
       view,
     });
   }

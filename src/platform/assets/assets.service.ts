@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { searchedPageList } from '../../base/common/http/page-list.js';
 import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
 import type { AssetEntity } from '../../base/model/asset.entity.js';
@@ -91,17 +91,14 @@ export class AssetsService {
   }
 
   async list(auth: AuthContext, q: AssetListQueryDto, path: string): Promise<AssetListDto> {
-    const text = q.query?.trim();
-    const qb = this.repo.readableQuery(auth, text);
     // facets are asked for, so the envelope always carries them
-    return (await pageList({
-      qb,
+    return (await searchedPageList({
+      search: (text) => this.repo.readableQuery(auth, text),
       alias: 'a',
       q,
       sortable: SORTABLE,
       defaultSort: [{ field: 'date_created', order: 'DESC' }],
       path,
-      query: { query: text },
       facets: FACETS,
       view: (rows) => this.views(this.repo.manager, auth, rows),
     })) as unknown as AssetListDto;

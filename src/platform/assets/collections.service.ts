@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { searchedPageList } from '../../base/common/http/page-list.js';
 import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
 import type { CollectionEntity } from '../../base/model/collection.entity.js';
 import { CollectionAclsRepository } from './collection-acls.repository.js';
@@ -77,15 +77,13 @@ export class CollectionsService {
     path: string,
     deleted = false,
   ): Promise<CollectionListDto> {
-    const text = q.query?.trim();
-    return (await pageList({
-      qb: this.repo.readableQuery(auth, { text, deleted }),
+    return (await searchedPageList({
+      search: (text) => this.repo.readableQuery(auth, { text, deleted }),
       alias: 'c',
       q,
       sortable: SORTABLE,
       defaultSort: [{ field: deleted ? 'date_deleted' : 'date_created', order: 'DESC' }],
       path,
-      query: { query: text },
       facets: FACETS,
       view: (rows) => this.views(this.repo.manager, auth, rows),
     })) as unknown as CollectionListDto;

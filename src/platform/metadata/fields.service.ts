@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { searchedPageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type { MetadataFieldEntity, ViewFieldRef } from '../../base/model/metadata.entity.js';
@@ -104,15 +104,13 @@ export class FieldsService {
   ) {}
 
   async list(auth: AuthContext, q: FieldListQueryDto, path: string): Promise<FieldListDto> {
-    const text = q.query?.trim();
-    return pageList({
-      qb: this.repo.fieldsQuery(auth.systemDomainId, text),
+    return searchedPageList({
+      search: (text) => this.repo.fieldsQuery(auth.systemDomainId, text),
       alias: 'f',
       q,
       sortable: ['name', 'label', 'field_type', 'date_created', 'date_modified'],
       defaultSort: [{ field: 'name', order: 'ASC' }],
       path,
-      query: { query: text },
       view: (rows) => rows.map(fieldView),
     });
   }

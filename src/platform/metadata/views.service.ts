@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
-import { pageList } from '../../base/common/http/page-list.js';
+import { pageList, searchedPageList } from '../../base/common/http/page-list.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
 import type {
@@ -61,15 +61,13 @@ export class ViewsService {
   ) {}
 
   async list(auth: AuthContext, q: ViewListQueryDto, path: string): Promise<ViewListDto> {
-    const text = q.query?.trim();
-    return pageList({
-      qb: this.repo.viewsQuery(auth.systemDomainId, text),
+    return searchedPageList({
+      search: (text) => this.repo.viewsQuery(auth.systemDomainId, text),
       alias: 'v',
       q,
       sortable: ['name', 'date_created', 'date_modified'],
       defaultSort: [{ field: 'name', order: 'ASC' }],
       path,
-      query: { query: text },
       view: (rows) => this.views(this.repo.manager, auth, rows),
     });
   }

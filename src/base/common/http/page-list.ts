@@ -47,6 +47,21 @@ export async function pageList<E extends ObjectLiteral, T>(o: PageListOptions<E,
   return facets ? { ...envelope, facets } : envelope;
 }
 
+/**
+ * A page-style list filtered by the `query` parameter, as most lists are: `search` gets it trimmed (undefined
+ * when absent) and returns the filtered query, and the envelope's links repeat it.
+ */
+export function searchedPageList<E extends ObjectLiteral, T>(
+  o: Omit<PageListOptions<E, T>, 'qb' | 'query' | 'q'> & {
+    q: PageListOptions<E, T>['q'] & { query?: string };
+    search: (text: string | undefined) => SelectQueryBuilder<E>;
+  },
+): Promise<PageList<T>> {
+  const { search, ...rest } = o;
+  const text = o.q.query?.trim();
+  return pageList({ ...rest, qb: search(text), query: { query: text } });
+}
+
 async function facetCounts<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
   alias: string,
