@@ -7,7 +7,7 @@ import { Clock } from '../../base/common/clock.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import { hashPassword } from '../../base/common/crypto/passwords.js';
 import { generateSecret, sha256Hex } from '../../base/common/crypto/secrets.js';
-import { pageEnvelope, type ListEnvelope } from '../../base/common/http/list-envelope.js';
+import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
 import { isUniqueViolation } from '../../base/database/sql-helpers.js';
@@ -236,19 +236,11 @@ export class RegistrationsService {
           ),
         ]
       : COUNTRIES;
-    const start = (q.page - 1) * q.per_page;
-    return pageEnvelope(
-      matching.slice(start, start + q.per_page),
-      matching.length,
-      q.page,
-      q.per_page,
-      path,
-      {
-        page: q.page,
-        per_page: q.per_page,
-        ...(q.query !== undefined ? { query: q.query } : {}),
-      },
-    );
+    return pageOfAll(matching, q, path, {
+      page: q.page,
+      per_page: q.per_page,
+      ...(q.query !== undefined ? { query: q.query } : {}),
+    });
   }
 
   private assertEnabled(): void {

@@ -11,16 +11,16 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
+import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   CreationOptionsDto,
   PasskeyDto,
+  PasskeyListDto,
   PasskeyRegistrationDto,
   PasskeyRenameDto,
 } from './dto/passkeys.dto.js';
-import { page, PasskeyListDto } from './passkey-pages.js';
 import { PasskeysService } from './passkeys.service.js';
 
 const uuid = new UuidParamPipe();
@@ -67,7 +67,7 @@ export class CurrentPasskeysController {
     @Query() q: PageQueryDto,
     @Req() req: Request,
   ): Promise<ListEnvelope<PasskeyDto>> {
-    return page(await this.passkeys.list(caller.userId), q, req);
+    return pageOfAll(await this.passkeys.list(caller.userId), q, req.path);
   }
 
   @Patch(':id')

@@ -5,11 +5,10 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { ListEnvelope } from '../../base/common/http/list-envelope.js';
+import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import type { PasskeyDto } from './dto/passkeys.dto.js';
-import { page, PasskeyListDto } from './passkey-pages.js';
+import { type PasskeyDto, PasskeyListDto } from './dto/passkeys.dto.js';
 import { PasskeysService } from './passkeys.service.js';
 
 const uuid = new UuidParamPipe();
@@ -32,7 +31,7 @@ export class UserPasskeysController {
     @Query() q: PageQueryDto,
     @Req() req: Request,
   ): Promise<ListEnvelope<PasskeyDto>> {
-    return page(await this.passkeys.listFor(caller, userId), q, req);
+    return pageOfAll(await this.passkeys.listFor(caller, userId), q, req.path);
   }
 
   @Delete(':user_id/webauthn/:id')

@@ -11,7 +11,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { type ListEnvelope, pageEnvelope } from '../../base/common/http/list-envelope.js';
+import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
@@ -53,9 +53,7 @@ export class ScimTokensController {
     @Query() q: PageQueryDto,
     @Req() req: Request,
   ): Promise<ListEnvelope<ScimTokenDto>> {
-    const all = await this.tokens.list(auth);
-    const start = (q.page - 1) * q.per_page;
-    return pageEnvelope(all.slice(start, start + q.per_page), all.length, q.page, q.per_page, req.path, {});
+    return pageOfAll(await this.tokens.list(auth), q, req.path);
   }
 
   @Delete(':id')

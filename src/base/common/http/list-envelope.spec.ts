@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import { cursorEnvelope, pageEnvelope, parseSort } from './list-envelope.js';
+import { cursorEnvelope, pageEnvelope, pageOfAll, parseSort } from './list-envelope.js';
 
 describe('pageEnvelope', () => {
   it('links pages with paths that start with /API/', () => {
@@ -13,6 +13,20 @@ describe('pageEnvelope', () => {
   it('has no next or prev on a single page', () => {
     const env = pageEnvelope([], 0, 1, 10, '/API/x/', {});
     expect(env).toMatchObject({ pages: 1, next_url: null, prev_url: null });
+  });
+});
+
+describe('pageOfAll', () => {
+  const all = ['a', 'b', 'c', 'd', 'e'];
+
+  it('cuts the page out of the whole list, counting the whole', () => {
+    const env = pageOfAll(all, { page: 2, per_page: 2 }, '/API/x/', { query: 'q' });
+    expect(env).toMatchObject({ objects: ['c', 'd'], total: 5, pages: 3, page: 2 });
+    expect(env.next_url).toBe('/API/x/?query=q&page=3&per_page=2');
+  });
+
+  it('a page past the end is empty, the total still counted', () => {
+    expect(pageOfAll(all, { page: 4, per_page: 2 }, '/API/x/')).toMatchObject({ objects: [], total: 5 });
   });
 });
 

@@ -48,6 +48,20 @@ export function pageEnvelope<T>(
 }
 
 /**
+ * One page of a list held whole in memory (a person's passkeys, a domain's SCIM tokens, a fixed table), cut
+ * here, in the page style's envelope.
+ */
+export function pageOfAll<T>(
+  all: readonly T[],
+  q: { page: number; per_page: number },
+  path: string,
+  query: Query = {},
+): ListEnvelope<T> {
+  const start = (q.page - 1) * q.per_page;
+  return pageEnvelope(all.slice(start, start + q.per_page), all.length, q.page, q.per_page, path, query);
+}
+
+/**
  * Cursor style: `per_page` + `last_id` (id of the last item already seen; items ordered by id).
  * `before` is how many items precede this page, which gives `page`; there is no prev link in this style.
  */

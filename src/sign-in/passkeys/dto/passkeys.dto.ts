@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
+import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 import {
   EmailField,
   EnumField,
@@ -144,6 +145,9 @@ export class PasskeyDto {
   })
   flagged_at!: string | null;
 }
+
+/** The list envelope of passkeys (the signed-in user's own, and an administrator's view). */
+export class PasskeyListDto extends ListEnvelopeDto(PasskeyDto) {}
 
 /** A credential named in options (excludeCredentials, allowCredentials). */
 export class CredentialDescriptorDto {
