@@ -1,14 +1,10 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { SqlMigration } from '../sql-migration.js';
 
 /** Users carry the published platform's `type` (BROWSE_API_ONLY, BROWSE_ONLY, POWER, STANDARD). */
-export class UserType1795264100000 implements MigrationInterface {
+export class UserType1795264100000 extends SqlMigration {
   name = 'UserType1795264100000';
 
-  public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "users" ADD "type" text NOT NULL DEFAULT 'STANDARD'`);
-  }
+  protected readonly upStatements = [`ALTER TABLE "users" ADD "type" text NOT NULL DEFAULT 'STANDARD'`];
 
-  public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE "users" DROP COLUMN "type"');
-  }
+  protected readonly downStatements = ['ALTER TABLE "users" DROP COLUMN "type"'];
 }

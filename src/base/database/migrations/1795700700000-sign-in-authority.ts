@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { SqlMigration } from '../sql-migration.js';
 
 /**
  * The sign-in authority (src/sign-in/login/sign-in-authority.ts):
@@ -12,22 +12,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   only such a link lets a tenant's IdP sign in an account that tenant does not own. Existing links were set
  *   by administrators.
  */
-export class SignInAuthority1795700700000 implements MigrationInterface {
+export class SignInAuthority1795700700000 extends SqlMigration {
   name = 'SignInAuthority1795700700000';
 
-  public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE "tokens" ADD "vouched_by_tenant" boolean NOT NULL DEFAULT false');
-    await queryRunner.query(
-      'ALTER TABLE "user_saml_identities" ADD "linked_by_self" boolean NOT NULL DEFAULT false',
-    );
-    await queryRunner.query(
-      `UPDATE "tokens" SET "is_mfa_authenticated" = false, "auth_time" = NULL
+  protected readonly upStatements = [
+    'ALTER TABLE "tokens" ADD "vouched_by_tenant" boolean NOT NULL DEFAULT false',
+    'ALTER TABLE "user_saml_identities" ADD "linked_by_self" boolean NOT NULL DEFAULT false',
+    `UPDATE "tokens" SET "is_mfa_authenticated" = false, "auth_time" = NULL
         WHERE "kind" = 'LOGIN' AND "revoked_at" IS NULL AND "expires" > now()`,
-    );
-  }
+  ];
 
-  public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE "user_saml_identities" DROP COLUMN "linked_by_self"');
-    await queryRunner.query('ALTER TABLE "tokens" DROP COLUMN "vouched_by_tenant"');
-  }
+  protected readonly downStatements = [
+    'ALTER TABLE "user_saml_identities" DROP COLUMN "linked_by_self"',
+    'ALTER TABLE "tokens" DROP COLUMN "vouched_by_tenant"',
+  ];
 }
