@@ -1,15 +1,7 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { AppEntity } from './app.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryColumn,
-  JoinColumn,
-  ManyToOne,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
 
 /** An installation of an app (its id chosen by the installation) that a user approved to act for them. */
@@ -17,8 +9,9 @@ import { References } from './references.js';
 export class AppInstanceEntity {
   @PrimaryColumn({ type: 'uuid' }) id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_approved_app_instances_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', {
+    foreignKey: 'FK_approved_app_instances_domain',
+  })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;

@@ -1,29 +1,18 @@
-import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 
 export const APP_TYPES = ['PAT', 'OAUTH'] as const;
 export type AppType = (typeof APP_TYPES)[number];
 export const OAUTH_CLIENT_TYPES = ['confidential', 'public'] as const;
 export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
 
+/** An app of a domain; its id is also the OAuth client_id. */
 @Entity('apps')
 @Check('chk_apps_acting_rights_cap', '"default_user_id" IS NULL OR "acting_rights_cap" IS NOT NULL')
 @Index('ix_apps_domain', ['system_domain_id', 'id'])
-export class AppEntity {
-  /** Also the OAuth client_id. */
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
+export class AppEntity extends DomainRow {
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) description!: string | null;
   @Column({ type: 'text', nullable: true }) url!: string | null;
@@ -34,7 +23,6 @@ export class AppEntity {
    * reach the app's tokens until an administrator sets the acting user again.
    */
   @Column({ type: 'text', array: true, nullable: true }) acting_rights_cap!: string[] | null;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @References(() => UserEntity, 'default_user_id', { onDelete: 'SET NULL', nullable: true })
   default_user?: Relation<UserEntity>;
   @Column({ type: 'text' }) type!: AppType;

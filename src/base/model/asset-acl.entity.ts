@@ -1,16 +1,8 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
 import { GroupEntity } from './group.entity.js';
 import { UserEntity } from './user.entity.js';
-import { AssetEntity } from './asset.entity.js';
+import { AssetRow } from './asset.entity.js';
 
 /** The permissions an entity ACL entry can grant. */
 export const ASSET_PERMISSIONS = ['read', 'write', 'delete', 'change-acl'] as const;
@@ -31,10 +23,7 @@ export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
 @Index('ix_asset_acls_user_read', ['user_id', 'asset_id'], {
   where: `"user_id" IS NOT NULL AND 'read' = ANY("permissions")`,
 })
-export class AssetAclEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class AssetAclEntity extends AssetRow {
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
   @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @Column({ type: 'uuid', nullable: true }) group_id!: string | null;

@@ -8,7 +8,7 @@ import {
   type Relation,
 } from 'typeorm';
 import { References } from './references.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
+import { DomainRow } from './system-domain.entity.js';
 
 export const ASSET_TYPES = [
   'ASSET',
@@ -30,10 +30,7 @@ export const ASSET_STATUSES = ['ACTIVE', 'DELETED'] as const;
 @Entity('assets')
 @Index('ix_assets_domain_created', ['system_domain_id', 'date_created'])
 @Index('ix_assets_search', { synchronize: false })
-export class AssetEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class AssetEntity extends DomainRow {
   @Column({ type: 'text' }) title!: string;
   @Column({ type: 'text', default: 'ASSET' }) type!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;
@@ -52,13 +49,20 @@ export class AssetEntity {
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
 }
 
-/** One version of an asset; the first is created with the asset. */
-@Entity('asset_versions')
-@Index('ix_asset_versions_asset', ['asset_id', 'date_created'])
-export class AssetVersionEntity {
+/**
+ * The columns a table of an asset's parts (versions, formats, files, keyframes, proxies, ACL entries) begins
+ * with: the row's id and its asset, whose foreign key (ON DELETE CASCADE) takes the row with the asset.
+ */
+export abstract class AssetRow {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) asset_id!: string;
   @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+}
+
+/** One version of an asset; the first is created with the asset. */
+@Entity('asset_versions')
+@Index('ix_asset_versions_asset', ['asset_id', 'date_created'])
+export class AssetVersionEntity extends AssetRow {
   @Column({ type: 'text', default: 'N/A' }) analyze_status!: string;
   @Column({ type: 'text', default: 'NOT_ARCHIVED' }) archive_status!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;

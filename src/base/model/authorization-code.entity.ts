@@ -1,5 +1,6 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
-import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { Column, Entity, Index, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { OAuthGrantColumns } from './oauth-grant-columns.js';
 
 /** An issued authorization code: single-use, 60 seconds, bound to client, redirect URI and PKCE challenge. */
@@ -9,8 +10,9 @@ export class AuthorizationCodeEntity extends OAuthGrantColumns {
   @Index('uq_oauth_codes_hash', { unique: true })
   @Column({ type: 'text' })
   code_hash!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_oauth_authorization_codes_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', {
+    foreignKey: 'FK_oauth_authorization_codes_domain',
+  })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) redirect_uri!: string;
   @Column({ type: 'text' }) code_challenge!: string;

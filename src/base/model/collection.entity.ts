@@ -8,8 +8,8 @@ import {
   type Relation,
 } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 import { GroupEntity } from './group.entity.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 
 export const COLLECTION_STATUSES = ['ACTIVE', 'HIDDEN', 'DELETED'] as const;
@@ -28,10 +28,7 @@ export type CollectionObjectType = (typeof COLLECTION_OBJECT_TYPES)[number];
 @Index('ix_collections_domain_created', ['system_domain_id', 'date_created'])
 @Index('ix_collections_parent', ['parent_id'])
 @Index('ix_collections_search', { synchronize: false })
-export class CollectionEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class CollectionEntity extends DomainRow {
   @Column({ type: 'text' }) title!: string;
   @Column({ type: 'text', default: 'ACTIVE' }) status!: string;
   @Column({ type: 'text', nullable: true }) category!: string | null;

@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { UserEntity } from './user.entity.js';
 
 /**
@@ -20,8 +12,7 @@ export class EmailLoginLinkEntity {
   @Index('ix_email_login_links_user')
   @Column({ type: 'uuid' })
   user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_email_login_links_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_email_login_links_user' })
   user?: Relation<UserEntity>;
   @Index('uq_email_login_links_secret', { unique: true })
   @Column({ type: 'text' })

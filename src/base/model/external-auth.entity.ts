@@ -1,16 +1,7 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { AppEntity } from './app.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  JoinColumn,
-  ManyToOne,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
 
 export interface RedirectInfo {
@@ -29,8 +20,9 @@ export class ExternalAuthEntity {
   @Column({ type: 'text' })
   secret_hash!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_external_auth_requests_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', {
+    foreignKey: 'FK_external_auth_requests_domain',
+  })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) app_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;

@@ -9,7 +9,8 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { References } from './references.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
+import { ExpiryColumn } from './columns.js';
+import { DomainRow, SystemDomainEntity } from './system-domain.entity.js';
 
 export const DIRECTORY_TYPES = ['LDAP', 'ACTIVE_DIRECTORY'] as const;
 export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
@@ -21,10 +22,7 @@ export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
  */
 @Entity('directories')
 @Index('ix_directories_domain', ['system_domain_id', 'id'])
-export class DirectoryEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class DirectoryEntity extends DomainRow {
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) type!: DirectoryType;
   @Column({ type: 'jsonb' }) settings!: Record<string, unknown>;
@@ -73,21 +71,25 @@ export class OidcLoginStateEntity {
   @Column({ type: 'text' }) code_verifier_sealed!: string;
   @Column({ type: 'text' }) nonce!: string;
   @Column({ type: 'text', nullable: true }) return_to!: string | null;
-  @Index('ix_oidc_login_states_expires')
-  @Column({ type: 'timestamptz' })
-  expires!: Date;
+  @ExpiryColumn('ix_oidc_login_states_expires') expires!: Date;
 }
 
-/** The single-use code the browser carries back from an OpenID provider's sign-in; only its SHA-256 is stored. */
-@Entity('oidc_login_codes')
-export class OidcLoginCodeEntity {
+/**
+ * The single-use code the browser carries back to the web app from a tenant's sign-in (SAML, OpenID Connect):
+ * only its SHA-256 is stored, with the person and the domain it signs in to. Each table adds the authenticator
+ * that vouched, and its `expires`.
+ */
+export abstract class LoginCodeColumns {
   @PrimaryColumn({ type: 'text' }) code_sha256!: string;
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
   @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+}
+
+/** The single-use code the browser carries back from an OpenID provider's sign-in. */
+@Entity('oidc_login_codes')
+export class OidcLoginCodeEntity extends LoginCodeColumns {
   @Column({ type: 'uuid' }) oidc_provider_id!: string;
   @References(() => OidcProviderEntity, 'oidc_provider_id') oidc_provider?: Relation<OidcProviderEntity>;
-  @Index('ix_oidc_login_codes_expires')
-  @Column({ type: 'timestamptz' })
-  expires!: Date;
+  @ExpiryColumn('ix_oidc_login_codes_expires') expires!: Date;
 }

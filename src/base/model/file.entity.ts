@@ -1,14 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
-import { References } from './references.js';
-import { AssetEntity } from './asset.entity.js';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { AssetRow } from './asset.entity.js';
 
 /** What a jsonb column of this module holds. */
 export type JsonObject = { [key: string]: string | number | boolean | null | object };
@@ -29,10 +20,7 @@ export const FILE_STATUSES = [
 /** A format of an asset (original, proxy, …): the files of one rendition. */
 @Entity('formats')
 @Index('ix_formats_asset', ['asset_id'])
-export class FormatEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class FormatEntity extends AssetRow {
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
@@ -46,10 +34,7 @@ export class FormatEntity {
 /** A set of files of one format in one storage (a base directory). */
 @Entity('file_sets')
 @Index('ix_file_sets_asset', ['asset_id'])
-export class FileSetEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class FileSetEntity extends AssetRow {
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) format_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) storage_id!: string | null;
@@ -69,10 +54,7 @@ export class FileSetEntity {
  */
 @Entity('files')
 @Index('ix_files_asset', ['asset_id'])
-export class FileEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class FileEntity extends AssetRow {
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) format_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) file_set_id!: string | null;
@@ -109,10 +91,7 @@ export const KEYFRAME_TYPES = ['KEYFRAME', 'POSTER', 'KEYFRAME_MAP'] as const;
 /** One image extracted from a file by a keyframes job, kept in a KEYFRAMES storage. */
 @Entity('keyframes')
 @Index('ix_keyframes_asset', ['asset_id', 'position'])
-export class KeyframeEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class KeyframeEntity extends AssetRow {
   @Column({ type: 'uuid' }) file_id!: string;
   @Column({ type: 'uuid' }) job_id!: string;
   @Column({ type: 'uuid' }) storage_id!: string;

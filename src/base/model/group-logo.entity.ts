@@ -1,12 +1,12 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { GroupEntity } from './group.entity.js';
 
 /** A group's or team's logo, in the database like the domain logos (every instance serves the same bytes). */
 @Entity('group_logos')
 export class GroupLogoEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_group_logos' }) group_id!: string;
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'FK_group_logos_group' })
+  @References(() => GroupEntity, 'group_id', { foreignKey: 'FK_group_logos_group' })
   group?: Relation<GroupEntity>;
   /** What the bytes are (image/png, jpeg, gif, webp), never what the client claimed. */
   @Column({ type: 'text' }) content_type!: string;

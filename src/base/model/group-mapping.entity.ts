@@ -1,13 +1,5 @@
-import {
-  CreateDateColumn,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { CreateDateColumn, Column, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { GroupEntity } from './group.entity.js';
 
@@ -21,13 +13,11 @@ import { GroupEntity } from './group.entity.js';
 export class GroupMappingEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_group_mappings' }) id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_group_mappings_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_group_mappings_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'uuid' }) group_id!: string;
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'FK_group_mappings_group' })
+  @References(() => GroupEntity, 'group_id', { foreignKey: 'FK_group_mappings_group' })
   group?: Relation<GroupEntity>;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -1,15 +1,5 @@
-import { SystemDomainEntity } from './system-domain.entity.js';
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
-import { References } from './references.js';
+import { Check, Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
+import { DomainRow } from './system-domain.entity.js';
 
 /**
  * What a row of `groups` is: a group (roles and ACLs), a team (people, no roles) or a role group (a bundle of
@@ -24,10 +14,7 @@ export type GroupKind = (typeof GROUP_KINDS)[number];
 @Index('uq_groups_domain_name', ['system_domain_id', 'kind', 'name'], { unique: true })
 @Check('ck_groups_kind', `"kind" IN ('GROUP', 'TEAM', 'ROLE_GROUP')`)
 @Check('ck_groups_team_roles', `"kind" <> 'TEAM' OR "roles" = '{}'`)
-export class GroupEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class GroupEntity extends DomainRow {
   @Column({ type: 'text', default: 'GROUP' }) kind!: GroupKind;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) description!: string | null;

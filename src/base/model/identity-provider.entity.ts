@@ -10,8 +10,9 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { References } from './references.js';
+import { ExpiryColumn } from './columns.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
-import { DirectoryEntity, OidcProviderEntity } from './federation.entity.js';
+import { DirectoryEntity, LoginCodeColumns, OidcProviderEntity } from './federation.entity.js';
 
 export const IDP_TYPES = ['VENDOR_A', 'VENDOR_B', 'VENDOR_C', 'GENERIC'] as const;
 export type IdpType = (typeof IDP_TYPES)[number];
@@ -90,9 +91,7 @@ export class SamlRequestEntity {
   @References(() => IdentityProviderEntity, 'identity_provider_id')
   identity_provider?: Relation<IdentityProviderEntity>;
   @Column({ type: 'text', nullable: true }) return_to!: string | null;
-  @Index('ix_saml_requests_expires')
-  @Column({ type: 'timestamptz' })
-  expires!: Date;
+  @ExpiryColumn('ix_saml_requests_expires') expires!: Date;
 }
 
 /** Every assertion ID accepted, kept until it could no longer be valid: each is accepted once, anywhere. */
@@ -100,22 +99,14 @@ export class SamlRequestEntity {
 export class SamlAssertionIdEntity {
   @PrimaryColumn({ type: 'uuid' }) identity_provider_id!: string;
   @PrimaryColumn({ type: 'text' }) assertion_id!: string;
-  @Index('ix_saml_assertion_ids_expires')
-  @Column({ type: 'timestamptz' })
-  expires!: Date;
+  @ExpiryColumn('ix_saml_assertion_ids_expires') expires!: Date;
 }
 
-/** The single-use code the browser carries back to the web app; only its SHA-256 is stored. */
+/** The single-use code the browser carries back to the web app from a SAML sign-in. */
 @Entity('saml_login_codes')
-export class SamlLoginCodeEntity {
-  @PrimaryColumn({ type: 'text' }) code_sha256!: string;
-  @Column({ type: 'uuid' }) user_id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class SamlLoginCodeEntity extends LoginCodeColumns {
   @Column({ type: 'uuid' }) identity_provider_id!: string;
   @References(() => IdentityProviderEntity, 'identity_provider_id')
   identity_provider?: Relation<IdentityProviderEntity>;
-  @Index('ix_saml_login_codes_expires')
-  @Column({ type: 'timestamptz' })
-  expires!: Date;
+  @ExpiryColumn('ix_saml_login_codes_expires') expires!: Date;
 }

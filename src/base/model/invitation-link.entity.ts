@@ -1,16 +1,8 @@
 import { GroupEntity } from './group.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity, type UserType } from './user.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * A reusable invitation link for a group (POST /v1/users/invite/token/request/). Whoever holds the link may
@@ -23,16 +15,13 @@ import {
 export class InvitationLinkEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_invitation_links_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_invitation_links_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) created_by_user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'created_by_user_id', foreignKeyConstraintName: 'FK_invitation_links_creator' })
+  @References(() => UserEntity, 'created_by_user_id', { foreignKey: 'FK_invitation_links_creator' })
   created_by?: Relation<UserEntity>;
   @Column({ type: 'uuid' }) primary_group_id!: string;
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'primary_group_id', foreignKeyConstraintName: 'FK_invitation_links_group' })
+  @References(() => GroupEntity, 'primary_group_id', { foreignKey: 'FK_invitation_links_group' })
   primary_group?: Relation<GroupEntity>;
   /** Further groups of the domain the invited person joins (besides the primary group). */
   @Column({ type: 'uuid', array: true, default: () => "'{}'" }) group_ids!: string[];

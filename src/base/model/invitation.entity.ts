@@ -1,7 +1,7 @@
-import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity, type UserType } from './user.entity.js';
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, type Relation } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 
 /**
  * An invitation of an email into a domain. Until the invited person accepts it, it is all the domain has:
@@ -15,10 +15,7 @@ import { References } from './references.js';
   unique: true,
   where: '"accepted_at" IS NULL',
 })
-export class InvitationEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class InvitationEntity extends DomainRow {
   /** Lower-cased, as accounts store it. */
   @Column({ type: 'text' }) email!: string;
   /** For a new account only: what the inviter knew of the person's name. */

@@ -1,15 +1,7 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 import type { JsonObject } from './file.entity.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
 
 /** The published job types (JobSchema.type); a CUSTOM job names its kind in custom_type. */
 export const JOB_TYPES = [
@@ -64,10 +56,7 @@ export const FINAL_JOB_STATUSES = ['FINISHED', 'FINISHED_WITH_WARNING', 'FAILED'
 @Entity('jobs')
 @Index('ix_jobs_domain_created', ['system_domain_id', 'date_created'])
 @Index('ix_jobs_parent', ['parent_id'])
-export class JobEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class JobEntity extends DomainRow {
   @Column({ type: 'uuid', nullable: true }) created_by_user!: string | null;
   @Column({ type: 'text', nullable: true }) object_type!: string | null;
   @Column({ type: 'uuid', nullable: true }) object_id!: string | null;

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 
 /**
@@ -9,8 +10,7 @@ import { SystemDomainEntity } from './system-domain.entity.js';
 export class SystemDomainLogoEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_system_domain_logos' })
   system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_system_domain_logos_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_system_domain_logos_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   /** One of image/png, image/jpeg, image/gif, image/webp: what the bytes are, never what the client claimed. */
   @Column({ type: 'text' }) content_type!: string;

@@ -4,14 +4,13 @@ import {
   Entity,
   Index,
   PrimaryColumn,
-  PrimaryGeneratedColumn,
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 import { AssetEntity, AssetVersionEntity } from './asset.entity.js';
 import { CollectionEntity } from './collection.entity.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
 
 /**
  * The field types of the registry: the values the published clients send and accept (`drop_down` takes
@@ -42,10 +41,7 @@ export interface FieldOption {
 /** A field of the domain's registry (MetadataFieldSchema): views name it, values are kept under its name. */
 @Entity('metadata_fields')
 @Index('uq_metadata_fields_name', ['system_domain_id', 'name'], { unique: true })
-export class MetadataFieldEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class MetadataFieldEntity extends DomainRow {
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text' }) label!: string;
   @Column({ type: 'text' }) field_type!: FieldType;
@@ -78,10 +74,7 @@ export interface ViewFieldRef {
 /** A metadata view: the fields a client shows and edits together. */
 @Entity('metadata_views')
 @Index('ix_metadata_views_domain', ['system_domain_id', 'name'])
-export class MetadataViewEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class MetadataViewEntity extends DomainRow {
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) description!: string | null;
   @Column({ type: 'jsonb', default: () => "'[]'" }) view_fields!: ViewFieldRef[];
@@ -92,10 +85,7 @@ export class MetadataViewEntity {
 /** A category of objects of one type (`assets`), naming the views that describe them. */
 @Entity('metadata_categories')
 @Index('uq_metadata_categories_name', ['system_domain_id', 'object_type', 'name'], { unique: true })
-export class MetadataCategoryEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class MetadataCategoryEntity extends DomainRow {
   @Column({ type: 'text' }) object_type!: string;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', nullable: true }) label!: string | null;

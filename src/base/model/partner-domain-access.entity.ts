@@ -1,14 +1,7 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * A customer domain's grant of access to a partner domain (POST /v1/users/partner_domain_access/): the partner
@@ -18,15 +11,20 @@ import {
 export class PartnerDomainAccessEntity {
   @PrimaryColumn({ type: 'uuid' }) customer_domain_id!: string;
   @PrimaryColumn({ type: 'uuid' }) partner_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'customer_domain_id', foreignKeyConstraintName: 'FK_partner_domain_access_customer' })
+  @References(() => SystemDomainEntity, 'customer_domain_id', {
+    foreignKey: 'FK_partner_domain_access_customer',
+  })
   customer_domain?: Relation<SystemDomainEntity>;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'partner_domain_id', foreignKeyConstraintName: 'FK_partner_domain_access_partner' })
+  @References(() => SystemDomainEntity, 'partner_domain_id', {
+    foreignKey: 'FK_partner_domain_access_partner',
+  })
   partner_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid', nullable: true }) granted_by_user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'granted_by_user_id', foreignKeyConstraintName: 'FK_partner_domain_access_granted_by' })
+  @References(() => UserEntity, 'granted_by_user_id', {
+    onDelete: 'SET NULL',
+    nullable: true,
+    foreignKey: 'FK_partner_domain_access_granted_by',
+  })
   granted_by?: Relation<UserEntity>;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

@@ -3,12 +3,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
+import { References } from './references.js';
+import { ExpiryColumn } from './columns.js';
 import { UserEntity } from './user.entity.js';
 
 /**
@@ -23,8 +23,7 @@ import { UserEntity } from './user.entity.js';
 export class PasskeyEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_passkeys' }) id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_passkeys_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_passkeys_user' })
   user?: Relation<UserEntity>;
   @Index('uq_passkeys_credential_id', { unique: true })
   @Column({ type: 'text' })
@@ -50,8 +49,7 @@ export class PasskeyEntity {
 @Entity('webauthn_user_handles')
 export class WebauthnUserHandleEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_webauthn_user_handles' }) user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_webauthn_user_handles_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_webauthn_user_handles_user' })
   user?: Relation<UserEntity>;
   @Index('uq_webauthn_user_handles_handle', { unique: true })
   @Column({ type: 'text' })
@@ -69,18 +67,16 @@ export type WebauthnCeremony = (typeof WEBAUTHN_CEREMONIES)[number];
  * temporary token `temp_token_id` when it is the second step of a password sign-in.
  */
 @Entity('webauthn_challenges')
-@Index('ix_webauthn_challenges_expires', ['expires'])
 export class WebauthnChallengeEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'PK_webauthn_challenges' })
   challenge_sha256!: string;
   @Column({ type: 'text' }) ceremony!: WebauthnCeremony;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_webauthn_challenges_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_webauthn_challenges_user' })
   user?: Relation<UserEntity>;
   @Column({ type: 'uuid', nullable: true }) temp_token_id!: string | null;
   /** The assertion must carry user verification (a passwordless sign-in: the passkey is both factors). */
   @Column({ type: 'boolean' }) require_uv!: boolean;
-  @Column({ type: 'timestamptz' }) expires!: Date;
+  @ExpiryColumn('ix_webauthn_challenges_expires') expires!: Date;
   @Column({ type: 'timestamptz', nullable: true }) used_at!: Date | null;
 }

@@ -1,14 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
-import { AssetEntity } from './asset.entity.js';
+import { AssetRow } from './asset.entity.js';
 import { FileEntity, type JsonObject } from './file.entity.js';
 
 /**
@@ -20,10 +12,7 @@ import { FileEntity, type JsonObject } from './file.entity.js';
 @Entity('proxies')
 @Index('ix_proxies_asset', ['asset_id', 'version_id'])
 @Index('ix_proxies_file', ['file_id'], { unique: true })
-export class ProxyEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) asset_id!: string;
-  @References(() => AssetEntity, 'asset_id') asset?: Relation<AssetEntity>;
+export class ProxyEntity extends AssetRow {
   @Column({ type: 'uuid' }) file_id!: string;
   @References(() => FileEntity, 'file_id') file?: Relation<FileEntity>;
   @Column({ type: 'uuid', nullable: true }) version_id!: string | null;

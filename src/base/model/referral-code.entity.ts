@@ -3,12 +3,11 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity, type BillingTier } from './system-domain.entity.js';
 
 /**
@@ -34,10 +33,9 @@ export class ReferralCodeEntity {
   @Index('ix_referral_codes_manage_domain')
   @Column({ type: 'uuid', nullable: true })
   manage_system_domain_id!: string | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({
-    name: 'manage_system_domain_id',
-    foreignKeyConstraintName: 'FK_referral_codes_manage_domain',
+  @References(() => SystemDomainEntity, 'manage_system_domain_id', {
+    onDelete: 'SET NULL',
+    foreignKey: 'FK_referral_codes_manage_domain',
   })
   manage_system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text', nullable: true }) billing_customer_id!: string | null;

@@ -1,5 +1,6 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
-import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { Column, Entity, Index, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { OAuthGrantColumns } from './oauth-grant-columns.js';
 
 /**
@@ -12,8 +13,7 @@ export class RefreshTokenEntity extends OAuthGrantColumns {
   @Index('uq_oauth_refresh_hash', { unique: true })
   @Column({ type: 'text' })
   token_hash!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_oauth_refresh_tokens_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_oauth_refresh_tokens_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'timestamptz', nullable: true }) revoked_at!: Date | null;
   /** The access token issued together with this refresh token. */

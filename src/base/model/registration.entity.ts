@@ -1,14 +1,6 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 
 /**
  * A self-service registration waiting for its email to be verified. Nothing else exists until then: no
@@ -47,8 +39,7 @@ export class RegistrationEntity {
   /** What the verification created (kept for support; the user id has no foreign key, the row goes with the domain). */
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
   @Column({ type: 'uuid', nullable: true }) system_domain_id!: string | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_registrations_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_registrations_domain' })
   system_domain?: Relation<SystemDomainEntity> | null;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

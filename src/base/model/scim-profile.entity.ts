@@ -1,13 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, type Relation, UpdateDateColumn } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 
@@ -27,12 +19,10 @@ export interface ScimEnterprise {
 @Index('ix_scim_profiles_domain_external', ['system_domain_id', 'external_id'])
 export class ScimProfileEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_scim_profiles' }) user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_scim_profiles_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_scim_profiles_user' })
   user?: Relation<UserEntity>;
   @Column({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_scim_profiles_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_scim_profiles_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'text', nullable: true }) external_id!: string | null;
   @Column({ type: 'text', nullable: true }) display_name!: string | null;

@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  type Relation,
+} from 'typeorm';
+import { References } from './references.js';
 
 /**
  * The spec's PasswordChecks: per-domain rules every new password must meet. Every field is optional (null:
@@ -122,4 +130,14 @@ export class SystemDomainEntity {
   @Column({ type: 'text', array: true, default: () => "'{TOTP,MAIL_2SV,WEBAUTHN}'" }) mfa_methods!: string[];
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
+}
+
+/**
+ * The columns a table of one domain's rows begins with: the row's id and its domain, whose foreign key
+ * (ON DELETE CASCADE) takes the row with the domain, so that deleting a domain is one DELETE of its row.
+ */
+export abstract class DomainRow {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) system_domain_id!: string;
+  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
 }

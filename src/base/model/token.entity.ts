@@ -1,16 +1,8 @@
-import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 import { AppEntity } from './app.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
+import { DomainRow } from './system-domain.entity.js';
 
 /**
  * TEMP: the temporary sign-in token of a sign-in whose second factor is still owed; SCIM: a domain's
@@ -28,12 +20,9 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 @Entity('tokens')
 @Index('ix_tokens_user', ['user_id', 'id'])
 @Index('ix_tokens_app', ['app_id', 'id'])
-export class TokenEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
+export class TokenEntity extends DomainRow {
   @Column({ type: 'uuid' }) user_id!: string;
   @Column({ type: 'uuid' }) app_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
   @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
   @References(() => AppEntity, 'app_id') app?: Relation<AppEntity>;
   @Column({ type: 'text' }) kind!: TokenKind;

@@ -3,13 +3,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryColumn,
   PrimaryGeneratedColumn,
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { References } from './references.js';
 import { UserEntity } from './user.entity.js';
 
 /**
@@ -20,8 +19,7 @@ import { UserEntity } from './user.entity.js';
 @Entity('user_mfa')
 export class UserMfaEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_user_mfa' }) user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_mfa_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_user_mfa_user' })
   user?: Relation<UserEntity>;
   @Column({ type: 'text', nullable: true, select: false }) totp_secret!: string | null;
   @Column({ type: 'timestamptz', nullable: true }) totp_confirmed_at!: Date | null;
@@ -39,8 +37,7 @@ export class UserMfaEntity {
 export class MailOtpCodeEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_mail_otp_codes' }) id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_mail_otp_codes_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_mail_otp_codes_user' })
   user?: Relation<UserEntity>;
   @Column({ type: 'text' }) code_hash!: string;
   @Column({ type: 'timestamptz' }) expires!: Date;

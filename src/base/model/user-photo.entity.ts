@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
 
@@ -10,11 +11,9 @@ import { UserEntity } from './user.entity.js';
 export class UserPhotoEntity {
   @PrimaryColumn({ type: 'uuid' }) user_id!: string;
   @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_photos_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_user_photos_user' })
   user?: Relation<UserEntity>;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_user_photos_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_user_photos_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   /** What the bytes are (image/png, jpeg, gif, webp), never what the client claimed. */
   @Column({ type: 'text' }) content_type!: string;

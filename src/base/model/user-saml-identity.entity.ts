@@ -1,15 +1,7 @@
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
+import { References } from './references.js';
 import { IdentityProviderEntity } from './identity-provider.entity.js';
 
 /**
@@ -23,15 +15,14 @@ import { IdentityProviderEntity } from './identity-provider.entity.js';
 export class UserSamlIdentityEntity {
   @PrimaryColumn({ type: 'uuid' }) user_id!: string;
   @PrimaryColumn({ type: 'uuid' }) system_domain_id!: string;
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_saml_identities_user' })
+  @References(() => UserEntity, 'user_id', { foreignKey: 'FK_user_saml_identities_user' })
   user?: Relation<UserEntity>;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'system_domain_id', foreignKeyConstraintName: 'FK_user_saml_identities_domain' })
+  @References(() => SystemDomainEntity, 'system_domain_id', { foreignKey: 'FK_user_saml_identities_domain' })
   system_domain?: Relation<SystemDomainEntity>;
   @Column({ type: 'uuid' }) identity_provider_id!: string;
-  @ManyToOne(() => IdentityProviderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'identity_provider_id', foreignKeyConstraintName: 'FK_user_saml_identities_idp' })
+  @References(() => IdentityProviderEntity, 'identity_provider_id', {
+    foreignKey: 'FK_user_saml_identities_idp',
+  })
   identity_provider?: Relation<IdentityProviderEntity>;
   /** The email the IdP asserts (NameID or email attribute), lower-cased. */
   @Column({ type: 'text' }) email!: string;

@@ -1,16 +1,7 @@
 import { GroupEntity } from './group.entity.js';
 import { SystemDomainEntity } from './system-domain.entity.js';
 import { UserEntity } from './user.entity.js';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryColumn,
-  JoinColumn,
-  ManyToOne,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
 import { References } from './references.js';
 
 /** Membership of a user in a system domain (a user may belong to several). */
@@ -25,16 +16,18 @@ export class UserSystemDomainEntity {
   @Column({ type: 'boolean', default: false }) is_admin!: boolean;
   /** Set on a membership made by a partner domain access grant: the partner domain (revoking removes it). */
   @Column({ type: 'uuid', nullable: true }) via_partner_domain_id!: string | null;
-  @ManyToOne(() => SystemDomainEntity, { onDelete: 'CASCADE', nullable: true })
-  @JoinColumn({
-    name: 'via_partner_domain_id',
-    foreignKeyConstraintName: 'FK_user_system_domains_via_partner',
+  @References(() => SystemDomainEntity, 'via_partner_domain_id', {
+    nullable: true,
+    foreignKey: 'FK_user_system_domains_via_partner',
   })
   via_partner_domain?: Relation<SystemDomainEntity>;
   /** The member's primary group here (the published User's primary_group), e.g. an invitation link's. */
   @Column({ type: 'uuid', nullable: true }) primary_group_id!: string | null;
-  @ManyToOne(() => GroupEntity, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'primary_group_id', foreignKeyConstraintName: 'FK_user_system_domains_primary_group' })
+  @References(() => GroupEntity, 'primary_group_id', {
+    onDelete: 'SET NULL',
+    nullable: true,
+    foreignKey: 'FK_user_system_domains_primary_group',
+  })
   primary_group?: Relation<GroupEntity>;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
 }

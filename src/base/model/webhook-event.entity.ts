@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import { References } from './references.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { DomainRow } from './system-domain.entity.js';
 
 /**
  * The transactional outbox: one row per change that some webhook listens to, written in the change's own
@@ -10,10 +9,7 @@ import { SystemDomainEntity } from './system-domain.entity.js';
  */
 @Entity('webhook_events')
 @Index('ix_webhook_events_created', ['date_created'])
-export class WebhookEventEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class WebhookEventEntity extends DomainRow {
   @Column({ type: 'uuid', nullable: true }) object_id!: string | null;
   @Column({ type: 'text', nullable: true }) realm!: string | null;
   @Column({ type: 'text' }) operation!: string;

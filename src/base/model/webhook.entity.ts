@@ -1,14 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  type Relation,
-  UpdateDateColumn,
-} from 'typeorm';
-import { References } from './references.js';
-import { SystemDomainEntity } from './system-domain.entity.js';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
+import { DomainRow } from './system-domain.entity.js';
 
 export const WEBHOOK_STATUSES = ['ENABLED', 'DISABLED', 'FAILING', 'DELETED'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -23,10 +14,7 @@ export const ACTIVE_STATUSES: readonly WebhookStatus[] = ['ENABLED', 'FAILING'];
  */
 @Entity('webhooks')
 @Index('ix_webhooks_match', ['system_domain_id', 'event_type'])
-export class WebhookEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) system_domain_id!: string;
-  @References(() => SystemDomainEntity, 'system_domain_id') system_domain?: Relation<SystemDomainEntity>;
+export class WebhookEntity extends DomainRow {
   @Column({ type: 'text' }) url!: string;
   @Column({ type: 'text' }) event_type!: string;
   @Column({ type: 'text', nullable: true }) operation!: string | null;
