@@ -62,6 +62,14 @@ export const authContext = ({ roles, ...over }: CallerFields = {}) =>
       : { roles: roles instanceof Set ? roles : new Set(roles as Iterable<Role>) }),
   }) as unknown as AuthContext;
 
+/** An administrator of domain d1, no super administrator: authContext with the given fields over it. */
+export const adminContext = (over: CallerFields = {}) =>
+  authContext({ isAdmin: true, isSuperAdmin: false, ...over });
+
+/** A user of domain d1 who administers nothing: authContext with the given fields over it. */
+export const memberContext = (over: CallerFields = {}) =>
+  authContext({ isAdmin: false, isSuperAdmin: false, ...over });
+
 /** What a client gets from an ApiError: status, code and body (toEqual on errors compares only the message). */
 export const wire = (e: unknown) => {
   const { status, code, errors } = e as ApiError;
@@ -98,3 +106,6 @@ export const uploadedFile = (buffer: Buffer, fieldname: string) => ({
 
 /** The error the database driver throws on a unique-constraint violation (Postgres code 23505). */
 export const uniqueViolation = () => Object.assign(new Error('duplicate key'), { code: '23505' });
+
+/** A mock that resolves to `value`, whatever it is called with. */
+export const resolves = <T>(value: T) => jest.fn(async (..._a: unknown[]) => value);

@@ -1,10 +1,5 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { UsersService } from '../users/users.service.js';
-import type { GroupsRepository } from './groups.repository.js';
 import { GroupsService } from './groups.service.js';
 import {
   authContext,
@@ -12,42 +7,24 @@ import {
   recordingEvents,
   transactionalRepo,
 } from '../../../test/utils/fakes.js';
-
-const EM = { em: true };
-const MANAGER = { manager: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
-
-const group = (over: Partial<GroupEntity> = {}) =>
-  ({
-    id: 'g1',
-    system_domain_id: 'd1',
-    kind: 'GROUP',
-    name: 'Editors',
-    description: null,
-    roles: ['can_read_users'],
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  }) as GroupEntity;
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectAudited, expectEvent, expectUncalled } from '../../../test/utils/fakes/expect.js';
+import { EM, MANAGER } from '../../../test/utils/fakes/fixtures.js';
+import { groupRow as group, groupRows } from '../../../test/utils/fakes/groups.js';
 
 const caller = (roles: string[] = ['can_read_users', 'can_write_users']) => authContext({ roles });
 
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
-  let stored = 'stored' in o ? o.stored : group();
   const order: string[] = [];
+  const rows = groupRows(o);
   const repo = transactionalRepo(order, EM, {
     manager: MANAGER,
     search: jest.fn(),
-    group: jest.fn(async () => stored),
-    nameTaken: jest.fn(async () => o.taken ?? false),
-    insertGroup: jest.fn(async (_em: unknown, fields: Partial<GroupEntity>) => {
-      stored = group({ ...fields, id: 'new' });
-      return 'new';
-    }),
-    updateGroup: jest.fn(async (_em: unknown, _id: string, changes: Partial<GroupEntity>) => {
-      stored = { ...stored!, ...changes } as GroupEntity;
-    }),
-    deleteGroup: jest.fn(async () => undefined),
+    group: rows.find,
+    nameTaken: rows.nameTaken,
+    insertGroup: rows.insert,
+    updateGroup: rows.update,
+    deleteGroup: rows.delete,
     addMember: jest.fn(async () => o.added ?? true),
     removeMember: jest.fn(async () => o.removed ?? true),
     currentMemberIds: jest.fn(async (_em: unknown, ids: string[]) => new Map(ids.map((id) => [id, ['u9']]))),
@@ -56,26 +33,14 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
   const users = { get: jest.fn(async () => ({ id: 'u2' })) };
   const events = recordingEvents(order);
   const audit = recordingAudit(order);
-  const service = new GroupsService(
-    access as unknown as AccessService,
-    users as unknown as UsersService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    repo as unknown as GroupsRepository,
-  );
+  const service = construct(GroupsService, access, users, events, audit, repo);
   return { service, repo, access, users, events, audit, order };
 }
 
-const err = (status: number, code: string, errors?: unknown) =>
-  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
-  expect(s.repo.insertGroup).not.toHaveBeenCalled();
-  expect(s.repo.updateGroup).not.toHaveBeenCalled();
-  expect(s.repo.deleteGroup).not.toHaveBeenCalled();
-  expect(s.repo.addMember).not.toHaveBeenCalled();
-  expect(s.repo.removeMember).not.toHaveBeenCalled();
-  expect(s.events.record).not.toHaveBeenCalled();
-  expect(s.audit.change).not.toHaveBeenCalled();
+  expectUncalled(s.repo, 'insertGroup', 'updateGroup', 'deleteGroup', 'addMember', 'removeMember');
+  expectUncalled(s.events, 'record');
+  expectUncalled(s.audit, 'change');
 };
 
 describe('GroupsService.get', () => {
@@ -108,15 +73,7 @@ describe('GroupsService.create', () => {
     });
     expect(out).toEqual(expect.objectContaining({ id: 'new', roles: ['can_read_users'] }));
     expect(s.order).toEqual(['begin', 'audit', 'event', 'commit']);
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'group.changed',
-      { type: 'group', id: 'new' },
-      {
-        operation: 'create',
-      },
-    );
+    expectAudited(s.audit, EM, 'group.changed', { type: 'group', id: 'new' }, { operation: 'create' });
     expect(s.events.record).toHaveBeenCalledWith(EM, {
       systemDomainId: 'd1',
       objectId: 'new',
@@ -181,10 +138,7 @@ describe('GroupsService.update', () => {
       roles: ['can_write_users'],
     });
     expect(out).toEqual(expect.objectContaining({ name: 'Writers', roles: ['can_write_users'] }));
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'update', objectId: 'g1' }),
-    );
+    expectEvent(s.events, EM, { operation: 'update', objectId: 'g1' });
   });
 
   it('keeping its own name checks nothing; an empty change writes and tells nothing', async () => {
@@ -240,10 +194,7 @@ describe('GroupsService.remove', () => {
     await s.service.remove(caller(), 'g1');
     expect(s.repo.deleteGroup).toHaveBeenCalledWith(EM, 'd1', 'g1');
     expect(s.order).toEqual(['begin', 'audit', 'event', 'commit']);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ realm: 'group', operation: 'delete', data: { id: 'g1' } }),
-    );
+    expectEvent(s.events, EM, { realm: 'group', operation: 'delete', data: { id: 'g1' } });
   });
 });
 
@@ -255,14 +206,11 @@ describe('GroupsService members', () => {
     );
     expect(s.access.require).toHaveBeenCalledWith(expect.anything(), 'user', ['u2']);
     expect(s.repo.addMember).toHaveBeenCalledWith(EM, 'g1', 'u2');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: 'group_member',
-        operation: 'create',
-        data: { group_id: 'g1', user_id: 'u2' },
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: 'group_member',
+      operation: 'create',
+      data: { group_id: 'g1', user_id: 'u2' },
+    });
     s = setup({ added: false });
     await s.service.addMember(caller(), 'g1', 'u2');
     expect(s.events.record).not.toHaveBeenCalled();
@@ -291,9 +239,6 @@ describe('GroupsService members', () => {
     s = setup();
     await s.service.removeMember(caller(), 'g1', 'u2');
     expect(s.repo.removeMember).toHaveBeenCalledWith(EM, 'g1', 'u2');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ realm: 'group_member', operation: 'delete' }),
-    );
+    expectEvent(s.events, EM, { realm: 'group_member', operation: 'delete' });
   });
 });

@@ -2,17 +2,14 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppConfig } from '../../app/config.js';
-import type { GuessingDefence } from '../lockout/guessing-defence.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { PasswordPolicyService } from './password-policy.service.js';
 import { PasswordsService } from './passwords.service.js';
 import type { AccountRow, LinkRow, PasswordsRepository } from './passwords.repository.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { linkReplaced } from '../../../test/utils/fakes/accounts.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
-const EM = { em: true };
 const SECRET = 'a'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
 const config = {
@@ -54,16 +51,17 @@ function setup(o: { link?: LinkRow; account?: AccountRow; stored?: unknown[] } =
   const guessing = { clearFactor: jest.fn(async () => undefined) };
   const audit = { record: jest.fn(async () => undefined) };
   const r = repo as unknown as PasswordsRepository;
-  const service = new PasswordsService(
+  const service = construct(
+    PasswordsService,
     r,
     config,
     config.passwords,
     fixedClock(NOW),
-    mail as unknown as MailService,
-    tokens as unknown as TokensService,
+    mail,
+    tokens,
     new PasswordPolicyService(r),
-    guessing as unknown as GuessingDefence,
-    audit as unknown as AuditService,
+    guessing,
+    audit,
   );
   return { service, repo, mail, tokens, guessing };
 }
@@ -134,14 +132,7 @@ describe('PasswordsService.forgot and checks', () => {
     };
     const { service, repo, mail } = setup({ account });
     await service.forgot({ email: 'ada@example.test' });
-    const [, userId, hash, now, expires, dropBefore] = repo.replaceLink.mock.calls[0] as unknown as [
-      unknown,
-      string,
-      string,
-      Date,
-      Date,
-      Date,
-    ];
+    const [, userId, hash, now, expires, dropBefore] = linkReplaced(repo.replaceLink);
     expect([userId, now]).toEqual(['u1', NOW]);
     expect(expires.getTime() - NOW.getTime()).toBe(3600_000);
     expect(dropBefore.getTime()).toBeLessThan(NOW.getTime());

@@ -1,15 +1,10 @@
 import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import { APPS_TOPIC } from '../../base/common/cache/topics.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { SystemDomainAdminService } from './system-domain-admin.service.js';
-import type { SystemDomainsRepository } from './system-domains.repository.js';
-import type { SystemDomainsService } from './system-domains.service.js';
 import {
   authContext,
   fixedClock,
@@ -20,10 +15,12 @@ import {
   transactionalRepo,
   uploadedFile,
 } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectAudited, expectEvent } from '../../../test/utils/fakes/expect.js';
 
 const EM = { em: true } as unknown as EntityManager;
 const MANAGER = { manager: true } as unknown as EntityManager;
-const NOW = new Date('2026-05-01T12:00:00Z');
 const BASE = 'https://auth.example.test';
 const file = (buffer: Buffer, fieldname = 'logo') => uploadedFile(buffer, fieldname);
 
@@ -71,20 +68,18 @@ function setup(o: { stored?: SystemDomainEntity | null; strands?: boolean; hadLo
   const events = recordingEvents(order);
   const audit = recordingAudit(order);
   const bus = { publish: jest.fn(async () => void order.push('publish')) };
-  const service = new SystemDomainAdminService(
+  const service = construct(
+    SystemDomainAdminService,
     { http: { publicBaseUrl: BASE } } as BaseConfig,
-    domains as unknown as SystemDomainsService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
+    domains,
+    events,
+    audit,
     fixedClock(NOW),
-    bus as unknown as InvalidationBus,
-    repo as unknown as SystemDomainsRepository,
+    bus,
+    repo,
   );
   return { service, repo, domains, events, audit, bus, order };
 }
-
-const err = (status: number, code: string, errors?: unknown) =>
-  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 
 describe('SystemDomainAdminService reads', () => {
   it('get: the full form with the logo’s URL from its hash; 404 in the wire’s words', async () => {
@@ -156,14 +151,12 @@ describe('SystemDomainAdminService changes', () => {
         deactivate_date: null,
       }),
     );
-    expect(s.audit.change).toHaveBeenCalledWith(
+    expectAudited(
+      s.audit,
       EM,
-      expect.anything(),
       'domain.changed',
       { type: 'system_domain', id: 'd2' },
-      {
-        operation: 'update',
-      },
+      { operation: 'update' },
     );
     expect(
       (s.events.record.mock.calls as unknown as [unknown, { systemDomainId: string }][]).map(
@@ -215,13 +208,10 @@ describe('SystemDomainAdminService changes', () => {
         date_created: expect.any(String),
       }),
     );
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        operation: 'reindex',
-        data: { reindex_id: out.id, system_domain_id: 'd2', sync_to_another_dc: false },
-      }),
-    );
+    expectEvent(s.events, EM, {
+      operation: 'reindex',
+      data: { reindex_id: out.id, system_domain_id: 'd2', sync_to_another_dc: false },
+    });
   });
 });
 

@@ -1,56 +1,24 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { GroupsService } from '../groups/groups.service.js';
-import type { UsersService } from '../users/users.service.js';
 import { ROLE_GROUP, TEAM, type KindSpec } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
-import type { TeamsRepository } from './teams.repository.js';
 import { authContext, recordingEvents, transactionalRepo } from '../../../test/utils/fakes.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectEvent, expectUncalled } from '../../../test/utils/fakes/expect.js';
+import { EM, MANAGER } from '../../../test/utils/fakes/fixtures.js';
+import { groupRow, groupRows } from '../../../test/utils/fakes/groups.js';
 
-const EM = { em: true };
-const MANAGER = { manager: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const SHA = 'ab'.repeat(32);
 
-const row = (over: Partial<GroupEntity> = {}) =>
-  ({
-    id: 'g1',
-    system_domain_id: 'd1',
-    kind: 'ROLE_GROUP',
-    name: 'Editors',
-    alias: null,
-    description: null,
-    external_id: null,
-    default_user_type: null,
-    roles: ['can_read_users'],
-    role_categories: [],
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  }) as GroupEntity;
+const row = (over: Partial<GroupEntity> = {}) => groupRow({ kind: 'ROLE_GROUP', ...over });
 
 const caller = (roles: string[] = ['can_read_users', 'can_write_users']) => authContext({ roles });
 
 function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolean; removed?: boolean } = {}) {
-  let stored = 'stored' in o ? o.stored : row();
   const order: string[] = [];
-  const repo = transactionalRepo(order, EM, {
-    manager: MANAGER,
-    search: jest.fn(),
-    ofKind: jest.fn(async () => stored),
-    nameTaken: jest.fn(async () => o.taken ?? false),
-    insert: jest.fn(async (_em: unknown, fields: Partial<GroupEntity>) => {
-      stored = row({ ...fields, id: 'new' });
-      return 'new';
-    }),
-    update: jest.fn(async (_em: unknown, _id: string, changes: Partial<GroupEntity>) => {
-      stored = { ...stored!, ...changes } as GroupEntity;
-    }),
-    delete: jest.fn(async () => undefined),
-  });
+  const { find: ofKind, ...rows } = groupRows(o, row);
+  const repo = transactionalRepo(order, EM, { manager: MANAGER, search: jest.fn(), ofKind, ...rows });
   const groups = {
     addMemberIn: jest.fn(async () => o.added ?? true),
     removeMemberIn: jest.fn(async () => o.removed ?? true),
@@ -63,26 +31,14 @@ function setup(o: { stored?: GroupEntity | null; taken?: boolean; added?: boolea
   const users = { get: jest.fn(async () => ({ id: 'u2' })) };
   const events = recordingEvents(order);
   const config = { http: { publicBaseUrl: 'https://auth.example.test/' } } as BaseConfig;
-  const service = new GroupKindsService(
-    repo as unknown as TeamsRepository,
-    access as unknown as AccessService,
-    users as unknown as UsersService,
-    events as unknown as WebhookEventsService,
-    config,
-    groups as unknown as GroupsService,
-  );
+  const service = construct(GroupKindsService, repo, access, users, events, config, groups);
   return { service, repo, groups, access, users, events, order };
 }
 
-const err = (status: number, code: string, errors?: unknown) =>
-  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
-  expect(s.repo.insert).not.toHaveBeenCalled();
-  expect(s.repo.update).not.toHaveBeenCalled();
-  expect(s.repo.delete).not.toHaveBeenCalled();
-  expect(s.groups.addMemberIn).not.toHaveBeenCalled();
-  expect(s.groups.removeMemberIn).not.toHaveBeenCalled();
-  expect(s.events.record).not.toHaveBeenCalled();
+  expectUncalled(s.repo, 'insert', 'update', 'delete');
+  expectUncalled(s.groups, 'addMemberIn', 'removeMemberIn');
+  expectUncalled(s.events, 'record');
 };
 
 describe('GroupKindsService views', () => {
@@ -131,15 +87,12 @@ describe.each<[string, KindSpec]>([
       roles: [],
     });
     expect(s.order).toEqual(['begin', 'event', 'commit']);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: spec.entity,
-        operation: 'create',
-        objectId: 'new',
-        eventType: 'groups',
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: spec.entity,
+      operation: 'create',
+      objectId: 'new',
+      eventType: 'groups',
+    });
   });
 
   it('blank names are invalid; names taken (checked, or by the unique index) are 409', async () => {
@@ -216,10 +169,7 @@ describe('GroupKindsService.update and remove', () => {
     await s.service.update(ROLE_GROUP, caller(), 'g1', { name: 'Writers' } as never);
     expect(s.repo.nameTaken).toHaveBeenCalledWith(EM, 'd1', 'ROLE_GROUP', 'Writers');
     expect(s.repo.update).toHaveBeenCalledWith(EM, 'g1', { name: 'Writers' });
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'update', objectId: 'g1' }),
-    );
+    expectEvent(s.events, EM, { operation: 'update', objectId: 'g1' });
     s = setup();
     await s.service.update(ROLE_GROUP, caller(), 'g1', { name: 'Editors' } as never);
     expect(s.repo.nameTaken).not.toHaveBeenCalled();
@@ -237,10 +187,7 @@ describe('GroupKindsService.update and remove', () => {
     let s = setup();
     await s.service.remove(TEAM, caller(), 'g1');
     expect(s.repo.delete).toHaveBeenCalledWith(EM, 'd1', 'TEAM', 'g1');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ realm: 'team', operation: 'delete', data: { id: 'g1' } }),
-    );
+    expectEvent(s.events, EM, { realm: 'team', operation: 'delete', data: { id: 'g1' } });
     s = setup({ stored: null });
     await expect(s.service.remove(TEAM, caller(), 'g1')).rejects.toEqual(err(404, 'teams.TEAM_NOT_FOUND'));
     nothingWritten(s);
@@ -253,14 +200,11 @@ describe('GroupKindsService members', () => {
     await expect(s.service.addUser(TEAM, caller(), 'g1', 'u2')).resolves.toEqual({ id: 'u2' });
     expect(s.access.require).toHaveBeenCalledWith(expect.anything(), 'user', ['u2']);
     expect(s.groups.addMemberIn).toHaveBeenCalledWith(EM, 'g1', 'u2');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: 'team_member',
-        operation: 'create',
-        data: { team_id: 'g1', user_id: 'u2' },
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: 'team_member',
+      operation: 'create',
+      data: { team_id: 'g1', user_id: 'u2' },
+    });
     s = setup({ added: false });
     await s.service.addUser(ROLE_GROUP, caller(), 'g1', 'u2');
     expect(s.events.record).not.toHaveBeenCalled();
@@ -278,13 +222,10 @@ describe('GroupKindsService members', () => {
     expect(s.events.record).not.toHaveBeenCalled();
     s = setup();
     await s.service.removeUser(ROLE_GROUP, caller(), 'g1', 'u2');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: 'role_group_member',
-        operation: 'delete',
-        data: { role_group_id: 'g1', user_id: 'u2' },
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: 'role_group_member',
+      operation: 'delete',
+      data: { role_group_id: 'g1', user_id: 'u2' },
+    });
   });
 });

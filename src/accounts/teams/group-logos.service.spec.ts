@@ -1,8 +1,6 @@
 import { jest } from '@jest/globals';
 import type { GroupEntity } from '../../base/model/group.entity.js';
-import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService, oneImage } from './group-logos.service.js';
-import type { TeamsRepository } from './teams.repository.js';
 import {
   authContext,
   fixedClock,
@@ -11,9 +9,10 @@ import {
   SCRIPT_SVG as SVG,
   uploadedFile,
 } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const file = (buffer: Buffer, fieldname = 'logo') => uploadedFile(buffer, fieldname);
 
 const caller = (roles: string[] = ['can_read_users']) => authContext({ roles });
@@ -29,15 +28,9 @@ function setup(o: { row?: Partial<GroupEntity> | null; hadLogo?: boolean; logo?:
     emit: jest.fn(async () => undefined),
     logoUrl: jest.fn((c: string, id: string, sha: string) => `/${c}/${id}?v=${sha.slice(0, 12)}`),
   };
-  const service = new GroupLogosService(
-    repo as unknown as TeamsRepository,
-    kinds as unknown as GroupKindsService,
-    fixedClock(NOW),
-  );
+  const service = construct(GroupLogosService, repo, kinds, fixedClock(NOW));
   return { service, repo, kinds };
 }
-
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
 
 describe('oneImage', () => {
   it('takes exactly one image, in the field logo or file, by its bytes', () => {

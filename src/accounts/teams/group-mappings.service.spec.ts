@@ -1,13 +1,12 @@
 import { jest } from '@jest/globals';
 import type { GroupMappingEntity } from '../../base/model/group-mapping.entity.js';
 import type { GroupEntity } from '../../base/model/group.entity.js';
-import type { GroupKindsService } from './group-kinds.service.js';
 import { GroupMappingsService } from './group-mappings.service.js';
-import type { TeamsRepository } from './teams.repository.js';
 import { authContext, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const group = (roles: string[] = ['can_read_users']) =>
   ({ id: 'g1', system_domain_id: 'd1', roles }) as GroupEntity;
 const mapping = (over: Partial<GroupMappingEntity> = {}) =>
@@ -32,15 +31,9 @@ function setup(o: { group?: GroupEntity | null; mapping?: GroupMappingEntity | n
     deleteMapping: jest.fn(async () => undefined),
   });
   const kinds = { emit: jest.fn(async () => undefined) };
-  const service = new GroupMappingsService(
-    repo as unknown as TeamsRepository,
-    kinds as unknown as GroupKindsService,
-  );
+  const service = construct(GroupMappingsService, repo, kinds);
   return { service, repo, kinds };
 }
-
-const err = (status: number, code: string, errors?: unknown) =>
-  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 
 describe('GroupMappingsService.create', () => {
   it('maps a trimmed name to a group of the caller’s domain and tells of it, in one transaction', async () => {

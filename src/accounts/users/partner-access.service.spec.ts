@@ -1,21 +1,20 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { MembershipsRepository } from './memberships.repository.js';
 import { PartnerAccessService } from './partner-access.service.js';
 import {
-  authContext,
+  adminContext,
   recordingAudit,
   recordingEvents,
   transactionalRepo,
 } from '../../../test/utils/fakes.js';
+import { EM } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectAudited, expectEvent } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: true };
 const BODY = { customer_domain_id: 'cust', partner_domain_id: 'part' };
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  authContext({ userId: 'admin', systemDomainId: 'cust', isAdmin: true, isSuperAdmin: false, ...over });
+  adminContext({ userId: 'admin', systemDomainId: 'cust', ...over });
 
 function setup(o: { partnerType?: string; added?: string[]; hadGrant?: boolean; removed?: string[] } = {}) {
   const order: string[] = [];
@@ -37,15 +36,13 @@ function setup(o: { partnerType?: string; added?: string[]; hadGrant?: boolean; 
   });
   const events = recordingEvents(order);
   const audit = recordingAudit(order);
-  const service = new PartnerAccessService(
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    memberships as unknown as MembershipsRepository,
-  );
+  const service = construct(PartnerAccessService, events, audit, memberships);
   return { service, memberships, events, audit, order };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
+/** The customer domain's audit record of a grant or a revoke. */
+const domainAudited = (s: ReturnType<typeof setup>, details: object) =>
+  expectAudited(s.audit, EM, 'domain.changed', { type: 'system_domain', id: 'cust' }, details);
 
 describe('PartnerAccessService.grant', () => {
   it('locks the customer domain first, then grants, records one event per user added and the audit, in one transaction', async () => {
@@ -64,13 +61,7 @@ describe('PartnerAccessService.grant', () => {
       data: { id: 'p2', via_partner_domain_id: 'part' },
       requestId: 'r1',
     });
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'domain.changed',
-      { type: 'system_domain', id: 'cust' },
-      { partner_access: 'granted', partner_domain_id: 'part', users: 2 },
-    );
+    domainAudited(s, { partner_access: 'granted', partner_domain_id: 'part', users: 2 });
   });
 
   it('granting again adds nobody and is no error', async () => {
@@ -126,17 +117,8 @@ describe('PartnerAccessService.revoke', () => {
       'audit',
       'commit',
     ]);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'delete', objectId: 'p1' }),
-    );
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'domain.changed',
-      { type: 'system_domain', id: 'cust' },
-      { partner_access: 'revoked', partner_domain_id: 'part', users: 1 },
-    );
+    expectEvent(s.events, EM, { operation: 'delete', objectId: 'p1' });
+    domainAudited(s, { partner_access: 'revoked', partner_domain_id: 'part', users: 1 });
   });
 
   it('404 when there is no such grant, and no membership is touched', async () => {

@@ -1,25 +1,23 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { ActingRightsService, UserRights } from '../../credentials/tokens/acting-rights.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { MembershipsRepository } from './memberships.repository.js';
+import type { UserRights } from '../../credentials/tokens/acting-rights.service.js';
 import { UserExtrasService } from './user-extras.service.js';
 import {
-  authContext,
   fixedClock,
+  memberContext,
   PIXEL_PNG as PNG,
   recordingEvents,
   repoWithTransaction,
   uploadedFile,
 } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectEvent } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const HTML = Buffer.from('<!doctype html><script>alert(1)</script>');
 const file = (buffer: Buffer, fieldname = 'photo') => uploadedFile(buffer, fieldname);
 
-const caller = (over: Partial<AuthContext> = {}) =>
-  authContext({ userId: 'me', isAdmin: false, isSuperAdmin: false, ...over });
+const caller = (over: Partial<AuthContext> = {}) => memberContext({ userId: 'me', ...over });
 
 const rights = (over: Partial<UserRights> = {}) =>
   ({
@@ -42,16 +40,9 @@ function setup(
   });
   const acting = { rightsOf: jest.fn(async () => ('target' in o ? o.target : rights())) };
   const events = recordingEvents();
-  const service = new UserExtrasService(
-    acting as unknown as ActingRightsService,
-    events as unknown as WebhookEventsService,
-    fixedClock(NOW),
-    repo as unknown as MembershipsRepository,
-  );
+  const service = construct(UserExtrasService, acting, events, fixedClock(NOW), repo);
   return { service, repo, acting, events };
 }
-
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
 
 describe('UserExtrasService.hasRole', () => {
   it('answers a role the member holds in the caller’s domain', async () => {
@@ -159,10 +150,7 @@ describe('UserExtrasService photo reads and removal', () => {
     let s = setup();
     await s.service.deletePhoto(caller(), 'me');
     expect(s.repo.deletePhoto).toHaveBeenCalledWith(EM, 'me', 'd1');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'update', data: { id: 'me', photo: null } }),
-    );
+    expectEvent(s.events, EM, { operation: 'update', data: { id: 'me', photo: null } });
     s = setup({ hadPhoto: false });
     await expect(s.service.deletePhoto(caller(), 'me')).rejects.toEqual(err(404, 'users.NO_PHOTO'));
     expect(s.events.record).not.toHaveBeenCalled();
@@ -183,14 +171,11 @@ describe('UserExtrasService.reindex', () => {
     let s = setup();
     const out = await s.service.reindex(caller(), 'u2');
     expect(out).toEqual({ id: expect.any(String), user_id: 'u2', job_id: out.id, status: 'READY' });
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        operation: 'reindex',
-        objectId: 'u2',
-        data: { reindex_id: out.id, job_id: out.id, user_id: 'u2' },
-      }),
-    );
+    expectEvent(s.events, EM, {
+      operation: 'reindex',
+      objectId: 'u2',
+      data: { reindex_id: out.id, job_id: out.id, user_id: 'u2' },
+    });
     s = setup({ member: false });
     await expect(s.service.reindex(caller(), 'u2')).rejects.toEqual(err(404, 'users.NOT_FOUND'));
     expect(s.events.record).not.toHaveBeenCalled();

@@ -1,20 +1,14 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Role } from '../../base/common/auth/roles.js';
-import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import type { AppConfig } from '../../app/config.js';
-import type { PasswordPolicyService } from '../passwords/password-policy.service.js';
 import type { ActingRightsService } from '../../credentials/tokens/acting-rights.service.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { DomainUser } from './user-rules.js';
-import type { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 import { authContext, fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
-
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectEvent, expectUncalled } from '../../../test/utils/fakes/expect.js';
 
 const user = (over: Partial<DomainUser> = {}): DomainUser =>
   ({
@@ -70,28 +64,24 @@ function setup(target: DomainUser | null = user(), { otherDomains = 0, domains =
   const events = recordingEvents();
   const passwords = { assert: jest.fn(async () => undefined) };
   const audit = { change: jest.fn(async () => undefined), record: jest.fn(async () => undefined) };
-  const service = new UsersService(
-    repo as unknown as UsersRepository,
-    tokens as unknown as TokensService,
-    bus as unknown as InvalidationBus,
+  const service = construct(
+    UsersService,
+    repo,
+    tokens,
+    bus,
     {} as ActingRightsService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    passwords as unknown as PasswordPolicyService,
+    events,
+    audit,
+    passwords,
     fixedClock(NOW),
     { auth: { reauthWindowSeconds: 300 } } as AppConfig,
   );
   return { service, repo, tokens, bus, events, audit, passwords };
 }
 
-/** The error by status and code, and with `errors` its wording on the wire ({errors} is this body). */
-const err = (status: number, code: string, errors?: unknown) =>
-  expect.objectContaining(errors === undefined ? { status, code } : { status, code, errors });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
-  expect(s.repo.updateAccount).not.toHaveBeenCalled();
-  expect(s.repo.setAdmin).not.toHaveBeenCalled();
-  expect(s.repo.retireMailedSecrets).not.toHaveBeenCalled();
-  expect(s.events.record).not.toHaveBeenCalled();
+  expectUncalled(s.repo, 'updateAccount', 'setAdmin', 'retireMailedSecrets');
+  expectUncalled(s.events, 'record');
 };
 
 describe('UsersService.update', () => {
@@ -100,10 +90,7 @@ describe('UsersService.update', () => {
     const out = await s.service.update(caller({}, []), 'u1', { first_name: 'New' });
     expect(s.repo.updateAccount).toHaveBeenCalledWith(EM, 'u1', { first_name: 'New' });
     expect(out.first_name).toBe('New');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'update', objectId: 'u1' }),
-    );
+    expectEvent(s.events, EM, { operation: 'update', objectId: 'u1' });
   });
 
   it('needs can_write_users for anything else, and for another user', async () => {
@@ -296,7 +283,7 @@ describe('UsersService.create and remove', () => {
       'STANDARD',
       expect.objectContaining({ countPending: true }),
     );
-    expect(s.events.record).toHaveBeenCalledWith(EM, expect.objectContaining({ operation: 'create' }));
+    expectEvent(s.events, EM, { operation: 'create' });
   });
 
   it('refuses a taken email before inserting', async () => {
@@ -324,10 +311,7 @@ describe('UsersService.create and remove', () => {
     expect(s.repo.removeMembership).toHaveBeenCalledWith(EM, 'd1', 'u2');
     expect(s.repo.deleteAccount).toHaveBeenCalledWith(EM, 'u2');
     expect(s.bus.publish).toHaveBeenCalledTimes(1);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'delete', data: { id: 'u2' } }),
-    );
+    expectEvent(s.events, EM, { operation: 'delete', data: { id: 'u2' } });
   });
 
   it('keeps an account that belongs elsewhere, moving its home domain when it was this one', async () => {

@@ -3,25 +3,18 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Role } from '../../base/common/auth/roles.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { CredentialMintService } from '../mint/credential-mint.service.js';
-import type { ActingRightsService } from '../tokens/acting-rights.service.js';
-import type { TokenQueriesService } from '../tokens/token-queries.service.js';
-import type { AppsRepository } from './apps.repository.js';
 import { AppsService } from './apps.service.js';
-import type { ClientRegistry } from './client-registry.js';
 import type { CreateAppDto } from './dto/app.dto.js';
 import {
-  authContext,
+  adminContext,
   fixedClock,
   recordingAudit,
   recordingEvents,
   repoWithTransaction,
 } from '../../../test/utils/fakes.js';
-
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { err, expectAudited, expectEvent, expectUncalled } from '../../../test/utils/fakes/expect.js';
 
 const app = (over: Partial<AppEntity> = {}): AppEntity =>
   ({
@@ -46,7 +39,7 @@ const app = (over: Partial<AppEntity> = {}): AppEntity =>
   }) as AppEntity;
 
 const caller = (over: Partial<AuthContext> = {}, roles: Role[] = []) =>
-  authContext({ kind: 'LOGIN', rightsCap: null, isAdmin: true, isSuperAdmin: false, roles, ...over });
+  adminContext({ kind: 'LOGIN', rightsCap: null, roles, ...over });
 
 /** A confidential OAuth client acting as nobody, with redirect URIs (a server-side app). */
 const confidential = (over: Partial<AppEntity> = {}) =>
@@ -86,26 +79,24 @@ function setup(
   const clients = { changed: jest.fn(async () => undefined) };
   const events = recordingEvents();
   const audit = recordingAudit();
-  const service = new AppsService(
-    repo as unknown as AppsRepository,
+  const service = construct(
+    AppsService,
+    repo,
     {} as BaseConfig,
-    rights as unknown as ActingRightsService,
-    mint as unknown as CredentialMintService,
-    tokenQueries as unknown as TokenQueriesService,
-    clients as unknown as ClientRegistry,
+    rights,
+    mint,
+    tokenQueries,
+    clients,
     fixedClock(NOW),
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
+    events,
+    audit,
   );
   return { service, repo, rights, mint, tokenQueries, clients, events, audit };
 }
 
-const err = (status: number, code: string) => expect.objectContaining({ status, code });
 const nothingWritten = (s: ReturnType<typeof setup>) => {
-  expect(s.repo.save).not.toHaveBeenCalled();
-  expect(s.repo.create).not.toHaveBeenCalled();
-  expect(s.repo.remove).not.toHaveBeenCalled();
-  expect(s.events.record).not.toHaveBeenCalled();
+  expectUncalled(s.repo, 'save', 'create', 'remove');
+  expectUncalled(s.events, 'record');
 };
 
 describe('AppsService.create', () => {
@@ -127,17 +118,8 @@ describe('AppsService.create', () => {
     );
     expect(s.mint.clientSecret).not.toHaveBeenCalled();
     expect(out).not.toHaveProperty('client_secret');
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'app.created',
-      { type: 'app', id: 'a-new' },
-      { type: 'PAT' },
-    );
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'create', eventType: 'apps' }),
-    );
+    expectAudited(s.audit, EM, 'app.created', { type: 'app', id: 'a-new' }, { type: 'PAT' });
+    expectEvent(s.events, EM, { operation: 'create', eventType: 'apps' });
   });
 
   it('a confidential client gets a secret from the mint: its hash stored, the secret answered once', async () => {
@@ -368,17 +350,8 @@ describe('AppsService.rotateSecret and remove', () => {
     const s = setup();
     await s.service.remove(caller(), 'a1');
     expect(s.repo.remove).toHaveBeenCalledWith(EM, 'a1');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'delete', data: { id: 'a1' } }),
-    );
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'app.deleted',
-      { type: 'app', id: 'a1' },
-      { type: 'PAT' },
-    );
+    expectEvent(s.events, EM, { operation: 'delete', data: { id: 'a1' } });
+    expectAudited(s.audit, EM, 'app.deleted', { type: 'app', id: 'a1' }, { type: 'PAT' });
     expect(s.clients.changed).toHaveBeenCalledWith('a1');
   });
 });

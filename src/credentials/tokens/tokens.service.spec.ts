@@ -1,15 +1,13 @@
 import { jest } from '@jest/globals';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { LookupRow, RevokedRow, TokensRepository } from './tokens.repository.js';
+import type { LookupRow, RevokedRow } from './tokens.repository.js';
 import { type JwtClaims, TokensService } from './tokens.service.js';
 import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const RAW = 'header.payload.signature';
-const EM = { em: true };
 
 const row = (over: Partial<LookupRow> = {}): LookupRow => ({
   id: 't1',
@@ -63,12 +61,7 @@ function setup(found: LookupRow | null = row()) {
   });
   const events = recordingEvents();
   const audit = { record: jest.fn(async () => undefined) };
-  const service = new TokensService(
-    repo as unknown as TokensRepository,
-    fixedClock(NOW),
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-  );
+  const service = construct(TokensService, repo, fixedClock(NOW), events, audit);
   return { service, repo, events, audit };
 }
 

@@ -2,10 +2,22 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AuditEventEntity } from '../../base/model/audit-event.entity.js';
 import { AuditQueryService } from './audit-query.service.js';
-import type { AuditRepository } from './audit.repository.js';
 import type { AuditEventListQueryDto } from './dto/audit-event.dto.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { adminContext } from '../../../test/utils/fakes.js';
 
 const AT = new Date('2026-05-01T12:00:00Z');
+
+/** The fields of a record the wire shape passes on as they are stored. */
+const PASSED_ON = {
+  action: 'app.created',
+  target_type: 'app',
+  target_id: 'a2',
+  outcome: 'success',
+  request_id: 'r1',
+  client_address: '203.0.113.7',
+  details: { type: 'PAT' },
+};
 
 const record = (over: Partial<AuditEventEntity> = {}): AuditEventEntity =>
   ({
@@ -15,18 +27,11 @@ const record = (over: Partial<AuditEventEntity> = {}): AuditEventEntity =>
     actor_user_id: 'u1',
     actor_app_id: 'a1',
     actor_kind: 'LOGIN',
-    action: 'app.created',
-    target_type: 'app',
-    target_id: 'a2',
-    outcome: 'success',
-    request_id: 'r1',
-    client_address: '203.0.113.7',
-    details: { type: 'PAT' },
+    ...PASSED_ON,
     ...over,
   }) as AuditEventEntity;
 
-const caller = (over: Partial<AuthContext> = {}) =>
-  ({ userId: 'u1', systemDomainId: 'd1', isAdmin: true, isSuperAdmin: false, ...over }) as AuthContext;
+const caller = (over: Partial<AuthContext> = {}) => adminContext(over);
 
 const query = (over: Partial<AuditEventListQueryDto> = {}) =>
   ({ page: 1, per_page: 10, ...over }) as AuditEventListQueryDto;
@@ -45,7 +50,7 @@ function fakeQb(rows: AuditEventEntity[]) {
 function setup(rows: AuditEventEntity[] = [record()]) {
   const qb = fakeQb(rows);
   const repo = { search: jest.fn((_f: object) => qb) };
-  const service = new AuditQueryService(repo as unknown as AuditRepository);
+  const service = construct(AuditQueryService, repo);
   return { service, repo, qb };
 }
 
@@ -130,13 +135,7 @@ describe('AuditQueryService.list', () => {
         date_created: '2026-05-01T12:00:00.000000+00:00',
         system_domain_id: 'd1',
         actor: { user_id: 'u1', app_id: 'a1', kind: 'LOGIN' },
-        action: 'app.created',
-        target_type: 'app',
-        target_id: 'a2',
-        outcome: 'success',
-        request_id: 'r1',
-        client_address: '203.0.113.7',
-        details: { type: 'PAT' },
+        ...PASSED_ON,
       },
     ]);
     expect(out.total).toBe(1);

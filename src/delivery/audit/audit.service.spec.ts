@@ -1,15 +1,12 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { Metrics } from '../../base/common/metrics/metrics.service.js';
-import type { WebhookEventsService } from '../events/webhook-events.service.js';
 import type { AuditRecord } from './audit-record-sql.js';
 import { OUTSIDE_REQUEST } from './audit-origin.js';
-import type { AuditRepository } from './audit.repository.js';
 import { AuditService, type AuditEntry } from './audit.service.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
-const MANAGER = { manager: true };
 const TX = { tx: true };
 
 const entry = (over: Partial<AuditEntry> = {}): AuditEntry => ({
@@ -29,12 +26,7 @@ function setup() {
   });
   const events = { deliveriesRecorded: jest.fn() };
   const metrics = { audited: jest.fn() };
-  const service = new AuditService(
-    repo as unknown as AuditRepository,
-    events as unknown as WebhookEventsService,
-    fixedClock(NOW),
-    metrics as unknown as Metrics,
-  );
+  const service = construct(AuditService, repo, events, fixedClock(NOW), metrics);
   return { service, repo, events, metrics };
 }
 

@@ -3,12 +3,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { WebhookDeliveryEntity } from '../../base/model/webhook-delivery.entity.js';
 import type { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
 import type { WebhookEntity } from '../../base/model/webhook.entity.js';
-import type { AuditService } from '../audit/audit.service.js';
-import type { WebhookEventsService } from '../events/webhook-events.service.js';
 import type { CreateWebhookDto } from './dto/webhook.dto.js';
-import type { WebhookSecrets } from './webhook-secrets.js';
-import type { WebhookWorker } from './webhook-worker.service.js';
-import type { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 import {
   authContext,
@@ -17,9 +12,9 @@ import {
   recordingEvents,
   repoWithTransaction,
 } from '../../../test/utils/fakes.js';
-
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectAudited, expectEvent } from '../../../test/utils/fakes/expect.js';
 
 const webhook = (over: Partial<WebhookEntity> = {}): WebhookEntity =>
   ({
@@ -115,14 +110,15 @@ function setup(stored: WebhookEntity | null = webhook(), { allowPrivate = false 
   const events = recordingEvents();
   const audit = recordingAudit();
   const worker = { nudge: jest.fn() };
-  const service = new WebhooksService(
+  const service = construct(
+    WebhooksService,
     { allowPrivate } as never,
     fixedClock(NOW),
-    secrets as unknown as WebhookSecrets,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    worker as unknown as WebhookWorker,
-    repo as unknown as WebhooksRepository,
+    secrets,
+    events,
+    audit,
+    worker,
+    repo,
   );
   return { service, repo, secrets, events, audit, worker, row: () => row };
 }
@@ -146,22 +142,13 @@ describe('WebhooksService.create', () => {
     );
     expect(out).toMatchObject({ id: 'w-new', secret: 'whsec_new', headers: { 'X-Team': 'a' } });
     expect(out).not.toHaveProperty('secret_sealed');
-    expect(s.audit.change).toHaveBeenCalledWith(
-      EM,
-      expect.anything(),
-      'webhook.changed',
-      { type: 'webhook', id: 'w-new' },
-      { operation: 'create' },
-    );
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        eventType: 'webhooks',
-        operation: 'create',
-        objectId: 'w-new',
-        requestId: 'r1',
-      }),
-    );
+    expectAudited(s.audit, EM, 'webhook.changed', { type: 'webhook', id: 'w-new' }, { operation: 'create' });
+    expectEvent(s.events, EM, {
+      eventType: 'webhooks',
+      operation: 'create',
+      objectId: 'w-new',
+      requestId: 'r1',
+    });
     expect((s.events.record.mock.calls[0] as unknown[])[1]).not.toHaveProperty('data.secret');
   });
 
@@ -210,7 +197,7 @@ describe('WebhooksService.update', () => {
     const out = await s.service.update(caller(), 'w1', { realm: null, query: 'q' });
     expect(s.repo.updateWebhook).toHaveBeenCalledWith(EM, 'w1', { realm: null, query: 'q' });
     expect(out).toMatchObject({ realm: null, query: 'q', name: 'n' });
-    expect(s.events.record).toHaveBeenCalledWith(EM, expect.objectContaining({ operation: 'update' }));
+    expectEvent(s.events, EM, { operation: 'update' });
   });
 
   it('DISABLED gives up the pending deliveries, in the same transaction; back to ENABLED clears the failures', async () => {
@@ -287,10 +274,7 @@ describe('WebhooksService.remove and rotateSecret', () => {
     await s.service.remove(caller(), 'w1');
     expect(s.repo.updateWebhook).toHaveBeenCalledWith(EM, 'w1', { status: 'DELETED', deleted_at: NOW });
     expect(s.repo.giveUpPending).toHaveBeenCalledWith(EM, 'w1', 'deleted');
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ operation: 'delete', data: expect.objectContaining({ status: 'DELETED' }) }),
-    );
+    expectEvent(s.events, EM, { operation: 'delete', data: expect.objectContaining({ status: 'DELETED' }) });
     // from then on it is not found
     await expect(s.service.get(caller(), 'w1')).rejects.toEqual(notFound);
   });

@@ -2,47 +2,24 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
 import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
-import type { AssetsRepository, PageRow } from './assets.repository.js';
+import type { PageRow } from './assets.repository.js';
 import { AssetsService } from './assets.service.js';
-import type { CollectionsRepository } from './collections.repository.js';
 import {
-  authContext,
   fixedClock,
+  memberContext,
   recordingEvents,
   repoWithTransaction,
   wire,
 } from '../../../test/utils/fakes.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectEvent } from '../../../test/utils/fakes/expect.js';
+import { assetRow as asset, NEW_ASSET } from '../../../test/utils/fakes/assets.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
-const auth = (over: Partial<AuthContext> = {}) =>
-  authContext({ isAdmin: false, isSuperAdmin: false, ...over });
+const auth = (over: Partial<AuthContext> = {}) => memberContext(over);
 
-const asset = (over: Partial<AssetEntity> = {}) =>
-  ({
-    id: 'a1',
-    system_domain_id: 'd1',
-    title: 'Harbour',
-    type: 'ASSET',
-    status: 'ACTIVE',
-    analyze_status: 'N/A',
-    archive_status: 'NOT_ARCHIVED',
-    external_id: null,
-    is_online: true,
-    media_type: null,
-    current_version_id: 'v1',
-    created_by_user: 'u1',
-    deleted_by_user: null,
-    date_deleted: null,
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  }) as AssetEntity;
 const version = (over: Partial<AssetVersionEntity> = {}) =>
   ({ id: 'v1', asset_id: 'a1', status: 'ACTIVE', date_created: NOW, ...over }) as AssetVersionEntity;
 
@@ -73,13 +50,7 @@ function setup({ stored = asset() as AssetEntity | null, readable = ALL as Asset
   };
   const events = recordingEvents();
   const collections = { containing: jest.fn(async () => new Map([['a2', ['c1']]])) };
-  const service = new AssetsService(
-    repo as unknown as AssetsRepository,
-    permissions as unknown as AssetPermissionsService,
-    events as unknown as WebhookEventsService,
-    fixedClock(NOW),
-    collections as unknown as CollectionsRepository,
-  );
+  const service = construct(AssetsService, repo, permissions, events, fixedClock(NOW), collections);
   return { service, repo, permissions, events, collections };
 }
 
@@ -92,13 +63,8 @@ describe('AssetsService', () => {
       expect(s.repo.insertAsset).toHaveBeenCalledWith(EM, {
         system_domain_id: 'd1',
         title: 'Harbour',
-        type: 'ASSET',
-        status: 'ACTIVE',
-        analyze_status: 'N/A',
-        archive_status: 'NOT_ARCHIVED',
+        ...NEW_ASSET,
         external_id: 'ext-1',
-        is_online: true,
-        media_type: null,
         created_by_user: 'u1',
       });
       expect(s.repo.insertVersion).toHaveBeenCalledWith(EM, {
@@ -113,10 +79,7 @@ describe('AssetsService', () => {
       expect(s.repo.refreshSearchDocument).toHaveBeenCalledWith(EM, 'a1');
       expect(out).toMatchObject({ id: 'a1', permissions: ALL, versions_number: 1 });
       // the event is the asset, not the caller's permissions on it
-      expect(s.events.record).toHaveBeenCalledWith(
-        EM,
-        expect.objectContaining({ objectId: 'a1', realm: 'asset', operation: 'create', eventType: 'assets' }),
-      );
+      expectEvent(s.events, EM, { objectId: 'a1', realm: 'asset', operation: 'create', eventType: 'assets' });
       const [, event] = s.events.record.mock.calls[0] as unknown as [unknown, { data: object }];
       expect(event.data).toMatchObject({ id: 'a1', title: 'Harbour' });
       expect(event.data).not.toHaveProperty('permissions');
@@ -137,7 +100,7 @@ describe('AssetsService', () => {
       await s.service.update(auth(), 'a1', { title: 'Sunset', type: 'ASSET' });
       expect(s.repo.updateAsset).toHaveBeenCalledWith(EM, 'a1', { title: 'Sunset' });
       expect(s.repo.refreshSearchDocument).toHaveBeenCalledWith(EM, 'a1');
-      expect(s.events.record).toHaveBeenCalledWith(EM, expect.objectContaining({ operation: 'update' }));
+      expectEvent(s.events, EM, { operation: 'update' });
       const other = setup();
       await other.service.update(auth(), 'a1', { status: 'ARCHIVED' } as never);
       expect(other.repo.updateAsset).toHaveBeenCalledWith(EM, 'a1', { status: 'ARCHIVED' });
@@ -165,10 +128,7 @@ describe('AssetsService', () => {
         date_deleted: NOW,
         deleted_by_user: 'u1',
       });
-      expect(s.events.record).toHaveBeenCalledWith(
-        EM,
-        expect.objectContaining({ objectId: 'a1', operation: 'delete', realm: 'asset' }),
-      );
+      expectEvent(s.events, EM, { objectId: 'a1', operation: 'delete', realm: 'asset' });
       const [, event] = s.events.record.mock.calls[0] as unknown as [unknown, { data: object }];
       expect(event.data).toMatchObject({ status: 'DELETED', deleted_by_user: 'u1', versions_number: 1 });
       expect(event.data).not.toHaveProperty('permissions');

@@ -1,19 +1,13 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
 import type { CollectionAclEntity, CollectionContentEntity } from '../../base/model/collection.entity.js';
-import type { AssetPermissionsService } from './asset-permissions.js';
-import type { AssetsRepository } from './assets.repository.js';
-import type { CollectionAclsRepository } from './collection-acls.repository.js';
 import { CollectionAclsService } from './collection-acls.service.js';
-import type { CollectionEvents } from './collection-events.js';
-import type { CollectionPermissionsService } from './collection-permissions.js';
 import { CollectionsErrors } from './collections.errors.js';
-import type { CollectionsRepository } from './collections.repository.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectCollectionEvent, permissionsOf } from '../../../test/utils/fakes/assets.js';
 
-const EM = { em: 'tx' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
 const auth = authContext();
 const user = { kind: 'user' as const, id: 'u2' };
@@ -55,21 +49,18 @@ function setup({
     setAclPermissions: jest.fn(async () => undefined),
   };
   const access = { require: jest.fn(async () => undefined) };
-  const of = (map: Record<string, AssetPermission[]>) =>
-    jest.fn(async (_a: unknown, ids: string[]) =>
-      ids.filter((i) => map[i]).map((i) => ({ id: i, permissions: map[i]! })),
-    );
-  const permissions = { find: of(held) };
-  const assetPermissions = { find: of(assetHeld) };
+  const permissions = permissionsOf(held);
+  const assetPermissions = permissionsOf(assetHeld);
   const events = { record: jest.fn(async () => undefined) };
-  const service = new CollectionAclsService(
-    repo as unknown as CollectionAclsRepository,
-    collections as unknown as CollectionsRepository,
-    assets as unknown as AssetsRepository,
-    access as unknown as AccessService,
-    permissions as unknown as CollectionPermissionsService,
-    assetPermissions as unknown as AssetPermissionsService,
-    events as unknown as CollectionEvents,
+  const service = construct(
+    CollectionAclsService,
+    repo,
+    collections,
+    assets,
+    access,
+    permissions,
+    assetPermissions,
+    events,
   );
   return { service, repo, assets, collections, events };
 }
@@ -99,13 +90,7 @@ describe('CollectionAclsService', () => {
     });
     expect(s.collections.contentsOf).not.toHaveBeenCalled();
     expect(s.assets.insertAcl).not.toHaveBeenCalled();
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      auth,
-      'c1',
-      'acl_change',
-      expect.objectContaining({ propagate: false }),
-    );
+    expectCollectionEvent(s.events, auth, 'c1', 'acl_change', { propagate: false });
   });
 
   it('propagate copies the grant to contents and subcollections the caller may change, and only those', async () => {

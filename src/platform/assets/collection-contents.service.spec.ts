@@ -1,18 +1,13 @@
 import { jest } from '@jest/globals';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
-import type { AssetPermissionsService } from './asset-permissions.js';
-import type { AssetsService } from './assets.service.js';
 import { CollectionContentsService, objectType } from './collection-contents.service.js';
-import type { CollectionEvents } from './collection-events.js';
-import type { CollectionPermissionsService } from './collection-permissions.js';
 import { CollectionsErrors } from './collections.errors.js';
-import type { CollectionsRepository } from './collections.repository.js';
-import type { CollectionsService } from './collections.service.js';
 import { AuthErrors } from '../../base/common/auth/auth.errors.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { permissionsOf } from '../../../test/utils/fakes/assets.js';
 
-const EM = { em: 'tx' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const C = '0b0e4c1e-4f3c-4c55-9a53-1d6c2b7f9e01';
 const ROLES = ['can_read_assets', 'can_read_collections', 'can_write_collections'];
 const auth = authContext({ roles: ROLES, kind: 'LOGIN' });
@@ -29,11 +24,7 @@ function setup({
     ancestorIds: jest.fn(async (_em: unknown, ids: string[]) => new Map([[ids[0]!, ancestors]])),
   });
   const collections = { requireWritable: jest.fn(async () => undefined) };
-  const collectionPermissions = {
-    find: jest.fn(async (_a: unknown, ids: string[]) =>
-      ids.filter((i) => collectionPerms[i]).map((i) => ({ id: i, permissions: collectionPerms[i]! })),
-    ),
-  };
+  const collectionPermissions = permissionsOf(collectionPerms);
   const assets = { create: jest.fn(async () => ({ id: 'a1' })) };
   const assetPermissions = {
     find: jest.fn(async (_a: unknown, ids: string[]) =>
@@ -41,13 +32,14 @@ function setup({
     ),
   };
   const events = { record: jest.fn(async () => undefined) };
-  const service = new CollectionContentsService(
-    repo as unknown as CollectionsRepository,
-    collections as unknown as CollectionsService,
-    collectionPermissions as unknown as CollectionPermissionsService,
-    assets as unknown as AssetsService,
-    assetPermissions as unknown as AssetPermissionsService,
-    events as unknown as CollectionEvents,
+  const service = construct(
+    CollectionContentsService,
+    repo,
+    collections,
+    collectionPermissions,
+    assets,
+    assetPermissions,
+    events,
   );
   return { service, repo, collections, assets, events };
 }

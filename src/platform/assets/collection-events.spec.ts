@@ -1,18 +1,14 @@
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { CollectionEvents } from './collection-events.js';
 import { authContext, recordingAudit, recordingEvents } from '../../../test/utils/fakes.js';
-
-const EM = { em: 'tx' };
+import { EM } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectAudited, expectEvent } from '../../../test/utils/fakes/expect.js';
 
 function setup() {
   const order: string[] = [];
   const events = recordingEvents(order);
   const audit = recordingAudit(order);
-  const service = new CollectionEvents(
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-  );
+  const service = construct(CollectionEvents, events, audit);
   return { service, events, audit, order };
 }
 
@@ -36,12 +32,13 @@ describe('CollectionEvents', () => {
       data: { id: 'c1', title: 't' },
       requestId: 'r1',
     });
-    expect(s.audit.change).toHaveBeenCalledWith(
+    expectAudited(
+      s.audit,
       EM,
-      auth,
       'collection.changed',
       { type: 'collection', id: 'c1' },
       { operation: 'update' },
+      auth,
     );
   });
 
@@ -51,9 +48,6 @@ describe('CollectionEvents', () => {
       user_id: 'u2',
       permissions: ['read'],
     });
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ data: { user_id: 'u2', permissions: ['read'] } }),
-    );
+    expectEvent(s.events, EM, { data: { user_id: 'u2', permissions: ['read'] } });
   });
 });

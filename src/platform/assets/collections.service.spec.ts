@@ -1,36 +1,15 @@
 import { jest } from '@jest/globals';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
 import type { CollectionEntity } from '../../base/model/collection.entity.js';
-import type { CollectionAclsRepository } from './collection-acls.repository.js';
-import type { CollectionEvents } from './collection-events.js';
-import type { CollectionPermissionsService } from './collection-permissions.js';
 import { CollectionsErrors } from './collections.errors.js';
-import type { CollectionsRepository } from './collections.repository.js';
 import { CollectionsService } from './collections.service.js';
-import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { fixedClock, memberContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { collectionRow as row, expectCollectionEvent } from '../../../test/utils/fakes/assets.js';
 
-const EM = { em: 'tx' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
-const auth = authContext({ isAdmin: false, isSuperAdmin: false });
-
-const row = (over: Partial<CollectionEntity> = {}) =>
-  ({
-    id: 'c1',
-    system_domain_id: 'd1',
-    title: 'Harbour',
-    status: 'ACTIVE',
-    category: null,
-    external_id: null,
-    custom_order_status: 'DISABLED',
-    parent_id: null,
-    created_by_user: 'u1',
-    deleted_by_user: null,
-    date_deleted: null,
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  }) as CollectionEntity;
+const auth = memberContext();
 
 /** `perms`: the caller's permissions per collection id (absent: not found or not readable). */
 function setup({
@@ -74,13 +53,7 @@ function setup({
     }),
   };
   const events = { record: jest.fn(async () => undefined) };
-  const service = new CollectionsService(
-    repo as unknown as CollectionsRepository,
-    acls as unknown as CollectionAclsRepository,
-    permissions as unknown as CollectionPermissionsService,
-    events as unknown as CollectionEvents,
-    fixedClock(NOW),
-  );
+  const service = construct(CollectionsService, repo, acls, permissions, events, fixedClock(NOW));
   return { service, repo, acls, permissions, events };
 }
 
@@ -97,13 +70,7 @@ describe('CollectionsService', () => {
       });
       expect(s.repo.refreshSearchDocument).toHaveBeenCalledWith(EM, 'new');
       expect(out).toMatchObject({ id: 'new', title: 'New one', is_root: true, object_type: 'collection' });
-      expect(s.events.record).toHaveBeenCalledWith(
-        EM,
-        auth,
-        'new',
-        'create',
-        expect.objectContaining({ id: 'new' }),
-      );
+      expectCollectionEvent(s.events, auth, 'new', 'create', { id: 'new' });
     });
 
     it('a parent the caller cannot read is a 404, one they cannot write a 403: nothing is created', async () => {
@@ -171,13 +138,7 @@ describe('CollectionsService', () => {
       date_deleted: NOW,
       deleted_by_user: 'u1',
     });
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      auth,
-      'c1',
-      'delete',
-      expect.objectContaining({ status: 'DELETED' }),
-    );
+    expectCollectionEvent(s.events, auth, 'c1', 'delete', { status: 'DELETED' });
   });
 
   it('views drop what the caller cannot read, and parents name only readable ancestors', async () => {

@@ -3,32 +3,14 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Clock } from '../../base/common/clock.js';
 import type { FileEntity } from '../../base/model/file.entity.js';
 import type { ByteStores } from './byte-stores.js';
-import type { FileLinks } from './file-links.js';
 import { FilesService } from './files.service.js';
-import type { FilesRepository } from './files.repository.js';
-import type { FormatsService } from './formats.service.js';
 import type { StoragesService } from './storages.service.js';
 import { UploadDigests } from './upload-digests.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { fileRow as file } from '../../../test/utils/fakes/files.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
-
-const file = (over: Partial<FileEntity> = {}): FileEntity =>
-  ({
-    id: 'f1',
-    asset_id: 'a1',
-    storage_id: 's1',
-    original_name: 'clip.bin',
-    directory_path: '',
-    type: 'FILE',
-    status: 'OPEN',
-    size: '5',
-    received: '5',
-    metadata: {},
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  }) as FileEntity;
 
 /** FilesService over fakes: the repository's reads, the file set lookup, links that name their file. */
 function setup(f: FileEntity = file()) {
@@ -44,13 +26,14 @@ function setup(f: FileEntity = file()) {
     uploadUrl: (id: string) => `https://x/upload/${id}/`,
     fileDownloadUrl: (id: string) => `https://x/download/${id}/?expires=1777777777`,
   };
-  const service = new FilesService(
+  const service = construct(
+    FilesService,
     {} as StoragesService,
-    formats as unknown as FormatsService,
+    formats,
     {} as ByteStores,
-    links as unknown as FileLinks,
+    links,
     { now: () => new Date(NOW) } as Clock,
-    repo as unknown as FilesRepository,
+    repo,
     new UploadDigests(),
   );
   return { service, repo, formats };

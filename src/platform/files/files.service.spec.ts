@@ -3,63 +3,17 @@ import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { Clock } from '../../base/common/clock.js';
 import type { FileEntity, FileSetEntity } from '../../base/model/file.entity.js';
-import type { StorageEntity } from '../../base/model/storage.entity.js';
-import type { ByteStores } from './byte-stores.js';
 import type { CreateFileDto } from './dto/file.dto.js';
-import type { FileLinks } from './file-links.js';
 import { FilesService } from './files.service.js';
-import type { FilesRepository } from './files.repository.js';
-import type { FormatsService } from './formats.service.js';
-import type { StoragesService } from './storages.service.js';
 import { UploadDigests } from './upload-digests.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { fileRow as file, storageRow as storage } from '../../../test/utils/fakes/files.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
-const MANAGER = { manager: true };
 const TX = { tx: true };
 const MAX = 1000;
 const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
-
-function file(over: Partial<FileEntity> = {}): FileEntity {
-  return {
-    id: 'f1',
-    asset_id: 'a1',
-    version_id: null,
-    format_id: null,
-    file_set_id: null,
-    storage_id: 's1',
-    object_key: 'files/f1/f1',
-    original_name: 'clip.bin',
-    directory_path: '',
-    type: 'FILE',
-    status: 'OPEN',
-    size: '5',
-    received: '5',
-    progress_processed: 0,
-    checksum: null,
-    content_type: null,
-    metadata: {},
-    multipart_upload_id: null,
-    multipart_parts: [],
-    upload_lock_until: null,
-    file_date_created: null,
-    file_date_modified: null,
-    date_created: NOW,
-    date_modified: NOW,
-    ...over,
-  } as FileEntity;
-}
-
-function storage(over: Partial<StorageEntity> = {}): StorageEntity {
-  return {
-    id: 's1',
-    system_domain_id: null,
-    method: 'FILE',
-    status: 'ACTIVE',
-    settings: {},
-    ...over,
-  } as StorageEntity;
-}
 
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 
@@ -98,13 +52,14 @@ function setup(
     uploadUrl: (id: string) => `https://x/upload/${id}/`,
     fileDownloadUrl: (id: string) => `https://x/download/${id}/?expires=1777777777`,
   };
-  const service = new FilesService(
-    storages as unknown as StoragesService,
-    formats as unknown as FormatsService,
-    stores as unknown as ByteStores,
-    links as unknown as FileLinks,
+  const service = construct(
+    FilesService,
+    storages,
+    formats,
+    stores,
+    links,
     { now: () => new Date(NOW) } as Clock,
-    repo as unknown as FilesRepository,
+    repo,
     o.digests ?? new UploadDigests(),
   );
   return { service, repo, storages, formats, store };

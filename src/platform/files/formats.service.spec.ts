@@ -2,12 +2,11 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { FileSetEntity, FormatEntity } from '../../base/model/file.entity.js';
 import { FormatsService } from './formats.service.js';
-import type { FormatsRepository } from './formats.repository.js';
-import type { StoragesService } from './storages.service.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { MANAGER } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
 const T0 = new Date('2026-05-01T12:00:00Z');
-const MANAGER = { manager: true };
 const TX = { tx: true };
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 
@@ -58,10 +57,7 @@ function setup(
     fileCounts: jest.fn(async () => new Map(o.count ? [['set', o.count]] : [])),
   });
   const storages = { visible: jest.fn(async () => ({ id: 'store' })) };
-  const service = new FormatsService(
-    repo as unknown as FormatsRepository,
-    storages as unknown as StoragesService,
-  );
+  const service = construct(FormatsService, repo, storages);
   return { service, repo, storages };
 }
 

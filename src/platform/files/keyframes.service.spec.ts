@@ -1,30 +1,32 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { FileEntity, KeyframeEntity } from '../../base/model/file.entity.js';
-import type { JobsService } from '../jobs/jobs.service.js';
-import type { FileLinks } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
-import type { FilesRepository } from './files.repository.js';
-import type { FilesService } from './files.service.js';
-import type { FilesWorker } from './files.worker.js';
 import { keyframeName, KeyframesService } from './keyframes.service.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { fileRow } from '../../../test/utils/fakes/files.js';
 
 const TX = { tx: true };
 const T0 = new Date('2026-05-01T12:00:00Z');
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 
 const file = (over: Partial<FileEntity> = {}) =>
-  ({
-    id: 'f1',
-    storage_id: 's1',
-    object_key: 'files/f1/f1',
-    original_name: 'clip.mp4',
-    type: 'FILE',
-    status: 'CLOSED',
-    size: '100',
-    ...over,
-  }) as FileEntity;
+  fileRow({ original_name: 'clip.mp4', status: 'CLOSED', size: '100', ...over });
+
+/** Keyframe k1 of asset a1 at position 2: 320×240, 321 bytes. */
+const KEYFRAME = {
+  id: 'k1',
+  asset_id: 'a1',
+  file_id: 'f1',
+  job_id: 'j1',
+  storage_id: 's1',
+  position: 2,
+  size: '321',
+  width: 320,
+  height: 240,
+  date_created: T0,
+} as KeyframeEntity;
 
 function setup(f: FileEntity | Error = file()) {
   const repo = repoWithTransaction(TX, {
@@ -45,13 +47,7 @@ function setup(f: FileEntity | Error = file()) {
   const jobs = { insert: jest.fn(async () => ({ id: 'j1' })) };
   const links = { keyframeUrl: (id: string) => `https://x/keyframes/${id}/` };
   const worker = { nudge: jest.fn() };
-  const service = new KeyframesService(
-    repo as unknown as FilesRepository,
-    files as unknown as FilesService,
-    jobs as unknown as JobsService,
-    links as unknown as FileLinks,
-    worker as unknown as FilesWorker,
-  );
+  const service = construct(KeyframesService, repo, files, jobs, links, worker);
   return { service, repo, files, jobs, worker };
 }
 
@@ -105,19 +101,7 @@ describe('KeyframesService.start', () => {
 describe('KeyframesService.list', () => {
   it('pages the asset’s keyframes, each with its signed link', async () => {
     const { service, repo } = setup();
-    const k = {
-      id: 'k1',
-      asset_id: 'a1',
-      file_id: 'f1',
-      job_id: 'j1',
-      storage_id: 's1',
-      position: 2,
-      size: '321',
-      width: 320,
-      height: 240,
-      date_created: T0,
-    } as KeyframeEntity;
-    repo.keyframes.mockResolvedValueOnce([[k], 7]);
+    repo.keyframes.mockResolvedValueOnce([[KEYFRAME], 7]);
     const page = await service.list('a1', { page: 2, per_page: 3 } as never, '/keyframes/');
     expect(repo.keyframes).toHaveBeenCalledWith('a1', 3, 3);
     expect(page).toMatchObject({
@@ -127,19 +111,7 @@ describe('KeyframesService.list', () => {
 
   it('carries KeyframeSchema’s fields: type, filename, name, resolution, status, storage, time_code, version', async () => {
     const { service, repo } = setup();
-    const k = {
-      id: 'k1',
-      asset_id: 'a1',
-      file_id: 'f1',
-      job_id: 'j1',
-      storage_id: 's1',
-      position: 2,
-      size: '321',
-      width: 320,
-      height: 240,
-      date_created: T0,
-    } as KeyframeEntity;
-    repo.keyframes.mockResolvedValueOnce([[k], 1]);
+    repo.keyframes.mockResolvedValueOnce([[KEYFRAME], 1]);
     const [view] = (await service.list('a1', { page: 1, per_page: 10 } as never, '/k/')).objects;
     expect(view).toMatchObject({
       type: 'KEYFRAME',

@@ -5,30 +5,16 @@ import type { StorageEntity } from '../../base/model/storage.entity.js';
 import type { CreateStorageDto } from './dto/storage.dto.js';
 import type { FILES_CONFIG } from './files-config.js';
 import { StoragesService } from './storages.service.js';
-import type { StoragesRepository } from './storages.repository.js';
-import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { adminContext, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { MANAGER } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { storageRow } from '../../../test/utils/fakes/files.js';
 
-const MANAGER = { manager: true };
 const TX = { tx: true };
-const T0 = new Date('2026-05-01T12:00:00Z');
 
-function storage(over: Partial<StorageEntity> = {}): StorageEntity {
-  return {
-    id: 'own',
-    system_domain_id: 'd1',
-    name: 'Ours',
-    method: 'S3',
-    purpose: 'FILES',
-    status: 'ACTIVE',
-    scanner_status: 'INACTIVE',
-    status_message: null,
-    settings: {},
-    is_default: false,
-    date_created: T0,
-    date_modified: T0,
-    ...over,
-  } as StorageEntity;
-}
+/** The domain's own S3 storage 'own', named Ours. */
+const storage = (over: Partial<StorageEntity> = {}) =>
+  storageRow({ id: 'own', system_domain_id: 'd1', name: 'Ours', method: 'S3', ...over });
 
 const BUILTIN = storage({
   id: 'builtin',
@@ -38,8 +24,7 @@ const BUILTIN = storage({
   is_default: true,
 });
 
-const caller = (over: Partial<AuthContext> = {}) =>
-  ({ userId: 'u1', systemDomainId: 'd1', isAdmin: true, isSuperAdmin: false, ...over }) as AuthContext;
+const caller = (over: Partial<AuthContext> = {}) => adminContext(over);
 
 function setup(o: { rows?: StorageEntity[]; defaults?: string[]; method?: 'FILE' | 'S3' } = {}) {
   const rows = new Map((o.rows ?? [BUILTIN, storage()]).map((r) => [r.id, r]));
@@ -62,7 +47,7 @@ function setup(o: { rows?: StorageEntity[]; defaults?: string[]; method?: 'FILE'
     s3: { bucket: 'deploy-bucket', prefix: 'p/' },
     allowedBuckets: ['shared-media'],
   } as unknown as ConfigOf<typeof FILES_CONFIG>;
-  const service = new StoragesService(repo as unknown as StoragesRepository, config);
+  const service = construct(StoragesService, repo, config);
   return { service, repo };
 }
 

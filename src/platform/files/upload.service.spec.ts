@@ -6,31 +6,17 @@ import { createHash } from 'node:crypto';
 import type { FileEntity } from '../../base/model/file.entity.js';
 import type { StorageEntity } from '../../base/model/storage.entity.js';
 import { ChunkTooLargeError, type ByteStore, type ChunkResult, type UploadState } from './byte-store.js';
-import type { ByteStores } from './byte-stores.js';
 import type { FILES_CONFIG } from './files-config.js';
 import { UploadDigests } from './upload-digests.js';
-import type { UploadRepository } from './upload.repository.js';
 import { UploadService } from './upload.service.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { fileRow } from '../../../test/utils/fakes/files.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const LEASE_UNTIL = new Date(NOW.getTime() + 60_000);
 const MAX = 1000;
 
-function file(over: Partial<FileEntity> = {}): FileEntity {
-  return {
-    id: 'f1',
-    asset_id: 'a1',
-    storage_id: 's1',
-    object_key: 'files/f1/f1',
-    original_name: 'clip.bin',
-    status: 'OPEN',
-    size: '10',
-    received: '0',
-    multipart_upload_id: null,
-    multipart_parts: [],
-    ...over,
-  } as FileEntity;
-}
+const file = (over: Partial<FileEntity> = {}) => fileRow({ size: '10', received: '0', ...over });
 
 function setup(
   o: {
@@ -65,10 +51,11 @@ function setup(
   const digests = o.digests ?? new UploadDigests();
   const stores = { of: jest.fn(() => store as unknown as ByteStore) };
   const config = { maxFileBytes: MAX } as ConfigOf<typeof FILES_CONFIG>;
-  const service = new UploadService(
-    repo as unknown as UploadRepository,
+  const service = construct(
+    UploadService,
+    repo,
     config,
-    stores as unknown as ByteStores,
+    stores,
     { now: () => new Date(NOW) } as Clock,
     digests,
   );

@@ -1,13 +1,11 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { JobEntity } from '../../base/model/job.entity.js';
 import { JobsBulkService } from './jobs-bulk.service.js';
 import { JobsErrors } from './jobs.errors.js';
-import type { JobsRepository } from './jobs.repository.js';
-import type { JobsService } from './jobs.service.js';
 import { authContext, transactionalRepo, wire } from '../../../test/utils/fakes.js';
+import { EM } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: 'tx' };
 const auth = authContext();
 const job = (id: string, over: Partial<JobEntity> = {}) =>
   ({ id, type: 'TRANSFER', status: 'STARTED', ...over }) as JobEntity;
@@ -39,11 +37,7 @@ function setup(stored: JobEntity[], { writable = true } = {}) {
     }),
     views: jest.fn(async (_em: unknown, rows: JobEntity[]) => rows.map((r) => ({ id: r.id }))),
   };
-  const service = new JobsBulkService(
-    repo as unknown as JobsRepository,
-    access as unknown as AccessService,
-    jobs as unknown as JobsService,
-  );
+  const service = construct(JobsBulkService, repo, access, jobs);
   return { service, repo, access, jobs, order };
 }
 

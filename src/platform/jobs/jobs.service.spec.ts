@@ -1,17 +1,25 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { JobEntity } from '../../base/model/job.entity.js';
 import type { UpdateJobDto } from './dto/job.dto.js';
 import { JobsErrors } from './jobs.errors.js';
-import type { JobsRepository } from './jobs.repository.js';
 import { JobsService } from './jobs.service.js';
 import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ASSET = '11111111-1111-4111-8111-111111111111';
 const auth = authContext();
+
+/** What a job holds where its body says nothing: empty contexts, nothing related, no parent, not started. */
+const UNSET = {
+  metadata: {},
+  job_context: {},
+  action_context: {},
+  related_objects: [],
+  parent_id: null,
+  started_at: null,
+  completed_at: null,
+};
 
 const job = (over: Partial<JobEntity> = {}) =>
   ({
@@ -27,13 +35,7 @@ const job = (over: Partial<JobEntity> = {}) =>
     message: null,
     error_message: null,
     custom_type: null,
-    metadata: {},
-    job_context: {},
-    action_context: {},
-    related_objects: [],
-    parent_id: null,
-    started_at: null,
-    completed_at: null,
+    ...UNSET,
     created_by_user: 'u1',
     system_domain_id: 'd1',
     date_created: NOW,
@@ -71,11 +73,7 @@ function setup({
       if (!allowed) throw JobsErrors.NOT_FOUND();
     }),
   };
-  const service = new JobsService(
-    repo as unknown as JobsRepository,
-    access as unknown as AccessService,
-    fixedClock(NOW),
-  );
+  const service = construct(JobsService, repo, access, fixedClock(NOW));
   return { service, repo, access };
 }
 
@@ -95,13 +93,7 @@ describe('JobsService', () => {
         progress_total: null,
         message: null,
         error_message: null,
-        metadata: {},
-        job_context: {},
-        action_context: {},
-        related_objects: [],
-        parent_id: null,
-        started_at: null,
-        completed_at: null,
+        ...UNSET,
         priority: 0,
         system_domain_id: 'd1',
         created_by_user: 'u1',

@@ -1,109 +1,64 @@
 import { jest } from '@jest/globals';
-import type { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import type { AssetEntity } from '../../base/model/asset.entity.js';
 import type {
   MetadataFieldEntity,
   MetadataValueEntity,
   MetadataViewEntity,
 } from '../../base/model/metadata.entity.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
-import type { AssetsService } from '../assets/assets.service.js';
 import type { CollectionsService } from '../assets/collections.service.js';
 import { AssetMetadataService, MAX_VALUE_LENGTH, MAX_VALUES_PER_FIELD } from './asset-metadata.service.js';
 import { MetadataErrors } from './metadata.errors.js';
-import type { MetadataRepository } from './metadata.repository.js';
-import type { ViewsService } from './views.service.js';
 import type { FieldsService } from './fields.service.js';
 import { ObjectMetadataService } from './object-metadata.service.js';
+import { authContext, fixedClock, recordingEvents, wire } from '../../../test/utils/fakes.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 import {
-  authContext,
-  fixedClock,
-  recordingEvents,
-  repoWithTransaction,
-  wire,
-} from '../../../test/utils/fakes.js';
+  expectAssetTouched,
+  expectValuesWritten,
+  fieldRow,
+  fieldValues as values,
+  metadataRepo,
+  T0,
+  T1,
+  valueRow as value,
+} from '../../../test/utils/fakes/metadata.js';
+import { assetRow as asset } from '../../../test/utils/fakes/assets.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const T0 = new Date('2026-04-01T10:00:00Z');
-const T1 = new Date('2026-04-02T10:00:00Z');
-const NOW = new Date('2026-05-01T12:00:00Z');
 const auth = authContext();
 
 /** A registered field as a view registers one (string, several values). */
 const field = (name: string, over: Partial<MetadataFieldEntity> = {}) =>
-  ({
-    name,
-    label: name,
-    field_type: 'string',
-    multi: true,
-    read_only: false,
-    required: false,
-    min_value: null,
-    max_value: null,
-    options: [],
-    ...over,
-  }) as MetadataFieldEntity;
+  fieldRow(name, { label: name, ...over });
 const FIELDS = [
   field('description'),
   field('keywords', { required: true }),
   field('checksum', { read_only: true }),
 ];
 const VIEW = { id: 'view1', view_fields: FIELDS.map((f) => ({ name: f.name })) } as MetadataViewEntity;
-const asset = (over: Partial<AssetEntity> = {}) =>
-  ({
-    id: 'a1',
-    system_domain_id: 'd1',
-    current_version_id: 'v1',
-    date_deleted: null,
-    ...over,
-  }) as AssetEntity;
-const value = (field_name: string, values: unknown[], at = T1) =>
-  ({
-    version_id: 'v1',
-    field_name,
-    field_values: values.map((v) => ({ value: v })),
-    date_created: at,
-    date_modified: at,
-  }) as MetadataValueEntity;
-
 function setup({
   stored = asset() as AssetEntity | null,
   present = [value('keywords', ['k'])] as MetadataValueEntity[],
 } = {}) {
-  const repo = repoWithTransaction(EM, {
-    manager: MANAGER,
-    asset: jest.fn(async () => stored),
-    deleteValues: jest.fn(async () => undefined),
-    upsertValues: jest.fn(async () => undefined),
-    values: jest.fn(async (_em: unknown, _v: string, names: string[]) =>
-      present.filter((p) => names.includes(p.field_name)),
-    ),
-    allValues: jest.fn(async () => present),
-    touchAsset: jest.fn(async () => undefined),
-    versionOrFail: jest.fn(async () => ({ id: 'v1', date_created: T0 }) as AssetVersionEntity),
-  });
+  const repo = metadataRepo(stored, present);
   const views = { get: jest.fn(async () => VIEW), fieldsOf: jest.fn(async () => FIELDS) };
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
   const events = recordingEvents();
   // the real writer over the same fakes: the view route writes through it
-  const objects = new ObjectMetadataService(
-    repo as unknown as MetadataRepository,
+  const objects = construct(
+    ObjectMetadataService,
+    repo,
     {} as FieldsService,
-    assets as unknown as AssetsService,
-    events as unknown as WebhookEventsService,
+    assets,
+    events,
     fixedClock(NOW),
     {} as CollectionsService,
   );
-  const service = new AssetMetadataService(
-    repo as unknown as MetadataRepository,
-    views as unknown as ViewsService,
-    objects,
-  );
+  const service = construct(AssetMetadataService, repo, views, objects);
   return { service, repo, views, assets, events };
 }
 
-const values = (...vs: unknown[]) => ({ field_values: vs.map((v) => ({ value: v })) });
 const SHAPE = 'must be {field_values: [{value}]}';
 
 describe('AssetMetadataService', () => {
@@ -177,13 +132,7 @@ describe('AssetMetadataService', () => {
         description: { field_values: [] },
       });
       expect(s.repo.asset).toHaveBeenCalledWith(EM, 'd1', 'a1', true);
-      expect(s.repo.upsertValues).toHaveBeenCalledWith(EM, {
-        versionId: 'v1',
-        field: 'keywords',
-        assetId: 'a1',
-        values: [{ value: 'boats' }, { value: 'two' }],
-        at: NOW,
-      });
+      expectValuesWritten(s.repo, 'keywords', ['boats', 'two']);
       expect(s.repo.deleteValues).toHaveBeenCalledWith(EM, 'v1', 'description');
       expect(s.repo.upsertValues).toHaveBeenCalledTimes(1);
     });
@@ -192,8 +141,7 @@ describe('AssetMetadataService', () => {
       const s = setup();
       await s.service.put(auth, 'a1', 'view1', { keywords: values('boats') });
       expect(s.repo.transaction).toHaveBeenCalledTimes(1);
-      expect(s.repo.touchAsset).toHaveBeenCalledWith(EM, 'a1', NOW);
-      expect(s.assets.refreshSearchDocument).toHaveBeenCalledWith(EM, 'a1');
+      expectAssetTouched(s);
       expect(s.events.record).toHaveBeenCalledWith(EM, {
         systemDomainId: 'd1',
         objectId: 'a1',

@@ -1,15 +1,12 @@
 import { jest } from '@jest/globals';
 import type { MetadataFieldEntity } from '../../base/model/metadata.entity.js';
-import type { AssetsService } from '../assets/assets.service.js';
-import type { CollectionsService } from '../assets/collections.service.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
 import type { CreateFieldDto, ViewFieldDto } from './dto/field.dto.js';
-import type { FieldsRepository } from './fields.repository.js';
 import { FieldsService } from './fields.service.js';
 import { MetadataErrors } from './metadata.errors.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: 'tx' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const auth = authContext();
 
 const stored = (over: Partial<MetadataFieldEntity> = {}) =>
@@ -47,11 +44,7 @@ function setup({
   });
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
   const collections = { refreshSearchDocument: jest.fn(async () => undefined) };
-  const service = new FieldsService(
-    repo as unknown as FieldsRepository,
-    assets as unknown as AssetsService,
-    collections as unknown as CollectionsService,
-  );
+  const service = construct(FieldsService, repo, assets, collections);
   return { service, repo, assets, collections };
 }
 

@@ -1,5 +1,6 @@
 import type { FieldType } from '../../base/model/metadata.entity.js';
 import { thrown, wire } from '../../../test/utils/fakes.js';
+import { fieldRow } from '../../../test/utils/fakes/metadata.js';
 import { MetadataErrors } from './metadata.errors.js';
 import {
   afterChange,
@@ -10,17 +11,9 @@ import {
   valueProblem,
 } from './metadata-values.js';
 
-const field = (field_type: FieldType, over: Partial<FieldRules> = {}): FieldRules => ({
-  name: 'f',
-  field_type,
-  multi: false,
-  read_only: false,
-  required: false,
-  min_value: null,
-  max_value: null,
-  options: [],
-  ...over,
-});
+/** A field of the given type named f, taking one value unless told. */
+const field = (field_type: FieldType, over: Partial<FieldRules> = {}): FieldRules =>
+  fieldRow('f', { field_type, multi: false, ...over });
 
 const plan = (fields: FieldRules[], body: Record<string, unknown>) =>
   planChanges(new Map(fields.map((f) => [f.name, f])), body, { mode: 'overwrite', unknown: 'is unknown' });

@@ -1,64 +1,33 @@
 import { jest } from '@jest/globals';
 import type { AssetEntity } from '../../base/model/asset.entity.js';
-import type { MetadataFieldEntity, MetadataValueEntity } from '../../base/model/metadata.entity.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { AssetsErrors } from '../assets/assets.errors.js';
-import type { AssetsService } from '../assets/assets.service.js';
 import { CollectionsErrors } from '../assets/collections.errors.js';
-import type { CollectionsService } from '../assets/collections.service.js';
-import {
-  authContext,
-  fixedClock,
-  recordingEvents,
-  repoWithTransaction,
-  wire,
-} from '../../../test/utils/fakes.js';
-import type { FieldsService } from './fields.service.js';
+import { authContext, fixedClock, recordingEvents, wire } from '../../../test/utils/fakes.js';
 import { MetadataErrors } from './metadata.errors.js';
-import type { MetadataRepository } from './metadata.repository.js';
 import { ObjectMetadataService } from './object-metadata.service.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import {
+  expectAssetTouched,
+  expectValuesWritten,
+  fieldRow as field,
+  fieldValues as vals,
+  metadataRepo,
+  T0,
+  T1,
+  valueRow as row,
+} from '../../../test/utils/fakes/metadata.js';
+import { expectEvent } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const T0 = new Date('2026-04-01T10:00:00Z');
-const T1 = new Date('2026-04-02T10:00:00Z');
-const NOW = new Date('2026-05-01T12:00:00Z');
 const auth = authContext();
 
-const field = (name: string, over: Partial<MetadataFieldEntity> = {}) =>
-  ({
-    name,
-    field_type: 'string',
-    multi: true,
-    read_only: false,
-    required: false,
-    min_value: null,
-    max_value: null,
-    options: [],
-    ...over,
-  }) as MetadataFieldEntity;
 const REGISTRY = [field('tags'), field('count', { field_type: 'integer', multi: false })];
-const row = (field_name: string, values: unknown[], at = T1) =>
-  ({
-    version_id: 'v1',
-    field_name,
-    field_values: values.map((value) => ({ value })),
-    date_created: at,
-    date_modified: at,
-  }) as MetadataValueEntity;
 
 function setup({
   stored = { id: 'a1', current_version_id: 'v1', date_deleted: null } as Partial<AssetEntity> | null,
   present = [row('tags', ['boats'])],
 } = {}) {
-  const repo = repoWithTransaction(EM, {
-    manager: MANAGER,
-    asset: jest.fn(async () => stored),
-    versionOrFail: jest.fn(async () => ({ id: 'v1', date_created: T0 })),
-    allValues: jest.fn(async () => present),
-    upsertValues: jest.fn(async () => undefined),
-    deleteValues: jest.fn(async () => undefined),
-    touchAsset: jest.fn(async () => undefined),
+  const repo = metadataRepo(stored, present, {
     collection: jest.fn(async () => ({ id: 'c1', date_created: T0 })),
     collectionValues: jest.fn(async () => [{ ...row('tags', ['boats']), collection_id: 'c1' }]),
     upsertCollectionValues: jest.fn(async () => undefined),
@@ -77,18 +46,17 @@ function setup({
   };
   const assets = { refreshSearchDocument: jest.fn(async () => undefined) };
   const events = recordingEvents();
-  const service = new ObjectMetadataService(
-    repo as unknown as MetadataRepository,
-    fields as unknown as FieldsService,
-    assets as unknown as AssetsService,
-    events as unknown as WebhookEventsService,
+  const service = construct(
+    ObjectMetadataService,
+    repo,
+    fields,
+    assets,
+    events,
     fixedClock(NOW),
-    collections as unknown as CollectionsService,
+    collections,
   );
   return { service, repo, fields, assets, events, collections };
 }
-
-const vals = (...vs: unknown[]) => ({ field_values: vs.map((value) => ({ value })) });
 
 describe('ObjectMetadataService', () => {
   it('get: the values of registered fields on the current version, dated by the version and the latest value', async () => {
@@ -120,29 +88,19 @@ describe('ObjectMetadataService', () => {
     });
     expect(s.fields.definitions).toHaveBeenCalledWith(EM, 'd1', ['tags', 'count'], true);
     expect(s.repo.asset).toHaveBeenCalledWith(EM, 'd1', 'a1', true);
-    expect(s.repo.upsertValues).toHaveBeenCalledWith(EM, {
-      versionId: 'v1',
-      field: 'tags',
-      assetId: 'a1',
-      values: [{ value: 'boats' }, { value: 'harbour' }],
-      at: NOW,
-    });
+    expectValuesWritten(s.repo, 'tags', ['boats', 'harbour']);
     expect(s.repo.upsertValues).toHaveBeenCalledWith(
       EM,
       expect.objectContaining({ field: 'count', values: [{ value: 3 }] }),
     );
-    expect(s.repo.touchAsset).toHaveBeenCalledWith(EM, 'a1', NOW);
-    expect(s.assets.refreshSearchDocument).toHaveBeenCalledWith(EM, 'a1');
+    expectAssetTouched(s);
     expect(s.events.record).toHaveBeenCalledTimes(1);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: 'metadata',
-        operation: 'update',
-        eventType: 'assets',
-        objectId: 'a1',
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: 'metadata',
+      operation: 'update',
+      eventType: 'assets',
+      objectId: 'a1',
+    });
   });
 
   it('put: an unknown or mistyped field is a 400 before the asset is read; field names the rule refuses are not looked up', async () => {
@@ -235,13 +193,10 @@ describe('ObjectMetadataService', () => {
       expect(s.collections.refreshSearchDocument).toHaveBeenCalledWith(EM, 'c1');
       expect(s.repo.touchAsset).not.toHaveBeenCalled();
       expect(s.assets.refreshSearchDocument).not.toHaveBeenCalled();
-      expect(s.events.record).toHaveBeenCalledWith(
-        EM,
-        expect.objectContaining({
-          eventType: 'collections',
-          data: expect.objectContaining({ object_type: 'collections', version_id: null }),
-        }),
-      );
+      expectEvent(s.events, EM, {
+        eventType: 'collections',
+        data: expect.objectContaining({ object_type: 'collections', version_id: null }),
+      });
     });
 
     it('a collection the caller may not read is not found, and nothing is written', async () => {

@@ -5,15 +5,12 @@ import type {
   MetadataViewEntity,
 } from '../../base/model/metadata.entity.js';
 import type { ViewBodyDto } from './dto/view.dto.js';
-import type { FieldsService } from './fields.service.js';
 import { MetadataErrors } from './metadata.errors.js';
-import type { MetadataRepository } from './metadata.repository.js';
 import { ViewsService } from './views.service.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const V1 = '11111111-1111-4111-8111-111111111111';
 const V2 = '22222222-2222-4222-8222-222222222222';
 const auth = authContext();
@@ -54,7 +51,7 @@ function setup({ stored = view() as MetadataViewEntity | null, known = 0, taken 
     ),
   };
   return {
-    service: new ViewsService(repo as unknown as MetadataRepository, fields as unknown as FieldsService),
+    service: construct(ViewsService, repo, fields),
     repo,
     fields,
   };

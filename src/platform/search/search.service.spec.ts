@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetPageItem } from '../assets/asset-page.js';
-import type { AssetsService } from '../assets/assets.service.js';
 import type { AssetDto } from '../assets/dto/asset.dto.js';
-import { AssetSearch, type SearchRequest, type SearchResult } from './asset-search.js';
+import { type SearchRequest, type SearchResult } from './asset-search.js';
 import type { SearchBodyDto, SearchQueryDto } from './dto/search.dto.js';
 import { SearchService, shaper } from './search.service.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
 const auth = {
   userId: 'u1',
@@ -23,7 +23,7 @@ const item = (id: string): AssetPageItem => ({
 function setup(result: SearchResult, page: Map<string, AssetPageItem>) {
   const engine = { search: jest.fn(async (_a: AuthContext, _r: SearchRequest) => result) };
   const assets = { readablePage: jest.fn(async () => page) };
-  const service = new SearchService(assets as unknown as AssetsService, engine as unknown as AssetSearch);
+  const service = construct(SearchService, assets, engine);
   return { service, engine, assets };
 }
 

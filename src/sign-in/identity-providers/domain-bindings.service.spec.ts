@@ -1,27 +1,15 @@
 import { jest } from '@jest/globals';
-import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { IdentityProviderDomainEntity } from '../../base/model/identity-provider.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import { DnsUnavailableError, type DnsTxt } from './dns-txt.js';
-import type {
-  AuthenticatorColumn,
-  BindingKey,
-  DomainBindingsRepository,
-} from './domain-bindings.repository.js';
+import { DnsUnavailableError } from './dns-txt.js';
+import type { AuthenticatorColumn, BindingKey } from './domain-bindings.repository.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
-import { repoWithTransaction, uniqueViolation, wire } from '../../../test/utils/fakes.js';
+import { adminContext, repoWithTransaction, uniqueViolation, wire } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const UNIQUE = uniqueViolation();
-const admin = {
-  systemDomainId: 'd1',
-  userId: 'u1',
-  requestId: 'r1',
-  isAdmin: true,
-  isSuperAdmin: false,
-} as AuthContext;
+const admin = adminContext();
 const superAdmin = { ...admin, isSuperAdmin: true } as AuthContext;
 const bind = { domain: ' Corp.TEST ', identity_provider_id: 'i1' };
 
@@ -32,14 +20,19 @@ const AUTHENTICATORS: Record<AuthenticatorColumn, string[]> = {
   oidc_provider_id: ['op1'],
 };
 
+/** corp.test claimed by d1 for its IdP i1, not verified yet. */
+const CLAIMED = {
+  domain: 'corp.test',
+  system_domain_id: 'd1',
+  identity_provider_id: 'i1',
+  directory_id: null,
+  oidc_provider_id: null,
+  verified_at: null,
+};
+
 const binding = (over: Partial<IdentityProviderDomainEntity> = {}) =>
   ({
-    domain: 'corp.test',
-    system_domain_id: 'd1',
-    identity_provider_id: 'i1',
-    directory_id: null,
-    oidc_provider_id: null,
-    verified_at: null,
+    ...CLAIMED,
     challenge_token: 'tok',
     date_created: NOW,
     ...over,
@@ -77,12 +70,7 @@ function setup(
     record: jest.fn(async (_em: unknown, _o: unknown, _e: Record<string, unknown>) => undefined),
   };
   const dns = { lookup: jest.fn(async (_n: string) => o.txt ?? []) };
-  const service = new DomainBindingsService(
-    access as unknown as AccessService,
-    audit as unknown as AuditService,
-    repo as unknown as DomainBindingsRepository,
-    dns as unknown as DnsTxt,
-  );
+  const service = construct(DomainBindingsService, access, audit, repo, dns);
   return { service, repo, access, audit, dns, rows };
 }
 
@@ -94,14 +82,7 @@ describe('DomainBindingsService.bind', () => {
     const view = await s.service.bind(admin, bind);
     expect(s.access.require).toHaveBeenCalledWith(admin, 'identity_provider', ['i1']);
     expect(s.repo.authenticatorOfDomain).toHaveBeenCalledWith('identity_provider_id', 'i1', 'd1');
-    expect(s.repo.claim.mock.calls[0][1]).toMatchObject({
-      domain: 'corp.test',
-      system_domain_id: 'd1',
-      identity_provider_id: 'i1',
-      directory_id: null,
-      oidc_provider_id: null,
-      verified_at: null,
-    });
+    expect(s.repo.claim.mock.calls[0][1]).toMatchObject(CLAIMED);
     expect(view).toMatchObject({
       identity_provider_id: 'i1',
       directory_id: null,

@@ -4,13 +4,11 @@ import type {
   IdentityProviderDomainEntity,
   IdentityProviderEntity,
 } from '../../base/model/identity-provider.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { IdentityProvidersRepository } from './identity-providers.repository.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
 import { authContext, transactionalRepo } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const FP = 'ab'.repeat(20); // a sha1 fingerprint
 const config = {
   http: { publicBaseUrl: 'https://auth.example.test' },
@@ -68,11 +66,7 @@ function setup(o: { idp?: IdentityProviderEntity | null; sealedKey?: string | nu
       order.push('audit');
     }),
   };
-  const service = new IdentityProvidersService(
-    repo as unknown as IdentityProvidersRepository,
-    config,
-    audit as unknown as AuditService,
-  );
+  const service = construct(IdentityProvidersService, repo, config, audit);
   return { service, repo, audit, order, rows };
 }
 

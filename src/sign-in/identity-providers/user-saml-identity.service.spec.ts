@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { IdentityProvidersRepository } from './identity-providers.repository.js';
-import { authContext, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
+import { adminContext, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
+import { EM } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { accountRow as account } from '../../../test/utils/fakes/accounts.js';
 
 // the user's memberships are read through the users' repository in the same transaction: faked here
 jest.unstable_mockModule('../../accounts/users/user-memberships.js', () => ({
@@ -14,29 +14,11 @@ jest.unstable_mockModule('../../accounts/users/user-memberships.js', () => ({
 }));
 const { UserSamlIdentityService } = await import('./user-saml-identity.service.js');
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const UNIQUE = uniqueViolation();
 const body = { identity_provider_id: 'i1', email: 'ada@corp.test' };
 
 const caller = (over: Partial<AuthContext> = {}) =>
-  authContext({ isAdmin: true, isSuperAdmin: false, record: { vouched_by_tenant: false }, ...over });
-
-const account = (over: Partial<UserEntity> = {}) =>
-  ({
-    id: 'u2',
-    email: 'ada@corp.test',
-    first_name: 'Ada',
-    last_name: 'L',
-    status: 'ACTIVE',
-    type: 'STANDARD',
-    is_super_admin: false,
-    system_domain_id: 'd1',
-    date_created: NOW,
-    date_modified: NOW,
-    last_login: null,
-    ...over,
-  }) as UserEntity;
+  adminContext({ record: { vouched_by_tenant: false }, ...over });
 
 function setup(
   o: {
@@ -68,11 +50,7 @@ function setup(
       order.push('audit');
     }),
   };
-  const service = new UserSamlIdentityService(
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    repo as unknown as IdentityProvidersRepository,
-  );
+  const service = construct(UserSamlIdentityService, events, audit, repo);
   return { service, repo, events, audit, order };
 }
 

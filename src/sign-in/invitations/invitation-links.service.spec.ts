@@ -5,31 +5,20 @@ import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
 import type { InvitationLinkEntity } from '../../base/model/invitation-link.entity.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
-import type { InvitationsRepository } from './invitations.repository.js';
-import { authContext, fixedClock, transactionalRepo } from '../../../test/utils/fakes.js';
+import { fixedClock, memberContext, transactionalRepo } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectInvitationMailed, mailAndEvents, seatRules } from '../../../test/utils/fakes/invitations.js';
 
-const seats = {
-  lockDomain: jest.fn(async (_em: unknown, _d: string) => undefined),
-  assertSeat: jest.fn(
-    async (_em: unknown, _d: string, _type: string, _o: Record<string, unknown>) => undefined,
-  ),
-};
-jest.unstable_mockModule('../../accounts/users/seat-limits.js', () => ({
-  SEAT_LIMIT: { STANDARD: 'standard_users', POWER: 'power_users', BROWSE: 'browse_users' },
-  ...seats,
-}));
+const seats = seatRules();
+jest.unstable_mockModule('../../accounts/users/seat-limits.js', () => seats.module);
 const { InvitationLinksService } = await import('./invitation-links.service.js');
 const { INVITATION_TTL_MS } = await import('./invitations.service.js');
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const TOKEN = 't'.repeat(43);
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
 const caller = (over: Partial<AuthContext> = {}, roles: string[] = ['can_read_assets']) =>
-  authContext({ isAdmin: false, isSuperAdmin: false, roles, ...over });
+  memberContext({ roles, ...over });
 
 const link = (over: Partial<InvitationLinkEntity> = {}) =>
   ({
@@ -56,12 +45,7 @@ function setup(
   } = {},
 ) {
   const order: string[] = [];
-  seats.lockDomain.mockReset().mockImplementation(async () => {
-    order.push('lock');
-  });
-  seats.assertSeat.mockReset().mockImplementation(async () => {
-    order.push('seat');
-  });
+  seats.arm(order);
   const repo = transactionalRepo(order, EM, {
     manager: EM,
     linkGroups: jest.fn(async () => o.groups ?? [{ id: 'g1', roles: [] }]),
@@ -83,29 +67,13 @@ function setup(
     }),
     purge: jest.fn(async () => ({ invitations: ['i1', 'i2'], links: ['l1'] })),
   });
-  const mail = {
-    queue: jest.fn(async (_em: unknown, m: { to: string; body: string }) => {
-      order.push(`mail:${m.to}`);
-    }),
-  };
-  const events = {
-    record: jest.fn(async (_em: unknown, e: { realm: string; operation: string; objectId: string }) => {
-      order.push(`event:${e.realm}:${e.operation}:${e.objectId}`);
-    }),
-  };
+  const { mail, events } = mailAndEvents(order);
   const audit = {
     change: jest.fn(async (_em: unknown, _a: unknown, action: string, _t: unknown, _d: unknown) => {
       order.push(`audit:${action}`);
     }),
   };
-  const service = new InvitationLinksService(
-    config,
-    fixedClock(NOW),
-    mail as unknown as MailService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    repo as unknown as InvitationsRepository,
-  );
+  const service = construct(InvitationLinksService, config, fixedClock(NOW), mail, events, audit, repo);
   return { service, repo, mail, events, audit, order };
 }
 
@@ -229,22 +197,8 @@ describe('InvitationLinksService.register', () => {
       'event:invitation:create:inv-new',
       'commit',
     ]);
-    expect(seats.assertSeat.mock.calls[0].slice(1)).toEqual([
-      'd1',
-      'POWER',
-      { now: NOW, countPending: true },
-    ]);
-    const row = s.repo.insertInvitation.mock.calls[0][1];
-    const secret = /\/invitation\/([\w-]+)/.exec(s.mail.queue.mock.calls[0][1].body)![1];
-    expect(row).toMatchObject({
-      system_domain_id: 'd1',
-      email: 'ada@corp.test',
-      type: 'POWER',
-      inviter_user_id: 'u1',
-      group_ids: ['g1', 'g2'],
-      is_admin: true,
-      reset_hash_sha256: sha256Hex(secret),
-    });
+    const { row, secret } = expectInvitationMailed(s, seats, 'POWER');
+    expect(row).toMatchObject({ email: 'ada@corp.test', group_ids: ['g1', 'g2'], is_admin: true });
     expect(secret).not.toBe(TOKEN);
     expect(out).toMatchObject({ email: 'ada@corp.test', system_domain_id: 'd1' });
   });

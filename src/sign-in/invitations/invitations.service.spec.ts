@@ -1,33 +1,26 @@
 import { jest } from '@jest/globals';
-import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { InvitationEntity } from '../../base/model/invitation.entity.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
-import type { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
-import type { CredentialsService } from '../login/credentials.service.js';
-import type { SignInAuthority } from '../login/sign-in-authority.js';
-import type { InvitationsRepository } from './invitations.repository.js';
 import { authContext, fixedClock, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import {
+  expectInvitationMailed,
+  expectSeatAsked,
+  mailAndEvents,
+  seatRules,
+} from '../../../test/utils/fakes/invitations.js';
+import { accountRow, signInAuthority } from '../../../test/utils/fakes/accounts.js';
 
 // the domain's lock and its seat limits are the users' rules, in the same transaction: faked here, they say
 // in which order the service takes them and with which options
-const seats = {
-  lockDomain: jest.fn(async (_em: unknown, _d: string) => undefined),
-  assertSeat: jest.fn(
-    async (_em: unknown, _d: string, _type: string, _o: Record<string, unknown>) => undefined,
-  ),
-};
-jest.unstable_mockModule('../../accounts/users/seat-limits.js', () => ({
-  SEAT_LIMIT: { STANDARD: 'standard_users', POWER: 'power_users', BROWSE: 'browse_users' },
-  ...seats,
-}));
+const seats = seatRules();
+jest.unstable_mockModule('../../accounts/users/seat-limits.js', () => seats.module);
 const { InvitationsService, INVITATION_TTL_MS } = await import('./invitations.service.js');
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 's'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
 const UNIQUE = uniqueViolation();
@@ -54,18 +47,7 @@ const invitation = (over: Partial<InvitationEntity> = {}) =>
     date_created: NOW,
     ...over,
   }) as InvitationEntity;
-const account = (over: Partial<UserEntity> = {}) =>
-  ({
-    id: 'u2',
-    email: 'ada@corp.test',
-    status: 'ACTIVE',
-    type: 'STANDARD',
-    password_hash: 'h',
-    date_created: NOW,
-    date_modified: NOW,
-    last_login: null,
-    ...over,
-  }) as UserEntity;
+const account = (over: Partial<UserEntity> = {}) => accountRow({ password_hash: 'h', ...over });
 
 function setup(
   o: {
@@ -80,12 +62,7 @@ function setup(
   } = {},
 ) {
   const order: string[] = [];
-  seats.lockDomain.mockReset().mockImplementation(async () => {
-    order.push('lock');
-  });
-  seats.assertSeat.mockReset().mockImplementation(async () => {
-    order.push('seat');
-  });
+  seats.arm(order);
   const EM = { transaction: 'em' };
   const repo = transactionalRepo(order, EM, {
     manager: EM,
@@ -128,35 +105,21 @@ function setup(
     }),
     userOrFail: jest.fn(async (_em: unknown, id: string) => ({ ...account(), id }) as UserEntity),
   });
-  const mail = {
-    queue: jest.fn(async (_em: unknown, m: { to: string; body: string }) => {
-      order.push(`mail:${m.to}`);
-    }),
-  };
-  const events = {
-    record: jest.fn(async (_em: unknown, e: { realm: string; operation: string; objectId: string }) => {
-      order.push(`event:${e.realm}:${e.operation}:${e.objectId}`);
-    }),
-  };
+  const { mail, events } = mailAndEvents(order);
   const credentials = { verify: jest.fn(async (..._a: unknown[]): Promise<unknown> => o.account ?? null) };
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
-  const signIns = {
-    serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })),
-    // the authority's rule (mfa-policy.ts) over the account's factors as o.mfa has them, read in the transaction
-    factorOwed: jest.fn(async (em: unknown, domain: { mfa_required: boolean }, _userId: string) => {
-      expect(em).toBe(EM);
-      return factorOwed(domain, confirmedMethods(o.mfa ?? null));
-    }),
-  };
-  const service = new InvitationsService(
+  // the authority's rule over the account's factors as o.mfa has them, read in the transaction
+  const signIns = signInAuthority(EM, o.mfa);
+  const service = construct(
+    InvitationsService,
     config,
-    mail as unknown as MailService,
+    mail,
     fixedClock(NOW),
-    signIns as unknown as SignInAuthority,
-    credentials as unknown as CredentialsService,
-    events as unknown as WebhookEventsService,
-    passwords as unknown as PasswordPolicyService,
-    repo as unknown as InvitationsRepository,
+    signIns,
+    credentials,
+    events,
+    passwords,
+    repo,
   );
   return { service, repo, mail, events, credentials, passwords, signIns, order, EM };
 }
@@ -176,18 +139,8 @@ describe('InvitationsService.invite', () => {
       'event:invitation:create:inv-new',
       'commit',
     ]);
-    expect(seats.assertSeat.mock.calls[0].slice(1)).toEqual([
-      'd1',
-      'POWER',
-      { now: NOW, countPending: true },
-    ]);
-    const row = s.repo.insertInvitation.mock.calls[0][1];
-    const link = /\/invitation\/([\w-]+)/.exec(s.mail.queue.mock.calls[0][1].body)![1];
+    const { row } = expectInvitationMailed(s, seats, 'POWER');
     expect(row).toMatchObject({
-      system_domain_id: 'd1',
-      type: 'POWER',
-      inviter_user_id: 'u1',
-      reset_hash_sha256: sha256Hex(link),
       expires: new Date(NOW.getTime() + INVITATION_TTL_MS),
       accepted_at: null,
       user_id: null,
@@ -372,11 +325,7 @@ describe('InvitationsService.complete: an existing account', () => {
   it('an account of another type needs a seat of its own type (the invitation’s does not count)', async () => {
     const s = setup({ account: account({ type: 'POWER' }) });
     await s.service.complete(SECRET, body, null);
-    expect(seats.assertSeat.mock.calls[0].slice(1)).toEqual([
-      'd1',
-      'POWER',
-      { now: NOW, countPending: true, excludeInvitationId: 'inv1' },
-    ]);
+    expectSeatAsked(seats, 'POWER', { excludeInvitationId: 'inv1' });
     const same = setup({ account: account() });
     await same.service.complete(SECRET, body, null);
     expect(seats.assertSeat).not.toHaveBeenCalled();

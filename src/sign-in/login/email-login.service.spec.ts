@@ -2,14 +2,12 @@ import { jest } from '@jest/globals';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
 import { EMAIL_LOGIN_TTL_MS, EmailLoginService } from './email-login.service.js';
-import type { LoginRepository } from './login.repository.js';
-import type { SignInAuthority } from './sign-in-authority.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { linkReplaced } from '../../../test/utils/fakes/accounts.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
-const EM = { em: 'tx' };
 const SECRET = 'A'.repeat(43);
 const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig;
 const active = { id: 'u1', email: 'a@example.test', status: 'ACTIVE' } as UserEntity;
@@ -27,13 +25,7 @@ function setup(user: UserEntity | null = active) {
     queue: jest.fn(async (_em: unknown, _m: { to: string; body: string; kind: string }) => undefined),
   };
   const signIns = { signIn: jest.fn(async () => ({ token: 'jwt' })) };
-  const service = new EmailLoginService(
-    config,
-    fixedClock(NOW),
-    mail as unknown as MailService,
-    signIns as unknown as SignInAuthority,
-    repo as unknown as LoginRepository,
-  );
+  const service = construct(EmailLoginService, config, fixedClock(NOW), mail, signIns, repo);
   return { service, repo, mail, signIns };
 }
 
@@ -43,14 +35,7 @@ describe('EmailLoginService.request (mail a single-use link)', () => {
     await s.service.request(' A@Example.test ');
     expect(s.repo.userBy).toHaveBeenCalledWith({ email: 'a@example.test' });
     expect(s.repo.transaction).toHaveBeenCalledTimes(1);
-    const [em, userId, hash, now, expires, dropBefore] = s.repo.replaceEmailLink.mock.calls[0] as unknown as [
-      unknown,
-      string,
-      string,
-      Date,
-      Date,
-      Date,
-    ];
+    const [em, userId, hash, now, expires, dropBefore] = linkReplaced(s.repo.replaceEmailLink);
     expect([em, userId, now]).toEqual([EM, 'u1', NOW]);
     expect(expires).toEqual(new Date(NOW.getTime() + EMAIL_LOGIN_TTL_MS));
     expect(dropBefore).toEqual(new Date(NOW.getTime() - 24 * 3600 * 1000));

@@ -2,13 +2,10 @@ import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
-import type { MarketplaceService } from '../marketplace/marketplace.service.js';
-import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
-import type { CredentialsService } from './credentials.service.js';
 import type { LiveMembership } from './login.repository.js';
 import { LoginService } from './login.service.js';
-import type { SignInAuthority } from './sign-in-authority.js';
 import type { SignInHook } from './sign-in.service.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
 const EM = { em: 'tx' } as unknown as EntityManager;
 const ORIGIN = { requestId: 'r1' } as unknown as AuditOrigin;
@@ -40,12 +37,7 @@ function setup(verified: UserEntity | null = user) {
     assertUsable: jest.fn(async () => undefined),
     consumeAtSignIn: jest.fn(async () => undefined),
   };
-  const service = new LoginService(
-    credentials as unknown as CredentialsService,
-    signIns as unknown as SignInAuthority,
-    marketplace as unknown as MarketplaceService,
-    defence as unknown as GuessingDefence,
-  );
+  const service = construct(LoginService, credentials, signIns, marketplace, defence);
   return { service, credentials, signIns, marketplace, defence };
 }
 

@@ -4,7 +4,6 @@ import { DOMAIN_ADMIN_CAP } from '../../base/common/auth/rights.js';
 import type { Clock } from '../../base/common/clock.js';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import type { MfaMethod } from './mfa-policy.js';
 import {
   SignInAuthority,
@@ -12,9 +11,10 @@ import {
   type TenantAssertion,
   type TenantAuthenticator,
 } from './sign-in-authority.js';
-import type { AccountFacts, SignInAuthorityRepository } from './sign-in-authority.repository.js';
-import type { SignInService } from './sign-in.service.js';
+import type { AccountFacts } from './sign-in-authority.repository.js';
 import { recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectEvent } from '../../../test/utils/fakes/expect.js';
 
 /** The transaction's manager: lockDomain runs its row lock through `query`. */
 const query = jest.fn(async (..._a: unknown[]): Promise<unknown> => []);
@@ -60,12 +60,9 @@ function setup(found: AccountFacts | typeof NO_ACCOUNT = facts(), configured: Mf
     signInToDomain: jest.fn(async () => ({ token: 'jwt' })),
   };
   const events = recordingEvents();
-  const authority = new SignInAuthority(
-    issuing as unknown as SignInService,
-    repo as unknown as SignInAuthorityRepository,
-    events as unknown as WebhookEventsService,
-    { now: () => new Date('2026-05-01T12:00:00Z') } as Clock,
-  );
+  const authority = construct(SignInAuthority, issuing, repo, events, {
+    now: () => new Date('2026-05-01T12:00:00Z'),
+  } as Clock);
   return { authority, repo, issuing, events };
 }
 
@@ -143,10 +140,7 @@ describe('SignInAuthority.vouch (whom a tenant’s authenticator may name)', () 
       lastName: 'B',
       domainId: 'd1',
     });
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ systemDomainId: 'd1', objectId: 'new', realm: 'user', operation: 'create' }),
-    );
+    expectEvent(s.events, EM, { systemDomainId: 'd1', objectId: 'new', realm: 'user', operation: 'create' });
   });
 
   it('provisioning with no seat left in the domain: refused, no account made', async () => {
@@ -163,28 +157,26 @@ describe('SignInAuthority.vouch (whom a tenant’s authenticator may name)', () 
 
 describe('SignInAuthority.tenantSession (judged again at the code exchange)', () => {
   const unauthorized = () => new ApiError(401, ['refused']);
+  /** That u1 got d1's token on these terms, the caller's refusal handed on. */
+  const expectIssued = (s: ReturnType<typeof setup>, terms: object) =>
+    expect(s.issuing.signInToDomain).toHaveBeenCalledWith(
+      user(),
+      'd1',
+      unauthorized,
+      expect.objectContaining(terms),
+    );
 
   it('an owned account: the domain’s login token without a ceiling', async () => {
     const s = setup();
     await s.authority.tenantSession(BY, 'u1', false, unauthorized);
     expect(s.repo.accountFacts).toHaveBeenCalledWith(MANAGER, { id: 'u1' }, 'd1');
-    expect(s.issuing.signInToDomain).toHaveBeenCalledWith(
-      user(),
-      'd1',
-      unauthorized,
-      expect.objectContaining({ method: 'saml', rightsCap: null, secondFactor: false }),
-    );
+    expectIssued(s, { method: 'saml', rightsCap: null, secondFactor: false });
   });
 
   it('an account not owned, self-linked: the token carries the domain administrator’s ceiling', async () => {
     const s = setup(facts({ otherDomains: 1 }));
     await s.authority.tenantSession(BY, 'u1', true, unauthorized);
-    expect(s.issuing.signInToDomain).toHaveBeenCalledWith(
-      user(),
-      'd1',
-      unauthorized,
-      expect.objectContaining({ method: 'saml', rightsCap: DOMAIN_ADMIN_CAP, secondFactor: false }),
-    );
+    expectIssued(s, { method: 'saml', rightsCap: DOMAIN_ADMIN_CAP, secondFactor: false });
   });
 
   it('a directory’s sign-in applies the domain’s second-factor policy (secondFactor), SAML’s does not', async () => {
@@ -192,12 +184,7 @@ describe('SignInAuthority.tenantSession (judged again at the code exchange)', ()
     await s.authority.tenantSession({ ...BY, kind: 'directory' }, 'u1', false, unauthorized, undefined, {
       secondFactor: true,
     });
-    expect(s.issuing.signInToDomain).toHaveBeenCalledWith(
-      user(),
-      'd1',
-      unauthorized,
-      expect.objectContaining({ method: 'directory', rightsCap: null, secondFactor: true }),
-    );
+    expectIssued(s, { method: 'directory', rightsCap: null, secondFactor: true });
   });
 
   it('an account that no longer qualifies: the caller’s 401, no token', async () => {

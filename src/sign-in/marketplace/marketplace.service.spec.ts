@@ -2,13 +2,12 @@ import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppConfig } from '../../app/config.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { MarketplaceTokenVerifier } from './marketplace-token-verifier.js';
-import type { ClaimedNonce, MarketplaceRepository } from './marketplace.repository.js';
+import type { ClaimedNonce } from './marketplace.repository.js';
 import { MarketplaceService } from './marketplace.service.js';
 import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
 const NONCE = 'n'.repeat(43);
 const CLAIMED: ClaimedNonce = { cloud: 'aws', customer_id: 'cust-1', entitlement_id: 'ent-1' };
@@ -37,13 +36,14 @@ function setup(
     isConfigured: jest.fn((cloud: string) => cloud === 'aws'),
   };
   const events = recordingEvents();
-  const service = new MarketplaceService(
-    repo as unknown as MarketplaceRepository,
+  const service = construct(
+    MarketplaceService,
+    repo,
     config,
     config.marketplace,
     fixedClock(NOW),
-    verifier as unknown as MarketplaceTokenVerifier,
-    events as unknown as WebhookEventsService,
+    verifier,
+    events,
   );
   return { service, repo, events };
 }

@@ -1,12 +1,7 @@
 import { jest } from '@jest/globals';
-import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
 import { Secret } from 'otpauth';
-import type { MfaCodes } from './mfa-codes.service.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
-import type { MfaRepository, MfaRow } from './mfa.repository.js';
+import type { MfaRow } from './mfa.repository.js';
 import {
   authContext,
   fixedClock,
@@ -14,9 +9,10 @@ import {
   recordingEvents,
   repoWithTransaction,
 } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectEvent } from '../../../test/utils/fakes/expect.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const auth = authContext({ user: { email: 'a@example.test' } });
 const INVALID = expect.objectContaining({ status: 400, code: 'mfa.INVALID_CODE' });
 
@@ -54,15 +50,7 @@ function setup(row: MfaRow | null = null) {
   const mail = { queue: jest.fn(async () => undefined) };
   const events = recordingEvents();
   const audit = recordingAudit();
-  const service = new MfaEnrolmentService(
-    repo as unknown as MfaRepository,
-    codes as unknown as MfaCodes,
-    fixedClock(NOW),
-    guessing as unknown as GuessingDefence,
-    mail as unknown as MailService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-  );
+  const service = construct(MfaEnrolmentService, repo, codes, fixedClock(NOW), guessing, mail, events, audit);
   return { service, repo, codes, guessing, mail, events, audit, secret };
 }
 
@@ -98,14 +86,11 @@ describe('MfaEnrolmentService', () => {
       EM,
       expect.objectContaining({ kind: 'totp_enabled', to: 'a@example.test' }),
     );
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({
-        realm: 'otp_configuration',
-        data: { message_type: 'totp_enabled' },
-        requestId: 'r1',
-      }),
-    );
+    expectEvent(s.events, EM, {
+      realm: 'otp_configuration',
+      data: { message_type: 'totp_enabled' },
+      requestId: 'r1',
+    });
   });
 
   it('confirm: refuses without a pending seed, a malformed code (no guess counted) and a wrong code', async () => {
@@ -166,10 +151,7 @@ describe('MfaEnrolmentService', () => {
     expect(s.repo.setMail2sv).toHaveBeenCalledWith(EM, 'u1', true);
     // the mailed code proved the address, in the change's transaction
     expect(s.repo.markEmailVerified).toHaveBeenCalledWith(EM, 'u1', auth.user.email);
-    expect(s.events.record).toHaveBeenCalledWith(
-      EM,
-      expect.objectContaining({ data: { message_type: 'otp_enabled' } }),
-    );
+    expectEvent(s.events, EM, { data: { message_type: 'otp_enabled' } });
     const same = setup({ ...confirmed, mail_2sv_enabled: true });
     await same.service.setMailOtp(auth, true, '123456');
     expect(same.repo.setMail2sv).not.toHaveBeenCalled();

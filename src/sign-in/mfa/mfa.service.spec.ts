@@ -1,18 +1,12 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { GuessingDefence } from '../../accounts/lockout/guessing-defence.js';
-import type { SignInAuthority } from '../login/sign-in-authority.js';
-import type { MarketplaceService } from '../marketplace/marketplace.service.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
-import type { MfaCodes } from './mfa-codes.service.js';
 import type { MfaMethod } from '../login/mfa-policy.js';
-import type { MfaRepository } from './mfa.repository.js';
 import { MfaService } from './mfa.service.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const domain = (over: Partial<SystemDomainEntity> = {}) =>
   ({ id: 'd1', mfa_required: false, mfa_methods: ['TOTP', 'MAIL_2SV'], ...over }) as SystemDomainEntity;
 
@@ -39,15 +33,7 @@ function setup(configured: MfaMethod[] = ['TOTP']) {
     assertUsable: jest.fn(async () => undefined),
     consumeAtSignIn: jest.fn(async () => undefined),
   };
-  const service = new MfaService(
-    repo as unknown as MfaRepository,
-    codes as unknown as MfaCodes,
-    fixedClock(NOW),
-    guessing as unknown as GuessingDefence,
-    signIns as unknown as SignInAuthority,
-    tokens as unknown as TokensService,
-    marketplace as unknown as MarketplaceService,
-  );
+  const service = construct(MfaService, repo, codes, fixedClock(NOW), guessing, signIns, tokens, marketplace);
   return { service, repo, codes, guessing, signIns, tokens, marketplace };
 }
 
@@ -64,6 +50,10 @@ const temp = (over: Partial<AuthContext> = {}) =>
   }) as AuthContext;
 
 const BAD = expect.objectContaining({ status: 401, code: 'mfa.BAD_SECOND_FACTOR' });
+
+/** The temporary token's sign-in completed in d1 with the authenticator app's code 123456 (and `within`). */
+const withTotp = (s: ReturnType<typeof setup>, within?: Parameters<MfaService['completeWithCode']>[5]) =>
+  s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456', within);
 
 describe('MfaService (the sign-in that owes a factor)', () => {
   it('completes with a good code: uses up the temporary token and issues the domain token with the factor', async () => {
@@ -144,9 +134,9 @@ describe('MfaService (the sign-in that owes a factor)', () => {
   it('refuses a wrong code, and a locked account, before touching the temporary token', async () => {
     const s = setup();
     s.codes.consume.mockResolvedValueOnce(false);
-    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    await expect(withTotp(s)).rejects.toEqual(BAD);
     s.guessing.attempt.mockResolvedValueOnce('locked');
-    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    await expect(withTotp(s)).rejects.toEqual(BAD);
     expect(s.tokens.revoke).not.toHaveBeenCalled();
     expect(s.signIns.completeSecondFactor).not.toHaveBeenCalled();
   });
@@ -154,14 +144,14 @@ describe('MfaService (the sign-in that owes a factor)', () => {
   it('refuses a replayed temporary token (already revoked): no second domain token', async () => {
     const s = setup();
     s.tokens.revoke.mockResolvedValueOnce(false);
-    await expect(s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456')).rejects.toEqual(BAD);
+    await expect(withTotp(s)).rejects.toEqual(BAD);
     expect(s.signIns.completeSecondFactor).not.toHaveBeenCalled();
   });
 
   it('runs the extra work inside the same transaction', async () => {
     const s = setup();
     const within = jest.fn(async () => undefined);
-    await s.service.completeWithCode(temp(), 'd1', ['TOTP'], 'TOTP', '123456', within);
+    await withTotp(s, within);
     expect(within).toHaveBeenCalledWith(EM);
   });
 

@@ -2,9 +2,8 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { UserFactorsDto } from './dto/mfa.dto.js';
-import type { MfaEnrolmentService } from './mfa-enrolment.service.js';
-import type { MfaRepository } from './mfa.repository.js';
 import { OtpConfigurationService } from './otp-configuration.service.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
 const auth = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 type Policy = Pick<SystemDomainEntity, 'mfa_required' | 'mfa_methods'> | null;
@@ -21,10 +20,7 @@ function setup(
     otpConfiguration: jest.fn(async () => factors(configured)),
     setMailOtp: jest.fn(async () => factors(configured)),
   };
-  const service = new OtpConfigurationService(
-    repo as unknown as MfaRepository,
-    mfa as unknown as MfaEnrolmentService,
-  );
+  const service = construct(OtpConfigurationService, repo, mfa);
   return { service, repo, mfa };
 }
 

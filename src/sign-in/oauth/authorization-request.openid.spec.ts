@@ -1,45 +1,17 @@
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import { type AuthorizationParams, type ValidAuthorization } from './authorization-request.service.js';
+import { app, APP_ID, params, setup } from '../../../test/utils/authorization-request-fakes.js';
 import {
-  type AuthorizationParams,
-  AuthorizationRequestError,
-  type ValidAuthorization,
-} from './authorization-request.service.js';
-import { app, APP_ID, CHALLENGE, params, setup } from '../../../test/utils/authorization-request-fakes.js';
+  approver as memberOfBoth,
+  refusal,
+  validRequest as valid,
+} from '../../../test/utils/fakes/authorization-request.js';
 
 // The OpenID Connect part of AuthorizationRequestService (issue 40); the OAuth part is
 // authorization-request.service.spec.ts.
 
-const approver = (over: Partial<AuthContext> = {}) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    systemDomains: ['d1'],
-    rightsCap: null,
-    record: { is_mfa_authenticated: false },
-    ...over,
-  }) as unknown as AuthContext;
-
-async function refusal(p: Promise<unknown>): Promise<AuthorizationRequestError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(AuthorizationRequestError);
-  return e as AuthorizationRequestError;
-}
-
-const valid = (): ValidAuthorization => ({
-  app: app(),
-  redirectUri: 'https://client.example/cb?x=1',
-  scopes: ['read'],
-  state: 'st',
-  codeChallenge: CHALLENGE,
-  openid: false,
-  nonce: null,
-  prompt: [],
-  maxAge: null,
-  loginHint: null,
-});
+/** The approver, a member of d1 only. */
+const approver = (over: Partial<AuthContext> = {}) => memberOfBoth({ systemDomains: ['d1'], ...over });
 
 describe('AuthorizationRequestService.validate: the OpenID Connect parameters (Core §3.1.2.1)', () => {
   const oidcApp = () => app({ allowed_scopes: ['openid', 'profile', 'email', 'read'] });

@@ -1,11 +1,7 @@
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
-import {
-  AuthorizationRequestError,
-  CODE_TTL_SECONDS,
-  type ValidAuthorization,
-} from './authorization-request.service.js';
+import { CODE_TTL_SECONDS } from './authorization-request.service.js';
 import {
   app,
   APP_ID,
@@ -14,25 +10,7 @@ import {
   params,
   setup,
 } from '../../../test/utils/authorization-request-fakes.js';
-
-const approver = (over: Partial<AuthContext> = {}, mfa = false) =>
-  ({
-    userId: 'u1',
-    systemDomainId: 'd1',
-    systemDomains: ['d1', 'd2'],
-    rightsCap: null,
-    record: { is_mfa_authenticated: mfa },
-    ...over,
-  }) as unknown as AuthContext;
-
-async function refusal(p: Promise<unknown>): Promise<AuthorizationRequestError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(AuthorizationRequestError);
-  return e as AuthorizationRequestError;
-}
+import { approver, refusal, validRequest as valid } from '../../../test/utils/fakes/authorization-request.js';
 
 describe('AuthorizationRequestService.validate (the request, in an order that trusts nothing unverified)', () => {
   it('a valid request: the app, the redirect URI, every allowed scope when none is asked, the challenge', async () => {
@@ -40,16 +18,10 @@ describe('AuthorizationRequestService.validate (the request, in an order that tr
     const v = await s.service.validate(params({ state: 'xyz' }));
     expect(s.repo.clientApp).toHaveBeenCalledWith(APP_ID);
     expect(v).toEqual({
-      app: app(),
+      ...valid(),
       redirectUri: 'https://client.example/cb',
       scopes: ['read', 'write'],
       state: 'xyz',
-      codeChallenge: CHALLENGE,
-      openid: false,
-      nonce: null,
-      prompt: [],
-      maxAge: null,
-      loginHint: null,
     });
   });
 
@@ -147,19 +119,6 @@ describe('AuthorizationRequestService.validate (the request, in an order that tr
       'Invalid state',
     );
   });
-});
-
-const valid = (): ValidAuthorization => ({
-  app: app(),
-  redirectUri: 'https://client.example/cb?x=1',
-  scopes: ['read'],
-  state: 'st',
-  codeChallenge: CHALLENGE,
-  openid: false,
-  nonce: null,
-  prompt: [],
-  maxAge: null,
-  loginHint: null,
 });
 
 describe('AuthorizationRequestService.requireApprover (who may approve an app of domain B)', () => {

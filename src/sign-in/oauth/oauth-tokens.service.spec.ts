@@ -2,18 +2,12 @@ import { jest } from '@jest/globals';
 import type { BaseConfig } from '../../base/config/config.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
-import type { ClientRegistry } from '../../credentials/apps/client-registry.js';
-import {
-  type CredentialMintService,
-  InactiveMemberError,
-  type OAuthSubject,
-} from '../../credentials/mint/credential-mint.service.js';
+import { InactiveMemberError, type OAuthSubject } from '../../credentials/mint/credential-mint.service.js';
 import type { RefreshFacts } from '../../credentials/mint/refresh-rotation.js';
 import type { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
-import type { OAuthRepository } from './oauth.repository.js';
 import { repoWithTransaction } from '../../../test/utils/fakes.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
 const MANAGER = { manager: 'outside a transaction' };
 const TX = { em: 'tx' };
@@ -42,13 +36,7 @@ function setup() {
     clientCredentials: jest.fn(async (): Promise<unknown> => ({ access: { token: 'cc' } })),
     rotation: jest.fn(async (): Promise<unknown> => ({ access: { token: 'at2' }, refresh: 'rt2' })),
   };
-  const service = new OAuthTokensService(
-    config,
-    tokens as unknown as TokensService,
-    clients as unknown as ClientRegistry,
-    mint as unknown as CredentialMintService,
-    repo as unknown as OAuthRepository,
-  );
+  const service = construct(OAuthTokensService, config, tokens, clients, mint, repo);
   return { service, repo, tokens, clients, mint };
 }
 

@@ -7,16 +7,13 @@ import type { BaseConfig } from '../../base/config/config.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
 import type { RefreshTokenEntity } from '../../base/model/refresh-token.entity.js';
 import type { TokenEntity } from '../../base/model/token.entity.js';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
-import type { AuthenticatedClient, ClientAuthService } from './client-auth.service.js';
-import type { GrantRegistry } from './grants/grant-registry.js';
-import type { OAuthTokensService } from './oauth-tokens.service.js';
-import type { OAuthRepository } from './oauth.repository.js';
+import type { AuthenticatedClient } from './client-auth.service.js';
 import { TokenEndpointService } from './token-endpoint.service.js';
 import { fixedClock } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { refreshTokenRow } from '../../../test/utils/fakes/oauth.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const config = { http: { publicBaseUrl: 'https://auth.example' } } as BaseConfig;
 const req = (body: Record<string, unknown>) =>
   ({ id: 'r1', body, is: (t: string) => t === 'application/x-www-form-urlencoded' }) as unknown as Request;
@@ -24,19 +21,7 @@ const client = (authenticated = true): AuthenticatedClient => ({
   app: { id: 'app1', system_domain_id: 'd1' } as AppEntity,
   authenticated,
 });
-const refresh = (over: Partial<RefreshTokenEntity> = {}) =>
-  ({
-    grant_id: 'g1',
-    app_id: 'app1',
-    user_id: 'u1',
-    system_domain_id: 'd1',
-    scopes: ['a', 'b'],
-    used_at: null,
-    revoked_at: null,
-    expires: new Date(NOW.getTime() + 60_000),
-    date_created: new Date(NOW.getTime() - 60_000),
-    ...over,
-  }) as RefreshTokenEntity;
+const refresh = (over: Partial<RefreshTokenEntity> = {}) => refreshTokenRow({ scopes: ['a', 'b'], ...over });
 
 function setup(c: AuthenticatedClient = client()) {
   const repo = {
@@ -60,14 +45,15 @@ function setup(c: AuthenticatedClient = client()) {
     }),
   };
   const jwt = { verifyOrNull: jest.fn(async (): Promise<unknown> => null) };
-  const service = new TokenEndpointService(
-    repo as unknown as OAuthRepository,
+  const service = construct(
+    TokenEndpointService,
+    repo,
     config,
-    clients as unknown as ClientAuthService,
-    grants as unknown as GrantRegistry,
-    oauthTokens as unknown as OAuthTokensService,
-    tokens as unknown as TokensService,
-    jwt as unknown as TokenVerifier,
+    clients,
+    grants,
+    oauthTokens,
+    tokens,
+    jwt,
     fixedClock(NOW),
   );
   return { service, repo, clients, grants, handler, oauthTokens, tokens, jwt };

@@ -2,16 +2,16 @@ import { jest } from '@jest/globals';
 import { loadConfig } from '../../app/config.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { OidcProviderEntity } from '../../base/model/federation.entity.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
 import type { CreateOidcProviderDto } from './dto/oidc-provider.dto.js';
-import type { OidcProvidersRepository } from './oidc-providers.repository.js';
 import { OidcProvidersService } from './oidc-providers.service.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectAudited } from '../../../test/utils/fakes/expect.js';
 
 // A domain's OpenID providers over a fake repository: what an administrator may save, and that the client
 // secret only ever reaches the repository sealed.
 
-const EM = { em: 'tx' };
 const SECRET = 'client-secret-of-the-provider';
 const auth = authContext({ systemDomainId: 'd1' });
 const BODY: CreateOidcProviderDto = {
@@ -52,12 +52,7 @@ function setup(env: Record<string, string> = {}) {
     ),
   });
   const audit = { change: jest.fn(async (..._a: unknown[]) => undefined) };
-  const service = new OidcProvidersService(
-    config as BaseConfig,
-    config.federation,
-    repo as unknown as OidcProvidersRepository,
-    audit as unknown as AuditService,
-  );
+  const service = construct(OidcProvidersService, config as BaseConfig, config.federation, repo, audit);
   return { service, repo, audit, saved, rows };
 }
 
@@ -88,12 +83,13 @@ describe('OidcProvidersService.create: the client secret', () => {
     expect(s.service.unsealSecret(sealed)).toBe(SECRET);
     // the audit record names the change, not its values
     expect(JSON.stringify(s.audit.change.mock.calls)).not.toContain(SECRET);
-    expect(s.audit.change).toHaveBeenCalledWith(
+    expectAudited(
+      s.audit,
       EM,
-      auth,
       'oidc_provider.changed',
       { type: 'oidc_provider', id: view.id },
       { operation: 'create' },
+      auth,
     );
   });
 

@@ -1,17 +1,25 @@
 import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
-import type { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
-import type { NewDomainService } from './new-domain.service.js';
-import type { OnboardingRepository } from './onboarding.repository.js';
 import { ReferralCodesService } from './referral-codes.service.js';
-import { authContext, fixedClock, repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
+import { adminContext, fixedClock, repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const EM = { em: true };
 const TX = { tx: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const UNIQUE = uniqueViolation();
 const GOOD = 'Quartz-Lantern-91-Obelisk';
+
+/** What a code holds where its body says nothing: no billing, credit expiry, freeze or CRM fields; deletable. */
+const DEFAULTS = {
+  billing_tier: null,
+  credit_expiry_days: null,
+  do_not_delete: false,
+  freeze_date: null,
+  is_plg: null,
+  billing_customer_id: null,
+  crm_id: null,
+};
 
 const code = (over: Partial<ReferralCodeEntity> = {}) =>
   ({
@@ -19,20 +27,13 @@ const code = (over: Partial<ReferralCodeEntity> = {}) =>
     code: 'Partner-1',
     valid_to: new Date(NOW.getTime() + 1000),
     value: 0,
-    billing_tier: null,
-    credit_expiry_days: null,
-    do_not_delete: false,
-    freeze_date: null,
-    is_plg: null,
+    ...DEFAULTS,
     manage_system_domain_id: 'dp',
-    billing_customer_id: null,
-    crm_id: null,
     date_created: NOW,
     date_modified: NOW,
     ...over,
   }) as ReferralCodeEntity;
-const caller = (over: Partial<AuthContext> = {}) =>
-  authContext({ systemDomainId: 'dp', isAdmin: true, isSuperAdmin: false, ...over });
+const caller = (over: Partial<AuthContext> = {}) => adminContext({ systemDomainId: 'dp', ...over });
 
 function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = {}) {
   const repo = repoWithTransaction(TX, {
@@ -52,12 +53,7 @@ function setup(o: { row?: ReferralCodeEntity | null; domainExists?: boolean } = 
     create: jest.fn(async (..._a: unknown[]) => ({ view: { id: 'd-new' } })),
   };
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
-  const service = new ReferralCodesService(
-    repo as unknown as OnboardingRepository,
-    fixedClock(NOW),
-    newDomains as unknown as NewDomainService,
-    passwords as unknown as PasswordPolicyService,
-  );
+  const service = construct(ReferralCodesService, repo, fixedClock(NOW), newDomains, passwords);
   return { service, repo, newDomains, passwords };
 }
 
@@ -77,14 +73,8 @@ describe('ReferralCodesService: the codes', () => {
       code: 'Partner-1',
       valid_to: new Date('2027-01-01T00:00:00Z'),
       value: 10,
-      billing_tier: null,
-      credit_expiry_days: null,
-      do_not_delete: false,
-      freeze_date: null,
-      is_plg: null,
+      ...DEFAULTS,
       manage_system_domain_id: 'dp',
-      billing_customer_id: null,
-      crm_id: null,
     });
   });
 

@@ -1,22 +1,16 @@
 import { jest } from '@jest/globals';
-import { confirmedMethods, factorOwed } from '../login/mfa-policy.js';
 import { sha256Hex } from '../../base/common/crypto/secrets.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { ReferralCodeEntity } from '../../base/model/referral-code.entity.js';
 import type { RegistrationEntity } from '../../base/model/registration.entity.js';
-import type { PasswordPolicyService } from '../../accounts/passwords/password-policy.service.js';
-import type { MailService } from '../../delivery/mail/mail.service.js';
-import type { SignInAuthority } from '../login/sign-in-authority.js';
 import { MarketplaceErrors } from '../marketplace/marketplace.errors.js';
-import type { MarketplaceService } from '../marketplace/marketplace.service.js';
-import type { NewDomainService } from './new-domain.service.js';
-import type { OnboardingRepository } from './onboarding.repository.js';
-import type { ReferralCodesService } from './referral-codes.service.js';
 import type { RegistrationConfig } from './registration-config.js';
 import { RegistrationsService } from './registrations.service.js';
 import { fixedClock, transactionalRepo, uniqueViolation } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { signInAuthority } from '../../../test/utils/fakes/accounts.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 'v'.repeat(43);
 const GOOD = 'Quartz-Lantern-91-Obelisk';
 const UNIQUE = uniqueViolation();
@@ -107,31 +101,26 @@ function setup(
     }),
   };
   const passwords = { assert: jest.fn(async (..._a: unknown[]) => undefined) };
-  const signIns = {
-    serviceSession: jest.fn(async (..._a: unknown[]) => ({ appId: 'app', token: 'jwt' })),
-    // the authority's rule (mfa-policy.ts) over the account's factors as o.mfa has them, read in the transaction
-    factorOwed: jest.fn(async (em: unknown, domain: { mfa_required: boolean }, _userId: string) => {
-      expect(em).toBe(EM);
-      return factorOwed(domain, confirmedMethods(o.mfa ?? null));
-    }),
-  };
+  // the authority's rule over the account's factors as o.mfa has them, read in the transaction
+  const signIns = signInAuthority(EM, o.mfa);
   const marketplace = {
     assertUsable: jest.fn(async (_n: string) => undefined),
     consumeHashed: jest.fn(async (..._a: unknown[]) => {
       order.push('marketplace');
     }),
   };
-  const service = new RegistrationsService(
+  const service = construct(
+    RegistrationsService,
     config,
     { enabled: o.enabled ?? true, templateDomainId: null, ttlSeconds: 3600 } as RegistrationConfig,
     fixedClock(NOW),
-    mail as unknown as MailService,
-    passwords as unknown as PasswordPolicyService,
-    codes as unknown as ReferralCodesService,
-    newDomains as unknown as NewDomainService,
-    signIns as unknown as SignInAuthority,
-    marketplace as unknown as MarketplaceService,
-    repo as unknown as OnboardingRepository,
+    mail,
+    passwords,
+    codes,
+    newDomains,
+    signIns,
+    marketplace,
+    repo,
   );
   return { service, repo, mail, codes, newDomains, passwords, signIns, marketplace, order, EM };
 }

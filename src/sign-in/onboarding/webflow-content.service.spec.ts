@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import type { WebflowContentEntity } from '../../base/model/webflow-content.entity.js';
-import type { OnboardingRepository } from './onboarding.repository.js';
 import { WebflowContentService } from './webflow-content.service.js';
 import { uniqueViolation } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const UNIQUE = uniqueViolation();
 const entry = (over: Partial<WebflowContentEntity> = {}) =>
   ({
@@ -29,7 +29,7 @@ function setup() {
     ),
     deleteContent: jest.fn(async (_slug: string) => true),
   };
-  return { service: new WebflowContentService(repo as unknown as OnboardingRepository), repo };
+  return { service: construct(WebflowContentService, repo), repo };
 }
 
 describe('WebflowContentService', () => {

@@ -4,24 +4,22 @@
 // (401 passkeys.NOT_ACCEPTED), its own reason on record.
 import { describe, expect, it, jest } from '@jest/globals';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { authContext, fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { authContext, fixedClock, repoWithTransaction, resolves, wire } from '../../../test/utils/fakes.js';
 import type { CallerFields } from '../../../test/utils/fakes.js';
 import { SoftAuthenticator, type SoftGetOptions } from '../../../test/utils/soft-authenticator.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
 import type { BaseConfig } from '../../base/config/config.js';
 import { deriveKey } from '../../base/keys/key-encryption.js';
-import type { WebauthnChallengeEntity } from '../../base/model/passkey.entity.js';
 import type { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import { OUTSIDE_REQUEST } from '../../delivery/audit/audit-origin.js';
 import { PasskeySignIn } from './passkey-sign-in.service.js';
-import type { PasskeysConfig } from './passkeys-config.js';
-import type { ClaimedChallenge, PasskeyWithKey } from './passkeys.repository.js';
+import type { PasskeyWithKey } from './passkeys.repository.js';
 import { creationOptions, decoyCredential, verifyRegistration } from './webauthn.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { expectEvent } from '../../../test/utils/fakes/expect.js';
+import { challengeStore, ORIGIN, PASSKEYS_CONFIG as CONFIG } from '../../../test/utils/fakes/passkeys.js';
 
-const ORIGIN = 'http://localhost:3000';
-const CONFIG: PasskeysConfig = { rpId: 'localhost', rpName: 'Portcullis', origins: [ORIGIN] };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: 'passkey-sign-in' };
 const SECRET = 'a-service-secret-for-the-decoys';
 const decoyOf = (email: string) => decoyCredential(deriveKey(SECRET, 'webauthn-decoy-credentials'), email);
@@ -44,8 +42,6 @@ const TENANT = { record: { vouched_by_tenant: true }, rightsCap: ['admin'] };
 /** A pending sign-in of `userId` (its temporary token `tokenId`), in d1, a tenant's, with a ceiling. */
 const pendingOf = (userId = 'u1', tokenId = 't1', over: CallerFields = {}): Pending =>
   authContext({ userId, tokenId, ...TEMP, systemDomains: ['d1', 'd2'], ...TENANT, ...over });
-const resolves = <T>(value: T) => jest.fn(async (..._a: unknown[]) => value);
-type Row = Omit<WebauthnChallengeEntity, 'used_at' | 'user'>;
 type Answer = AuthenticationResponseJSON;
 
 /** Users u1 (passkey p1 on `authenticator`), u2 (p2 on another), u3 (none); the service over fakes. */
@@ -66,24 +62,16 @@ async function world() {
   }
   const passkeyOf = (id: string) => [...passkeys.values()].find((p) => p.id === id)!;
 
-  const challenges = new Map<string, Row & { used: boolean }>();
-  const claim = async (sha: string, kind: string, now: Date): Promise<ClaimedChallenge | null> => {
-    const c = challenges.get(sha);
-    if (!c || c.used || c.ceremony !== kind || c.expires <= now) return null;
-    c.used = true;
-    return { user_id: c.user_id, temp_token_id: c.temp_token_id, require_uv: c.require_uv };
-  };
+  const { challenges, ...challengeMethods } = challengeStore();
   const byEmail = (email: string) => [...users.values()].find((u) => u.email === email);
   const userBy = async (by: { email: string } | { id: string }) =>
     'id' in by ? users.get(by.id) : byEmail(by.email);
-  const issue = async (r: Row, _now: Date) => void challenges.set(r.challenge_sha256, { ...r, used: false });
   const repo = repoWithTransaction(EM, {
     list: jest.fn(async (userId: string) => [...passkeys.values()].filter((p) => p.user_id === userId)),
     user: jest.fn(userBy),
     byCredentialId: jest.fn(async (id: string) => passkeys.get(id) ?? null),
     userOfHandle: jest.fn(async (handle: string) => Object.keys(HANDLE).find((u) => HANDLE[u] === handle)),
-    issueChallenge: jest.fn(issue),
-    claimChallenge: jest.fn(claim),
+    ...challengeMethods,
     ...{ recordUse: resolves(true), flag: resolves(undefined), touchLastLogin: resolves(undefined) },
     liveMemberDomain: jest.fn(async (_u: string, id: string) => domain({ id }) as SystemDomainEntity | null),
   });
@@ -306,7 +294,7 @@ describe('PasskeySignIn.signIn (the passkey alone)', () => {
     expect(w.audit.record).toHaveBeenCalledWith(EM, AS_U1, entry);
     const passkey = expect.objectContaining({ id: 'p1', flagged_at: wireDate(NOW) });
     const event = { realm: 'webauthn', operation: 'update', objectId: 'u1', data: { passkey } };
-    expect(w.events.record).toHaveBeenCalledWith(EM, expect.objectContaining(event));
+    expectEvent(w.events, EM, event);
     const mail = { kind: 'passkey_flagged', to: 'u1@example.com' };
     expect(w.mail.queue).toHaveBeenCalledWith(EM, expect.objectContaining(mail));
     nothingIssued(w);

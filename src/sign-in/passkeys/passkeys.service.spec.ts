@@ -4,30 +4,27 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it, jest } from '@jest/globals';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
-  authContext,
   fixedClock,
+  memberContext,
   repoWithTransaction,
+  resolves,
   uniqueViolation,
   wire,
 } from '../../../test/utils/fakes.js';
 import type { CallerFields } from '../../../test/utils/fakes.js';
 import { SoftAuthenticator, type SoftCreateOptions } from '../../../test/utils/soft-authenticator.js';
 import { wireDate } from '../../base/common/http/wire-date.js';
-import type { PasskeyEntity, WebauthnChallengeEntity } from '../../base/model/passkey.entity.js';
+import type { PasskeyEntity } from '../../base/model/passkey.entity.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
 import type { PasskeyRegistrationDto } from './dto/passkeys.dto.js';
-import type { PasskeysConfig } from './passkeys-config.js';
-import type { ClaimedChallenge } from './passkeys.repository.js';
 import { passkeyView, PasskeysService } from './passkeys.service.js';
 import { creationOptions, requestOptions, verifyAssertion } from './webauthn.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { challengeStore, ORIGIN, PASSKEYS_CONFIG as CONFIG } from '../../../test/utils/fakes/passkeys.js';
 
-const ORIGIN = 'http://localhost:3000';
-const CONFIG: PasskeysConfig = { rpId: 'localhost', rpName: 'Portcullis', origins: [ORIGIN] };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: 'passkeys' };
 const HANDLE = randomBytes(32).toString('base64url');
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-type Row = Omit<WebauthnChallengeEntity, 'used_at' | 'user'>;
 type Found = PasskeyEntity | null;
 
 const KEY = {
@@ -46,18 +43,10 @@ const person = (over: Partial<UserEntity> = {}) =>
   ({ id: 'u1', email: 'ada@example.com', ...NAMES, system_domain_id: 'd1', ...over }) as UserEntity;
 /** The caller: user u1 of domain d1, signed in (LOGIN) with app1, no administrator, the given fields over. */
 const caller = (over: CallerFields = {}) =>
-  authContext({ appId: 'app1', kind: 'LOGIN', isAdmin: false, isSuperAdmin: false, user: person(), ...over });
-const resolves = <T>(value: T) => jest.fn(async (..._a: unknown[]) => value);
+  memberContext({ appId: 'app1', kind: 'LOGIN', user: person(), ...over });
 
 function setup() {
-  const challenges = new Map<string, Row & { used: boolean }>();
-  const claim = async (sha: string, kind: string, now: Date): Promise<ClaimedChallenge | null> => {
-    const c = challenges.get(sha);
-    if (!c || c.used || c.ceremony !== kind || c.expires <= now) return null;
-    c.used = true;
-    return { user_id: c.user_id, temp_token_id: c.temp_token_id, require_uv: c.require_uv };
-  };
-  const issue = async (r: Row, _now: Date) => void challenges.set(r.challenge_sha256, { ...r, used: false });
+  const { challenges, ...challengeMethods } = challengeStore();
   const insert = async (_em: unknown, row: Partial<PasskeyEntity>) => passkey({ id: 'p-new', ...row });
   const rename = async (_u: string, id: string, name: string): Promise<Found> => passkey({ id, name });
   const remove = async (_em: unknown, user_id: string, id: string): Promise<Found> =>
@@ -67,7 +56,8 @@ function setup() {
   const repo = repoWithTransaction(EM, {
     userHandle: jest.fn(async (_userId: string, _fresh: string) => HANDLE),
     list: jest.fn(async (_userId: string): Promise<PasskeyEntity[]> => []),
-    ...{ issueChallenge: jest.fn(issue), claimChallenge: jest.fn(claim), insert: jest.fn(insert) },
+    ...challengeMethods,
+    insert: jest.fn(insert),
     ...{ rename: jest.fn(rename), remove: jest.fn(remove), user: jest.fn(user) },
     domainIds: jest.fn(async (_userId: string) => ['d1']),
   });

@@ -3,7 +3,6 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { SoftAuthenticator, type SoftGetOptions } from '../../../test/utils/soft-authenticator.js';
-import type { PasskeysConfig } from './passkeys-config.js';
 import {
   CEREMONY_MS,
   challengeKey,
@@ -14,9 +13,8 @@ import {
   verifyAssertion,
   verifyRegistration,
 } from './webauthn.js';
+import { ORIGIN, PASSKEYS_CONFIG as CONFIG } from '../../../test/utils/fakes/passkeys.js';
 
-const ORIGIN = 'http://localhost:3000';
-const CONFIG: PasskeysConfig = { rpId: 'localhost', rpName: 'Portcullis', origins: [ORIGIN] };
 const USER = {
   handle: randomBytes(32).toString('base64url'),
   email: 'ada@example.com',
@@ -49,6 +47,13 @@ async function assertion(
   const options = await requestOptions(CONFIG, [passkey], uv);
   return { response: authenticator.get(options, { origin: ORIGIN, ...o }), challenge: options.challenge };
 }
+
+/** verifyAssertion's verdict on an assertion for its challenge, user verification required or not. */
+const verified = (
+  a: Awaited<ReturnType<typeof assertion>>,
+  passkey: Parameters<typeof verifyAssertion>[3],
+  requireUv: boolean,
+) => verifyAssertion(CONFIG, a.response, a.challenge, passkey, requireUv);
 
 describe('challengeKey', () => {
   it('is the SHA-256 of the challenge, hex', () => {
@@ -243,48 +248,31 @@ describe('verifyAssertion', () => {
   it('accepts the passkey’s own assertion: its counter and user verification', async () => {
     const { authenticator, passkey } = await registered();
     const first = await assertion(authenticator, passkey);
-    expect(await verifyAssertion(CONFIG, first.response, first.challenge, passkey, true)).toEqual({
-      counter: 1,
-      userVerified: true,
-    });
+    expect(await verified(first, passkey, true)).toEqual({ counter: 1, userVerified: true });
     const second = await assertion(authenticator, passkey);
-    expect(await verifyAssertion(CONFIG, second.response, second.challenge, passkey, true)).toEqual({
-      counter: 2,
-      userVerified: true,
-    });
+    expect(await verified(second, passkey, true)).toEqual({ counter: 2, userVerified: true });
   });
 
   it('without user verification, passes only when it is not required, and says it was not verified', async () => {
     const { authenticator, passkey } = await registered();
     const a = await assertion(authenticator, passkey, { userVerified: false }, 'preferred');
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, passkey, false)).toEqual({
-      counter: 1,
-      userVerified: false,
-    });
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, passkey, true)).toBeNull();
+    expect(await verified(a, passkey, false)).toEqual({ counter: 1, userVerified: false });
+    expect(await verified(a, passkey, true)).toBeNull();
   });
 
   it('an authenticator without a counter reports 0, and passes', async () => {
     const { authenticator, passkey } = await registered(new SoftAuthenticator({ counterStep: 0 }));
     const a = await assertion(authenticator, passkey);
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, passkey, true)).toEqual({
-      counter: 0,
-      userVerified: true,
-    });
+    expect(await verified(a, passkey, true)).toEqual({ counter: 0, userVerified: true });
   });
 
   it('does not judge the counter: a lower one than before is returned for the caller to judge', async () => {
     const { authenticator, passkey } = await registered();
     const high = await assertion(authenticator, passkey, { counter: 50 });
-    expect(await verifyAssertion(CONFIG, high.response, high.challenge, passkey, true)).toMatchObject({
-      counter: 50,
-    });
+    expect(await verified(high, passkey, true)).toMatchObject({ counter: 50 });
     const clone = authenticator.clone();
     const low = await assertion(clone, passkey, { counter: 3 });
-    expect(await verifyAssertion(CONFIG, low.response, low.challenge, passkey, true)).toEqual({
-      counter: 3,
-      userVerified: true,
-    });
+    expect(await verified(low, passkey, true)).toEqual({ counter: 3, userVerified: true });
   });
 
   it.each([
@@ -301,10 +289,10 @@ describe('verifyAssertion', () => {
   ] as [string, Partial<SoftGetOptions>][])('is null for %s', async (_name, o) => {
     const { authenticator, passkey } = await registered();
     const a = await assertion(authenticator, passkey, o, 'preferred');
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, passkey, false)).toBeNull();
+    expect(await verified(a, passkey, false)).toBeNull();
     // the same authenticator's honest answer passes: the refusal is the misbehaviour's
     const honest = await assertion(authenticator, passkey, {}, 'preferred');
-    expect(await verifyAssertion(CONFIG, honest.response, honest.challenge, passkey, false)).not.toBeNull();
+    expect(await verified(honest, passkey, false)).not.toBeNull();
   });
 
   it('is null for another passkey’s key (the assertion is not this passkey’s)', async () => {
@@ -312,14 +300,14 @@ describe('verifyAssertion', () => {
     const theirs = await registered();
     const a = await assertion(mine.authenticator, mine.passkey);
     const forged = { ...mine.passkey, public_key: theirs.passkey.public_key };
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, forged, true)).toBeNull();
+    expect(await verified(a, forged, true)).toBeNull();
   });
 
   it('is null for a malformed response instead of throwing', async () => {
     const { authenticator, passkey } = await registered();
     const a = await assertion(authenticator, passkey);
     a.response.response.authenticatorData = b64('short');
-    expect(await verifyAssertion(CONFIG, a.response, a.challenge, passkey, true)).toBeNull();
+    expect(await verified(a, passkey, true)).toBeNull();
   });
 });
 

@@ -5,10 +5,8 @@ import { applyPatch } from './scim-patch.js';
 import { groupResource, readGroup, readUser, type Resource, userResource } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
 import { refusalOf } from '../../../test/utils/scim-refusal.js';
+import { ANALYSTS_ID as GROUP_ID, SCIM_BASE as BASE, scimUserRow } from '../../../test/utils/fakes/scim.js';
 
-const BASE = 'https://id.example.test/API/scim/v2';
-const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
-const GROUP_ID = '6a0e2b1c-1111-4222-8333-444455556666';
 const [U1, U2, U3] = [
   '11111111-1111-4111-8111-000000000001',
   '22222222-2222-4222-8222-000000000002',
@@ -19,18 +17,12 @@ const ENT = SCIM.enterprise;
 
 /** The current User: Ada, active, with a name, an external id, enterprise fields and a group. */
 const ADA = userResource(
-  {
-    id: ID,
-    email: 'ada@example.com',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    status: 'ACTIVE',
+  scimUserRow({
     date_created: AT,
     date_modified: AT,
-    external_id: 'okta-00A1',
     display_name: 'Ada L.',
     enterprise: { department: 'Engines', manager: { value: 'mgr-1' } },
-  },
+  }),
   [{ id: GROUP_ID, name: 'Analysts' }],
   BASE,
 );

@@ -21,9 +21,8 @@ import {
 } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
 import { refusal } from '../../../test/utils/scim-refusal.js';
+import { ADA_ID as UUID, SCIM_BASE as BASE, scimUserRow } from '../../../test/utils/fakes/scim.js';
 
-const BASE = 'https://id.example.test/API/scim/v2';
-const UUID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
 const UUID_UPPER = 'A0B1C2D3-E4F5-4A6B-8C7D-9E0F1A2B3C4D';
 const AT = new Date('2026-03-01T10:00:00Z');
 
@@ -31,19 +30,15 @@ const AT = new Date('2026-03-01T10:00:00Z');
 const tree = (text: string, keys: ResourceKeys = USER_KEYS) =>
   JSON.parse(JSON.stringify(parseFilter(text, keys))) as unknown;
 
-const row = (over: Partial<ScimUserRow> = {}): ScimUserRow => ({
-  id: UUID,
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  status: 'ACTIVE',
-  date_created: AT,
-  date_modified: AT,
-  external_id: 'Okta-00A1',
-  display_name: 'Ada Lovelace',
-  enterprise: { department: 'Engines' },
-  ...over,
-});
+const row = (over: Partial<ScimUserRow> = {}) =>
+  scimUserRow({
+    date_created: AT,
+    date_modified: AT,
+    external_id: 'Okta-00A1',
+    display_name: 'Ada Lovelace',
+    enterprise: { department: 'Engines' },
+    ...over,
+  });
 
 const ADA = userResource(row(), [{ id: UUID_UPPER.toLowerCase(), name: 'Analysts' }], BASE);
 const BOB = userResource(

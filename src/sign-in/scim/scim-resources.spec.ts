@@ -13,30 +13,37 @@ import {
 } from './scim-resources.js';
 import { SCIM } from './scim-schemas.js';
 import { refusal } from '../../../test/utils/scim-refusal.js';
+import {
+  ADA_ID as ID,
+  ANALYSTS_ID as GROUP_ID,
+  SCIM_BASE as BASE,
+  scimUserRow,
+} from '../../../test/utils/fakes/scim.js';
 
-const BASE = 'https://id.example.test/API/scim/v2';
-const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
-const GROUP_ID = '6a0e2b1c-1111-4222-8333-444455556666';
 const CREATED = new Date('2026-01-05T08:00:00Z');
 const MODIFIED = new Date('2026-02-10T09:30:00Z');
 const VERSION = /^W\/"[A-Za-z0-9_-]{22}"$/;
 
+/** A resource's meta: created CREATED, modified MODIFIED, at `location`, with a version. */
+const metaOf = (resourceType: string, location: string) => ({
+  resourceType,
+  created: '2026-01-05T08:00:00.000Z',
+  lastModified: '2026-02-10T09:30:00.000Z',
+  location,
+  version: expect.stringMatching(VERSION),
+});
+
 const INVALID_VALUE = { status: 400, scimType: 'invalidValue' };
 
 const ENTERPRISE = { department: 'Engines', employeeNumber: '1815', manager: { value: 'mgr-1' } };
-const userRow = (over: Partial<ScimUserRow> = {}): ScimUserRow => ({
-  id: ID,
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  status: 'ACTIVE',
-  date_created: CREATED,
-  date_modified: MODIFIED,
-  external_id: 'okta-00A1',
-  display_name: 'Ada L.',
-  enterprise: ENTERPRISE,
-  ...over,
-});
+const userRow = (over: Partial<ScimUserRow> = {}) =>
+  scimUserRow({
+    date_created: CREATED,
+    date_modified: MODIFIED,
+    display_name: 'Ada L.',
+    enterprise: ENTERPRISE,
+    ...over,
+  });
 const BARE = { external_id: null, display_name: null, first_name: null, last_name: null, enterprise: null };
 const GROUPS = [{ id: GROUP_ID, name: 'Analysts' }];
 const user = (over: Partial<ScimUserRow> = {}, groups = GROUPS) => userResource(userRow(over), groups, BASE);
@@ -76,13 +83,7 @@ describe('userResource', () => {
       emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
       groups: [{ value: GROUP_ID, display: 'Analysts', $ref: `${BASE}/Groups/${GROUP_ID}` }],
       [SCIM.enterprise]: { department: 'Engines', employeeNumber: '1815', manager: { value: 'mgr-1' } },
-      meta: {
-        resourceType: 'User',
-        created: '2026-01-05T08:00:00.000Z',
-        lastModified: '2026-02-10T09:30:00.000Z',
-        location: `${BASE}/Users/${ID}`,
-        version: expect.stringMatching(VERSION),
-      },
+      meta: metaOf('User', `${BASE}/Users/${ID}`),
     });
   });
 
@@ -148,13 +149,7 @@ describe('groupResource', () => {
       externalId: 'grp-7',
       displayName: 'Analysts',
       members: [{ value: ID, display: 'ada@example.com', type: 'User', $ref: `${BASE}/Users/${ID}` }],
-      meta: {
-        resourceType: 'Group',
-        created: '2026-01-05T08:00:00.000Z',
-        lastModified: '2026-02-10T09:30:00.000Z',
-        location: `${BASE}/Groups/${GROUP_ID}`,
-        version: expect.stringMatching(VERSION),
-      },
+      meta: metaOf('Group', `${BASE}/Groups/${GROUP_ID}`),
     });
   });
 

@@ -2,40 +2,31 @@
 // PATCH and DELETE write, revoke and record, and what they refuse before writing anything.
 import { describe, expect, it, jest } from '@jest/globals';
 import { authContext, fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
-import type { InvalidationBus } from '../../base/common/cache/invalidation-bus.js';
 import type { UserEntity } from '../../base/model/user.entity.js';
-import type { TokensService } from '../../credentials/tokens/tokens.service.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
-import type { ScimRepository, ScimUserRow } from './scim.repository.js';
+import type { ScimUserRow } from './scim.repository.js';
 import { SCIM } from './scim-schemas.js';
 import { matchesVersion } from './scim-resources.js';
 import { ScimUsersService } from './scim-users.service.js';
 import { refusalOf } from '../../../test/utils/scim-refusal.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../test/utils/fakes/construct.js';
+import { expectAudited, expectUncalled } from '../../../test/utils/fakes/expect.js';
+import { ADA_ID as ID, SCIM_BASE as BASE, scimUserRow as row } from '../../../test/utils/fakes/scim.js';
 
-const BASE = 'https://id.example.test/API/scim/v2';
-const ID = '3f1c2a7e-9b4d-4c8e-a1f0-5d6e7b8c9a01';
 const NEW_ID = '9e8d7c6b-5a49-4382-9716-05f4e3d2c1b0';
 const ADMIN_ID = 'ad000000-0000-4000-8000-00000000000a';
-const NOW = new Date('2026-05-01T12:00:00Z');
 /** The provisioning token's caller: the administrator it acts for, in domain d1, request r1. */
 const caller = () => authContext({ userId: ADMIN_ID, kind: 'SCIM' as never });
 
-const row = (over: Partial<ScimUserRow> = {}): ScimUserRow => ({
-  id: ID,
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  status: 'ACTIVE',
-  date_created: NOW,
-  date_modified: NOW,
-  external_id: 'okta-00A1',
-  display_name: null,
-  enterprise: null,
-  ...over,
-});
-
 /** The service over one stored account (none: `null`); `taken`: every other email is another account's. */
+/** That the account's change was audited in the transaction as the provisioning token's, via SCIM. */
+const expectScimAudit = (
+  s: { audit: { change: unknown }; em: unknown },
+  action: string,
+  id: string,
+  operation: string,
+) => expectAudited(s.audit, s.em, action, { type: 'user', id }, { operation, via: 'scim' }, caller());
+
 function setup(stored: ScimUserRow | null = row(), { taken = false } = {}) {
   let current = stored ?? undefined;
   // the transaction's manager: lockDomain and the seat check run their statements on it
@@ -71,26 +62,16 @@ function setup(stored: ScimUserRow | null = row(), { taken = false } = {}) {
   const events = { record: jest.fn(async (..._a: unknown[]) => undefined) };
   const audit = { change: jest.fn(async (..._a: unknown[]) => undefined) };
   const bus = { publish: jest.fn(async (..._a: unknown[]) => undefined) };
-  const service = new ScimUsersService(
-    repo as unknown as ScimRepository,
-    tokens as unknown as TokensService,
-    events as unknown as WebhookEventsService,
-    audit as unknown as AuditService,
-    bus as unknown as InvalidationBus,
-    fixedClock(NOW),
-  );
+  const service = construct(ScimUsersService, repo, tokens, events, audit, bus, fixedClock(NOW));
   return { service, repo, em, tokens, events, audit, bus };
 }
 type Setup = ReturnType<typeof setup>;
 
 const nothingWritten = (s: Setup) => {
-  expect(s.repo.insertUser).not.toHaveBeenCalled();
-  expect(s.repo.updateUser).not.toHaveBeenCalled();
-  expect(s.repo.saveProfile).not.toHaveBeenCalled();
-  expect(s.repo.deleteUser).not.toHaveBeenCalled();
-  expect(s.tokens.revokeWhere).not.toHaveBeenCalled();
-  expect(s.audit.change).not.toHaveBeenCalled();
-  expect(s.events.record).not.toHaveBeenCalled();
+  expectUncalled(s.repo, 'insertUser', 'updateUser', 'saveProfile', 'deleteUser');
+  expectUncalled(s.tokens, 'revokeWhere');
+  expectUncalled(s.audit, 'change');
+  expectUncalled(s.events, 'record');
 };
 const seatChecked = (s: Setup) => s.em.query.mock.calls.some(([sql]) => /billing_limits/.test(sql));
 const patchOf = (...Operations: unknown[]) => ({ schemas: [SCIM.patch], Operations });
@@ -134,16 +115,7 @@ describe('ScimUsersService.create', () => {
       enterprise: {},
     });
     expect(seatChecked(s)).toBe(true);
-    expect(s.audit.change).toHaveBeenCalledWith(
-      s.em,
-      caller(),
-      'user.created',
-      { type: 'user', id: NEW_ID },
-      {
-        operation: 'create',
-        via: 'scim',
-      },
-    );
+    expectScimAudit(s, 'user.created', NEW_ID, 'create');
     expect(s.events.record).toHaveBeenCalledWith(
       s.em,
       expect.objectContaining({ objectId: NEW_ID, realm: 'user', operation: 'create', eventType: 'users' }),
@@ -229,16 +201,7 @@ describe('ScimUsersService.patch', () => {
     );
     expect(s.repo.updateUser).not.toHaveBeenCalled();
     expect(s.tokens.revokeWhere).not.toHaveBeenCalled();
-    expect(s.audit.change).toHaveBeenCalledWith(
-      s.em,
-      caller(),
-      'user.changed',
-      { type: 'user', id: ID },
-      {
-        operation: 'update',
-        via: 'scim',
-      },
-    );
+    expectScimAudit(s, 'user.changed', ID, 'update');
   });
 
   it('refuses a userName another account has with 409 uniqueness, and writes nothing', async () => {
@@ -313,16 +276,7 @@ describe('ScimUsersService If-Match', () => {
     const { version } = await s.service.get(caller(), ID, BASE);
     await s.service.remove(caller(), ID, BASE, version);
     expect(s.repo.deleteUser).toHaveBeenCalledWith(s.em, ID);
-    expect(s.audit.change).toHaveBeenCalledWith(
-      s.em,
-      caller(),
-      'user.deleted',
-      { type: 'user', id: ID },
-      {
-        operation: 'delete',
-        via: 'scim',
-      },
-    );
+    expectScimAudit(s, 'user.deleted', ID, 'delete');
     expect(s.bus.publish).toHaveBeenCalledTimes(1);
   });
 });

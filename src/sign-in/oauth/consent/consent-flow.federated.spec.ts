@@ -9,6 +9,9 @@ import {
   setup,
   v,
 } from '../../../../test/utils/consent-flow-fakes.js';
+import { expectPage, factorOwed } from '../../../../test/utils/fakes/pages.js';
+import { expectRethrown } from '../../../../test/utils/fakes/expect.js';
+import { dbOutage } from '../../../../test/utils/fakes/fixtures.js';
 
 // The federated steps of the consent page (issue 39): the OpenID provider's return, the email step routed to
 // a directory or provider, "Continue with …", and the directory's password form. The OAuth steps are
@@ -61,16 +64,17 @@ describe('ConsentFlow.show: back from an OpenID provider (oauth_code)', () => {
     const s = setup();
     s.federation.oauthReturn.mockImplementationOnce(answer as never);
     const out = await s.flow.show(REQ, { ...FIELDS, oauth_code: 'used' });
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Single sign-on failed.');
+    expectPage(out, 401, 'Single sign-on failed.');
     expect(s.sessions.startWith).not.toHaveBeenCalled();
   });
 
   it('the database down at the exchange is thrown on (the 503 page of the filter)', async () => {
     const s = setup();
-    const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    s.federation.oauthReturn.mockRejectedValueOnce(outage);
-    await expect(s.flow.show(REQ, { ...FIELDS, oauth_code: 'x' })).rejects.toBe(outage);
+    await expectRethrown(
+      s.federation.oauthReturn,
+      () => s.flow.show(REQ, { ...FIELDS, oauth_code: 'x' }),
+      dbOutage(),
+    );
   });
 });
 
@@ -85,12 +89,15 @@ describe('ConsentFlow: the sign-in form’s “Continue with …” choices', ()
     });
     const out = await s.flow.show(REQ, FIELDS);
     expect(s.federation.choices).toHaveBeenCalledWith('d1');
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('Continue with Corp Entra');
-    expect(out.html).toContain('name="provider_id" value="p1"');
-    expect(out.html).toContain('Continue with &lt;img src=x onerror=alert(1)&gt; &amp; &quot;Co&quot;');
-    expect(out.html).toContain('Continue with &lt;b&gt;HQ&lt;/b&gt; LDAP');
-    expect(out.html).toContain('name="directory" value="form"');
+    expectPage(
+      out,
+      200,
+      'Continue with Corp Entra',
+      'name="provider_id" value="p1"',
+      'Continue with &lt;img src=x onerror=alert(1)&gt; &amp; &quot;Co&quot;',
+      'Continue with &lt;b&gt;HQ&lt;/b&gt; LDAP',
+      'name="directory" value="form"',
+    );
     expect(out.html).not.toContain('<img');
     expect(out.html).not.toContain('<b>');
   });
@@ -117,9 +124,7 @@ describe('ConsentFlow.show with login_hint: the email step', () => {
       'jo@corp.example',
       expect.stringMatching(/^\/oauth\/authorize\?/),
     );
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('With your Corp LDAP account');
-    expect(out.html).toContain('name="directory" value="1"');
+    expectPage(out, 200, 'With your Corp LDAP account', 'name="directory" value="1"');
   });
 
   it('an OpenID provider that does not answer (503): the 503 form, not a 500', async () => {
@@ -127,8 +132,7 @@ describe('ConsentFlow.show with login_hint: the email step', () => {
     hinted(s);
     s.federation.emailStep.mockRejectedValueOnce(new ApiError(503, ['The OpenID provider did not answer']));
     const out = await s.flow.show(REQ, { ...FIELDS, login_hint: 'jo@corp.example' });
-    expect(out.status).toBe(503);
-    expect(out.html).toContain(FEDERATION_DOWN);
+    expectPage(out, 503, FEDERATION_DOWN);
   });
 });
 
@@ -141,10 +145,13 @@ describe('ConsentFlow.login: single sign-on by email (sso=1)', () => {
       'jo@corp.example',
       expect.stringMatching(/^\/oauth\/authorize\?/),
     );
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('With your Corp LDAP account');
-    expect(out.html).toContain('value="jo@corp.example"');
-    expect(out.html).toContain('name="directory" value="1"');
+    expectPage(
+      out,
+      200,
+      'With your Corp LDAP account',
+      'value="jo@corp.example"',
+      'name="directory" value="1"',
+    );
     expect(s.credentials.verify).not.toHaveBeenCalled();
   });
 
@@ -152,16 +159,14 @@ describe('ConsentFlow.login: single sign-on by email (sso=1)', () => {
     const s = setup();
     s.federation.emailStep.mockResolvedValueOnce({ url: 'https://op.example/auth?client_id=c&state=s' });
     const out = await s.flow.login(REQ, { ...form, sso: '1' });
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('url=https://op.example/auth?client_id=c&amp;state=s');
+    expectPage(out, 200, 'url=https://op.example/auth?client_id=c&amp;state=s');
   });
 
   it('a provider that does not answer (503): the form with 503 and "did not answer", not "No single sign-on"', async () => {
     const s = setup();
     s.federation.emailStep.mockRejectedValueOnce(new ApiError(503, ['The OpenID provider did not answer']));
     const out = await s.flow.login(REQ, { ...form, sso: '1' });
-    expect(out.status).toBe(503);
-    expect(out.html).toContain(FEDERATION_DOWN);
+    expectPage(out, 503, FEDERATION_DOWN);
     expect(out.html).not.toContain('No single sign-on');
     expect(out.html).toContain('value="jo@corp.example"');
   });
@@ -170,8 +175,7 @@ describe('ConsentFlow.login: single sign-on by email (sso=1)', () => {
     const s = setup();
     s.federation.emailStep.mockResolvedValueOnce(null);
     const none = await s.flow.login(REQ, { ...form, sso: '1' });
-    expect(none.status).toBe(404);
-    expect(none.html).toContain('No single sign-on for this email.');
+    expectPage(none, 404, 'No single sign-on for this email.');
     s.federation.emailStep.mockRejectedValueOnce(
       new ApiError(404, ['No OpenID provider serves this email domain']),
     );
@@ -188,8 +192,7 @@ describe('ConsentFlow.login: “Continue with” a provider (provider_id)', () =
       'd1',
       expect.stringMatching(/^\/oauth\/authorize\?client_id=app1/),
     );
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('url=https://op.example/auth');
+    expectPage(out, 200, 'url=https://op.example/auth');
     expect(s.credentials.verify).not.toHaveBeenCalled();
   });
 
@@ -197,8 +200,7 @@ describe('ConsentFlow.login: “Continue with” a provider (provider_id)', () =
     const s = setup();
     s.federation.startProvider.mockResolvedValueOnce(null);
     const out = await s.flow.login(REQ, { ...form, provider_id: 'p-other' });
-    expect(out.status).toBe(404);
-    expect(out.html).toContain('This sign-in option is not available.');
+    expectPage(out, 404, 'This sign-in option is not available.');
     expect(out.html).not.toContain('op.example');
   });
 
@@ -206,8 +208,7 @@ describe('ConsentFlow.login: “Continue with” a provider (provider_id)', () =
     const s = setup();
     s.federation.startProvider.mockRejectedValueOnce(new ApiError(503, ['down']));
     const out = await s.flow.login(REQ, { ...form, provider_id: 'p1' });
-    expect(out.status).toBe(503);
-    expect(out.html).toContain(FEDERATION_DOWN);
+    expectPage(out, 503, FEDERATION_DOWN);
   });
 });
 
@@ -218,13 +219,10 @@ describe('ConsentFlow.login: the directory’s password form', () => {
   it('directory=form: the app’s domain’s directory’s form; none: 404', async () => {
     const s = withDirectory();
     const out = await s.flow.login(REQ, { ...form, directory: 'form', email: '' });
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('With your Corp LDAP account');
-    expect(out.html).toContain('name="directory" value="1"');
+    expectPage(out, 200, 'With your Corp LDAP account', 'name="directory" value="1"');
     const t = signedOut();
     const none = await t.flow.login(REQ, { ...form, directory: 'form' });
-    expect(none.status).toBe(404);
-    expect(none.html).toContain('This sign-in option is not available.');
+    expectPage(none, 404, 'This sign-in option is not available.');
   });
 
   it('directory=1, the password accepted: the Token becomes the session, 303 back to the request', async () => {
@@ -239,12 +237,7 @@ describe('ConsentFlow.login: the directory’s password form', () => {
 
   it('directory=1, a factor owed (temp_token): the second step with the pending cookie, no session', async () => {
     const s = withDirectory();
-    s.federation.directoryLogin.mockResolvedValueOnce({
-      token: null,
-      temp_token: 'dir-temp',
-      user_id: 'u1',
-      system_domain_id: 'd1',
-    });
+    s.federation.directoryLogin.mockResolvedValueOnce(factorOwed('dir-temp'));
     s.mfa.owedFor.mockResolvedValueOnce(['TOTP', 'RECOVERY']);
     const out = await s.flow.login(REQ, dirForm);
     expect(s.domains.byId).toHaveBeenCalledWith('d1');
@@ -258,16 +251,10 @@ describe('ConsentFlow.login: the directory’s password form', () => {
 
   it('directory=1, a factor owed that cannot be passed here: 403 on the directory form, no pending cookie', async () => {
     const s = withDirectory();
-    s.federation.directoryLogin.mockResolvedValueOnce({
-      token: null,
-      temp_token: 't',
-      user_id: 'u1',
-      system_domain_id: 'd1',
-    });
+    s.federation.directoryLogin.mockResolvedValueOnce(factorOwed('t'));
     s.mfa.owedFor.mockResolvedValueOnce([]);
     const out = await s.flow.login(REQ, dirForm);
-    expect(out.status).toBe(403);
-    expect(out.html).toContain('requires an authenticator app');
+    expectPage(out, 403, 'requires an authenticator app');
     expect(s.sessions.startPending).not.toHaveBeenCalled();
   });
 
@@ -275,9 +262,7 @@ describe('ConsentFlow.login: the directory’s password form', () => {
     const s = withDirectory();
     s.federation.directoryLogin.mockRejectedValueOnce(new ApiError(401, ['Invalid email or password']));
     const out = await s.flow.login(REQ, dirForm);
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Invalid email or password');
-    expect(out.html).toContain('With your Corp LDAP account');
+    expectPage(out, 401, 'Invalid email or password', 'With your Corp LDAP account');
     expect(s.sessions.startWith).not.toHaveBeenCalled();
   });
 
@@ -285,16 +270,12 @@ describe('ConsentFlow.login: the directory’s password form', () => {
     const s = withDirectory();
     s.federation.directoryLogin.mockRejectedValueOnce(new ApiError(503, ['The directory did not answer']));
     const out = await s.flow.login(REQ, dirForm);
-    expect(out.status).toBe(503);
-    expect(out.html).toContain(FEDERATION_DOWN);
-    expect(out.html).toContain('With your Corp LDAP account');
+    expectPage(out, 503, FEDERATION_DOWN, 'With your Corp LDAP account');
   });
 
   it('directory=1, anything else is thrown on', async () => {
     const s = withDirectory();
-    const bug = new Error('boom');
-    s.federation.directoryLogin.mockRejectedValueOnce(bug);
-    await expect(s.flow.login(REQ, dirForm)).rejects.toBe(bug);
+    await expectRethrown(s.federation.directoryLogin, () => s.flow.login(REQ, dirForm));
   });
 
   it('a stale CSRF token: 403 before any directory is asked', async () => {

@@ -2,6 +2,9 @@ import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
 import { CSRF_COOKIE, FIELDS, REQ, session, setup, v } from '../../../../test/utils/consent-flow-fakes.js';
 import { AuthorizationRequestError, type ValidAuthorization } from '../authorization-request.service.js';
+import { expectPage } from '../../../../test/utils/fakes/pages.js';
+import { expectRethrown } from '../../../../test/utils/fakes/expect.js';
+import { dbOutage } from '../../../../test/utils/fakes/fixtures.js';
 
 // The OpenID Connect steps of the consent page (issue 40); the OAuth ones are consent-flow.service.spec.ts.
 
@@ -95,8 +98,7 @@ describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, r
   it('nothing remembered, no prompt: the consent page', async () => {
     const s = withRequest({});
     const out = await s.flow.show(REQ, FIELDS);
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('wants to access your account');
+    expectPage(out, 200, 'wants to access your account');
     expect(s.requests.decide).not.toHaveBeenCalled();
   });
 
@@ -104,8 +106,7 @@ describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, r
     const s = withRequest({ prompt: ['consent'] });
     s.requests.consentRemembered.mockResolvedValue(true);
     const out = await s.flow.show(REQ, { ...FIELDS, prompt: 'consent' });
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('wants to access your account');
+    expectPage(out, 200, 'wants to access your account');
     expect(s.requests.decide).not.toHaveBeenCalled();
   });
 
@@ -155,8 +156,7 @@ describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, r
     expect(back.pathname).toBe('/oauth/authorize');
     // the SSO return signs in, and drops prompt=login then (the saml_code step)
     expect(Object.fromEntries(back.searchParams)).toEqual({ ...q });
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('https://idp.example/sso');
+    expectPage(out, 200, 'https://idp.example/sso');
     expect(out.html).not.toContain('type="password"');
   });
 
@@ -165,8 +165,7 @@ describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, r
     s.sessions.current.mockResolvedValue(null);
     s.sso.loginUrl.mockResolvedValueOnce(null);
     const out = await s.flow.show(REQ, { ...FIELDS, login_hint: 'ada@example.test' });
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('value="ada@example.test"');
+    expectPage(out, 200, 'value="ada@example.test"');
     const hostile = '"><script>alert(1)</script>';
     s.requests.validate.mockResolvedValue(oidc({ loginHint: hostile }));
     s.sso.loginUrl.mockResolvedValueOnce(null);
@@ -181,9 +180,11 @@ describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, r
     s.sso.loginUrl.mockRejectedValueOnce(new ApiError(404, ['no sso']));
     const out = await s.flow.show(REQ, { ...FIELDS, login_hint: 'ada@example.test' });
     expect(out.html).toContain('value="ada@example.test"');
-    const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    s.sso.loginUrl.mockRejectedValueOnce(outage);
-    await expect(s.flow.show(REQ, { ...FIELDS, login_hint: 'ada@example.test' })).rejects.toBe(outage);
+    await expectRethrown(
+      s.sso.loginUrl,
+      () => s.flow.show(REQ, { ...FIELDS, login_hint: 'ada@example.test' }),
+      dbOutage(),
+    );
   });
 
   it('no login_hint: no SSO lookup, an empty form', async () => {

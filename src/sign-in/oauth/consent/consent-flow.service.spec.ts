@@ -14,6 +14,9 @@ import {
 } from '../../../../test/utils/consent-flow-fakes.js';
 import { AuthorizationRequestError } from '../authorization-request.service.js';
 import { APPROVER, PENDING_SIGN_IN } from './consent-step.js';
+import { expectPage } from '../../../../test/utils/fakes/pages.js';
+import { expectRethrown } from '../../../../test/utils/fakes/expect.js';
+import { dbOutage } from '../../../../test/utils/fakes/fixtures.js';
 
 describe('ConsentFlow: every step validates the request first', () => {
   it('a bad request: its error page with the error’s status, never a redirect; nothing else runs', async () => {
@@ -33,15 +36,12 @@ describe('ConsentFlow: every step validates the request first', () => {
       new AuthorizationRequestError('Wrong domain', 'no', 403),
     );
     const out = await s.flow.show(REQ, FIELDS);
-    expect(out.status).toBe(403);
-    expect(out.html).toContain('ask its administrator for access');
+    expectPage(out, 403, 'ask its administrator for access');
   });
 
   it('anything but a refusal of the request is thrown on (a 503 page, a logged 500)', async () => {
     const s = setup();
-    const outage = new Error('database down');
-    s.requests.validate.mockRejectedValueOnce(outage);
-    await expect(s.flow.show(REQ, FIELDS)).rejects.toBe(outage);
+    await expectRethrown(s.requests.validate, () => s.flow.show(REQ, FIELDS), new Error('database down'));
   });
 
   it('every page of a valid request carries the CSRF cookie minted for it and lets the form post to the redirect URI', async () => {
@@ -56,8 +56,7 @@ describe('ConsentFlow.show', () => {
   it('signed in, may approve: the consent page naming the user and the scopes', async () => {
     const s = setup();
     const out = await s.flow.show(REQ, FIELDS);
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('a@example.test');
+    expectPage(out, 200, 'a@example.test');
     expect(s.sessions.current).toHaveBeenCalledWith(REQ, APPROVER);
   });
 
@@ -72,8 +71,7 @@ describe('ConsentFlow.show', () => {
         new AuthorizationRequestError('Signed in to another domain', 'again', 403, true),
       );
     const out = await s.flow.show(REQ, FIELDS);
-    expect(out.status).toBe(200);
-    expect(out.html).toContain('type="password"');
+    expectPage(out, 200, 'type="password"');
   });
 
   it('back from single sign-on: the code becomes the session, then the same request again (303)', async () => {
@@ -89,11 +87,12 @@ describe('ConsentFlow.show', () => {
     const s = setup();
     s.sso.exchange.mockRejectedValueOnce(new ApiError(401, ['bad code']));
     const out = await s.flow.show(REQ, { ...FIELDS, saml_code: 'code' });
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Single sign-on failed.');
-    const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    s.sso.exchange.mockRejectedValueOnce(outage);
-    await expect(s.flow.show(REQ, { ...FIELDS, saml_code: 'code' })).rejects.toBe(outage);
+    expectPage(out, 401, 'Single sign-on failed.');
+    await expectRethrown(
+      s.sso.exchange,
+      () => s.flow.show(REQ, { ...FIELDS, saml_code: 'code' }),
+      dbOutage(),
+    );
   });
 });
 
@@ -111,8 +110,7 @@ describe('ConsentFlow.login (the password form)', () => {
     const s = setup();
     s.credentials.verify.mockResolvedValueOnce(null);
     const out = await s.flow.login(REQ, form);
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Invalid email or password');
+    expectPage(out, 401, 'Invalid email or password');
   });
 
   it('no factor owed: signed in for the app’s domain, 303 back to the request with the session cookies', async () => {
@@ -136,8 +134,7 @@ describe('ConsentFlow.login (the password form)', () => {
     const s = setup();
     s.mfa.owedFor.mockResolvedValueOnce([]);
     const out = await s.flow.login(REQ, form);
-    expect(out.status).toBe(403);
-    expect(out.html).toContain('requires an authenticator app');
+    expectPage(out, 403, 'requires an authenticator app');
     expect(s.mfa.issueTemp).not.toHaveBeenCalled();
   });
 
@@ -191,11 +188,8 @@ describe('ConsentFlow.secondFactor', () => {
     const s = setup();
     s.mfa.completeWithCode.mockRejectedValueOnce(new ApiError(401, ['bad']));
     const out = await s.flow.secondFactor(REQ, form);
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Invalid or expired code');
-    const fault = new Error('bug');
-    s.mfa.completeWithCode.mockRejectedValueOnce(fault);
-    await expect(s.flow.secondFactor(REQ, form)).rejects.toBe(fault);
+    expectPage(out, 401, 'Invalid or expired code');
+    await expectRethrown(s.mfa.completeWithCode, () => s.flow.secondFactor(REQ, form), new Error('bug'));
   });
 
   it('send: a mailed code where the domain accepts one, no code checked', async () => {
@@ -241,8 +235,7 @@ describe('ConsentFlow.decide', () => {
     const s = setup();
     s.sessions.csrfValid.mockReturnValueOnce(false);
     const out = await s.flow.decide(REQ, { ...FIELDS, csrf: 'x', decision: 'allow' });
-    expect(out.status).toBe(403);
-    expect(out.html).toContain('Request expired');
+    expectPage(out, 403, 'Request expired');
     expect(s.requests.decide).not.toHaveBeenCalled();
   });
 });

@@ -1,16 +1,14 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
-import type { SystemDomainsService } from '../../../accounts/system-domains/system-domains.service.js';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { ApiError } from '../../../base/common/errors/api-error.js';
 import type { PageCookie, PageResult } from '../../../base/common/html/page-result.js';
 import type { UserEntity } from '../../../base/model/user.entity.js';
-import type { MfaService } from '../../mfa/mfa.service.js';
-import type { PasskeySignIn } from '../../passkeys/passkey-sign-in.service.js';
 import { ConsentPasskeys } from './consent-passkeys.service.js';
-import type { ConsentSessionService } from './consent-session.service.js';
 import { v } from '../../../../test/utils/consent-flow-fakes.js';
 import type { Step } from './consent-step.js';
+import { construct } from '../../../../test/utils/fakes/construct.js';
+import { expectPage, factorOwed } from '../../../../test/utils/fakes/pages.js';
 
 // The consent page's passkey button (issue 42): its options (CSRF-checked) and the assertion it posts, for a
 // sign-in with the passkey alone or for the second step of a pending sign-in. PasskeySignIn's own checks are
@@ -58,12 +56,7 @@ function setup(o: { pending?: AuthContext | null; csrf?: boolean } = {}) {
     })),
   };
   const domains = { byId: jest.fn(async (id: string) => ({ id })) };
-  const service = new ConsentPasskeys(
-    passkeys as unknown as PasskeySignIn,
-    sessions as unknown as ConsentSessionService,
-    mfa as unknown as MfaService,
-    domains as unknown as SystemDomainsService,
-  );
+  const service = construct(ConsentPasskeys, passkeys, sessions, mfa, domains);
   const step: Step = {
     v,
     csrf: 'csrf',
@@ -111,12 +104,7 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
 
   it('a domain whose policy the passkey does not pass: its second step, with the pending cookie', async () => {
     const s = setup();
-    s.passkeys.signIn.mockResolvedValueOnce({
-      token: null,
-      temp_token: 'temp',
-      user_id: 'u1',
-      system_domain_id: 'd-app',
-    });
+    s.passkeys.signIn.mockResolvedValueOnce(factorOwed('temp', 'd-app'));
     const out = await s.complete();
     expect(out).toMatchObject({ status: 200, cookies: PENDING });
     expect(out.html).toContain('Code from your authenticator app');
@@ -129,8 +117,7 @@ describe('ConsentPasskeys.complete: a sign-in with the passkey alone', () => {
     s.passkeys.signIn.mockResolvedValueOnce({ token: null, temp_token: 't', user_id: 'u1' });
     s.mfa.owedFactor.mockResolvedValueOnce({ codes: [], passkey: false });
     const out = await s.complete();
-    expect(out.status).toBe(403);
-    expect(out.html).toContain('requires an authenticator app');
+    expectPage(out, 403, 'requires an authenticator app');
     expect(s.sessions.startPending).not.toHaveBeenCalled();
   });
 
@@ -192,9 +179,7 @@ describe('ConsentPasskeys.complete: the second step of a pending sign-in', () =>
     s.mfa.owedFactor.mockResolvedValueOnce({ codes: [], passkey: true });
     s.passkeys.completeSecondFactor.mockRejectedValueOnce(new ApiError(401, ['Passkey not accepted']));
     const out = await s.complete();
-    expect(out.status).toBe(401);
-    expect(out.html).toContain('Passkey not accepted.');
-    expect(out.html).toContain('Use your passkey');
+    expectPage(out, 401, 'Passkey not accepted.', 'Use your passkey');
     expect(out.cookies).toEqual([]);
     expect(s.loginForm).not.toHaveBeenCalled();
   });

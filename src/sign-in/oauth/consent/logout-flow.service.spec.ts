@@ -1,15 +1,15 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
-import type { PageCookie } from '../../../base/common/html/page-result.js';
+import type { PageCookie, PageResult } from '../../../base/common/html/page-result.js';
 import type { AppEntity } from '../../../base/model/app.entity.js';
-import type { TokensService } from '../../../credentials/tokens/tokens.service.js';
-import type { OAuthTokensService } from '../oauth-tokens.service.js';
-import type { OAuthRepository } from '../oauth.repository.js';
-import type { IdTokenHint, IdTokenService } from '../oidc/id-token.service.js';
+import type { IdTokenHint } from '../oidc/id-token.service.js';
 import { APPROVER } from './consent-step.js';
-import type { ConsentSessionService } from './consent-session.service.js';
 import { LogoutFlow, type LogoutParams } from './logout-flow.service.js';
+import { construct } from '../../../../test/utils/fakes/construct.js';
+import { expectPage } from '../../../../test/utils/fakes/pages.js';
+import { expectRethrown } from '../../../../test/utils/fakes/expect.js';
+import { dbOutage } from '../../../../test/utils/fakes/fixtures.js';
 
 const REQ = {} as Request;
 const APP_ID = '11111111-1111-4111-8111-111111111111';
@@ -57,13 +57,7 @@ function setup() {
   const repo = {
     clientApp: jest.fn(async (id: string): Promise<AppEntity | null> => (id === APP_ID ? app : null)),
   };
-  const flow = new LogoutFlow(
-    sessions as unknown as ConsentSessionService,
-    idTokens as unknown as IdTokenService,
-    grants as unknown as OAuthTokensService,
-    tokens as unknown as TokensService,
-    repo as unknown as OAuthRepository,
-  );
+  const flow = construct(LogoutFlow, sessions, idTokens, grants, tokens, repo);
   const revoked = () => ({
     grants: grants.revokeGrant.mock.calls.map((c) => c[0]),
     tokens: tokens.revoke.mock.calls.map((c) => c[0]),
@@ -72,6 +66,14 @@ function setup() {
 }
 
 const NOTHING = { grants: [], tokens: [] };
+
+/** The error page of a refused request: its status and words, no redirect, and nothing revoked. */
+function expectErrorPage(s: ReturnType<typeof setup>, out: PageResult, status: number, says: string) {
+  expect(out.status).toBe(status);
+  expect(out.redirect).toBeUndefined();
+  expect(out.html).toContain(says);
+  expect(s.revoked()).toEqual(NOTHING);
+}
 
 describe('LogoutFlow.start with an id_token_hint', () => {
   it('the hint names the browser’s session: its grants and the session revoked, the cookies cleared, back to the app with state', async () => {
@@ -141,18 +143,14 @@ describe('LogoutFlow.start with an id_token_hint', () => {
     const s = setup();
     s.idTokens.verifyHint.mockResolvedValueOnce(null);
     const out = await s.flow.start(REQ, { id_token_hint: 'forged', post_logout_redirect_uri: RETURN });
-    expect(out.status).toBe(400);
-    expect(out.redirect).toBeUndefined();
-    expect(out.html).toContain('Invalid id_token_hint');
-    expect(s.revoked()).toEqual(NOTHING);
+    expectErrorPage(s, out, 400, 'Invalid id_token_hint');
     expect(s.sessions.current).not.toHaveBeenCalled();
   });
 
   it('a hint for another client than client_id: 400 Wrong client, nothing revoked', async () => {
     const s = setup();
     const out = await s.flow.start(REQ, { id_token_hint: 'hint', client_id: OTHER_APP });
-    expect(out.status).toBe(400);
-    expect(out.html).toContain('Wrong client');
+    expectPage(out, 400, 'Wrong client');
     expect(s.revoked()).toEqual(NOTHING);
     expect(s.sessions.end).not.toHaveBeenCalled();
   });
@@ -171,16 +169,17 @@ describe('LogoutFlow.start with an id_token_hint', () => {
     const s = setup();
     s.idTokens.verifyHint.mockResolvedValueOnce(hintOf({ clientId: OTHER_APP }));
     const out = await s.flow.start(REQ, { id_token_hint: 'hint' });
-    expect(out.status).toBe(400);
-    expect(out.html).toContain('Unknown application');
+    expectPage(out, 400, 'Unknown application');
     expect(s.revoked()).toEqual(NOTHING);
   });
 
   it('a database outage while the hint is checked: thrown on (a 503 page), nothing revoked', async () => {
     const s = setup();
-    const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    s.idTokens.verifyHint.mockRejectedValueOnce(outage);
-    await expect(s.flow.start(REQ, { id_token_hint: 'hint' })).rejects.toBe(outage);
+    await expectRethrown(
+      s.idTokens.verifyHint,
+      () => s.flow.start(REQ, { id_token_hint: 'hint' }),
+      dbOutage(),
+    );
     expect(s.revoked()).toEqual(NOTHING);
   });
 
@@ -243,32 +242,27 @@ describe('LogoutFlow.start without a hint', () => {
 });
 
 describe('LogoutFlow.confirm (the confirmation form)', () => {
+  /** The confirmation form as the page posts it back for Photos, with the given fields over it. */
+  const confirmation = (over: LogoutParams = {}): LogoutParams => ({
+    confirm: '1',
+    csrf: 'csrf',
+    client_id: APP_ID,
+    post_logout_redirect_uri: RETURN,
+    ...over,
+  });
+
   it('a stale or forged CSRF token: 403, nothing revoked, the session untouched', async () => {
     const s = setup();
     s.sessions.csrfValid.mockReturnValueOnce(false);
-    const out = await s.flow.confirm(REQ, {
-      confirm: '1',
-      csrf: 'forged',
-      client_id: APP_ID,
-      post_logout_redirect_uri: RETURN,
-    });
+    const out = await s.flow.confirm(REQ, confirmation({ csrf: 'forged' }));
     expect(s.sessions.csrfValid).toHaveBeenCalledWith(REQ, 'forged');
-    expect(out.status).toBe(403);
-    expect(out.redirect).toBeUndefined();
-    expect(out.html).toContain('Request expired');
-    expect(s.revoked()).toEqual(NOTHING);
+    expectErrorPage(s, out, 403, 'Request expired');
     expect(s.sessions.end).not.toHaveBeenCalled();
   });
 
   it('a good token: the browser’s session and what it approved revoked, the cookies cleared, back with state', async () => {
     const s = setup();
-    const out = await s.flow.confirm(REQ, {
-      confirm: '1',
-      csrf: 'csrf',
-      client_id: APP_ID,
-      post_logout_redirect_uri: RETURN,
-      state: 'a b&c',
-    });
+    const out = await s.flow.confirm(REQ, confirmation({ state: 'a b&c' }));
     expect(s.idTokens.sessionGrants).toHaveBeenCalledWith('sid:s1');
     expect(s.revoked()).toEqual({ grants: ['g1', 'g2'], tokens: ['s1'] });
     expect(out).toEqual({ status: 303, redirect: `${RETURN}?state=a+b%26c`, cookies: END_COOKIES });
@@ -285,12 +279,10 @@ describe('LogoutFlow.confirm (the confirmation form)', () => {
 
   it('the request is checked before the form: an unregistered URI is a 400 even with a good token', async () => {
     const s = setup();
-    const out = await s.flow.confirm(REQ, {
-      confirm: '1',
-      csrf: 'csrf',
-      client_id: APP_ID,
-      post_logout_redirect_uri: 'https://evil.example/',
-    });
+    const out = await s.flow.confirm(
+      REQ,
+      confirmation({ post_logout_redirect_uri: 'https://evil.example/' }),
+    );
     expect(out.status).toBe(400);
     expect(s.revoked()).toEqual(NOTHING);
   });
@@ -332,10 +324,7 @@ describe('LogoutFlow: the client and the return URI', () => {
     ]) {
       const s = setup();
       const out = await s.flow.start(REQ, p);
-      expect(out.status).toBe(400);
-      expect(out.redirect).toBeUndefined();
-      expect(out.html).toContain('Unregistered post_logout_redirect_uri');
-      expect(s.revoked()).toEqual(NOTHING);
+      expectErrorPage(s, out, 400, 'Unregistered post_logout_redirect_uri');
       expect(s.sessions.end).not.toHaveBeenCalled();
     }
   });

@@ -1,18 +1,16 @@
-import type { IdTokenService } from '../oidc/id-token.service.js';
 import { jest } from '@jest/globals';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
 import type { AppEntity } from '../../../base/model/app.entity.js';
 import type { AuthorizationCodeEntity } from '../../../base/model/authorization-code.entity.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
-import type { OAuthTokensService, TokenResponse } from '../oauth-tokens.service.js';
-import type { OAuthRepository } from '../oauth.repository.js';
+import type { TokenResponse } from '../oauth-tokens.service.js';
 import { s256 } from '../pkce.js';
 import { AuthorizationCodeGrant } from './authorization-code.grant.js';
 import { fixedClock, repoWithTransaction } from '../../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../../test/utils/fakes/construct.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
-const EM = { em: 'tx' };
 const VERIFIER = 'v'.repeat(43);
 const ORIGIN = { requestId: 'r1', ip: '203.0.113.9' } as unknown as AuditOrigin;
 const client = { app: { id: 'app1' } as AppEntity, authenticated: true } as AuthenticatedClient;
@@ -49,12 +47,7 @@ function setup(
   };
   // a plain OAuth grant has no id_token (IdTokenService answers undefined): the OpenID suite covers the other
   const idTokens = { issue: jest.fn(async (): Promise<string | undefined> => undefined) };
-  const grant = new AuthorizationCodeGrant(
-    tokens as unknown as OAuthTokensService,
-    fixedClock(NOW),
-    repo as unknown as OAuthRepository,
-    idTokens as unknown as IdTokenService,
-  );
+  const grant = construct(AuthorizationCodeGrant, tokens, fixedClock(NOW), repo, idTokens);
   return { grant, repo, tokens, idTokens };
 }
 

@@ -1,4 +1,3 @@
-import type { IdTokenService } from '../oidc/id-token.service.js';
 import { jest } from '@jest/globals';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
@@ -6,29 +5,16 @@ import type { AppEntity } from '../../../base/model/app.entity.js';
 import type { RefreshTokenEntity } from '../../../base/model/refresh-token.entity.js';
 import type { RefreshFacts } from '../../../credentials/mint/refresh-rotation.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
-import type { OAuthTokensService, TokenResponse } from '../oauth-tokens.service.js';
-import type { OAuthRepository } from '../oauth.repository.js';
+import type { TokenResponse } from '../oauth-tokens.service.js';
 import { RefreshTokenGrant } from './refresh-token.grant.js';
 import { fixedClock } from '../../../../test/utils/fakes.js';
+import { NOW } from '../../../../test/utils/fakes/fixtures.js';
+import { construct } from '../../../../test/utils/fakes/construct.js';
+import { refreshTokenRow as row } from '../../../../test/utils/fakes/oauth.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ORIGIN = { requestId: 'r1' } as unknown as AuditOrigin;
 const client = (allowed = ['read', 'write']) =>
   ({ app: { id: 'app1', allowed_scopes: allowed } as AppEntity, authenticated: true }) as AuthenticatedClient;
-
-const row = (over: Partial<RefreshTokenEntity> = {}) =>
-  ({
-    grant_id: 'g1',
-    app_id: 'app1',
-    user_id: 'u1',
-    system_domain_id: 'd1',
-    scopes: ['read', 'write'],
-    is_mfa_authenticated: false,
-    used_at: null,
-    revoked_at: null,
-    expires: new Date(NOW.getTime() + 60_000),
-    ...over,
-  }) as RefreshTokenEntity;
 
 const FACTS: RefreshFacts = {
   grantId: 'g1',
@@ -52,12 +38,7 @@ function setup(rows: (RefreshTokenEntity | null)[] = [row()], rotated: (TokenRes
     revokeGrant: jest.fn(async () => undefined),
   };
   const idTokens = { issue: jest.fn(async (): Promise<string | undefined> => undefined) };
-  const grant = new RefreshTokenGrant(
-    tokens as unknown as OAuthTokensService,
-    fixedClock(NOW),
-    repo as unknown as OAuthRepository,
-    idTokens as unknown as IdTokenService,
-  );
+  const grant = construct(RefreshTokenGrant, tokens, fixedClock(NOW), repo, idTokens);
   return { grant, repo, tokens };
 }
 
