@@ -1,13 +1,12 @@
-import { Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Param } from '@nestjs/common';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated, type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
+import { type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import { GroupDto } from './dto/group.dto.js';
 import type { GroupsService } from './groups.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 export const groupAccess = { entity: 'group' as const, param: 'group_id' };
@@ -25,11 +24,12 @@ export const GROUP_WRITE = {
 export abstract class GroupMembershipRoutes {
   protected abstract readonly groups: GroupsService;
 
-  @Post(':group_id/members/:user_id')
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the group' })
-  @ApiCreatedResponse({ type: GroupDto })
-  @ApiErrors({ 404: 'No such group or user in this domain' })
+  @Route.post(':group_id/members/:user_id', {
+    summary: 'Add a user of the domain to a group (idempotent); returns the group',
+    policy: GROUP_WRITE,
+    created: GroupDto,
+    errors: [{ 404: 'No such group or user in this domain' }],
+  })
   addGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -38,12 +38,12 @@ export abstract class GroupMembershipRoutes {
     return this.groups.addMember(caller, id, userId);
   }
 
-  @Delete(':group_id/members/:user_id')
-  @HttpCode(204)
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Remove a user from a group' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such group, user or membership' })
+  @Route.delete(':group_id/members/:user_id', {
+    summary: 'Remove a user from a group',
+    policy: GROUP_WRITE,
+    noContent: 'Removed',
+    errors: [{ 404: 'No such group, user or membership' }],
+  })
   removeGroupMember(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -53,11 +53,12 @@ export abstract class GroupMembershipRoutes {
   }
 
   // the spec's path for membership: the same policy and effect as members/, but the user comes back
-  @Post(':group_id/users/:user_id')
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Add a user of the domain to a group (idempotent); returns the user' })
-  @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors({ 404: 'No such group or user in this domain' })
+  @Route.post(':group_id/users/:user_id', {
+    summary: 'Add a user of the domain to a group (idempotent); returns the user',
+    policy: GROUP_WRITE,
+    created: UserDto,
+    errors: [{ 404: 'No such group or user in this domain' }],
+  })
   addGroupUser(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -66,12 +67,12 @@ export abstract class GroupMembershipRoutes {
     return this.groups.addUser(caller, id, userId);
   }
 
-  @Delete(':group_id/users/:user_id')
-  @HttpCode(204)
-  @Authenticated(GROUP_WRITE)
-  @ApiOperation({ summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such group, user or membership' })
+  @Route.delete(':group_id/users/:user_id', {
+    summary: 'Remove a user from a group (as DELETE …/members/{user_id}/)',
+    policy: GROUP_WRITE,
+    noContent: 'Removed',
+    errors: [{ 404: 'No such group, user or membership' }],
+  })
   removeGroupUser(
     @Param('group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,

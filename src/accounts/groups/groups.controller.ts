@@ -1,17 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   CreateGroupDto,
@@ -23,6 +16,7 @@ import {
 } from './dto/group.dto.js';
 import { GroupsService } from './groups.service.js';
 import { GROUP_WRITE, groupAccess, GroupMembershipRoutes } from './group-membership.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const UPDATE = 'Update a group (members’ roles change on their next request)';
@@ -44,12 +38,11 @@ export class GroupsController extends GroupMembershipRoutes {
     super();
   }
 
-  @Get()
-  @Authenticated({ roles: ['can_read_groups'] })
-  @ApiOperation({
+  @Route.get({
     summary: 'Groups of the caller’s domain (page style; query filters the name; sort on name, date_created)',
+    policy: { roles: ['can_read_groups'] },
+    ok: GroupListDto,
   })
-  @ApiOkResponse({ type: GroupListDto })
   listGroups(
     @Query() q: GroupListQueryDto,
     @Caller() caller: AuthContext,
@@ -58,23 +51,23 @@ export class GroupsController extends GroupMembershipRoutes {
     return this.groups.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_write_groups'] })
-  @ApiOperation({ summary: 'Create a group carrying roles (only roles the caller holds)' })
-  @ApiCreatedResponse({ type: GroupDto })
-  @ApiErrors({ 409: 'The name is taken in this domain' })
+  @Route.post({
+    summary: 'Create a group carrying roles (only roles the caller holds)',
+    policy: { roles: ['can_write_groups'] },
+    created: GroupDto,
+    errors: [{ 409: 'The name is taken in this domain' }],
+  })
   createGroup(@Body() body: CreateGroupDto, @Caller() caller: AuthContext): Promise<GroupDto> {
     return this.groups.create(caller, body);
   }
 
   // fixed paths before /{group_id}: Express matches in registration order
-  @Get('basic')
-  @Authenticated()
-  @ApiOperation({
+  @Route.get('basic', {
     summary:
       'Groups of the caller’s domain in the basic form (id, name), for pickers: any member may list them (page style; query and sort as on the full list)',
+    policy: {},
+    ok: GroupBasicListDto,
   })
-  @ApiOkResponse({ type: GroupBasicListDto })
   listGroupsBasic(
     @Query() q: GroupListQueryDto,
     @Caller() caller: AuthContext,
@@ -83,11 +76,12 @@ export class GroupsController extends GroupMembershipRoutes {
     return this.groups.basicList(caller, q, req.path);
   }
 
-  @Get(':group_id')
-  @Authenticated({ roles: ['can_read_groups'], access: groupAccess })
-  @ApiOperation({ summary: 'One group, with its member ids' })
-  @ApiOkResponse({ type: GroupDto })
-  @ApiErrors(404)
+  @Route.get(':group_id', {
+    summary: 'One group, with its member ids',
+    policy: { roles: ['can_read_groups'], access: groupAccess },
+    ok: GroupDto,
+    errors: [404],
+  })
   getGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupDto> {
     return this.groups.get(caller, id);
   }
@@ -101,12 +95,12 @@ export class GroupsController extends GroupMembershipRoutes {
     return this.groups.update(caller, id, body);
   }
 
-  @Delete(':group_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_groups'], access: groupAccess })
-  @ApiOperation({ summary: 'Delete a group; its members lose its roles' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete(':group_id', {
+    summary: 'Delete a group; its members lose its roles',
+    policy: { roles: ['can_delete_groups'], access: groupAccess },
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.groups.remove(caller, id);
   }

@@ -1,12 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { PasswordsService } from './passwords.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const UNKNOWN_LINK = 'No such reset link';
 const expired = (text: string) => `The link expired, was used, or a newer one replaced it: ${text}`;
@@ -18,25 +18,22 @@ const expired = (text: string) => `The link expired, was used, or a newer one re
 export class PasswordsController {
   constructor(private readonly passwords: PasswordsService) {}
 
-  @Post('forgot')
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('forgot', {
     summary:
       'Mail a single-use password reset link; the same answer, after about the same time, whether or not the email has an account',
+    public: 'signin',
+    created: { description: 'No body' },
   })
-  @ApiCreatedResponse({ description: 'No body' })
   async forgotPassword(@Body() body: ForgotPasswordDto): Promise<void> {
     await this.passwords.forgot(body);
   }
 
-  @Put('reset/:reset_hash')
-  @Public('signin')
-  @HttpCode(200)
-  @ApiOperation({
+  @Route.put('reset/:reset_hash', {
     summary: 'Set a new password through a reset link (once); every token of the account is revoked',
+    public: 'signin',
+    ok: { description: 'No body' },
+    errors: [{ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') }],
   })
-  @ApiOkResponse({ description: 'No body' })
-  @ApiErrors({ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') })
   async resetPassword(
     @Param('reset_hash') secret: string,
     @Body() body: ResetPasswordDto,
@@ -46,22 +43,21 @@ export class PasswordsController {
   }
 
   // the fixed path before /{reset_hash}/checks
-  @Get('checks')
-  @Authenticated({ anyScope: true })
-  @ApiOperation({ summary: 'The PasswordChecks of the caller’s domain' })
-  @ApiOkResponse({ type: PasswordChecksDto })
+  @Route.get('checks', {
+    summary: 'The PasswordChecks of the caller’s domain',
+    policy: { anyScope: true },
+    ok: PasswordChecksDto,
+  })
   getPasswordChecks(@Caller() caller: AuthContext): Promise<PasswordChecksDto> {
     return this.passwords.checks(caller);
   }
 
-  @Put('checks')
-  @Authenticated({ admin: true })
-  @HttpCode(200)
-  @ApiOperation({
+  @Route.put('checks', {
     summary:
       'Replace the PasswordChecks of the caller’s domain (administrators); omitted fields become null, no rule',
+    policy: { admin: true },
+    ok: PasswordChecksDto,
   })
-  @ApiOkResponse({ type: PasswordChecksDto })
   setPasswordChecks(
     @Caller() caller: AuthContext,
     @Body() body: PasswordChecksDto,
@@ -69,14 +65,13 @@ export class PasswordsController {
     return this.passwords.setChecks(caller, body);
   }
 
-  @Get(':reset_hash/checks')
-  @Public('signin')
-  @ApiOperation({
+  @Route.get(':reset_hash/checks', {
     summary:
       'The PasswordChecks a password set through this reset link must pass (the strictest of every domain of the account)',
+    public: 'signin',
+    ok: PasswordChecksDto,
+    errors: [{ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') }],
   })
-  @ApiOkResponse({ type: PasswordChecksDto })
-  @ApiErrors({ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') })
   getResetPasswordChecks(@Param('reset_hash') secret: string): Promise<PasswordChecksDto> {
     return this.passwords.linkChecks(secret);
   }

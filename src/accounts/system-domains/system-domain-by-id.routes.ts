@@ -1,9 +1,6 @@
-import { Body, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   CreateSystemDomainDto,
@@ -18,6 +15,7 @@ import {
   domainId,
   SystemDomainFeatureRoutes,
 } from './system-domain-feature.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const edit = PutAndPatch({
   path: ':id',
@@ -34,11 +32,12 @@ const edit = PutAndPatch({
  * (`<Controller>.<method>`) stay as they were.
  */
 export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
-  @Get(':id')
-  @Authenticated(domainAdmin)
-  @ApiOperation({ summary: 'One system domain, full form (its administrators: their own domain only)' })
-  @ApiOkResponse({ type: SystemDomainDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @Route.get(':id', {
+    summary: 'One system domain, full form (its administrators: their own domain only)',
+    policy: domainAdmin,
+    ok: SystemDomainDto,
+    errors: [{ 404: NOT_FOUND }],
+  })
   getSystemDomain(@Param('id', domainId) id: string): Promise<SystemDomainDto> {
     return this.domains.get(id);
   }
@@ -61,51 +60,47 @@ export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
     return this.domains.update(caller, id, body);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.delete(':id', {
     summary:
       'Delete a system domain and everything in it, at once: its tokens stop working, its apps, groups, ' +
       'memberships, invitations and webhooks go, users who belonged to it alone are deleted, the others keep ' +
       'their accounts in their other domains. Not the domain of the caller’s own token (400)',
+    policy: superAdmin,
+    noContent: 'Deleted',
+    errors: [{ 404: NOT_FOUND }],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors({ 404: NOT_FOUND })
   deleteSystemDomain(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.remove(caller, id);
   }
 
-  @Delete(':id/e2e')
-  @HttpCode(204)
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.delete(':id/e2e', {
     summary:
       'Remove an end-to-end test domain and its test data: as DELETE /v1/system_domains/{id}/, for a domain ' +
       'created with is_e2e only (409 for any other domain, which stays); audited as domain.changed (e2e)',
+    policy: superAdmin,
+    noContent: 'Deleted',
+    errors: [{ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' }],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors({ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' })
   deleteSystemDomainE2e(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.remove(caller, id, { e2eOnly: true });
   }
 
-  @Get(':id/profile')
-  @Authenticated(domainAdmin)
-  @ApiOperation({ summary: 'The domain’s Profile (industry)' })
-  @ApiOkResponse({ type: SystemDomainProfileDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @Route.get(':id/profile', {
+    summary: 'The domain’s Profile (industry)',
+    policy: domainAdmin,
+    ok: SystemDomainProfileDto,
+    errors: [{ 404: NOT_FOUND }],
+  })
   getSystemDomainProfile(@Param('id', domainId) id: string): Promise<SystemDomainProfileDto> {
     return this.domains.profile(id);
   }
 
-  @Patch(':id/profile')
-  @Authenticated(domainAdmin)
-  @ApiOperation({
+  @Route.patch(':id/profile', {
     summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
+    policy: domainAdmin,
+    ok: SystemDomainProfileDto,
+    errors: [{ 404: NOT_FOUND }],
   })
-  @ApiOkResponse({ type: SystemDomainProfileDto })
-  @ApiErrors({ 404: NOT_FOUND })
   updateSystemDomainProfile(
     @Param('id', domainId) id: string,
     @Body() body: SystemDomainProfileDto,

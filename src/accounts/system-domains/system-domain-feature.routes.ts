@@ -1,15 +1,7 @@
-import { Body, Get, Headers, HttpCode, Param, Post, Put, Query, Res, UploadedFiles } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-} from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Body, Headers, Param, Query, Res, UploadedFiles } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import { ImageRoutes, sendPublicImage } from '../../base/common/http/image-routes.js';
@@ -25,6 +17,7 @@ import { LogoUploadInterceptor } from './logo-upload.js';
 import { withFeature } from './domain-features.js';
 import { type LogoFile, SystemDomainAdminService } from './system-domain-admin.service.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
+import { Route } from '../../base/common/http/route.js';
 
 class DomainIdPipe {
   transform(value: string): string {
@@ -69,20 +62,22 @@ const logo = ImageRoutes({
 export abstract class SystemDomainFeatureRoutes {
   protected abstract readonly domains: SystemDomainAdminService;
 
-  @Get(':id/features')
-  @Authenticated(domainAdmin)
-  @ApiOperation({ summary: 'The domain’s feature flags' })
-  @ApiOkResponse({ type: SystemDomainFeaturesDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @Route.get(':id/features', {
+    summary: 'The domain’s feature flags',
+    policy: domainAdmin,
+    ok: SystemDomainFeaturesDto,
+    errors: [{ 404: NOT_FOUND }],
+  })
   getSystemDomainFeatures(@Param('id', domainId) id: string): Promise<SystemDomainFeaturesDto> {
     return this.domains.features(id);
   }
 
-  @Put(':id/features')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Replace the domain’s feature flags' })
-  @ApiOkResponse({ type: SystemDomainFeaturesDto })
-  @ApiErrors({ 404: NOT_FOUND })
+  @Route.put(':id/features', {
+    summary: 'Replace the domain’s feature flags',
+    policy: superAdmin,
+    ok: SystemDomainFeaturesDto,
+    errors: [{ 404: NOT_FOUND }],
+  })
   replaceSystemDomainFeatures(
     @Param('id', domainId) id: string,
     @Body() body: SystemDomainFeaturesDto,
@@ -91,14 +86,13 @@ export abstract class SystemDomainFeatureRoutes {
     return this.domains.replaceFeatures(caller, id, body);
   }
 
-  @Post(':id/features')
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.post(':id/features', {
     summary:
       'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
+    policy: superAdmin,
+    created: SystemDomainFeaturesDto,
+    errors: [{ 404: NOT_FOUND }],
   })
-  @ApiCreatedResponse({ type: SystemDomainFeaturesDto })
-  @ApiErrors({ 404: NOT_FOUND })
   addSystemDomainFeature(
     @Param('id', domainId) id: string,
     @Body() body: AddSystemDomainFeatureDto,
@@ -107,16 +101,14 @@ export abstract class SystemDomainFeatureRoutes {
     return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
   }
 
-  @Post(':id/reindex')
-  @HttpCode(202)
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.post(':id/reindex', {
     summary:
       'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
       'operation reindex) for the platform’s indexer; answers the request',
+    policy: superAdmin,
+    accepted: ReindexRequestDto,
+    errors: [{ 404: NOT_FOUND }],
   })
-  @ApiAcceptedResponse({ type: ReindexRequestDto })
-  @ApiErrors({ 404: NOT_FOUND })
   reindexSystemDomain(
     @Param('id', domainId) id: string,
     @Body() body: ReindexSystemDomainDto,

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   NewSystemDomainDto,
@@ -16,6 +15,7 @@ import {
 import { SystemDomainAdminService } from './system-domain-admin.service.js';
 import { superAdmin, NOT_FOUND, access, domainId } from './system-domain-feature.routes.js';
 import { SystemDomainByIdRoutes } from './system-domain-by-id.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 /**
  * System domain (tenant) administration. Super administrators manage every domain; a domain's administrators
@@ -30,23 +30,23 @@ export class SystemDomainsController extends SystemDomainByIdRoutes {
     super();
   }
 
-  @Get()
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.get({
     summary:
       'Every system domain (page style): query (name, base_url, description), statuses and types ' +
       '(comma-separated), is_template; sort on name, base_url, status, type, billing_tier, date_created, ' +
       'date_modified; facets count status, type and billing_tier over the filtered list',
+    policy: superAdmin,
+    ok: SystemDomainListDto,
   })
-  @ApiOkResponse({ type: SystemDomainListDto })
   listSystemDomains(@Query() q: SystemDomainListQueryDto, @Req() req: Request): Promise<SystemDomainListDto> {
     return this.domains.list(q, req.path);
   }
 
-  @Post()
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Create a system domain (with its built-in sign-in app)' })
-  @ApiCreatedResponse({ type: SystemDomainDto })
+  @Route.post({
+    summary: 'Create a system domain (with its built-in sign-in app)',
+    policy: superAdmin,
+    created: SystemDomainDto,
+  })
   createSystemDomain(
     @Body() body: NewSystemDomainDto,
     @Caller() caller: AuthContext,
@@ -55,10 +55,11 @@ export class SystemDomainsController extends SystemDomainByIdRoutes {
   }
 
   // the published search path: the list's filters under its own name (declared before /{id}, which caught it)
-  @Get('search')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Search system domains: the same filters, sort, facets and answer as the list' })
-  @ApiOkResponse({ type: SystemDomainListDto })
+  @Route.get('search', {
+    summary: 'Search system domains: the same filters, sort, facets and answer as the list',
+    policy: superAdmin,
+    ok: SystemDomainListDto,
+  })
   searchSystemDomains(
     @Query() q: SystemDomainListQueryDto,
     @Req() req: Request,
@@ -66,10 +67,11 @@ export class SystemDomainsController extends SystemDomainByIdRoutes {
     return this.domains.list(q, req.path);
   }
 
-  @Get('templates')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'The template domains (is_template), page style; sort as the list' })
-  @ApiOkResponse({ type: SystemDomainTemplateListDto })
+  @Route.get('templates', {
+    summary: 'The template domains (is_template), page style; sort as the list',
+    policy: superAdmin,
+    ok: SystemDomainTemplateListDto,
+  })
   listSystemDomainTemplates(
     @Query() q: SystemDomainListQueryDto,
     @Req() req: Request,
@@ -77,15 +79,14 @@ export class SystemDomainsController extends SystemDomainByIdRoutes {
     return this.domains.templates(q, req.path);
   }
 
-  @Get('basic/:id')
-  @Authenticated({ access })
-  @ApiOperation({
+  @Route.get('basic/:id', {
     summary:
       'The Basic form of the caller’s domain (any member); BasicAdmin (adds contract_end_date, freeze_date) ' +
       'for its administrators and super administrators (any domain)',
+    policy: { access },
+    ok: SystemDomainBasicDto,
+    errors: [{ 404: NOT_FOUND }],
   })
-  @ApiOkResponse({ type: SystemDomainBasicDto })
-  @ApiErrors({ 404: NOT_FOUND })
   getSystemDomainBasic(
     @Param('id', domainId) id: string,
     @Caller() caller: AuthContext,

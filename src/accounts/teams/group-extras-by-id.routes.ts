@@ -1,9 +1,6 @@
-import { Param, Post, Res, UploadedFiles } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Param, Res, UploadedFiles } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -13,6 +10,7 @@ import type { GroupLogosService } from './group-logos.service.js';
 import type { GroupMappingsService } from './group-mappings.service.js';
 import { ImageRoutes, sendImage } from '../../base/common/http/image-routes.js';
 import { ImageBodyInterceptor } from './image-upload.interceptor.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const groupAccess = { entity: 'group', param: 'group_id' };
@@ -41,14 +39,13 @@ export abstract class GroupExtrasByIdRoutes {
   protected abstract readonly mappings: GroupMappingsService;
   protected abstract readonly logos: GroupLogosService;
 
-  @Post(':group_id/reindex')
-  @Authenticated({ roles: ['can_write_groups'], access: groupAccess })
-  @ApiOperation({
+  @Route.post(':group_id/reindex', {
     summary:
       'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
+    policy: { roles: ['can_write_groups'], access: groupAccess },
+    created: GroupReindexDto,
+    errors: [404],
   })
-  @ApiCreatedResponse({ type: GroupReindexDto })
-  @ApiErrors(404)
   reindexGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupReindexDto> {
     return this.mappings.reindex(caller, id);
   }

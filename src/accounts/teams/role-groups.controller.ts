@@ -1,17 +1,10 @@
 import { UserDto } from '../users/dto/user.dto.js';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
@@ -24,6 +17,7 @@ import {
 } from './dto/team.dto.js';
 import { ROLE_GROUP } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const access = { entity: 'role_group', param: 'role_group_id' };
@@ -46,42 +40,42 @@ const edit = PutAndPatch({
 export class RoleGroupsController {
   constructor(private readonly kinds: GroupKindsService) {}
 
-  @Get()
-  @Authenticated({ roles: ['can_read_groups'] })
-  @ApiOperation({
+  @Route.get({
     summary:
       'Role groups of the caller’s domain (page style; query filters the name; sort on name, date_created)',
+    policy: { roles: ['can_read_groups'] },
+    ok: RoleGroupListDto,
   })
-  @ApiOkResponse({ type: RoleGroupListDto })
   listRoleGroups(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.kinds.list(ROLE_GROUP, caller, q, req.path) as Promise<RoleGroupListDto>;
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_write_groups'] })
-  @ApiOperation({ summary: `Create a role group carrying roles (${HELD})` })
-  @ApiCreatedResponse({ type: RoleGroupDto })
-  @ApiErrors({ 409: TAKEN })
+  @Route.post({
+    summary: `Create a role group carrying roles (${HELD})`,
+    policy: { roles: ['can_write_groups'] },
+    created: RoleGroupDto,
+    errors: [{ 409: TAKEN }],
+  })
   createRoleGroup(@Body() body: CreateRoleGroupDto, @Caller() caller: AuthContext) {
     return this.kinds.create(ROLE_GROUP, caller, body) as Promise<RoleGroupDto>;
   }
 
   // fixed paths before /{role_group_id}
-  @Get('basic')
-  @Authenticated()
-  @ApiOperation({
+  @Route.get('basic', {
     summary: 'Role groups in the basic form (id, name, kind), for pickers: any member may list them',
+    policy: {},
+    ok: GroupLikeBasicListDto,
   })
-  @ApiOkResponse({ type: GroupLikeBasicListDto })
   listRoleGroupsBasic(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.kinds.basic(['ROLE_GROUP'], caller, q, req.path);
   }
 
-  @Get(':role_group_id')
-  @Authenticated({ roles: ['can_read_groups'], access })
-  @ApiOperation({ summary: 'One role group, with its member ids' })
-  @ApiOkResponse({ type: RoleGroupDto })
-  @ApiErrors(404)
+  @Route.get(':role_group_id', {
+    summary: 'One role group, with its member ids',
+    policy: { roles: ['can_read_groups'], access },
+    ok: RoleGroupDto,
+    errors: [404],
+  })
   getRoleGroup(@Param('role_group_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.kinds.get(ROLE_GROUP, caller, id) as Promise<RoleGroupDto>;
   }
@@ -95,24 +89,23 @@ export class RoleGroupsController {
     return this.kinds.update(ROLE_GROUP, caller, id, body) as Promise<RoleGroupDto>;
   }
 
-  @Delete(':role_group_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_groups'], access })
-  @ApiOperation({ summary: 'Delete a role group; its members lose its roles on their next request' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete(':role_group_id', {
+    summary: 'Delete a role group; its members lose its roles on their next request',
+    policy: { roles: ['can_delete_groups'], access },
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteRoleGroup(@Param('role_group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.kinds.remove(ROLE_GROUP, caller, id);
   }
 
-  @Post(':role_group_id/users/:user_id')
-  @Authenticated({ roles: ['can_write_groups'], access })
-  @ApiOperation({
+  @Route.post(':role_group_id/users/:user_id', {
     summary:
       'Add a user of the domain to a role group (idempotent): they hold its roles from their next request',
+    policy: { roles: ['can_write_groups'], access },
+    created: UserDto,
+    errors: [{ 404: 'No such role group or user in this domain' }],
   })
-  @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors({ 404: 'No such role group or user in this domain' })
   addRoleGroupUser(
     @Param('role_group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -121,12 +114,12 @@ export class RoleGroupsController {
     return this.kinds.addUser(ROLE_GROUP, caller, id, userId);
   }
 
-  @Delete(':role_group_id/users/:user_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access })
-  @ApiOperation({ summary: 'Remove a user from a role group: its roles are gone from their next request' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such role group, user or membership' })
+  @Route.delete(':role_group_id/users/:user_id', {
+    summary: 'Remove a user from a role group: its roles are gone from their next request',
+    policy: { roles: ['can_write_groups'], access },
+    noContent: 'Removed',
+    errors: [{ 404: 'No such role group, user or membership' }],
+  })
   removeRoleGroupUser(
     @Param('role_group_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,

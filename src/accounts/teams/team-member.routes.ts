@@ -1,7 +1,5 @@
 import { UserDto } from '../users/dto/user.dto.js';
-import { Delete, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Param, Res, UploadedFiles } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
@@ -9,11 +7,11 @@ import type { GroupLogosService } from './group-logos.service.js';
 import { ImageRoutes, sendImage } from '../../base/common/http/image-routes.js';
 import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { TEAM } from './group-kind.js';
 import type { GroupKindsService } from './group-kinds.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 export const teamAccess = { entity: 'team', param: 'team_id' };
@@ -41,11 +39,12 @@ export abstract class TeamMemberRoutes {
   protected abstract readonly kinds: GroupKindsService;
   protected abstract readonly logos: GroupLogosService;
 
-  @Post(':team_id/users/:user_id')
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'Add a user of the domain to a team (idempotent); the user comes back' })
-  @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors({ 404: 'No such team or user in this domain' })
+  @Route.post(':team_id/users/:user_id', {
+    summary: 'Add a user of the domain to a team (idempotent); the user comes back',
+    policy: { roles: ['can_write_groups'], access: teamAccess },
+    created: UserDto,
+    errors: [{ 404: 'No such team or user in this domain' }],
+  })
   addTeamUser(
     @Param('team_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,
@@ -54,12 +53,12 @@ export abstract class TeamMemberRoutes {
     return this.kinds.addUser(TEAM, caller, id, userId);
   }
 
-  @Delete(':team_id/users/:user_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'Remove a user from a team' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No such team, user or membership' })
+  @Route.delete(':team_id/users/:user_id', {
+    summary: 'Remove a user from a team',
+    policy: { roles: ['can_write_groups'], access: teamAccess },
+    noContent: 'Removed',
+    errors: [{ 404: 'No such team, user or membership' }],
+  })
   removeTeamUser(
     @Param('team_id', uuid) id: string,
     @Param('user_id', uuid) userId: string,

@@ -1,17 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import { GroupLogosService } from './group-logos.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
@@ -19,6 +12,7 @@ import { CreateTeamDto, GroupLikeBasicListDto, TeamDto, TeamListDto, UpdateTeamD
 import { TEAM } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { teamAccess, TeamMemberRoutes } from './team-member.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const TAKEN = 'The name is taken among the domain’s teams';
@@ -44,41 +38,41 @@ export class TeamsController extends TeamMemberRoutes {
     super();
   }
 
-  @Get()
-  @Authenticated({ roles: ['can_read_groups'] })
-  @ApiOperation({
+  @Route.get({
     summary: 'Teams of the caller’s domain (page style; query filters the name; sort on name, date_created)',
+    policy: { roles: ['can_read_groups'] },
+    ok: TeamListDto,
   })
-  @ApiOkResponse({ type: TeamListDto })
   listTeams(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.kinds.list(TEAM, caller, q, req.path) as Promise<TeamListDto>;
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_write_groups'] })
-  @ApiOperation({ summary: 'Create a team' })
-  @ApiCreatedResponse({ type: TeamDto })
-  @ApiErrors({ 409: TAKEN })
+  @Route.post({
+    summary: 'Create a team',
+    policy: { roles: ['can_write_groups'] },
+    created: TeamDto,
+    errors: [{ 409: TAKEN }],
+  })
   createTeam(@Body() body: CreateTeamDto, @Caller() caller: AuthContext) {
     return this.kinds.create(TEAM, caller, body) as Promise<TeamDto>;
   }
 
   // fixed paths before /{team_id}
-  @Get('basic')
-  @Authenticated()
-  @ApiOperation({
+  @Route.get('basic', {
     summary: 'Teams in the basic form (id, name, kind), for pickers: any member may list them',
+    policy: {},
+    ok: GroupLikeBasicListDto,
   })
-  @ApiOkResponse({ type: GroupLikeBasicListDto })
   listTeamsBasic(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.kinds.basic(['TEAM'], caller, q, req.path);
   }
 
-  @Get(':team_id')
-  @Authenticated({ roles: ['can_read_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'One team, with its member ids' })
-  @ApiOkResponse({ type: TeamDto })
-  @ApiErrors(404)
+  @Route.get(':team_id', {
+    summary: 'One team, with its member ids',
+    policy: { roles: ['can_read_groups'], access: teamAccess },
+    ok: TeamDto,
+    errors: [404],
+  })
   getTeam(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.kinds.get(TEAM, caller, id) as Promise<TeamDto>;
   }
@@ -97,12 +91,12 @@ export class TeamsController extends TeamMemberRoutes {
     return this.kinds.update(TEAM, caller, id, body) as Promise<TeamDto>;
   }
 
-  @Delete(':team_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_groups'], access: teamAccess })
-  @ApiOperation({ summary: 'Delete a team (its memberships and logo go with it)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete(':team_id', {
+    summary: 'Delete a team (its memberships and logo go with it)',
+    policy: { roles: ['can_delete_groups'], access: teamAccess },
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteTeam(@Param('team_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.kinds.remove(TEAM, caller, id);
   }

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PartnerAccessDto, PartnerAccessGrantedDto } from './dto/partner-access.dto.js';
 import { PartnerAccessService } from './partner-access.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** users/partner_domain_access/: mounted with UserExtrasModule, before users/{user_id}. */
 @ApiTags('users')
@@ -14,15 +14,13 @@ import { PartnerAccessService } from './partner-access.service.js';
 export class PartnerAccessController {
   constructor(private readonly access: PartnerAccessService) {}
 
-  @Post()
-  @HttpCode(202)
-  @Authenticated({ admin: true, roles: ['can_write_users'] })
-  @ApiOperation({
+  @Route.post({
     summary:
       'Let a partner domain administer the caller’s (customer) domain: its administrators become administrators here (no seat); idempotent, adds partner administrators appointed since',
+    policy: { admin: true, roles: ['can_write_users'] },
+    accepted: PartnerAccessGrantedDto,
+    errors: [403, { 404: 'No such live partner domain' }],
   })
-  @ApiAcceptedResponse({ type: PartnerAccessGrantedDto })
-  @ApiErrors(403, { 404: 'No such live partner domain' })
   grantPartnerDomainAccess(
     @Body() body: PartnerAccessDto,
     @Caller() caller: AuthContext,
@@ -30,15 +28,13 @@ export class PartnerAccessController {
     return this.access.grant(caller, body);
   }
 
-  @Delete()
-  @HttpCode(204)
-  @Authenticated({ admin: true, roles: ['can_write_users'] })
-  @ApiOperation({
+  @Route.delete({
     summary:
       'Revoke a partner domain’s access: the memberships the grant made are removed (their tokens stop here)',
+    policy: { admin: true, roles: ['can_write_users'] },
+    noContent: 'Revoked',
+    errors: [403, { 404: 'No such grant' }],
   })
-  @ApiNoContentResponse({ description: 'Revoked' })
-  @ApiErrors(403, { 404: 'No such grant' })
   revokePartnerDomainAccess(@Body() body: PartnerAccessDto, @Caller() caller: AuthContext): Promise<void> {
     return this.access.revoke(caller, body);
   }

@@ -1,16 +1,8 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProperty,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Param, Res, UploadedFiles } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ImageRoutes, ImageUpload, sendImage } from '../../base/common/http/image-routes.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
@@ -18,6 +10,7 @@ import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
 import { UserExtrasService } from './user-extras.service.js';
 import { ReindexRequestDto } from '../../base/common/http/reindex-request.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -59,21 +52,18 @@ export class UserExtrasController {
   constructor(private readonly extras: UserExtrasService) {}
 
   // current/ before /{user_id}
-  @Post('current/photo')
-  @Authenticated()
+  @Route.post('current/photo', { summary: `Set the caller’s photo: ${PHOTO}`, policy: {}, created: PhotoDto })
   @ImageUpload(PhotoUploadInterceptor, 'photo')
-  @ApiOperation({ summary: `Set the caller’s photo: ${PHOTO}` })
-  @ApiCreatedResponse({ type: PhotoDto })
   setCurrentUserPhoto(@UploadedFiles() files: UploadedImage[] | undefined, @Caller() caller: AuthContext) {
     return this.extras.setPhoto(caller, caller.userId, files) as Promise<PhotoDto>;
   }
 
-  @Delete('current/photo')
-  @HttpCode(204)
-  @Authenticated()
-  @ApiOperation({ summary: 'Remove the caller’s photo (in the caller’s domain)' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No photo' })
+  @Route.delete('current/photo', {
+    summary: 'Remove the caller’s photo (in the caller’s domain)',
+    policy: {},
+    noContent: 'Removed',
+    errors: [{ 404: 'No photo' }],
+  })
   deleteCurrentUserPhoto(@Caller() caller: AuthContext): Promise<void> {
     return this.extras.deletePhoto(caller, caller.userId);
   }
@@ -101,11 +91,12 @@ export class UserExtrasController {
     sendImage(res, await this.extras.photo(caller, id));
   }
 
-  @Get(':user_id/roles/:role')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'Whether a user holds one role in the caller’s domain: 200, else 404' })
-  @ApiOkResponse({ type: UserRoleDto })
-  @ApiErrors({ 404: 'No such user, or the user lacks the role' })
+  @Route.get(':user_id/roles/:role', {
+    summary: 'Whether a user holds one role in the caller’s domain: 200, else 404',
+    policy: { roles: ['can_read_users'], access: userAccess },
+    ok: UserRoleDto,
+    errors: [{ 404: 'No such user, or the user lacks the role' }],
+  })
   getUserRole(
     @Param('user_id', uuid) id: string,
     @Param('role') role: string,
@@ -114,14 +105,13 @@ export class UserExtrasController {
     return this.extras.hasRole(caller, id, role);
   }
 
-  @Post(':user_id/reindex')
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({
+  @Route.post(':user_id/reindex', {
     summary:
       'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
+    policy: { roles: ['can_write_users'], access: userAccess },
+    created: UserReindexDto,
+    errors: [404],
   })
-  @ApiCreatedResponse({ type: UserReindexDto })
-  @ApiErrors(404)
   reindexUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext) {
     return this.extras.reindex(caller, id) as Promise<UserReindexDto>;
   }

@@ -1,14 +1,12 @@
-import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { UpdateUserDto, UserDto, UserRolesDto } from './dto/user.dto.js';
 import type { UsersService } from './users.service.js';
 import type { UserUnlockService } from './user-unlock.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 export const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -35,20 +33,22 @@ export abstract class UsersByIdRoutes {
   protected abstract readonly users: UsersService;
   protected abstract readonly unlocks: UserUnlockService;
 
-  @Get(':user_id')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'One user of the caller’s domain' })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors(404)
+  @Route.get(':user_id', {
+    summary: 'One user of the caller’s domain',
+    policy: { roles: ['can_read_users'], access: userAccess },
+    ok: UserDto,
+    errors: [404],
+  })
   getUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.get(caller, id);
   }
 
-  @Get(':user_id/roles')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'A user’s effective roles in the caller’s domain' })
-  @ApiOkResponse({ type: UserRolesDto })
-  @ApiErrors(404)
+  @Route.get(':user_id/roles', {
+    summary: 'A user’s effective roles in the caller’s domain',
+    policy: { roles: ['can_read_users'], access: userAccess },
+    ok: UserRolesDto,
+    errors: [404],
+  })
   getUserRoles(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<UserRolesDto> {
     return this.users.roles(caller, id);
   }
@@ -62,30 +62,29 @@ export abstract class UsersByIdRoutes {
     return this.users.update(caller, id, body);
   }
 
-  @Post(':user_id/unlock')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({
+  @Route.post(':user_id/unlock', {
     summary:
       'Lift the guessing defence’s temporary locks on a user (password and every second factor) and forget their failed attempts. The locks are the account’s: only an administrator of the user’s only domain, or a super administrator, may lift them',
-  })
-  @ApiNoContentResponse({ description: 'Unlocked (also when nothing was locked)' })
-  @ApiErrors(404, {
-    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
+    policy: { roles: ['can_write_users'], access: userAccess },
+    noContent: 'Unlocked (also when nothing was locked)',
+    errors: [
+      404,
+      {
+        403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may unlock them)',
+      },
+    ],
   })
   unlockUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.unlocks.unlock(caller, id);
   }
 
-  @Delete(':user_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_users'], access: userAccess })
-  @ApiOperation({
+  @Route.delete(':user_id', {
     summary:
       'Remove a user from the caller’s domain (their tokens there stop working); the account goes when no domain is left',
+    policy: { roles: ['can_delete_users'], access: userAccess },
+    noContent: 'Removed',
+    errors: [404],
   })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(404)
   deleteUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.users.remove(caller, id);
   }

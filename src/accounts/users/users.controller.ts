@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import {
   CreateUserDto,
   UpdateUserDto,
@@ -18,6 +17,7 @@ import {
 import { UsersService } from './users.service.js';
 import { UserUnlockService } from './user-unlock.service.js';
 import { PUT_IS_PATCH, UsersByIdRoutes } from './users-by-id.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const SELF_UPDATE =
   'Update the caller: first_name and last_name; anything else as on PATCH /{user_id} (email and password never through a token minted for an app)';
@@ -45,10 +45,11 @@ export class UsersController extends UsersByIdRoutes {
 
   // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
   // routes: Express matches in registration order, and Nest registers own routes before inherited ones
-  @Get('current')
-  @Authenticated({ anyScope: true })
-  @ApiOperation({ summary: 'The user the presented token acts as' })
-  @ApiOkResponse({ type: UserDto })
+  @Route.get('current', {
+    summary: 'The user the presented token acts as',
+    policy: { anyScope: true },
+    ok: UserDto,
+  })
   getCurrentUser(@Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.current(caller);
   }
@@ -60,24 +61,22 @@ export class UsersController extends UsersByIdRoutes {
     return this.users.update(caller, caller.userId, body);
   }
 
-  @Get('current/roles')
-  @Authenticated({ anyScope: true })
-  @ApiOperation({
+  @Route.get('current/roles', {
     summary:
       'The roles the presented token may use in its domain: the caller’s roles cut down to the token’s ceiling',
+    policy: { anyScope: true },
+    ok: UserRolesDto,
   })
-  @ApiOkResponse({ type: UserRolesDto })
   getCurrentUserRoles(@Caller() caller: AuthContext): UserRolesDto {
     return this.users.currentRoles(caller);
   }
 
-  @Get('basic')
-  @Authenticated()
-  @ApiOperation({
+  @Route.get('basic', {
     summary:
       'Users of the caller’s domain in the basic form, for pickers: any member may list them (page style; query and sort as on the full list)',
+    policy: {},
+    ok: UserBasicListDto,
   })
-  @ApiOkResponse({ type: UserBasicListDto })
   listUsersBasic(
     @Query() q: UserListQueryDto,
     @Caller() caller: AuthContext,
@@ -86,13 +85,12 @@ export class UsersController extends UsersByIdRoutes {
     return this.users.basicList(caller, q, req.path);
   }
 
-  @Get()
-  @Authenticated({ roles: ['can_read_users'] })
-  @ApiOperation({
+  @Route.get({
     summary:
       'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
+    policy: { roles: ['can_read_users'] },
+    ok: UserListDto,
   })
-  @ApiOkResponse({ type: UserListDto })
   listUsers(
     @Query() q: UserListQueryDto,
     @Caller() caller: AuthContext,
@@ -101,11 +99,12 @@ export class UsersController extends UsersByIdRoutes {
     return this.users.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ admin: true, roles: ['can_write_users'] })
-  @ApiOperation({ summary: 'Create a user in the caller’s domain (emails are unique across domains)' })
-  @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors({ 409: 'The email already belongs to a user' })
+  @Route.post({
+    summary: 'Create a user in the caller’s domain (emails are unique across domains)',
+    policy: { admin: true, roles: ['can_write_users'] },
+    created: UserDto,
+    errors: [{ 409: 'The email already belongs to a user' }],
+  })
   createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.create(caller, body);
   }

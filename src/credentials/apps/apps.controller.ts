@@ -1,17 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
@@ -19,6 +12,7 @@ import { appView } from './app-view.js';
 import { AppsService } from './apps.service.js';
 import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from './dto/app.dto.js';
 import { PatQueryDto } from './dto/pat-query.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const appAccess = { entity: 'app' as const, param: 'app_id' };
@@ -38,10 +32,11 @@ const edit = PutAndPatch({
 export class AppsController {
   constructor(private readonly apps: AppsService) {}
 
-  @Get()
-  @Authenticated({ roles: ['can_read_apps'] })
-  @ApiOperation({ summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)' })
-  @ApiOkResponse({ type: AppListDto })
+  @Route.get({
+    summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)',
+    policy: { roles: ['can_read_apps'] },
+    ok: AppListDto,
+  })
   listApps(
     @Query() q: CursorQueryDto,
     @Caller() caller: AuthContext,
@@ -50,21 +45,21 @@ export class AppsController {
     return this.apps.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ admin: true, roles: ['can_write_apps'] })
-  @ApiOperation({
+  @Route.post({
     summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
+    policy: { admin: true, roles: ['can_write_apps'] },
+    created: CreatedAppDto,
   })
-  @ApiCreatedResponse({ type: CreatedAppDto })
   createApp(@Body() body: CreateAppDto, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
     return this.apps.create(caller, body);
   }
 
-  @Get(':app_id')
-  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
-  @ApiOperation({ summary: 'One application' })
-  @ApiOkResponse({ type: AppDto })
-  @ApiErrors(404)
+  @Route.get(':app_id', {
+    summary: 'One application',
+    policy: { roles: ['can_read_apps'], access: appAccess },
+    ok: AppDto,
+    errors: [404],
+  })
   async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
     return appView(await this.apps.get(caller, id));
   }
@@ -78,37 +73,34 @@ export class AppsController {
     return this.apps.update(caller, id, body);
   }
 
-  @Delete(':app_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_apps'], access: appAccess })
-  @ApiOperation({ summary: 'Delete an application and every token issued for it' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete(':app_id', {
+    summary: 'Delete an application and every token issued for it',
+    policy: { roles: ['can_delete_apps'], access: appAccess },
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.apps.remove(caller, id);
   }
 
-  @Post(':app_id/secret')
-  @Authenticated({ admin: true, roles: ['can_write_apps'], access: appAccess })
-  @ApiOperation({
+  @Route.post(':app_id/secret', {
     summary:
       'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
+    policy: { admin: true, roles: ['can_write_apps'], access: appAccess },
+    created: CreatedAppDto,
+    errors: [404],
   })
-  @ApiCreatedResponse({ type: CreatedAppDto })
-  @ApiErrors(404)
   rotateAppSecret(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
     return this.apps.rotateSecret(caller, id);
   }
 
-  @Post(':app_id/current_user_token')
-  @HttpCode(200)
-  @Authenticated({ kinds: ['LOGIN'], access: appAccess })
-  @ApiOperation({
+  @Route.post(':app_id/current_user_token', {
     summary:
       'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
+    policy: { kinds: ['LOGIN'], access: appAccess },
+    ok: TokenDto,
+    errors: [404],
   })
-  @ApiOkResponse({ type: TokenDto })
-  @ApiErrors(404)
   createCurrentUserToken(
     @Param('app_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -116,14 +108,12 @@ export class AppsController {
     return this.apps.issueCurrentUserToken(caller, id);
   }
 
-  @Post(':app_id/token')
-  @HttpCode(200)
-  @Authenticated({ roles: ['can_read_apps'], access: appAccess })
-  @ApiOperation({
+  @Route.post(':app_id/token', {
     summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
+    policy: { roles: ['can_read_apps'], access: appAccess },
+    ok: TokenDto,
+    errors: [404],
   })
-  @ApiOkResponse({ type: TokenDto })
-  @ApiErrors(404)
   createAppToken(
     @Param('app_id', uuid) id: string,
     @Query() q: PatQueryDto,

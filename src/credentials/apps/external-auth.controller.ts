@@ -1,17 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { fromRequest } from '../../delivery/audit/audit-origin.js';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { SCOPES } from '../../base/common/auth/scopes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
@@ -24,6 +18,7 @@ import {
   ExternalAuthSecretParamDto,
 } from './dto/external-auth.dto.js';
 import { ExternalAuthService } from './external-auth.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** The fixed-path routes under /v1/apps/ (registered before /v1/apps/{app_id}/). */
 @ApiTags('apps')
@@ -32,10 +27,11 @@ import { ExternalAuthService } from './external-auth.service.js';
 export class ExternalAuthController {
   constructor(private readonly external: ExternalAuthService) {}
 
-  @Get('oauth_scopes')
-  @Authenticated({ anyScope: true })
-  @ApiOperation({ summary: 'The OAuth scopes the platform supports, with what each allows' })
-  @ApiOkResponse({ type: ScopeListDto })
+  @Route.get('oauth_scopes', {
+    summary: 'The OAuth scopes the platform supports, with what each allows',
+    policy: { anyScope: true },
+    ok: ScopeListDto,
+  })
   listOauthScopes(@Req() req: Request): ScopeListDto {
     const objects = SCOPES.map(({ name, description }) => ({ name, description }));
     return pageEnvelope(objects, objects.length, 1, Math.max(objects.length, 1), req.path, {});
@@ -57,11 +53,12 @@ export class ExternalAuthController {
     return this.external.approve(caller, body);
   }
 
-  @Get('external/auth/:secret')
-  @Public('signin')
-  @ApiOperation({ summary: 'Collect the token of an approval, once, within 10 minutes' })
-  @ApiOkResponse({ type: ExternalAuthDto })
-  @ApiErrors({ 404: 'Unknown, expired or already collected' })
+  @Route.get('external/auth/:secret', {
+    summary: 'Collect the token of an approval, once, within 10 minutes',
+    public: 'signin',
+    ok: ExternalAuthDto,
+    errors: [{ 404: 'Unknown, expired or already collected' }],
+  })
   collectExternalAuth(
     @Param() params: ExternalAuthSecretParamDto,
     @Req() req: Request,
@@ -69,12 +66,12 @@ export class ExternalAuthController {
     return this.external.collect(params.secret, fromRequest(req));
   }
 
-  @Post('instance')
-  @HttpCode(201)
-  @Authenticated({ scopes: ['user_impersonation'] })
-  @ApiOperation({ summary: 'Approve an app instance (its own random id) to act for the caller' })
-  @ApiCreatedResponse({ type: ApprovedAppInstanceDto })
-  @ApiErrors(409, { 404: 'No such app in the caller’s domain' })
+  @Route.post('instance', {
+    summary: 'Approve an app instance (its own random id) to act for the caller',
+    policy: { scopes: ['user_impersonation'] },
+    created: ApprovedAppInstanceDto,
+    errors: [409, { 404: 'No such app in the caller’s domain' }],
+  })
   approveAppInstance(
     @Body() body: ApprovedAppInstanceDto,
     @Caller() caller: AuthContext,
@@ -100,12 +97,12 @@ export class ExternalAuthController {
     return this.external.collectInstance(caller, id);
   }
 
-  @Delete('instance/:approved_instance_id')
-  @HttpCode(204)
-  @Authenticated()
-  @ApiOperation({ summary: 'Withdraw an approval; the instance’s token is revoked' })
-  @ApiNoContentResponse({ description: 'Withdrawn (no body)' })
-  @ApiErrors({ 404: 'Unknown, or approved by someone else and the caller is not an administrator' })
+  @Route.delete('instance/:approved_instance_id', {
+    summary: 'Withdraw an approval; the instance’s token is revoked',
+    policy: {},
+    noContent: 'Withdrawn (no body)',
+    errors: [{ 404: 'Unknown, or approved by someone else and the caller is not an administrator' }],
+  })
   deleteAppInstance(
     @Param('approved_instance_id', new UuidParamPipe()) id: string,
     @Caller() caller: AuthContext,

@@ -1,15 +1,14 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto, TokenListDto, TokenOutputDto } from '../tokens/dto/token.dto.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
 import { TokenQueriesService } from '../tokens/token-queries.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 
@@ -21,68 +20,69 @@ export class TokensController {
     private readonly queries: TokenQueriesService,
   ) {}
 
-  @Get('token')
-  @Authenticated({ anyScope: true })
-  @ApiOperation({
+  @Route.get('token', {
     summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
+    policy: { anyScope: true },
+    ok: TokenDto,
   })
-  @ApiOkResponse({ type: TokenDto })
   validateToken(@Caller() caller: AuthContext, @Req() req: Request): TokenDto {
     return this.lifecycle.describeCurrent(caller, req);
   }
 
-  @Post('token')
-  @Authenticated({ whileFrozen: true })
-  @ApiOperation({ summary: 'A new token for the caller; the current one stays valid' })
-  @ApiCreatedResponse({ type: TokenDto })
+  @Route.post('token', {
+    summary: 'A new token for the caller; the current one stays valid',
+    policy: { whileFrozen: true },
+    created: TokenDto,
+  })
   createToken(@Caller() caller: AuthContext): Promise<TokenDto> {
     return this.lifecycle.renew(caller, false);
   }
 
-  @Put('token')
-  @Authenticated({ whileFrozen: true })
-  @ApiOperation({ summary: 'Refresh: a new token for the caller, and the current one revoked' })
-  @ApiOkResponse({ type: TokenDto })
+  @Route.put('token', {
+    summary: 'Refresh: a new token for the caller, and the current one revoked',
+    policy: { whileFrozen: true },
+    ok: TokenDto,
+  })
   refreshToken(@Caller() caller: AuthContext): Promise<TokenDto> {
     return this.lifecycle.renew(caller, true);
   }
 
-  @Delete('token')
-  @HttpCode(200)
-  @Authenticated({ anyScope: true, whileFrozen: true })
-  @ApiOperation({ summary: 'Revoke the presented token (the next request with it gets 401)' })
-  @ApiOkResponse({ description: 'Empty body' })
+  @Route.delete('token', {
+    summary: 'Revoke the presented token (the next request with it gets 401)',
+    policy: { anyScope: true, whileFrozen: true },
+    ok: { description: 'Empty body' },
+  })
   async revokeCurrentToken(@Caller() caller: AuthContext): Promise<void> {
     await this.lifecycle.revoke(caller.tokenId, caller);
   }
 
-  @Get('token/:token_id')
-  @Authenticated({ access: { entity: 'token', param: 'token_id' } })
-  @ApiOperation({ summary: 'Describe a token: the caller’s own, or any in the domain for an administrator' })
-  @ApiOkResponse({ type: TokenOutputDto })
-  @ApiErrors(404)
+  @Route.get('token/:token_id', {
+    summary: 'Describe a token: the caller’s own, or any in the domain for an administrator',
+    policy: { access: { entity: 'token', param: 'token_id' } },
+    ok: TokenOutputDto,
+    errors: [404],
+  })
   getToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<TokenOutputDto> {
     return this.lifecycle.describe(tokenId, caller);
   }
 
-  @Delete('token/:token_id')
-  @HttpCode(200)
-  @Authenticated({ access: { entity: 'token', param: 'token_id' }, whileFrozen: true })
-  @ApiOperation({
+  @Route.delete('token/:token_id', {
     summary:
       'Revoke a token by id: the caller’s own, or any in the domain for an administrator (a super administrator’s only for a super administrator)',
+    policy: { access: { entity: 'token', param: 'token_id' }, whileFrozen: true },
+    ok: { description: 'Empty body' },
+    errors: [404, { 403: 'The token is a super administrator’s and the caller is not one' }],
   })
-  @ApiOkResponse({ description: 'Empty body' })
-  @ApiErrors(404, { 403: 'The token is a super administrator’s and the caller is not one' })
   async revokeToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<void> {
     await this.lifecycle.revoke(tokenId, caller);
   }
 
-  @Get('tokens')
-  @Authenticated()
-  @ApiOperation({ summary: 'The caller’s own live tokens (cursor style: per_page, last_id)' })
-  @ApiOkResponse({ type: TokenListDto })
-  @ApiErrors({ 400: 'per_page or last_id invalid' })
+  @Route.get('tokens', {
+    summary: 'The caller’s own live tokens (cursor style: per_page, last_id)',
+    policy: {},
+    ok: TokenListDto,
+    errors: [{ 400: 'per_page or last_id invalid' }],
+  })
   listOwnTokens(
     @Query() q: CursorQueryDto,
     @Caller() caller: AuthContext,
@@ -92,11 +92,12 @@ export class TokensController {
     return this.queries.listForUser(auth.userId, auth.systemDomainId, q, req.path);
   }
 
-  @Get(':app_id/tokens')
-  @Authenticated({ admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } })
-  @ApiOperation({ summary: 'Administrators: the live tokens of an application (cursor style)' })
-  @ApiOkResponse({ type: TokenListDto })
-  @ApiErrors(404, { 400: 'per_page or last_id invalid' })
+  @Route.get(':app_id/tokens', {
+    summary: 'Administrators: the live tokens of an application (cursor style)',
+    policy: { admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } },
+    ok: TokenListDto,
+    errors: [404, { 400: 'per_page or last_id invalid' }],
+  })
   listAppTokens(
     @Param('app_id', uuid) appId: string,
     @Query() q: CursorQueryDto,

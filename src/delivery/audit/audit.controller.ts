@@ -1,12 +1,12 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { AuditQueryService } from './audit-query.service.js';
 import { AuditEventListDto, AuditEventListQueryDto } from './dto/audit-event.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** The audit trail, read only: there is no route that changes or deletes a record. */
 @ApiTags('audit')
@@ -15,15 +15,14 @@ import { AuditEventListDto, AuditEventListQueryDto } from './dto/audit-event.dto
 export class AuditController {
   constructor(private readonly audit: AuditQueryService) {}
 
-  @Get()
-  @Authenticated({ admin: true, kinds: ['LOGIN', 'PAT'] })
-  @ApiOperation({
+  @Route.get({
     summary:
       'Audit records of the caller’s domain (super administrators: every domain, or system_domain_id); page ' +
       'style; filters actor_user_id, actor_app_id, action, from, to; sort on date_created, action, outcome',
+    policy: { admin: true, kinds: ['LOGIN', 'PAT'] },
+    ok: AuditEventListDto,
+    errors: [403],
   })
-  @ApiOkResponse({ type: AuditEventListDto })
-  @ApiErrors(403)
   listAuditEvents(
     @Query() q: AuditEventListQueryDto,
     @Caller() caller: AuthContext,

@@ -1,13 +1,12 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { METRICS_CONFIG } from './metrics-config.js';
-import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Controller, Header, Inject, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { bearerMatches } from './metrics-access.js';
 import { MetricsErrors } from './metrics.errors.js';
 import { Metrics } from '../../base/common/metrics/metrics.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -24,11 +23,12 @@ export class MetricsController {
     @Inject(METRICS_CONFIG.token) private readonly metricsConfig: ConfigOf<typeof METRICS_CONFIG>,
   ) {}
 
-  @Get()
-  @Public()
-  @ApiOperation({ summary: 'Prometheus metrics (text format); only with METRICS_TOKEN, as a bearer token' })
-  @ApiOkResponse({ content: { 'text/plain': { schema: { type: 'string' } } }, description: 'The metrics' })
-  @ApiErrors({ 401: 'No or a wrong bearer token', 404: 'METRICS_TOKEN is not set: not served on this port' })
+  @Route.get({
+    summary: 'Prometheus metrics (text format); only with METRICS_TOKEN, as a bearer token',
+    public: 'anonymous',
+    ok: { content: { 'text/plain': { schema: { type: 'string' } } }, description: 'The metrics' },
+    errors: [{ 401: 'No or a wrong bearer token', 404: 'METRICS_TOKEN is not set: not served on this port' }],
+  })
   @Header('Cache-Control', 'no-store')
   async getMetrics(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     const token = this.metricsConfig.token;

@@ -1,13 +1,11 @@
-import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { DeliveryListQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
 import type { WebhooksService } from './webhooks.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const deliveryUuid = new UuidParamPipe('Webhook delivery');
@@ -23,15 +21,14 @@ export const webhookAccess = { admin: true, access: { entity: 'webhook' as const
 export abstract class WebhookDeliveryRoutes {
   protected abstract readonly webhooks: WebhooksService;
 
-  @Get(':webhook_id/deliveries')
-  @Authenticated(webhookAccess)
-  @ApiOperation({
+  @Route.get(':webhook_id/deliveries', {
     summary:
       'The webhook’s delivery log: one entry per event, with its latest attempt (page style; filter status; ' +
       'sort on date_created, status, last_attempt_at; newest first)',
+    policy: webhookAccess,
+    ok: WebhookDeliveryListDto,
+    errors: [404],
   })
-  @ApiOkResponse({ type: WebhookDeliveryListDto })
-  @ApiErrors(404)
   listWebhookDeliveries(
     @Param('webhook_id', uuid) id: string,
     @Query() q: DeliveryListQueryDto,
@@ -41,14 +38,12 @@ export abstract class WebhookDeliveryRoutes {
     return this.webhooks.deliveries(caller, id, q, req.path);
   }
 
-  @Post(':webhook_id/deliveries/:delivery_id/replay')
-  @HttpCode(202)
-  @Authenticated(webhookAccess)
-  @ApiOperation({
+  @Route.post(':webhook_id/deliveries/:delivery_id/replay', {
     summary: 'Queue one delivery again, due now (same webhook-id, so receivers can deduplicate)',
+    policy: webhookAccess,
+    accepted: { type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' },
+    errors: [{ 404: 'No such webhook or delivery', 409: 'The webhook is DISABLED' }],
   })
-  @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' })
-  @ApiErrors({ 404: 'No such webhook or delivery', 409: 'The webhook is DISABLED' })
   replayWebhookDelivery(
     @Param('webhook_id', uuid) id: string,
     @Param('delivery_id', deliveryUuid) deliveryId: string,

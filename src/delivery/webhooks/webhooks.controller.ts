@@ -1,16 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
@@ -23,6 +16,7 @@ import {
 } from './dto/webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 import { webhookAccess, admin, WebhookDeliveryRoutes } from './webhook-delivery.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its failure count)';
@@ -48,14 +42,13 @@ export class WebhooksController extends WebhookDeliveryRoutes {
     super();
   }
 
-  @Get()
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.get({
     summary:
       'Webhooks of the caller’s domain, deleted ones excluded (page style; filters status, event_type; sort on ' +
       'date_created, date_modified, name, event_type, status, url)',
+    policy: admin,
+    ok: WebhookListDto,
   })
-  @ApiOkResponse({ type: WebhookListDto })
   listWebhooks(
     @Query() q: WebhookListQueryDto,
     @Caller() caller: AuthContext,
@@ -64,12 +57,11 @@ export class WebhooksController extends WebhookDeliveryRoutes {
     return this.webhooks.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.post({
     summary: 'Register a webhook; the answer carries its signing secret, shown this once',
+    policy: admin,
+    created: WebhookWithSecretDto,
   })
-  @ApiCreatedResponse({ type: WebhookWithSecretDto })
   createWebhook(
     @Body() body: CreateWebhookDto,
     @Caller() caller: AuthContext,
@@ -77,11 +69,12 @@ export class WebhooksController extends WebhookDeliveryRoutes {
     return this.webhooks.create(caller, body);
   }
 
-  @Get(':webhook_id')
-  @Authenticated(webhookAccess)
-  @ApiOperation({ summary: 'One webhook (never its secret; credential-like header values redacted)' })
-  @ApiOkResponse({ type: WebhookDto })
-  @ApiErrors(404)
+  @Route.get(':webhook_id', {
+    summary: 'One webhook (never its secret; credential-like header values redacted)',
+    policy: webhookAccess,
+    ok: WebhookDto,
+    errors: [404],
+  })
   getWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<WebhookDto> {
     return this.webhooks.get(caller, id);
   }
@@ -95,27 +88,23 @@ export class WebhooksController extends WebhookDeliveryRoutes {
     return this.webhooks.update(caller, id, body);
   }
 
-  @Delete(':webhook_id')
-  @HttpCode(204)
-  @Authenticated(webhookAccess)
-  @ApiOperation({
+  @Route.delete(':webhook_id', {
     summary: 'Delete a webhook (soft: status DELETED; deliveries stop, and it answers 404 from then on)',
+    policy: webhookAccess,
+    noContent: 'Deleted',
+    errors: [404],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
   deleteWebhook(@Param('webhook_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.webhooks.remove(caller, id);
   }
 
-  @Post(':webhook_id/secret/rotate')
-  @HttpCode(200)
-  @Authenticated(webhookAccess)
-  @ApiOperation({
+  @Route.post(':webhook_id/secret/rotate', {
     summary:
       'Replace the signing secret; the answer carries the new one, shown this once (the old one stops at once)',
+    policy: webhookAccess,
+    ok: WebhookWithSecretDto,
+    errors: [404],
   })
-  @ApiOkResponse({ type: WebhookWithSecretDto })
-  @ApiErrors(404)
   rotateWebhookSecret(
     @Param('webhook_id', uuid) id: string,
     @Caller() caller: AuthContext,

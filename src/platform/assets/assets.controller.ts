@@ -1,16 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ASSET_ACCESS } from './asset-access.js';
@@ -24,6 +17,7 @@ import {
   CreateAssetQueryDto,
   UpdateAssetDto,
 } from './dto/asset.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Asset');
 const param = 'asset_id';
@@ -47,13 +41,12 @@ export class AssetsController {
     private readonly contents: CollectionContentsService,
   ) {}
 
-  @Get()
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({
+  @Route.get({
     summary:
       'Assets of the caller’s domain the caller may read (page style, facets per type and status; query filters the title; sort on title, date_created, date_modified, type, status)',
+    policy: { roles: ['can_read_assets'] },
+    ok: AssetListDto,
   })
-  @ApiOkResponse({ type: AssetListDto })
   listAssets(
     @Query() q: AssetListQueryDto,
     @Caller() caller: AuthContext,
@@ -62,14 +55,13 @@ export class AssetsController {
     return this.assets.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.post({
     summary:
       'Create an asset with its first version; the creator gets every permission on it. With assign_to_collection=true and a collection_id, it is added to that collection (one the caller may write, with the collection roles), or nothing is created',
+    policy: { roles: ['can_write_assets'] },
+    created: AssetDto,
+    errors: [{ 404: 'No such collection the caller may read' }],
   })
-  @ApiCreatedResponse({ type: AssetDto })
-  @ApiErrors({ 404: 'No such collection the caller may read' })
   createAsset(
     @Body() body: CreateAssetDto,
     @Query() q: CreateAssetQueryDto,
@@ -78,11 +70,12 @@ export class AssetsController {
     return this.contents.createAsset(caller, body, q.assign_to_collection === true);
   }
 
-  @Get(':asset_id')
-  @Authenticated({ roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } })
-  @ApiOperation({ summary: 'One asset, with its versions and the caller’s permissions' })
-  @ApiOkResponse({ type: AssetDto })
-  @ApiErrors({ 404: 'No such asset the caller may read' })
+  @Route.get(':asset_id', {
+    summary: 'One asset, with its versions and the caller’s permissions',
+    policy: { roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } },
+    ok: AssetDto,
+    errors: [{ 404: 'No such asset the caller may read' }],
+  })
   getAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<AssetDto> {
     return this.assets.get(caller, id);
   }
@@ -96,15 +89,13 @@ export class AssetsController {
     return this.assets.update(caller, id, body);
   }
 
-  @Delete(':asset_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_assets'], access: { entity: ASSET_ACCESS.delete, param } })
-  @ApiOperation({
+  @Route.delete(':asset_id', {
     summary:
       'Delete an asset (soft: date_deleted and deleted_by_user are set; it is then 404 to reads and searches)',
+    policy: { roles: ['can_delete_assets'], access: { entity: ASSET_ACCESS.delete, param } },
+    noContent: 'Deleted',
+    errors: [404],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
   deleteAsset(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.assets.remove(caller, id);
   }

@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
@@ -20,6 +14,7 @@ import {
   CollectionContentDto,
   CollectionContentsDto,
 } from './dto/collection.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Collection');
 const object = new UuidParamPipe('Object');
@@ -36,13 +31,12 @@ const NOT_FOUND = {
 export class CollectionContentsController {
   constructor(private readonly contents: CollectionContentsService) {}
 
-  @Get()
-  @Authenticated(COLLECTION_ROUTE.read)
-  @ApiOperation({
+  @Route.get({
     summary:
       'Its contents the caller may read (assets with object_type assets, collections with object_type collection), oldest first, page style',
+    policy: COLLECTION_ROUTE.read,
+    ok: CollectionContentsDto,
   })
-  @ApiOkResponse({ type: CollectionContentsDto })
   listCollectionContents(
     @Param(param, uuid) id: string,
     @Query() q: PageQueryDto,
@@ -52,13 +46,12 @@ export class CollectionContentsController {
     return this.contents.list(caller, id, q, req.path);
   }
 
-  @Post()
-  @Authenticated(WRITE)
-  @ApiOperation({
+  @Route.post({
     summary:
       'Add an asset or a collection of the domain (one the caller may read) to it; needs write on the collection',
+    policy: WRITE,
+    created: CollectionContentDto,
   })
-  @ApiCreatedResponse({ type: CollectionContentDto })
   async addCollectionContent(
     @Param(param, uuid) id: string,
     @Body() body: CollectionContentBodyDto,
@@ -84,11 +77,11 @@ export class CollectionContentsController {
     return entry;
   }
 
-  @Delete(':object_type/:object_id')
-  @HttpCode(204)
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Remove the object from it (the object itself stays); needs write' })
-  @ApiNoContentResponse({ description: 'Removed' })
+  @Route.delete(':object_type/:object_id', {
+    summary: 'Remove the object from it (the object itself stays); needs write',
+    policy: WRITE,
+    noContent: 'Removed',
+  })
   deleteCollectionContent(
     @Param(param, uuid) id: string,
     @Param('object_type') type: string,

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -10,6 +9,7 @@ import { DELETED_COLLECTION_ACCESS } from './collection-access.js';
 import { CollectionQueueService } from './collection-queue.service.js';
 import { CollectionsService } from './collections.service.js';
 import { CollectionIdsDto, CollectionListDto, CollectionListQueryDto } from './dto/collection.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Collection');
 const param = 'collection_id';
@@ -30,34 +30,31 @@ export class CollectionQueueController {
     private readonly collections: CollectionsService,
   ) {}
 
-  @Put('collections/:collection_id/restore')
-  @HttpCode(204)
-  @Authenticated(ONE)
-  @ApiOperation({ summary: 'Restore a deleted collection (needs delete on it)' })
-  @ApiNoContentResponse({ description: 'Restored' })
-  @ApiErrors(NOT_FOUND)
+  @Route.put('collections/:collection_id/restore', {
+    summary: 'Restore a deleted collection (needs delete on it)',
+    policy: ONE,
+    noContent: 'Restored',
+    errors: [NOT_FOUND],
+  })
   restoreCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.queue.restore(caller, [id]);
   }
 
-  @Delete('collections/:collection_id/purge')
-  @HttpCode(204)
-  @Authenticated(ONE)
-  @ApiOperation({
+  @Route.delete('collections/:collection_id/purge', {
     summary: 'Purge a deleted collection for good (needs delete on it); its children become roots',
+    policy: ONE,
+    noContent: 'Purged',
+    errors: [NOT_FOUND],
   })
-  @ApiNoContentResponse({ description: 'Purged' })
-  @ApiErrors(NOT_FOUND)
   purgeCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.queue.purge(caller, [id]);
   }
 
-  @Get('delete_queue/collections')
-  @Authenticated({ roles: ['can_read_collections'] })
-  @ApiOperation({
+  @Route.get('delete_queue/collections', {
     summary: 'The deleted collections of the caller’s domain the caller may read (page style)',
+    policy: { roles: ['can_read_collections'] },
+    ok: CollectionListDto,
   })
-  @ApiOkResponse({ type: CollectionListDto })
   listDeletedCollections(
     @Query() q: CollectionListQueryDto,
     @Caller() caller: AuthContext,
@@ -66,53 +63,51 @@ export class CollectionQueueController {
     return this.collections.list(caller, q, req.path, true);
   }
 
-  @Post('delete_queue/collections')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Restore the deleted collections named by collection_ids (all or none)' })
-  @ApiNoContentResponse({ description: 'Restored' })
-  @ApiErrors(NOT_FOUND)
+  @Route.post('delete_queue/collections', {
+    summary: 'Restore the deleted collections named by collection_ids (all or none)',
+    policy: DELETE,
+    noContent: 'Restored',
+    errors: [NOT_FOUND],
+  })
   restoreDeletedCollections(@Body() body: CollectionIdsDto, @Caller() caller: AuthContext): Promise<void> {
     return this.queue.restore(caller, body.collection_ids);
   }
 
-  @Delete('delete_queue/collections')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Purge the deleted collections named by collection_ids (all or none)' })
-  @ApiNoContentResponse({ description: 'Purged' })
-  @ApiErrors(NOT_FOUND)
+  @Route.delete('delete_queue/collections', {
+    summary: 'Purge the deleted collections named by collection_ids (all or none)',
+    policy: DELETE,
+    noContent: 'Purged',
+    errors: [NOT_FOUND],
+  })
   purgeDeletedCollections(@Body() body: CollectionIdsDto, @Caller() caller: AuthContext): Promise<void> {
     return this.queue.purge(caller, body.collection_ids);
   }
 
-  @Post('delete_queue/collections/purge')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({
+  @Route.post('delete_queue/collections/purge', {
     summary:
       'Purge the deleted collections named by collection_ids (as DELETE, for clients without a DELETE body)',
+    policy: DELETE,
+    noContent: 'Purged',
+    errors: [NOT_FOUND],
   })
-  @ApiNoContentResponse({ description: 'Purged' })
-  @ApiErrors(NOT_FOUND)
   purgeCollectionsFromQueue(@Body() body: CollectionIdsDto, @Caller() caller: AuthContext): Promise<void> {
     return this.queue.purge(caller, body.collection_ids);
   }
 
-  @Post('delete_queue/collections/purge/all')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Purge every deleted collection of the domain the caller may delete' })
-  @ApiNoContentResponse({ description: 'Purged' })
+  @Route.post('delete_queue/collections/purge/all', {
+    summary: 'Purge every deleted collection of the domain the caller may delete',
+    policy: DELETE,
+    noContent: 'Purged',
+  })
   async purgeAllDeletedCollections(@Caller() caller: AuthContext): Promise<void> {
     await this.queue.purge(caller, await this.queue.all(caller));
   }
 
-  @Post('delete_queue/collections/restore/all')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Restore every deleted collection of the domain the caller may delete' })
-  @ApiNoContentResponse({ description: 'Restored' })
+  @Route.post('delete_queue/collections/restore/all', {
+    summary: 'Restore every deleted collection of the domain the caller may delete',
+    policy: DELETE,
+    noContent: 'Restored',
+  })
   async restoreAllDeletedCollections(@Caller() caller: AuthContext): Promise<void> {
     await this.queue.restore(caller, await this.queue.all(caller));
   }

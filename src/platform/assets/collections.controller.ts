@@ -1,14 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
@@ -23,6 +16,7 @@ import {
   CreateCollectionDto,
   UpdateCollectionDto,
 } from './dto/collection.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Collection');
 const param = 'collection_id';
@@ -46,10 +40,11 @@ const edit = PutAndPatch({
 export class CollectionsController {
   constructor(private readonly collections: CollectionsService) {}
 
-  @Get()
-  @Authenticated({ roles: ['can_read_collections'] })
-  @ApiOperation({ summary: 'Collections the caller may read (page style, facets; query filters the title)' })
-  @ApiOkResponse({ type: CollectionListDto })
+  @Route.get({
+    summary: 'Collections the caller may read (page style, facets; query filters the title)',
+    policy: { roles: ['can_read_collections'] },
+    ok: CollectionListDto,
+  })
   listCollections(
     @Query() q: CollectionListQueryDto,
     @Caller() caller: AuthContext,
@@ -58,23 +53,23 @@ export class CollectionsController {
     return this.collections.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_read_collections', 'can_write_collections'] })
-  @ApiOperation({
+  @Route.post({
     summary:
       'Create a collection (under parent_id, one the caller may write); the creator gets every permission',
+    policy: { roles: ['can_read_collections', 'can_write_collections'] },
+    created: CollectionDto,
+    errors: [{ 404: 'No such parent collection the caller may read' }],
   })
-  @ApiCreatedResponse({ type: CollectionDto })
-  @ApiErrors({ 404: 'No such parent collection the caller may read' })
   createCollection(@Body() body: CreateCollectionDto, @Caller() caller: AuthContext): Promise<CollectionDto> {
     return this.collections.create(caller, body);
   }
 
-  @Get(':collection_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One collection, with the caller’s permissions, its parents and in_collections' })
-  @ApiOkResponse({ type: CollectionDto })
-  @ApiErrors(NOT_FOUND)
+  @Route.get(':collection_id', {
+    summary: 'One collection, with the caller’s permissions, its parents and in_collections',
+    policy: READ,
+    ok: CollectionDto,
+    errors: [NOT_FOUND],
+  })
   getCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<CollectionDto> {
     return this.collections.get(caller, id);
   }
@@ -88,21 +83,22 @@ export class CollectionsController {
     return this.collections.update(caller, id, body);
   }
 
-  @Delete(':collection_id')
-  @HttpCode(204)
-  @Authenticated(COLLECTION_ROUTE.delete)
-  @ApiOperation({ summary: 'Delete a collection (soft: to the delete queue; it is then 404 to reads)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(NOT_FOUND)
+  @Route.delete(':collection_id', {
+    summary: 'Delete a collection (soft: to the delete queue; it is then 404 to reads)',
+    policy: COLLECTION_ROUTE.delete,
+    noContent: 'Deleted',
+    errors: [NOT_FOUND],
+  })
   deleteCollection(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.collections.remove(caller, id);
   }
 
-  @Post(':collection_id/subcollections')
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Create a collection under this one (needs write on it)' })
-  @ApiCreatedResponse({ type: CollectionDto })
-  @ApiErrors(NOT_FOUND)
+  @Route.post(':collection_id/subcollections', {
+    summary: 'Create a collection under this one (needs write on it)',
+    policy: WRITE,
+    created: CollectionDto,
+    errors: [NOT_FOUND],
+  })
   createSubcollection(
     @Param(param, uuid) id: string,
     @Body() body: CreateCollectionDto,
@@ -111,11 +107,12 @@ export class CollectionsController {
     return this.collections.create(caller, body, id);
   }
 
-  @Get(':collection_id/ancestors')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Its ancestors the caller may read, the root first' })
-  @ApiOkResponse({ type: CollectionPathDto })
-  @ApiErrors(NOT_FOUND)
+  @Route.get(':collection_id/ancestors', {
+    summary: 'Its ancestors the caller may read, the root first',
+    policy: READ,
+    ok: CollectionPathDto,
+    errors: [NOT_FOUND],
+  })
   getCollectionAncestors(
     @Param(param, uuid) id: string,
     @Caller() caller: AuthContext,
@@ -123,13 +120,12 @@ export class CollectionsController {
     return this.collections.ancestors(caller, id);
   }
 
-  @Get(':collection_id/full/path')
-  @Authenticated(READ)
-  @ApiOperation({
+  @Route.get(':collection_id/full/path', {
     summary: 'Its path: the ancestors the caller may read, the root first, then the collection',
+    policy: READ,
+    ok: CollectionPathDto,
+    errors: [NOT_FOUND],
   })
-  @ApiOkResponse({ type: CollectionPathDto })
-  @ApiErrors(NOT_FOUND)
   getCollectionPath(
     @Param(param, uuid) id: string,
     @Caller() caller: AuthContext,

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Param, Post, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
@@ -9,6 +9,7 @@ import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ComposeUrlAnswerDto, ComposeUrlDto, DownloadUrlDto, KeyframesStartedDto } from './dto/file.dto.js';
 import type { FilesService } from './files.service.js';
 import type { KeyframesService } from './keyframes.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 export const param = 'asset_id';
 const asset = new UuidParamPipe('Asset');
@@ -25,14 +26,12 @@ export abstract class FileContentRoutes {
   protected abstract readonly files: FilesService;
   protected abstract readonly keyframes: KeyframesService;
 
-  @Post('files/:file_id/multipart/gcs/compose_url')
-  @HttpCode(200)
-  @Authenticated(WRITE)
-  @ApiOperation({
+  @Route.post('files/:file_id/multipart/gcs/compose_url', {
     summary:
       'Compose the uploaded parts: this service composes them as they arrive, so it answers the upload URL and the object key',
+    policy: WRITE,
+    ok: ComposeUrlAnswerDto,
   })
-  @ApiOkResponse({ type: ComposeUrlAnswerDto })
   composeUrl(
     @Param(param, asset) assetId: string,
     @Param('file_id', file) id: string,
@@ -41,10 +40,11 @@ export abstract class FileContentRoutes {
     return this.files.composeUrl(assetId, id, body);
   }
 
-  @Get('files/:file_id/download')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'A signed, short-lived download URL of a CLOSED file (answers Range requests)' })
-  @ApiOkResponse({ type: DownloadUrlDto })
+  @Route.get('files/:file_id/download', {
+    summary: 'A signed, short-lived download URL of a CLOSED file (answers Range requests)',
+    policy: READ,
+    ok: DownloadUrlDto,
+  })
   downloadUrl(
     @Param(param, asset) assetId: string,
     @Param('file_id', file) id: string,

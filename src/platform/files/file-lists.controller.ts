@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -17,6 +16,7 @@ import { KeyframesService } from './keyframes.service.js';
 import { FILE_SET_READ } from './file-access.js';
 import { READ } from './file-content.routes.js';
 import { FilesService } from './files.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const file = new UuidParamPipe('File');
@@ -38,10 +38,11 @@ export class FileListsController {
     private readonly keyframes: KeyframesService,
   ) {}
 
-  @Get('file_sets/:file_set_id/files')
-  @Authenticated({ roles: ['can_read_assets'], access: { entity: FILE_SET_READ, param: 'file_set_id' } })
-  @ApiOperation({ summary: 'Files of a file set (its asset’s ACL decides: read)' })
-  @ApiOkResponse({ type: FileListDto })
+  @Route.get('file_sets/:file_set_id/files', {
+    summary: 'Files of a file set (its asset’s ACL decides: read)',
+    policy: { roles: ['can_read_assets'], access: { entity: FILE_SET_READ, param: 'file_set_id' } },
+    ok: FileListDto,
+  })
   listFileSetFiles(
     @Param('file_set_id', fileSet) id: string,
     @Query() q: FilePageQueryDto,
@@ -51,10 +52,11 @@ export class FileListsController {
     return this.files.listOfFileSet(caller, id, q, req.path);
   }
 
-  @Get('assets/:asset_id/file_sets/:file_set_id/files')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Files of one of the asset’s file sets' })
-  @ApiOkResponse({ type: FileListDto })
+  @Route.get('assets/:asset_id/file_sets/:file_set_id/files', {
+    summary: 'Files of one of the asset’s file sets',
+    policy: READ,
+    ok: FileListDto,
+  })
   listAssetFileSetFiles(
     @Param('asset_id', asset) assetId: string,
     @Param('file_set_id', fileSet) id: string,
@@ -64,12 +66,11 @@ export class FileListsController {
     return this.files.listOfAssetFileSet(assetId, id, q, req.path);
   }
 
-  @Get('assets/:asset_id/versions/:version_id/files')
-  @Authenticated(READ)
-  @ApiOperation({
+  @Route.get('assets/:asset_id/versions/:version_id/files', {
     summary: 'Files of one version of the asset (an empty page for a version it does not have)',
+    policy: READ,
+    ok: FileListDto,
   })
-  @ApiOkResponse({ type: FileListDto })
   listVersionFiles(
     @Param('asset_id', asset) assetId: string,
     @Param('version_id', version) versionId: string,
@@ -79,10 +80,11 @@ export class FileListsController {
     return this.files.list({ asset_id: assetId, version_id: versionId }, q, req.path);
   }
 
-  @Get('assets/:asset_id/keyframes/:keyframe_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One keyframe of the asset, with its signed short-lived image URL' })
-  @ApiOkResponse({ type: KeyframeDto })
+  @Route.get('assets/:asset_id/keyframes/:keyframe_id', {
+    summary: 'One keyframe of the asset, with its signed short-lived image URL',
+    policy: READ,
+    ok: KeyframeDto,
+  })
   getKeyframe(
     @Param('asset_id', asset) assetId: string,
     @Param('keyframe_id', keyframe) id: string,
@@ -91,12 +93,11 @@ export class FileListsController {
     return this.keyframes.get(assetId, id);
   }
 
-  @Get('assets/:asset_id/files/:file_id/download_url')
-  @Authenticated(READ)
-  @ApiOperation({
+  @Route.get('assets/:asset_id/files/:file_id/download_url', {
     summary: 'A signed, short-lived download URL of a CLOSED file (the same link as …/download/)',
+    policy: READ,
+    ok: DownloadUrlDto,
   })
-  @ApiOkResponse({ type: DownloadUrlDto })
   getFileDownloadUrl(
     @Param('asset_id', asset) assetId: string,
     @Param('file_id', file) id: string,

@@ -1,14 +1,13 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateFileSetDto, FileSetDto, FileSetListDto, UpdateFileSetDto } from './dto/file.dto.js';
 import type { FormatsService } from './formats.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 export const param = 'asset_id';
 const asset = new UuidParamPipe('Asset');
@@ -28,10 +27,11 @@ export const DELETE = {
 export abstract class FileSetRoutes {
   protected abstract readonly formats: FormatsService;
 
-  @Post('file_sets')
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Create a file set of the asset (a format’s files in one storage)' })
-  @ApiCreatedResponse({ type: FileSetDto })
+  @Route.post('file_sets', {
+    summary: 'Create a file set of the asset (a format’s files in one storage)',
+    policy: WRITE,
+    created: FileSetDto,
+  })
   createFileSet(
     @Param(param, asset) assetId: string,
     @Body() body: CreateFileSetDto,
@@ -40,10 +40,7 @@ export abstract class FileSetRoutes {
     return this.formats.createFileSet(caller, assetId, body);
   }
 
-  @Get('file_sets')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'File sets of the asset' })
-  @ApiOkResponse({ type: FileSetListDto })
+  @Route.get('file_sets', { summary: 'File sets of the asset', policy: READ, ok: FileSetListDto })
   listFileSets(
     @Param(param, asset) assetId: string,
     @Query() q: PageQueryDto,
@@ -52,10 +49,7 @@ export abstract class FileSetRoutes {
     return this.formats.listFileSets(assetId, q, req.path);
   }
 
-  @Get('file_sets/:file_set_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One file set' })
-  @ApiOkResponse({ type: FileSetDto })
+  @Route.get('file_sets/:file_set_id', { summary: 'One file set', policy: READ, ok: FileSetDto })
   getFileSet(
     @Param(param, asset) assetId: string,
     @Param('file_set_id', fileSet) id: string,
@@ -63,10 +57,7 @@ export abstract class FileSetRoutes {
     return this.formats.getFileSet(assetId, id);
   }
 
-  @Patch('file_sets/:file_set_id')
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Change a file set' })
-  @ApiOkResponse({ type: FileSetDto })
+  @Route.patch('file_sets/:file_set_id', { summary: 'Change a file set', policy: WRITE, ok: FileSetDto })
   updateFileSet(
     @Param(param, asset) assetId: string,
     @Param('file_set_id', fileSet) id: string,
@@ -75,11 +66,11 @@ export abstract class FileSetRoutes {
     return this.formats.updateFileSet(assetId, id, body);
   }
 
-  @Delete('file_sets/:file_set_id')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Delete a file set that has no files left' })
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @Route.delete('file_sets/:file_set_id', {
+    summary: 'Delete a file set that has no files left',
+    policy: DELETE,
+    noContent: 'Deleted',
+  })
   deleteFileSet(
     @Param(param, asset) assetId: string,
     @Param('file_set_id', fileSet) id: string,

@@ -1,30 +1,11 @@
 import type { ConfigOf } from '../../base/config/namespace.js';
 import { FILES_CONFIG } from './files-config.js';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-} from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Inject, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
@@ -39,6 +20,7 @@ import {
 import { FilesService } from './files.service.js';
 import { KeyframesService } from './keyframes.service.js';
 import { param, READ, WRITE, FileContentRoutes } from './file-content.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const file = new UuidParamPipe('File');
@@ -57,12 +39,11 @@ export class FilesController extends FileContentRoutes {
     super();
   }
 
-  @Post('files')
-  @Authenticated(WRITE)
-  @ApiOperation({
+  @Route.post('files', {
     summary: 'Create a file (OPEN) in the asset; the answer carries its signed resumable upload_url',
+    policy: WRITE,
+    created: FileDto,
   })
-  @ApiCreatedResponse({ type: FileDto })
   createFile(
     @Param(param, asset) assetId: string,
     @Body() body: CreateFileDto,
@@ -71,10 +52,7 @@ export class FilesController extends FileContentRoutes {
     return this.files.create(caller, assetId, body, this.filesConfig.maxFileBytes);
   }
 
-  @Get('files')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Files of the asset' })
-  @ApiOkResponse({ type: FileListDto })
+  @Route.get('files', { summary: 'Files of the asset', policy: READ, ok: FileListDto })
   listFiles(
     @Param(param, asset) assetId: string,
     @Query() q: FilePageQueryDto,
@@ -83,10 +61,11 @@ export class FilesController extends FileContentRoutes {
     return this.files.list({ asset_id: assetId }, q, req.path);
   }
 
-  @Get('keyframes')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Keyframes of the asset’s files, each with a signed short-lived image URL' })
-  @ApiOkResponse({ type: KeyframeListDto })
+  @Route.get('keyframes', {
+    summary: 'Keyframes of the asset’s files, each with a signed short-lived image URL',
+    policy: READ,
+    ok: KeyframeListDto,
+  })
   listKeyframes(
     @Param(param, asset) assetId: string,
     @Query() q: FilePageQueryDto,
@@ -95,10 +74,7 @@ export class FilesController extends FileContentRoutes {
     return this.keyframes.list(assetId, q, req.path);
   }
 
-  @Get('files/:file_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One file' })
-  @ApiOkResponse({ type: FileDto })
+  @Route.get('files/:file_id', { summary: 'One file', policy: READ, ok: FileDto })
   getFile(
     @Param(param, asset) assetId: string,
     @Param('file_id', file) id: string,
@@ -107,14 +83,13 @@ export class FilesController extends FileContentRoutes {
     return this.files.get(assetId, id, q.generate_signed_url);
   }
 
-  @Patch('files/:file_id')
-  @Authenticated(WRITE)
-  @ApiOperation({
+  @Route.patch('files/:file_id', {
     summary:
       'Progress, metadata, and status CLOSED once every byte arrived (checks the size, records a sha256 checksum; a mismatch is a 400 and the file stays OPEN)',
+    policy: WRITE,
+    ok: FileDto,
+    errors: [{ 409: 'A chunk is being written' }],
   })
-  @ApiOkResponse({ type: FileDto })
-  @ApiErrors({ 409: 'A chunk is being written' })
   updateFile(
     @Param(param, asset) assetId: string,
     @Param('file_id', file) id: string,
@@ -123,12 +98,12 @@ export class FilesController extends FileContentRoutes {
     return this.files.update(assetId, id, body);
   }
 
-  @Delete('files/:file_id')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Delete a file; its bytes are removed from the storage in the background' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors({ 409: 'A chunk is being written' })
+  @Route.delete('files/:file_id', {
+    summary: 'Delete a file; its bytes are removed from the storage in the background',
+    policy: DELETE,
+    noContent: 'Deleted',
+    errors: [{ 409: 'A chunk is being written' }],
+  })
   deleteFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<void> {
     return this.files.remove(assetId, id);
   }

@@ -1,22 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateFormatDto, FormatDto, FormatListDto, UpdateFormatDto } from './dto/file.dto.js';
 import { FormatsService } from './formats.service.js';
 import { param, READ, WRITE, DELETE, FileSetRoutes } from './file-set.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const format = new UuidParamPipe('Format');
@@ -37,10 +31,7 @@ export class FormatsController extends FileSetRoutes {
     super();
   }
 
-  @Post('formats')
-  @Authenticated(WRITE)
-  @ApiOperation({ summary: 'Create a format of the asset' })
-  @ApiCreatedResponse({ type: FormatDto })
+  @Route.post('formats', { summary: 'Create a format of the asset', policy: WRITE, created: FormatDto })
   createFormat(
     @Param(param, asset) assetId: string,
     @Body() body: CreateFormatDto,
@@ -49,10 +40,7 @@ export class FormatsController extends FileSetRoutes {
     return this.formats.createFormat(caller, assetId, body);
   }
 
-  @Get('formats')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Formats of the asset' })
-  @ApiOkResponse({ type: FormatListDto })
+  @Route.get('formats', { summary: 'Formats of the asset', policy: READ, ok: FormatListDto })
   listFormats(
     @Param(param, asset) assetId: string,
     @Query() q: PageQueryDto,
@@ -61,10 +49,7 @@ export class FormatsController extends FileSetRoutes {
     return this.formats.listFormats(assetId, q, req.path);
   }
 
-  @Get('formats/:format_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One format' })
-  @ApiOkResponse({ type: FormatDto })
+  @Route.get('formats/:format_id', { summary: 'One format', policy: READ, ok: FormatDto })
   getFormat(
     @Param(param, asset) assetId: string,
     @Param('format_id', format) id: string,
@@ -81,11 +66,11 @@ export class FormatsController extends FileSetRoutes {
     return this.formats.updateFormat(assetId, id, body);
   }
 
-  @Delete('formats/:format_id')
-  @HttpCode(204)
-  @Authenticated(DELETE)
-  @ApiOperation({ summary: 'Delete a format that has no files left' })
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @Route.delete('formats/:format_id', {
+    summary: 'Delete a format that has no files left',
+    policy: DELETE,
+    noContent: 'Deleted',
+  })
   deleteFormat(@Param(param, asset) assetId: string, @Param('format_id', format) id: string): Promise<void> {
     return this.formats.deleteFormat(assetId, id);
   }

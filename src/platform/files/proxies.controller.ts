@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
@@ -18,6 +17,7 @@ import {
 import { param, READ, WRITE } from './file-set.routes.js';
 import { ProxiesService } from './proxies.service.js';
 import { ProxyVersionRoutes, removal } from './proxy-version.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const proxy = new UuidParamPipe('Proxy');
@@ -45,13 +45,12 @@ export class ProxiesController extends ProxyVersionRoutes {
     super();
   }
 
-  @Post('proxies')
-  @Authenticated(WRITE)
-  @ApiOperation({
+  @Route.post('proxies', {
     summary:
       'Create a proxy (OPEN) in the asset’s PROXIES storage; the answer carries its signed resumable upload_url',
+    policy: WRITE,
+    created: ProxyDto,
   })
-  @ApiCreatedResponse({ type: ProxyDto })
   createProxy(
     @Param(param, asset) assetId: string,
     @Body() body: CreateProxyDto,
@@ -60,10 +59,7 @@ export class ProxiesController extends ProxyVersionRoutes {
     return this.proxies.create(caller, assetId, body);
   }
 
-  @Get('proxies')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Proxies of the asset' })
-  @ApiOkResponse({ type: ProxyListDto })
+  @Route.get('proxies', { summary: 'Proxies of the asset', policy: READ, ok: ProxyListDto })
   listProxies(
     @Param(param, asset) assetId: string,
     @Query() q: PageQueryDto,
@@ -72,10 +68,7 @@ export class ProxiesController extends ProxyVersionRoutes {
     return this.proxies.list(assetId, null, q, req.path);
   }
 
-  @Get('proxies/:proxy_id')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'One proxy' })
-  @ApiOkResponse({ type: ProxyDto })
+  @Route.get('proxies/:proxy_id', { summary: 'One proxy', policy: READ, ok: ProxyDto })
   getProxy(@Param(param, asset) assetId: string, @Param('proxy_id', proxy) id: string): Promise<ProxyDto> {
     return this.proxies.get(assetId, id);
   }
@@ -94,10 +87,11 @@ export class ProxiesController extends ProxyVersionRoutes {
     return this.proxies.remove(assetId, { id });
   }
 
-  @Get('proxies/:proxy_id/download_url')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'A signed, short-lived download URL of a CLOSED proxy (answers Range requests)' })
-  @ApiOkResponse({ type: ProxyDownloadUrlDto })
+  @Route.get('proxies/:proxy_id/download_url', {
+    summary: 'A signed, short-lived download URL of a CLOSED proxy (answers Range requests)',
+    policy: READ,
+    ok: ProxyDownloadUrlDto,
+  })
   proxyDownloadUrl(
     @Param(param, asset) assetId: string,
     @Param('proxy_id', proxy) id: string,

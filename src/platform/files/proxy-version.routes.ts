@@ -1,5 +1,5 @@
-import { applyDecorators, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, Delete, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
@@ -8,6 +8,7 @@ import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ProxyListDto } from './dto/proxy.dto.js';
 import { DELETE, param, READ } from './file-set.routes.js';
 import type { ProxiesService } from './proxies.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const version = new UuidParamPipe('Version');
@@ -35,10 +36,11 @@ export abstract class ProxyVersionRoutes {
     return this.proxies.remove(assetId, {});
   }
 
-  @Get('versions/:version_id/proxies')
-  @Authenticated(READ)
-  @ApiOperation({ summary: 'Proxies of one version of the asset (empty for a version it does not have)' })
-  @ApiOkResponse({ type: ProxyListDto })
+  @Route.get('versions/:version_id/proxies', {
+    summary: 'Proxies of one version of the asset (empty for a version it does not have)',
+    policy: READ,
+    ok: ProxyListDto,
+  })
   listVersionProxies(
     @Param(param, asset) assetId: string,
     @Param('version_id', version) versionId: string,

@@ -1,14 +1,13 @@
 import { pipeline } from 'node:stream/promises';
-import { Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Param, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { setAbortLevel } from '../../base/common/http/request-logging.js';
 import type { Request, Response } from 'express';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import type { DownloadService } from './download.service.js';
 import { FileLinks, type LinkPurpose } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
+import { Route } from '../../base/common/http/route.js';
 
 const OCTETS = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
 const JPEG = { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } };
@@ -30,16 +29,15 @@ export abstract class TransferDownloadRoutes {
   protected abstract readonly links: FileLinks;
   protected abstract readonly downloads: DownloadService;
 
-  @Get('download/files/:file_id')
-  @Public()
+  @Route.get('download/files/:file_id', {
+    summary: 'The bytes of a closed file (signed link from …/files/{file_id}/download/); Range answered',
+    public: 'anonymous',
+    ok: { description: 'The bytes', content: OCTETS },
+    errors: [404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' }],
+  })
   @signed()
   @ApiHeader({ name: 'Range', required: false, description: 'bytes=S-E, bytes=S- or bytes=-N' })
-  @ApiOperation({
-    summary: 'The bytes of a closed file (signed link from …/files/{file_id}/download/); Range answered',
-  })
-  @ApiOkResponse({ description: 'The bytes', content: OCTETS })
   @ApiResponse({ status: 206, description: 'The requested range', content: OCTETS })
-  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
   async downloadFile(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,
@@ -50,13 +48,14 @@ export abstract class TransferDownloadRoutes {
     await this.send(res, await this.downloads.file(fileId, req.headers.range));
   }
 
-  @Get('download/keyframes/:keyframe_id')
-  @Public()
+  @Route.get('download/keyframes/:keyframe_id', {
+    summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)',
+    public: 'anonymous',
+    ok: { description: 'The image', content: JPEG },
+    errors: [404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' }],
+  })
   @signed()
-  @ApiOperation({ summary: 'A keyframe image (JPEG; signed link from the asset’s keyframe list)' })
-  @ApiOkResponse({ description: 'The image', content: JPEG })
   @ApiResponse({ status: 206, description: 'The requested range', content: JPEG })
-  @ApiErrors(404, { 403: 'Invalid or expired link', 416: 'Range not satisfiable' })
   async downloadKeyframe(
     @Param('keyframe_id') id: string,
     @Query() q: Record<string, unknown>,

@@ -1,21 +1,13 @@
-import { Controller, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProperty,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Controller, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request, Response } from 'express';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { DownloadService } from './download.service.js';
 import { FileLinks } from './file-links.js';
 import { FilesErrors } from './files.errors.js';
 import { UploadService } from './upload.service.js';
 import { signed, TransferDownloadRoutes } from './transfer-download.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 class UploadedFileDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -41,16 +33,14 @@ export class TransferController extends TransferDownloadRoutes {
     super();
   }
 
-  @Post('upload/:file_id')
-  @HttpCode(201)
-  @Public()
+  @Route.post('upload/:file_id', {
+    summary: 'Start the resumable upload of a file (201 with Location: where to send the bytes)',
+    public: 'anonymous',
+    created: { description: 'Location: the session URL (the same signed URL)' },
+    errors: [400, 404, { 403: 'Invalid or expired link', 409: 'A chunk is being written' }],
+  })
   @signed()
   @ApiHeader({ name: 'x-goog-resumable', required: true, description: 'start' })
-  @ApiOperation({
-    summary: 'Start the resumable upload of a file (201 with Location: where to send the bytes)',
-  })
-  @ApiCreatedResponse({ description: 'Location: the session URL (the same signed URL)' })
-  @ApiErrors(400, 404, { 403: 'Invalid or expired link', 409: 'A chunk is being written' })
   async startUpload(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,
@@ -66,22 +56,25 @@ export class TransferController extends TransferDownloadRoutes {
     res.status(201).set('Location', this.links.uploadUrl(fileId)).end();
   }
 
-  @Put('upload/:file_id')
-  @Public()
-  @signed()
-  @ApiHeader({ name: 'Content-Range', required: false, description: 'bytes S-E/N, bytes S-E/* or bytes */N' })
-  @ApiOperation({
+  @Route.put('upload/:file_id', {
     summary:
       'Send a chunk (Content-Range bytes S-E/N) or ask how much arrived (bytes */N): 308 with Range until complete, then 200',
+    public: 'anonymous',
+    ok: { description: 'Every byte arrived', type: UploadedFileDto },
+    errors: [
+      400,
+      404,
+      {
+        403: 'Invalid or expired link',
+        409: 'Another chunk of this upload is in progress',
+        413: 'Past the declared size or FILES_MAX_BYTES',
+        502: 'The storage failed; resend the chunk',
+      },
+    ],
   })
-  @ApiOkResponse({ description: 'Every byte arrived', type: UploadedFileDto })
+  @signed()
+  @ApiHeader({ name: 'Content-Range', required: false, description: 'bytes S-E/N, bytes S-E/* or bytes */N' })
   @ApiResponse({ status: 308, description: 'Resume incomplete; Range: bytes=0-(stored-1), absent when none' })
-  @ApiErrors(400, 404, {
-    403: 'Invalid or expired link',
-    409: 'Another chunk of this upload is in progress',
-    413: 'Past the declared size or FILES_MAX_BYTES',
-    502: 'The storage failed; resend the chunk',
-  })
   async putChunk(
     @Param('file_id') fileId: string,
     @Query() q: Record<string, unknown>,

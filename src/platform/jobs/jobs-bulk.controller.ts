@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, HttpCode, Patch, Put } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   BulkJobChangesDto,
@@ -13,6 +12,7 @@ import {
   MAX_BULK_JOBS,
 } from './dto/job-bulk.dto.js';
 import { JobsBulkService } from './jobs-bulk.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const ALL = `1 to ${MAX_BULK_JOBS} jobs, each one the caller may write (else 404); all are changed in one transaction, or none`;
 const NOT_WRITABLE = { 404: 'A job named is not one the caller may write' };
@@ -24,42 +24,41 @@ const NOT_WRITABLE = { 404: 'A job named is not one the caller may write' };
 export class JobsBulkController {
   constructor(private readonly bulk: JobsBulkService) {}
 
-  @Patch()
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({ summary: `Change several jobs (\`objects\`: each an id and the fields to change): ${ALL}` })
-  @ApiOkResponse({ type: JobsDto })
-  @ApiErrors({ 403: 'A job the service runs (KEYFRAMES): its status and progress' })
+  @Route.patch({
+    summary: `Change several jobs (\`objects\`: each an id and the fields to change): ${ALL}`,
+    policy: { roles: ['can_write_assets'] },
+    ok: JobsDto,
+    errors: [{ 403: 'A job the service runs (KEYFRAMES): its status and progress' }],
+  })
   updateJobs(@Body() body: BulkJobChangesDto, @Caller() caller: AuthContext): Promise<JobsDto> {
     return this.bulk.update(caller, body);
   }
 
-  @Delete()
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({ summary: `Delete several jobs (\`job_ids\`): ${ALL}` })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors({ 409: 'A job the service runs has not ended' })
+  @Route.delete({
+    summary: `Delete several jobs (\`job_ids\`): ${ALL}`,
+    policy: { roles: ['can_write_assets'] },
+    noContent: 'Deleted',
+    errors: [{ 409: 'A job the service runs has not ended' }],
+  })
   deleteJobs(@Body() body: JobIdsDto, @Caller() caller: AuthContext): Promise<void> {
     return this.bulk.remove(caller, body);
   }
 
-  @Put('priority')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.put('priority', {
     summary: `Set the priority of several jobs (\`job_ids\`, \`priority\` -1000 to 1000): ${ALL}`,
+    policy: { roles: ['can_write_assets'] },
+    ok: JobsDto,
   })
-  @ApiOkResponse({ type: JobsDto })
   setJobsPriority(@Body() body: JobPriorityDto, @Caller() caller: AuthContext): Promise<JobsDto> {
     return this.bulk.setPriority(caller, body);
   }
 
-  @Put('state')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.put('state', {
     summary: `Put several jobs in a state (\`job_ids\`, \`state\` or \`status\`): ABORT_PENDING (from READY, WAITING, STARTED, PAUSED), PAUSED (from READY, WAITING, STARTED), READY (from PAUSED, WAITING); any other move is a 400 naming the job; ${ALL}`,
+    policy: { roles: ['can_write_assets'] },
+    ok: JobsDto,
+    errors: [{ 403: 'A job the service runs (KEYFRAMES)' }],
   })
-  @ApiOkResponse({ type: JobsDto })
-  @ApiErrors({ 403: 'A job the service runs (KEYFRAMES)' })
   setJobsState(@Body() body: JobStateDto, @Caller() caller: AuthContext): Promise<JobsDto> {
     return this.bulk.setState(caller, body);
   }

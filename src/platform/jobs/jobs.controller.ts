@@ -1,21 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated, type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
+import { type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
 import { JOB_ACCESS } from './job-access.js';
 import { JobsService } from './jobs.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Job');
 const param = 'job_id';
@@ -41,13 +36,12 @@ const edit = PutAndPatch({
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
-  @Get()
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({
+  @Route.get({
     summary:
       'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
+    policy: { roles: ['can_read_assets'] },
+    ok: JobListDto,
   })
-  @ApiOkResponse({ type: JobListDto })
   listJobs(
     @Query() q: JobListQueryDto,
     @Caller() caller: AuthContext,
@@ -56,22 +50,22 @@ export class JobsController {
     return this.jobs.list(caller, q, req.path);
   }
 
-  @Post()
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.post({
     summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
+    policy: { roles: ['can_write_assets'] },
+    created: JobDto,
+    errors: [403, { 404: 'The object it names is not the caller’s to write' }],
   })
-  @ApiCreatedResponse({ type: JobDto })
-  @ApiErrors(403, { 404: 'The object it names is not the caller’s to write' })
   createJob(@Body() body: CreateJobDto, @Caller() caller: AuthContext): Promise<JobDto> {
     return this.jobs.create(caller, body);
   }
 
-  @Get(':job_id')
-  @Authenticated({ roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } })
-  @ApiOperation({ summary: 'One job' })
-  @ApiOkResponse({ type: JobDto })
-  @ApiErrors(404)
+  @Route.get(':job_id', {
+    summary: 'One job',
+    policy: { roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } },
+    ok: JobDto,
+    errors: [404],
+  })
   getJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<JobDto> {
     return this.jobs.get(caller, id);
   }
@@ -94,14 +88,12 @@ export class JobsController {
     return this.jobs.update(caller, id, body, 'patch');
   }
 
-  @Delete(':job_id')
-  @HttpCode(204)
-  @Authenticated(write)
-  @ApiOperation({
+  @Route.delete(':job_id', {
     summary: 'Delete a job (its children lose their parent); a service job that has not ended: 409',
+    policy: write,
+    noContent: 'Deleted',
+    errors: [404, 409],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404, 409)
   deleteJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.jobs.remove(caller, id);
   }

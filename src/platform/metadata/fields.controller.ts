@@ -1,14 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
@@ -20,6 +13,7 @@ import {
   UpdateFieldDto,
 } from './dto/field.dto.js';
 import { FieldsService } from './fields.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const UPDATE =
   'Change a field’s properties (those given; the name stays). Its field_type changes only while no object has values of it (409)';
@@ -39,10 +33,11 @@ const edit = PutAndPatch({
 export class FieldsController {
   constructor(private readonly fields: FieldsService) {}
 
-  @Get('fields')
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({ summary: 'The domain’s metadata fields (page style; query filters name and label)' })
-  @ApiOkResponse({ type: FieldListDto })
+  @Route.get('fields', {
+    summary: 'The domain’s metadata fields (page style; query filters name and label)',
+    policy: { roles: ['can_read_assets'] },
+    ok: FieldListDto,
+  })
   listFields(
     @Query() q: FieldListQueryDto,
     @Caller() caller: AuthContext,
@@ -51,20 +46,22 @@ export class FieldsController {
     return this.fields.list(caller, q, req.path);
   }
 
-  @Post('fields')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({ summary: 'Register a metadata field (name, label and field_type required)' })
-  @ApiCreatedResponse({ type: FieldDto })
-  @ApiErrors({ 409: 'The domain has a field of this name' })
+  @Route.post('fields', {
+    summary: 'Register a metadata field (name, label and field_type required)',
+    policy: { roles: ['can_write_assets'] },
+    created: FieldDto,
+    errors: [{ 409: 'The domain has a field of this name' }],
+  })
   createField(@Body() body: CreateFieldDto, @Caller() caller: AuthContext): Promise<FieldDto> {
     return this.fields.create(caller, body);
   }
 
-  @Get('fields/:field_name')
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({ summary: 'One metadata field' })
-  @ApiOkResponse({ type: FieldDto })
-  @ApiErrors({ 404: 'No such field in the domain' })
+  @Route.get('fields/:field_name', {
+    summary: 'One metadata field',
+    policy: { roles: ['can_read_assets'] },
+    ok: FieldDto,
+    errors: [{ 404: 'No such field in the domain' }],
+  })
   getField(@Param('field_name') name: string, @Caller() caller: AuthContext): Promise<FieldDto> {
     return this.fields.get(caller, name);
   }
@@ -78,15 +75,13 @@ export class FieldsController {
     return this.fields.update(caller, name, body);
   }
 
-  @Delete('fields/:field_name')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_assets'] })
-  @ApiOperation({
+  @Route.delete('fields/:field_name', {
     summary:
       'Delete a field no view names (409 naming the views otherwise); its values go from every object of the domain',
+    policy: { roles: ['can_delete_assets'] },
+    noContent: 'Deleted',
+    errors: [{ 404: 'No such field in the domain', 409: 'Views name the field' }],
   })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors({ 404: 'No such field in the domain', 409: 'Views name the field' })
   deleteField(@Param('field_name') name: string, @Caller() caller: AuthContext): Promise<void> {
     return this.fields.remove(caller, name);
   }

@@ -1,7 +1,6 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -10,6 +9,7 @@ import { COLLECTION_ACCESS } from '../assets/collection-access.js';
 import { MetadataValuesDto, ObjectValuesBodyDto } from './dto/values.dto.js';
 import { MetadataErrors } from './metadata.errors.js';
 import { OBJECT_TYPES, ObjectMetadataService } from './object-metadata.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const collection = new UuidParamPipe('Collection');
@@ -25,18 +25,20 @@ const PUT =
 export class ObjectMetadataController {
   constructor(private readonly metadata: ObjectMetadataService) {}
 
-  @Get('assets/:object_id')
-  @Authenticated({ roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } })
-  @ApiOperation({ summary: `${GET} (on the asset’s current version)` })
-  @ApiOkResponse({ type: MetadataValuesDto })
+  @Route.get('assets/:object_id', {
+    summary: `${GET} (on the asset’s current version)`,
+    policy: { roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } },
+    ok: MetadataValuesDto,
+  })
   getAssetValues(@Param(param, asset) id: string, @Caller() caller: AuthContext): Promise<MetadataValuesDto> {
     return this.metadata.get(caller, 'assets', id);
   }
 
-  @Put('assets/:object_id')
-  @Authenticated({ roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } })
-  @ApiOperation({ summary: `${PUT} (on the asset’s current version; its search document follows)` })
-  @ApiOkResponse({ type: MetadataValuesDto })
+  @Route.put('assets/:object_id', {
+    summary: `${PUT} (on the asset’s current version; its search document follows)`,
+    policy: { roles: ['can_write_assets'], access: { entity: ASSET_ACCESS.write, param } },
+    ok: MetadataValuesDto,
+  })
   putAssetValues(
     @Param(param, asset) id: string,
     @Body() body: ObjectValuesBodyDto,
@@ -45,10 +47,11 @@ export class ObjectMetadataController {
     return this.metadata.put(caller, 'assets', id, body);
   }
 
-  @Get('collections/:object_id')
-  @Authenticated({ roles: ['can_read_collections'], access: { entity: COLLECTION_ACCESS.read, param } })
-  @ApiOperation({ summary: `${GET} (version_id null)` })
-  @ApiOkResponse({ type: MetadataValuesDto })
+  @Route.get('collections/:object_id', {
+    summary: `${GET} (version_id null)`,
+    policy: { roles: ['can_read_collections'], access: { entity: COLLECTION_ACCESS.read, param } },
+    ok: MetadataValuesDto,
+  })
   getCollectionValues(
     @Param(param, collection) id: string,
     @Caller() caller: AuthContext,
@@ -56,10 +59,11 @@ export class ObjectMetadataController {
     return this.metadata.get(caller, 'collections', id);
   }
 
-  @Put('collections/:object_id')
-  @Authenticated({ roles: ['can_write_collections'], access: { entity: COLLECTION_ACCESS.write, param } })
-  @ApiOperation({ summary: PUT })
-  @ApiOkResponse({ type: MetadataValuesDto })
+  @Route.put('collections/:object_id', {
+    summary: PUT,
+    policy: { roles: ['can_write_collections'], access: { entity: COLLECTION_ACCESS.write, param } },
+    ok: MetadataValuesDto,
+  })
   putCollectionValues(
     @Param(param, collection) id: string,
     @Body() body: ObjectValuesBodyDto,
@@ -70,22 +74,20 @@ export class ObjectMetadataController {
 
   // any other object type: declared last, so every route above (and the views', fields' and categories') wins
 
-  @Get(':object_type/:object_id')
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({
+  @Route.get(':object_type/:object_id', {
     summary: `An object type without metadata: a 400 (object_type: ${OBJECT_TYPES.join(', ')})`,
+    policy: { roles: ['can_read_assets'] },
+    ok: MetadataValuesDto,
   })
-  @ApiOkResponse({ type: MetadataValuesDto })
   getOtherValues(): never {
     throw MetadataErrors.INVALID({ object_type: `must be one of ${OBJECT_TYPES.join(', ')}` });
   }
 
-  @Put(':object_type/:object_id')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.put(':object_type/:object_id', {
     summary: `An object type without metadata: a 400 (object_type: ${OBJECT_TYPES.join(', ')})`,
+    policy: { roles: ['can_write_assets'] },
+    ok: MetadataValuesDto,
   })
-  @ApiOkResponse({ type: MetadataValuesDto })
   putOtherValues(): never {
     throw MetadataErrors.INVALID({ object_type: `must be one of ${OBJECT_TYPES.join(', ')}` });
   }

@@ -1,15 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -23,6 +16,7 @@ import {
   ViewListQueryDto,
 } from './dto/view.dto.js';
 import { ViewsService } from './views.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('View');
 const viewAccess = { entity: 'metadata-view', param: 'view_id' };
@@ -34,10 +28,11 @@ const viewAccess = { entity: 'metadata-view', param: 'view_id' };
 export class ViewsController {
   constructor(private readonly views: ViewsService) {}
 
-  @Get('views')
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({ summary: 'Metadata views of the domain (page style; query filters the name)' })
-  @ApiOkResponse({ type: ViewListDto })
+  @Route.get('views', {
+    summary: 'Metadata views of the domain (page style; query filters the name)',
+    policy: { roles: ['can_read_assets'] },
+    ok: ViewListDto,
+  })
   listViews(
     @Query() q: ViewListQueryDto,
     @Caller() caller: AuthContext,
@@ -46,31 +41,32 @@ export class ViewsController {
     return this.views.list(caller, q, req.path);
   }
 
-  @Post('views')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({
+  @Route.post('views', {
     summary:
       'Create a metadata view naming registered fields (an entry naming a field not registered yet registers it)',
+    policy: { roles: ['can_write_assets'] },
+    created: ViewDto,
   })
-  @ApiCreatedResponse({ type: ViewDto })
   createView(@Body() body: ViewBodyDto, @Caller() caller: AuthContext): Promise<ViewDto> {
     return this.views.create(caller, body);
   }
 
-  @Get('views/:view_id')
-  @Authenticated({ roles: ['can_read_assets'], access: viewAccess })
-  @ApiOperation({ summary: 'One metadata view' })
-  @ApiOkResponse({ type: ViewDto })
-  @ApiErrors(404)
+  @Route.get('views/:view_id', {
+    summary: 'One metadata view',
+    policy: { roles: ['can_read_assets'], access: viewAccess },
+    ok: ViewDto,
+    errors: [404],
+  })
   getView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<ViewDto> {
     return this.views.getView(caller, id);
   }
 
-  @Put('views/:view_id')
-  @Authenticated({ roles: ['can_write_assets'], access: viewAccess })
-  @ApiOperation({ summary: 'Replace a view (name, description, fields); values already set stay' })
-  @ApiOkResponse({ type: ViewDto })
-  @ApiErrors(404)
+  @Route.put('views/:view_id', {
+    summary: 'Replace a view (name, description, fields); values already set stay',
+    policy: { roles: ['can_write_assets'], access: viewAccess },
+    ok: ViewDto,
+    errors: [404],
+  })
   replaceView(
     @Param('view_id', uuid) id: string,
     @Body() body: ViewBodyDto,
@@ -79,20 +75,21 @@ export class ViewsController {
     return this.views.replace(caller, id, body);
   }
 
-  @Delete('views/:view_id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_delete_assets'], access: viewAccess })
-  @ApiOperation({ summary: 'Delete a view (categories stop naming it; values already set stay)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete('views/:view_id', {
+    summary: 'Delete a view (categories stop naming it; values already set stay)',
+    policy: { roles: ['can_delete_assets'], access: viewAccess },
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteView(@Param('view_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.views.remove(caller, id);
   }
 
-  @Get('assets/categories')
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({ summary: 'Asset categories of the domain (page style)' })
-  @ApiOkResponse({ type: CategoryListDto })
+  @Route.get('assets/categories', {
+    summary: 'Asset categories of the domain (page style)',
+    policy: { roles: ['can_read_assets'] },
+    ok: CategoryListDto,
+  })
   listAssetCategories(
     @Query() q: PageQueryDto,
     @Caller() caller: AuthContext,
@@ -101,11 +98,12 @@ export class ViewsController {
     return this.views.listCategories(caller, q, req.path);
   }
 
-  @Post('assets/categories')
-  @Authenticated({ roles: ['can_write_assets'] })
-  @ApiOperation({ summary: 'Create an asset category naming its views' })
-  @ApiCreatedResponse({ type: CategoryDto })
-  @ApiErrors({ 409: 'The name is taken' })
+  @Route.post('assets/categories', {
+    summary: 'Create an asset category naming its views',
+    policy: { roles: ['can_write_assets'] },
+    created: CategoryDto,
+    errors: [{ 409: 'The name is taken' }],
+  })
   createAssetCategory(@Body() body: CreateCategoryDto, @Caller() caller: AuthContext): Promise<CategoryDto> {
     return this.views.createCategory(caller, body);
   }

@@ -1,27 +1,24 @@
-import { Body, Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { SearchBodyDto, SearchQueryDto, SearchResultDto } from './dto/search.dto.js';
 import { SearchService } from './search.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 @ApiTags('search')
 @Controller('API/search/v1/search')
 export class SearchController {
   constructor(private readonly search: SearchService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Authenticated({ roles: ['can_read_assets'] })
-  @ApiOperation({
+  @Route.post({
     summary:
       'Search the assets (and collections) the caller may read by words of their titles and metadata values and by the criteria (filter, sort, facets_filters, search_after); the list envelope with facets and search_after, each object with doc_type and _highlight',
+    policy: { roles: ['can_read_assets'] },
+    ok: SearchResultDto,
+    errors: [400],
   })
-  @ApiOkResponse({ type: SearchResultDto })
-  @ApiErrors(400)
   searchAssets(
     @Body() body: SearchBodyDto,
     @Query() q: SearchQueryDto,

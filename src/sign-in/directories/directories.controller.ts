@@ -1,8 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CrudRoutes } from '../../base/common/http/crud-routes.js';
@@ -17,6 +16,7 @@ import {
   DirectoryTestResultDto,
   UpdateDirectoryDto,
 } from './dto/directory.dto.js';
+import { Route } from '../../base/common/http/route.js';
 
 const admin = { admin: true } as const;
 const uuid = new UuidParamPipe('Directory');
@@ -73,16 +73,14 @@ export class DirectoriesController {
     return this.directories.remove(caller, id);
   }
 
-  @Post(':directory_id/test')
-  @HttpCode(200)
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.post(':directory_id/test', {
     summary:
       'Connect, bind as the service account and (with an email) search once: what each step found, or where ' +
       'it stopped (no one’s password is tried)',
+    policy: admin,
+    ok: DirectoryTestResultDto,
+    errors: [404],
   })
-  @ApiOkResponse({ type: DirectoryTestResultDto })
-  @ApiErrors(404)
   testDirectory(
     @Param('directory_id', uuid) id: string,
     @Body() body: DirectoryTestDto,

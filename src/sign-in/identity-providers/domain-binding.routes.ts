@@ -1,8 +1,5 @@
-import { Body, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Body, Param, Query } from '@nestjs/common';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   DomainBindingDto,
@@ -11,6 +8,7 @@ import {
   VerifyDomainDto,
 } from './dto/identity-provider.dto.js';
 import type { DomainBindingsService } from './domain-bindings.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 export const admin = { admin: true } as const;
 
@@ -22,19 +20,21 @@ export const admin = { admin: true } as const;
 export abstract class DomainBindingRoutes {
   protected abstract readonly bindings: DomainBindingsService;
 
-  @Post('domains')
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.post('domains', {
     summary:
       'Claim an email domain for one of the caller’s identity providers: verified false with the DNS TXT ' +
       'record to publish (verification); it routes no one until verified. One IdP per name and domain; a ' +
       'name verified elsewhere, or that people of other domains or a super administrator use, is refused ' +
       'unless a super administrator decides (force: bound and verified at once)',
-  })
-  @ApiCreatedResponse({ type: DomainBindingDto })
-  @ApiErrors(409, {
-    403: 'force from someone not a super administrator',
-    404: 'No such identity provider in the caller’s domain',
+    policy: admin,
+    created: DomainBindingDto,
+    errors: [
+      409,
+      {
+        403: 'force from someone not a super administrator',
+        404: 'No such identity provider in the caller’s domain',
+      },
+    ],
   })
   bindIdentityProviderDomain(
     @Body() body: DomainIdentityProviderMapDto,
@@ -43,20 +43,21 @@ export abstract class DomainBindingRoutes {
     return this.bindings.bind(caller, body);
   }
 
-  @Post('domains/:domain/verify')
-  @HttpCode(200)
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.post('domains/:domain/verify', {
     summary:
       'Verify an email domain binding: the TXT record _portcullis-challenge.<domain> must carry its value ' +
       '(looked up now), or a super administrator decides (force). The caller’s domain’s binding; super ' +
       'administrators may name another domain’s',
-  })
-  @ApiOkResponse({ type: DomainBindingDto })
-  @ApiErrors(404, {
-    403: 'force from someone not a super administrator',
-    409: 'The record is not there (yet), or another domain holds the name verified',
-    503: 'The DNS lookup did not complete (no answer within DNS_TIMEOUT_MS, or the resolvers failed)',
+    policy: admin,
+    ok: DomainBindingDto,
+    errors: [
+      404,
+      {
+        403: 'force from someone not a super administrator',
+        409: 'The record is not there (yet), or another domain holds the name verified',
+        503: 'The DNS lookup did not complete (no answer within DNS_TIMEOUT_MS, or the resolvers failed)',
+      },
+    ],
   })
   verifyIdentityProviderDomain(
     @Param('domain') domain: string,
@@ -66,16 +67,14 @@ export abstract class DomainBindingRoutes {
     return this.bindings.verify(caller, domain, body);
   }
 
-  @Delete('domains/:domain')
-  @HttpCode(204)
-  @Authenticated(admin)
-  @ApiOperation({
+  @Route.delete('domains/:domain', {
     summary:
       'Unbind an email domain of the caller’s domain; super administrators any domain’s (system_domain_id), ' +
       'or without it the name’s bindings in every domain',
+    policy: admin,
+    noContent: 'Unbound',
+    errors: [404],
   })
-  @ApiNoContentResponse({ description: 'Unbound' })
-  @ApiErrors(404)
   unbindIdentityProviderDomain(
     @Param('domain') domain: string,
     @Query() q: UnbindDomainQueryDto,

@@ -1,16 +1,8 @@
-import { Body, Controller, Get, Post, Query, Req, UseInterceptors } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Query, Req, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import {
@@ -25,6 +17,7 @@ import { IdentityProvidersService } from './identity-providers.service.js';
 import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
 import { admin } from './domain-binding.routes.js';
 import { IdpByIdRoutes } from './idp-by-id.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const XML_BODY = {
   description: 'The IdP’s SAML 2.0 metadata: an EntityDescriptor (no DTDs, at most 200 kB)',
@@ -42,10 +35,11 @@ export class IdentityProvidersController extends IdpByIdRoutes {
     super();
   }
 
-  @Get('idp')
-  @Authenticated(admin)
-  @ApiOperation({ summary: 'Identity providers of the caller’s domain (cursor style)' })
-  @ApiOkResponse({ type: IdentityProviderListDto })
+  @Route.get('idp', {
+    summary: 'Identity providers of the caller’s domain (cursor style)',
+    policy: admin,
+    ok: IdentityProviderListDto,
+  })
   listIdentityProviders(
     @Query() q: CursorQueryDto,
     @Caller() caller: AuthContext,
@@ -54,20 +48,19 @@ export class IdentityProvidersController extends IdpByIdRoutes {
     return this.idps.list(caller, q, req.path);
   }
 
-  @Post('idp')
-  @Authenticated(admin)
-  @UseInterceptors(XmlBodyInterceptor)
-  @ApiOperation({
+  @Route.post('idp', {
     summary:
       'Register an identity provider: JSON, or the IdP’s metadata XML (application/xml) for a GENERIC one; ' +
       'saml_settings says what to enter at the IdP',
+    policy: admin,
+    created: IdentityProviderDto,
   })
+  @UseInterceptors(XmlBodyInterceptor)
   @ApiConsumes('application/json', 'application/xml')
   @ApiBody({
     type: CreateIdentityProviderDto,
     description: 'As application/xml: the IdP’s metadata (an EntityDescriptor, no DTDs, at most 200 kB)',
   })
-  @ApiCreatedResponse({ type: IdentityProviderDto })
   createIdentityProvider(
     @Body() body: unknown,
     @Req() req: Request,
@@ -76,13 +69,14 @@ export class IdentityProvidersController extends IdpByIdRoutes {
     return this.idps.create(caller, isXmlRequest(req) ? String(body ?? '') : body);
   }
 
-  @Post('idp/convert')
-  @Authenticated(admin)
+  @Route.post('idp/convert', {
+    summary: 'IdP metadata XML (an EntityDescriptor) → the settings JSON of a GENERIC IdP',
+    policy: admin,
+    created: ConvertedIdentityProviderDto,
+  })
   @UseInterceptors(XmlBodyInterceptor)
-  @ApiOperation({ summary: 'IdP metadata XML (an EntityDescriptor) → the settings JSON of a GENERIC IdP' })
   @ApiConsumes('application/xml')
   @ApiBody(XML_BODY)
-  @ApiCreatedResponse({ type: ConvertedIdentityProviderDto })
   convertIdentityProviderMetadata(@Body() body: unknown, @Req() req: Request): ConvertedIdentityProviderDto {
     if (!isXmlRequest(req) || typeof body !== 'string')
       throw IdpErrors.INVALID_XML('send the EntityDescriptor as application/xml');

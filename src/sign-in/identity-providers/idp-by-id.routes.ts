@@ -1,14 +1,12 @@
-import { Body, Delete, Get, HttpCode, Param } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { IdentityProviderDto, UpdateIdentityProviderDto } from './dto/identity-provider.dto.js';
 import type { IdentityProvidersService } from './identity-providers.service.js';
 import { DomainBindingRoutes } from './domain-binding.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe('Identity provider');
 const idpAccess = { admin: true, access: { entity: 'identity_provider', param: 'identity_provider_id' } };
@@ -32,11 +30,12 @@ const edit = PutAndPatch({
 export abstract class IdpByIdRoutes extends DomainBindingRoutes {
   protected abstract readonly idps: IdentityProvidersService;
 
-  @Get('idp/:identity_provider_id')
-  @Authenticated(idpAccess)
-  @ApiOperation({ summary: 'One identity provider' })
-  @ApiOkResponse({ type: IdentityProviderDto })
-  @ApiErrors(404)
+  @Route.get('idp/:identity_provider_id', {
+    summary: 'One identity provider',
+    policy: idpAccess,
+    ok: IdentityProviderDto,
+    errors: [404],
+  })
   getIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Caller() caller: AuthContext,
@@ -53,12 +52,12 @@ export abstract class IdpByIdRoutes extends DomainBindingRoutes {
     return this.idps.update(caller, id, body);
   }
 
-  @Delete('idp/:identity_provider_id')
-  @HttpCode(204)
-  @Authenticated(idpAccess)
-  @ApiOperation({ summary: 'Delete an identity provider (its email domains are unbound)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(404)
+  @Route.delete('idp/:identity_provider_id', {
+    summary: 'Delete an identity provider (its email domains are unbound)',
+    policy: idpAccess,
+    noContent: 'Deleted',
+    errors: [404],
+  })
   deleteIdentityProvider(
     @Param('identity_provider_id', uuid) id: string,
     @Caller() caller: AuthContext,

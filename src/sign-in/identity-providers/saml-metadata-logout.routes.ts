@@ -10,6 +10,7 @@ import { answerBrowser, BROWSER_ERROR, REDIRECT } from '../federation/browser-an
 import { HostileXmlError } from './saml-xml.js';
 import { SamlRefusal, type SamlService } from './saml.service.js';
 import type { SsoLoginService } from './sso-login.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 export { BROWSER_ERROR, REDIRECT };
 
@@ -24,14 +25,15 @@ export abstract class SamlMetadataLogoutRoutes {
   protected abstract readonly sso: SsoLoginService;
   private readonly logger = new Logger('SAML');
 
-  @Get('metadata/:public_id')
-  @Public()
-  @ApiOperation({ summary: 'The SP metadata (EntityDescriptor) to give the IdP’s administrator' })
-  @ApiOkResponse({
-    description: 'SAML 2.0 SP metadata',
-    content: { 'application/xml': { schema: { type: 'string' } } },
+  @Route.get('metadata/:public_id', {
+    summary: 'The SP metadata (EntityDescriptor) to give the IdP’s administrator',
+    public: 'anonymous',
+    ok: {
+      description: 'SAML 2.0 SP metadata',
+      content: { 'application/xml': { schema: { type: 'string' } } },
+    },
+    errors: [404, { 400: 'A malformed path' }],
   })
-  @ApiErrors(404, { 400: 'A malformed path' })
   async samlMetadata(@Param('public_id') publicId: string, @Res() res: Response): Promise<void> {
     const xml = await this.saml.metadata(await this.saml.byPublicId(publicId));
     res.status(200).type('application/xml').send(xml);
@@ -54,24 +56,24 @@ export abstract class SamlMetadataLogoutRoutes {
     res.status(200).type('application/xml').send(xml);
   }
 
-  @Get('slo/:public_id')
-  @Public()
-  @ApiOperation({
+  @Route.get('slo/:public_id', {
     summary: 'Single logout: 302 to the IdP’s SLO endpoint, or back to the web app when it has none',
+    public: 'anonymous',
+    errors: [{ 400: 'A malformed path' }],
   })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
-  @ApiErrors({ 400: 'A malformed path' })
   samlSlo(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
 
-  @Post('slo/:public_id')
-  @Public()
-  @ApiOperation({ summary: 'Single logout (POST binding): as GET' })
+  @Route.post('slo/:public_id', {
+    summary: 'Single logout (POST binding): as GET',
+    public: 'anonymous',
+    errors: [{ 400: 'A malformed path' }],
+  })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(404, 'No such identity provider'))
-  @ApiErrors({ 400: 'A malformed path' })
   samlSloPost(@Param('public_id') publicId: string, @Req() req: Request, @Res() res: Response) {
     return this.browser(req, res, async () => this.slo(await this.saml.byPublicId(publicId)));
   }
@@ -94,12 +96,12 @@ export abstract class SamlMetadataLogoutRoutes {
     return this.browser(req, res, async () => this.slo(await this.saml.byDomainAndId(domainId, id)));
   }
 
-  @Post('logout/:public_id')
-  @HttpCode(200)
-  @Public()
-  @ApiOperation({ summary: '{url} of the IdP’s single logout (null when the IdP has none)' })
-  @ApiOkResponse({ type: SamlUrlDto })
-  @ApiErrors(404, { 400: 'A malformed path' })
+  @Route.post('logout/:public_id', {
+    summary: '{url} of the IdP’s single logout (null when the IdP has none)',
+    public: 'anonymous',
+    ok: SamlUrlDto,
+    errors: [404, { 400: 'A malformed path' }],
+  })
   async samlLogout(@Param('public_id') publicId: string): Promise<SamlUrlDto> {
     return { url: this.saml.logoutUrl(await this.saml.byPublicId(publicId)) };
   }

@@ -3,6 +3,7 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger
 import type { Request, Response } from 'express';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { BROWSER_ERROR, REDIRECT, SamlMetadataLogoutRoutes } from './saml-metadata-logout.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 const ACS_FORM = {
   schema: {
@@ -18,10 +19,9 @@ const ACS_FORM = {
  * keys (`SamlController.<method>`) stay as they were.
  */
 export abstract class SamlSsoRoutes extends SamlMetadataLogoutRoutes {
-  @Get('sso/:public_id')
-  @Public('signin')
-  @ApiOperation({
+  @Route.get('sso/:public_id', {
     summary: 'Starts SP-initiated SSO: 302 to the IdP with an AuthnRequest (query return_to: where to end)',
+    public: 'signin',
   })
   @ApiResponse(REDIRECT)
   @ApiResponse(BROWSER_ERROR(400, 'The IdP is disabled or not fully configured'))
@@ -53,10 +53,9 @@ export abstract class SamlSsoRoutes extends SamlMetadataLogoutRoutes {
     );
   }
 
-  @Post('acs/:public_id')
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('acs/:public_id', {
     summary: 'SAML assertion consumer service (HTTP-POST binding): 302 to the web app with saml_code',
+    public: 'signin',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody(ACS_FORM)

@@ -1,9 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Body, Controller, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ListEnvelope, pageEnvelope } from '../../base/common/http/list-envelope.js';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { LoginTokenDto, MultiDomainUserSystemDto } from '../../credentials/tokens/dto/token.dto.js';
 import {
   MultiDomainUserSystemListDto,
@@ -14,6 +12,7 @@ import {
 import { SamlService } from './saml.service.js';
 import { SsoLoginService } from './sso-login.service.js';
 import { SamlSsoRoutes } from './saml-sso.routes.js';
+import { Route } from '../../base/common/http/route.js';
 
 /**
  * The SAML endpoints a browser and an IdP reach: none takes a credential. Sign-in ends on a 302 to the web
@@ -29,27 +28,23 @@ export class SamlController extends SamlSsoRoutes {
     super();
   }
 
-  @Post('login')
-  @HttpCode(200)
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('login', {
     summary: 'SAMLLogin {email} → {url} that starts single sign-on at the IdP of the email’s domain',
+    public: 'signin',
+    ok: SamlUrlDto,
+    errors: [400, { 404: 'No identity provider serves this email’s domain' }],
   })
-  @ApiOkResponse({ type: SamlUrlDto })
-  @ApiErrors(400, { 404: 'No identity provider serves this email’s domain' })
   samlLogin(@Body() body: SamlLoginDto): Promise<{ url: string }> {
     return this.sso.loginUrl(body.email);
   }
 
-  @Post('multidomain/login')
-  @HttpCode(200)
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('multidomain/login', {
     summary:
       '{email} → the list envelope of the domains offering it single sign-on (url starts it), one page',
+    public: 'signin',
+    ok: MultiDomainUserSystemListDto,
+    errors: [400],
   })
-  @ApiOkResponse({ type: MultiDomainUserSystemListDto })
-  @ApiErrors(400)
   async samlMultiDomainLogin(
     @Body() body: SamlLoginDto,
     @Req() req: Request,
@@ -58,14 +53,12 @@ export class SamlController extends SamlSsoRoutes {
     return pageEnvelope(objects, objects.length, 1, Math.max(objects.length, 1), req.path, {});
   }
 
-  @Post('token')
-  @HttpCode(201)
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('token', {
     summary: 'The single-use code of the ACS redirect (valid one minute) → the Token, as password login',
+    public: 'signin',
+    created: LoginTokenDto,
+    errors: [400, { 401: 'Unknown, used or expired code' }],
   })
-  @ApiCreatedResponse({ type: LoginTokenDto })
-  @ApiErrors(400, { 401: 'Unknown, used or expired code' })
   samlToken(
     @Body() body: SamlTokenRequestDto,
     @Res({ passthrough: true }) res: Response,

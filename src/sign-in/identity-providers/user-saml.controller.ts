@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { UserDto } from '../../accounts/users/dto/user.dto.js';
 import { UserSamlIdentityDto } from './dto/user-saml-identity.dto.js';
 import { UserSamlIdentityService } from './user-saml-identity.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -19,17 +19,18 @@ const userAccess = { entity: 'user' as const, param: 'user_id' };
 export class UserSamlController {
   constructor(private readonly identities: UserSamlIdentityService) {}
 
-  @Put('current/saml')
-  @Authenticated({ kinds: ['LOGIN'], accountChange: true })
-  @ApiOperation({
+  @Route.put('current/saml', {
     summary:
       'Link your own account to an identity provider of the current domain, with the email it asserts for you: from a recent sign-in with the service’s own password (and second factor where enrolled), never a single sign-on. Only such a link lets a domain’s IdP sign in an account that also belongs to other domains, or a super administrator (whose single-sign-on session then has no super administrator’s power and changes no credential)',
-  })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors({
-    403: 'Not your own recent sign-in with the service’s password, or a single-sign-on session',
-    404: 'No such identity provider in this domain',
-    409: 'The IdP already signs another user in with this email',
+    policy: { kinds: ['LOGIN'], accountChange: true },
+    ok: UserDto,
+    errors: [
+      {
+        403: 'Not your own recent sign-in with the service’s password, or a single-sign-on session',
+        404: 'No such identity provider in this domain',
+        409: 'The IdP already signs another user in with this email',
+      },
+    ],
   })
   setCurrentUserSamlIdentity(
     @Body() body: UserSamlIdentityDto,
@@ -38,26 +39,28 @@ export class UserSamlController {
     return this.identities.setOwn(caller, body);
   }
 
-  @Delete('current/saml')
-  @HttpCode(204)
-  @Authenticated({ kinds: ['LOGIN'] })
-  @ApiOperation({ summary: 'Remove your own single-sign-on identity in the current domain' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors({ 404: 'No identity set' })
+  @Route.delete('current/saml', {
+    summary: 'Remove your own single-sign-on identity in the current domain',
+    policy: { kinds: ['LOGIN'] },
+    noContent: 'Removed',
+    errors: [{ 404: 'No identity set' }],
+  })
   deleteCurrentUserSamlIdentity(@Caller() caller: AuthContext): Promise<void> {
     return this.identities.removeOwn(caller);
   }
 
-  @Put(':user_id/saml')
-  @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({
+  @Route.put(':user_id/saml', {
     summary:
       'Set a user’s single-sign-on identity in the caller’s domain: the IdP (of this domain) and the email it asserts for them; administrators only, and only for an account this domain owns (no other domain, no super administrator: that person links it themselves at users/current/saml/)',
-  })
-  @ApiOkResponse({ type: UserDto })
-  @ApiErrors(403, {
-    404: 'No such user or identity provider in this domain',
-    409: 'The IdP already signs another user in with this email',
+    policy: { admin: true, roles: ['can_write_users'], access: userAccess },
+    ok: UserDto,
+    errors: [
+      403,
+      {
+        404: 'No such user or identity provider in this domain',
+        409: 'The IdP already signs another user in with this email',
+      },
+    ],
   })
   setUserSamlIdentity(
     @Param('user_id', uuid) id: string,
@@ -67,12 +70,12 @@ export class UserSamlController {
     return this.identities.set(caller, id, body);
   }
 
-  @Delete(':user_id/saml')
-  @HttpCode(204)
-  @Authenticated({ admin: true, roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({ summary: 'Remove a user’s single-sign-on identity in the caller’s domain' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(403, { 404: 'No such user, or no identity set' })
+  @Route.delete(':user_id/saml', {
+    summary: 'Remove a user’s single-sign-on identity in the caller’s domain',
+    policy: { admin: true, roles: ['can_write_users'], access: userAccess },
+    noContent: 'Removed',
+    errors: [403, { 404: 'No such user, or no identity set' }],
+  })
   deleteUserSamlIdentity(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.identities.remove(caller, id);
   }

@@ -1,16 +1,9 @@
-import { Body, Controller, Delete, HttpCode, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { RequestErrors } from '../../base/common/errors/request.errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   InvitationLinkDto,
@@ -22,6 +15,7 @@ import {
   InvitationTokenStateDto,
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const EXPIRED = 'The token expired, was used or was purged';
 
@@ -49,15 +43,13 @@ function tokenOf(body: InvitationTokenDto, query: InvitationTokenQueryDto): stri
 export class InvitationLinksController {
   constructor(private readonly links: InvitationLinksService) {}
 
-  @Post('token/request')
-  @HttpCode(200)
-  @Authenticated({ roles: ['can_write_users'] })
-  @ApiOperation({
+  @Route.post('token/request', {
     summary:
       'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
+    policy: { roles: ['can_write_users'] },
+    ok: InvitationLinkDto,
+    errors: [403, { 404: 'A group is not one of the caller’s domain' }],
   })
-  @ApiOkResponse({ type: InvitationLinkDto })
-  @ApiErrors(403, { 404: 'A group is not one of the caller’s domain' })
   requestInvitationLink(
     @Body() body: InvitationLinkRequestDto,
     @Caller() caller: AuthContext,
@@ -65,14 +57,13 @@ export class InvitationLinksController {
     return this.links.request(caller, body);
   }
 
-  @Post('register')
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('register', {
     summary:
       'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
+    public: 'signin',
+    created: InvitationRegisteredDto,
+    errors: [404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED }],
   })
-  @ApiCreatedResponse({ type: InvitationRegisteredDto })
-  @ApiErrors(404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED })
   registerInvitation(
     @Body() body: InvitationRegisterDto,
     @Req() req: Request,
@@ -80,15 +71,13 @@ export class InvitationLinksController {
     return this.links.register(body, req.id ?? null);
   }
 
-  @Post('validate')
-  @HttpCode(200)
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('validate', {
     summary:
       'Check an invitation link’s token or a mailed invitation’s secret without using it: body `token` or query `hash`',
+    public: 'signin',
+    ok: InvitationTokenStateDto,
+    errors: [404, { 419: EXPIRED }],
   })
-  @ApiOkResponse({ type: InvitationTokenStateDto })
-  @ApiErrors(404, { 419: EXPIRED })
   validateInvitation(
     @Body() body: InvitationTokenDto,
     @Query() query: InvitationTokenQueryDto,
@@ -96,14 +85,12 @@ export class InvitationLinksController {
     return this.links.validate(tokenOf(body, query));
   }
 
-  @Delete('purge')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'] })
-  @ApiOperation({
+  @Route.delete('purge', {
     summary:
       'Purge the caller’s domain’s outstanding invitations: every invitation not accepted (pending or expired) and every invitation link',
+    policy: { roles: ['can_write_users'] },
+    noContent: 'Purged',
   })
-  @ApiNoContentResponse({ description: 'Purged' })
   purgeInvitations(@Caller() caller: AuthContext): Promise<void> {
     return this.links.purge(caller);
   }

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Put, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
 import { InvitationsService } from './invitations.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const EXPIRED = 'The link expired, was used or was withdrawn';
 
@@ -15,15 +15,13 @@ const EXPIRED = 'The link expired, was used or was withdrawn';
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
 
-  @Put('complete/:reset_hash')
-  @Public('signin')
-  @HttpCode(200)
-  @ApiOperation({
+  @Route.put('complete/:reset_hash', {
     summary:
       'Accept an invitation: a new account is created with the password, an existing one proves itself with its own password; signs the person in to the domain',
+    public: 'signin',
+    ok: InvitationResponseDto,
+    errors: [404, { 403: 'The inviting domain is frozen (read-only)', 419: EXPIRED }],
   })
-  @ApiOkResponse({ type: InvitationResponseDto })
-  @ApiErrors(404, { 403: 'The inviting domain is frozen (read-only)', 419: EXPIRED })
   completeInvitation(
     @Param('reset_hash') secret: string,
     @Body() body: CompleteInvitationDto,
@@ -32,11 +30,12 @@ export class InvitationsController {
     return this.invitations.complete(secret, body, req.id ?? null);
   }
 
-  @Get(':reset_hash')
-  @Public()
-  @ApiOperation({ summary: 'What the invitation behind a link is, for the invited person' })
-  @ApiOkResponse({ type: VerifyInviteByLinkDto })
-  @ApiErrors(404, { 419: EXPIRED })
+  @Route.get(':reset_hash', {
+    summary: 'What the invitation behind a link is, for the invited person',
+    public: 'anonymous',
+    ok: VerifyInviteByLinkDto,
+    errors: [404, { 419: EXPIRED }],
+  })
   verifyInvitation(@Param('reset_hash') secret: string): Promise<VerifyInviteByLinkDto> {
     return this.invitations.verify(secret);
   }

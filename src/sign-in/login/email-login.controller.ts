@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Response } from 'express';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
@@ -7,6 +7,7 @@ import { LoginTokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
 import { sendPage } from '../../base/common/html/page-result.js';
+import { Route } from '../../base/common/http/route.js';
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth/email/login')
@@ -55,14 +56,13 @@ export class EmailLoginController {
 export class EmailLoginPageController {
   constructor(private readonly emailLogin: EmailLoginService) {}
 
-  @Get(':secret')
-  @Public()
-  @ApiOperation({
+  @Route.get(':secret', {
     summary:
       'The page a mailed sign-in link opens: consumes nothing (mail scanners prefetch links); its button POSTs the secret to completeEmailLogin',
+    public: 'anonymous',
+    ok: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+    errors: [{ 400: 'A path the hostile-input rules refuse' }],
   })
-  @ApiOkResponse({ description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiErrors({ 400: 'A path the hostile-input rules refuse' })
   showEmailLoginPage(@Param('secret') secret: string, @Res() res: Response): void {
     sendPage(res, this.emailLogin.page(secret));
   }

@@ -1,10 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { NoFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
+import { Public } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   MARKETPLACE_FORM_SCHEMA,
@@ -15,6 +15,7 @@ import {
 } from './dto/marketplace.dto.js';
 import { MarketplaceSignupFlow } from './marketplace-signup.flow.js';
 import { MarketplaceService } from './marketplace.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** The buyer's form post: no files, a handful of small fields (a JWT is a few kB). */
 const FORM_LIMITS = { files: 0, fields: 10, parts: 10, fieldNameSize: 100, fieldSize: 16 * 1024 };
@@ -29,27 +30,23 @@ export class MarketplaceController {
     private readonly flow: MarketplaceSignupFlow,
   ) {}
 
-  @Post('signup')
-  @HttpCode(200)
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('signup', {
     summary:
       'Exchange a marketplace token (field `x-<cloud>-marketplace-token`) for a single-use marketplace_signup_nonce',
+    public: 'signin',
+    ok: MarketplaceSignupResultDto,
   })
   @ApiBody({ schema: MARKETPLACE_SIGNUP_SCHEMA })
-  @ApiOkResponse({ type: MarketplaceSignupResultDto })
   marketplaceSignup(@Body() body: unknown): Promise<MarketplaceSignupResultDto> {
     return this.flow.signup(body);
   }
 
-  @Post('link')
-  @HttpCode(200)
-  @Authenticated({ admin: true })
-  @ApiOperation({
+  @Route.post('link', {
     summary: 'Link the caller’s domain to the marketplace customer behind a signup nonce (administrators)',
+    policy: { admin: true },
+    ok: MarketplaceLinkResultDto,
+    errors: [{ 409: LINK_ERRORS }],
   })
-  @ApiOkResponse({ type: MarketplaceLinkResultDto })
-  @ApiErrors({ 409: LINK_ERRORS })
   marketplaceLink(
     @Caller() auth: AuthContext,
     @Body() body: MarketplaceLinkDto,
@@ -89,15 +86,13 @@ export class MarketplaceController {
     });
   }
 
-  @Post(':cloud/link')
-  @HttpCode(200)
-  @Authenticated({ admin: true })
-  @ApiOperation({
+  @Route.post(':cloud/link', {
     summary:
       'Link the caller’s domain, the nonce having come from the marketplace in the path (administrators)',
+    policy: { admin: true },
+    ok: MarketplaceLinkResultDto,
+    errors: [{ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS }],
   })
-  @ApiOkResponse({ type: MarketplaceLinkResultDto })
-  @ApiErrors({ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS })
   marketplaceCloudLink(
     @Caller() auth: AuthContext,
     @Param('cloud') cloud: string,

@@ -1,11 +1,10 @@
-import { Body, Controller, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { DomainMfaPolicyDto, DomainMfaPolicyOutDto } from './dto/mfa.dto.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** A domain's second-factor policy, set by its administrators (there is no system-domain CRUD yet). */
 @ApiTags('system_domains')
@@ -13,11 +12,12 @@ import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 export class DomainMfaController {
   constructor(private readonly mfa: MfaEnrolmentService) {}
 
-  @Patch('mfa')
-  @Authenticated({ admin: true })
-  @ApiOperation({ summary: 'Sets the caller’s domain’s second-factor policy (mfa_required, mfa_methods)' })
-  @ApiOkResponse({ type: DomainMfaPolicyOutDto })
-  @ApiErrors(400)
+  @Route.patch('mfa', {
+    summary: 'Sets the caller’s domain’s second-factor policy (mfa_required, mfa_methods)',
+    policy: { admin: true },
+    ok: DomainMfaPolicyOutDto,
+    errors: [400],
+  })
   updateDomainMfa(
     @Caller() caller: AuthContext,
     @Body() body: DomainMfaPolicyDto,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { AuthorizeErrors } from './authorize.errors.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
@@ -18,6 +18,7 @@ import {
   PendingAuthorizationDto,
 } from './dto/authorize.dto.js';
 import { decisionOf, mergeDecision, requestOf } from './authorization-decision.js';
+import { Route } from '../../base/common/http/route.js';
 
 /**
  * Only a person's sign-in session may approve (or see what it would approve): OAuth and service-account
@@ -35,10 +36,11 @@ export class AuthorizeApiController {
     private readonly requests: AuthorizationRequestService,
   ) {}
 
-  @Get()
-  @Authenticated(APPROVER)
-  @ApiOperation({ summary: 'Describe a pending authorization request (app name, scopes in plain words)' })
-  @ApiOkResponse({ type: PendingAuthorizationDto })
+  @Route.get({
+    summary: 'Describe a pending authorization request (app name, scopes in plain words)',
+    policy: APPROVER,
+    ok: PendingAuthorizationDto,
+  })
   async describeAuthorization(
     @Query() q: AuthorizationQueryDto,
     @Caller() caller: AuthContext,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiExtraModels,
@@ -16,6 +16,7 @@ import { answerBrowser, BROWSER_ERROR, REDIRECT } from '../federation/browser-an
 import { OidcLoginDto, OidcLoginUrlDto } from './dto/oidc-provider.dto.js';
 import { OidcLoginService } from './oidc-login.service.js';
 import { OidcProviderErrors } from './oidc-providers.errors.js';
+import { Route } from '../../base/common/http/route.js';
 
 @ApiTags('login')
 @ApiExtraModels(OidcLoginUrlDto)
@@ -52,10 +53,10 @@ export class OidcLoginController {
     return this.login.start({ email: body.email, providerId: body.provider_id, returnTo: body.return_to });
   }
 
-  @Get('oauth/callback/:public_id')
-  @Public('signin')
-  @ApiOperation({
+  @Route.get('oauth/callback/:public_id', {
     summary: 'The OpenID provider’s return: 302 to return_to with ?oauth_code= (exchange it at oauth/login/)',
+    public: 'signin',
+    errors: [{ 400: 'A malformed path' }],
   })
   @ApiResponse({ ...REDIRECT, description: 'Back to the web app (or the consent page) with ?oauth_code=' })
   @ApiResponse(
@@ -63,7 +64,6 @@ export class OidcLoginController {
   )
   @ApiResponse(BROWSER_ERROR(404, 'No such OpenID provider'))
   @ApiResponse(BROWSER_ERROR(503, 'The OpenID provider did not answer'))
-  @ApiErrors({ 400: 'A malformed path' })
   oidcCallback(
     @Param('public_id') publicId: string,
     @Req() req: Request,

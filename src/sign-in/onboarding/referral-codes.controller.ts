@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
@@ -15,6 +9,7 @@ import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { FromReferralCodeDto, SystemDomainFromTemplateDto } from './dto/domain-from-template.dto.js';
 import { CreateReferralCodeDto, ReferralCodeDto, ReferralCodeListDto } from './dto/referral-code.dto.js';
 import { ReferralCodesService } from './referral-codes.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const superAdmin = { superAdmin: true } as const;
 
@@ -25,31 +20,32 @@ const superAdmin = { superAdmin: true } as const;
 export class ReferralCodesController {
   constructor(private readonly codes: ReferralCodesService) {}
 
-  @Get()
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.get({
     summary:
       'Referral codes, expired ones included (page style; sort on code_key, valid_to, value, date_created)',
+    policy: superAdmin,
+    ok: ReferralCodeListDto,
   })
-  @ApiOkResponse({ type: ReferralCodeListDto })
   listReferralCodes(@Query() q: PageQueryDto, @Req() req: Request): Promise<ReferralCodeListDto> {
     return this.codes.list(q, req.path);
   }
 
-  @Post()
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Create a referral code (unique case-insensitively: 409 when it exists)' })
-  @ApiCreatedResponse({ type: ReferralCodeDto })
-  @ApiErrors(409)
+  @Route.post({
+    summary: 'Create a referral code (unique case-insensitively: 409 when it exists)',
+    policy: superAdmin,
+    created: ReferralCodeDto,
+    errors: [409],
+  })
   createReferralCode(@Body() body: CreateReferralCodeDto): Promise<ReferralCodeDto> {
     return this.codes.create(body);
   }
 
-  @Get(':code')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'One referral code (case-insensitive)' })
-  @ApiOkResponse({ type: ReferralCodeDto })
-  @ApiErrors(404)
+  @Route.get(':code', {
+    summary: 'One referral code (case-insensitive)',
+    policy: superAdmin,
+    ok: ReferralCodeDto,
+    errors: [404],
+  })
   getReferralCode(@Param('code') code: string): Promise<ReferralCodeDto> {
     return this.codes.get(code);
   }
@@ -75,14 +71,13 @@ export class ReferralCodesController {
 export class DomainFromReferralCodeController {
   constructor(private readonly codes: ReferralCodesService) {}
 
-  @Post('referral_code/:code')
-  @Authenticated({ admin: true })
-  @ApiOperation({
+  @Route.post('referral_code/:code', {
     summary:
       'Create a domain and its administrator (a new account with the given password) from a referral code: super administrators, and administrators of the code’s manage_system_domain_id domain',
+    policy: { admin: true },
+    created: SystemDomainFromTemplateDto,
+    errors: [{ 404: 'Unknown code (super administrators)' }],
   })
-  @ApiCreatedResponse({ type: SystemDomainFromTemplateDto })
-  @ApiErrors({ 404: 'Unknown code (super administrators)' })
   createSystemDomainFromReferralCode(
     @Param('code') code: string,
     @Body() body: FromReferralCodeDto,

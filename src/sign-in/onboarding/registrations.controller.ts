@@ -1,14 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
-import { Authenticated, Public } from '../../base/common/auth/authenticated.decorator.js';
+import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { VerificationResponseDto } from './dto/domain-from-template.dto.js';
 import {
@@ -27,6 +21,7 @@ import {
 } from './dto/webflow-content.dto.js';
 import { RegistrationsService } from './registrations.service.js';
 import { WebflowContentService } from './webflow-content.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const DISABLED = 'Registration is switched off (REGISTRATION_ENABLED=false)';
 const superAdmin = { superAdmin: true } as const;
@@ -41,26 +36,24 @@ export class RegistrationsController {
     private readonly content: WebflowContentService,
   ) {}
 
-  @Post()
-  @Public('registration')
-  @ApiOperation({
+  @Route.post({
     summary:
       'Register: mails a verification link. The same answer whether or not the email has an account (its owner gets a different mail)',
+    public: 'registration',
+    created: RegistrationDto,
+    errors: [{ 403: DISABLED, 409: 'The same email was registered concurrently' }],
   })
-  @ApiCreatedResponse({ type: RegistrationDto })
-  @ApiErrors({ 403: DISABLED, 409: 'The same email was registered concurrently' })
   createRegistration(@Body() body: RegistrationBodyDto): Promise<RegistrationDto> {
     return this.registrations.register(body);
   }
 
-  @Post('verify/:email_hash')
-  @Public('signin')
-  @ApiOperation({
+  @Route.post('verify/:email_hash', {
     summary:
       'Verify the email through the mailed link: creates the account and its domain from the template and signs the person in (auto_login)',
+    public: 'signin',
+    created: VerificationResponseDto,
+    errors: [404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' }],
   })
-  @ApiCreatedResponse({ type: VerificationResponseDto })
-  @ApiErrors(404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' })
   verifyRegistration(
     @Param('email_hash') secret: string,
     @Req() req: Request,
@@ -68,29 +61,30 @@ export class RegistrationsController {
     return this.registrations.verify(secret, req.id ?? null);
   }
 
-  @Get('countries')
-  @Public()
-  @ApiOperation({ summary: 'ISO 3166-1 countries, sorted by name (page style, per_page up to 1000; query)' })
-  @ApiOkResponse({ type: CountryListDto })
+  @Route.get('countries', {
+    summary: 'ISO 3166-1 countries, sorted by name (page style, per_page up to 1000; query)',
+    public: 'anonymous',
+    ok: CountryListDto,
+  })
   listCountries(@Query() q: CountriesQueryDto, @Req() req: Request): CountryListDto {
     return this.registrations.countries(q, req.path);
   }
 
-  @Get('content')
-  @Public()
-  @ApiOperation({ summary: 'The content entry of a registration page route' })
-  @ApiOkResponse({ type: WebflowContentDto })
-  @ApiErrors(404)
+  @Route.get('content', {
+    summary: 'The content entry of a registration page route',
+    public: 'anonymous',
+    ok: WebflowContentDto,
+    errors: [404],
+  })
   getRegistrationContent(@Query() q: ContentQueryDto): Promise<WebflowContentDto> {
     return this.content.forRoute(q.page_route);
   }
 
-  @Get('content/entries')
-  @Authenticated(superAdmin)
-  @ApiOperation({
+  @Route.get('content/entries', {
     summary: 'Every content entry (page style; sort on slug, page_route, date_created, date_modified)',
+    policy: superAdmin,
+    ok: WebflowContentEntryListDto,
   })
-  @ApiOkResponse({ type: WebflowContentEntryListDto })
   listRegistrationContent(
     @Query() q: PageQueryDto,
     @Req() req: Request,
@@ -98,20 +92,22 @@ export class RegistrationsController {
     return this.content.list(q, req.path);
   }
 
-  @Post('content')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Create a content entry (409 when the slug or the page route is taken)' })
-  @ApiCreatedResponse({ type: WebflowContentEntryDto })
-  @ApiErrors(409)
+  @Route.post('content', {
+    summary: 'Create a content entry (409 when the slug or the page route is taken)',
+    policy: superAdmin,
+    created: WebflowContentEntryDto,
+    errors: [409],
+  })
   createRegistrationContent(@Body() body: CreateWebflowContentDto): Promise<WebflowContentEntryDto> {
     return this.content.create(body);
   }
 
-  @Put('content/:slug')
-  @Authenticated(superAdmin)
-  @ApiOperation({ summary: 'Replace a content entry' })
-  @ApiOkResponse({ type: WebflowContentEntryDto })
-  @ApiErrors(404, 409)
+  @Route.put('content/:slug', {
+    summary: 'Replace a content entry',
+    policy: superAdmin,
+    ok: WebflowContentEntryDto,
+    errors: [404, 409],
+  })
   replaceRegistrationContent(
     @Param('slug') slug: string,
     @Body() body: WebflowContentBodyDto,

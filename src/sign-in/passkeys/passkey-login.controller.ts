@@ -1,21 +1,12 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../base/common/auth/authenticated.decorator.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { LoginTokenDto, TokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import { fromRequest } from '../../delivery/audit/audit-origin.js';
 import { PasskeyLoginDto, PasskeyOptionsRequestDto, RequestOptionsDto } from './dto/passkeys.dto.js';
 import { PendingSignIn } from './pending-sign-in.js';
 import { PasskeySignIn } from './passkey-sign-in.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const TEMP_HEADER = {
   name: 'Temp-Auth-Token',
@@ -32,16 +23,14 @@ export class PasskeyLoginController {
     private readonly pending: PendingSignIn,
   ) {}
 
-  @Post('options')
-  @HttpCode(200)
-  @Public('signin')
-  @ApiHeader(TEMP_HEADER)
-  @ApiOperation({
+  @Route.post('options', {
     summary:
       'The WebAuthn request options of a passkey sign-in (for navigator.credentials.get()): for an email’s passkeys, usernameless without one, or (Temp-Auth-Token) the second step of a password sign-in',
+    public: 'signin',
+    ok: RequestOptionsDto,
+    errors: [400, { 401: 'The Temp-Auth-Token is not a live temporary token' }],
   })
-  @ApiOkResponse({ type: RequestOptionsDto })
-  @ApiErrors(400, { 401: 'The Temp-Auth-Token is not a live temporary token' })
+  @ApiHeader(TEMP_HEADER)
   async passkeyOptions(
     @Body() body: PasskeyOptionsRequestDto,
     @Req() req: Request,
@@ -49,21 +38,19 @@ export class PasskeyLoginController {
     return this.signIn.options(body, await this.pending.of(req));
   }
 
-  @Post('login')
-  @HttpCode(201)
-  @Public('signin')
-  @ApiHeader(TEMP_HEADER)
-  @ApiOperation({
+  @Route.post('login', {
     summary:
       'Signs in with a passkey (AuthenticationResponseJSON) → the Token form as a password sign-in answers; with Temp-Auth-Token, completes that sign-in → the chosen domain’s Token (is_mfa_authenticated)',
+    public: 'signin',
+    created: {
+      description:
+        'Alone: the Token form (LoginToken, as simple/login/); with Temp-Auth-Token: the chosen domain’s Token (as multidomain/login/)',
+      schema: { anyOf: [{ $ref: getSchemaPath(LoginTokenDto) }, { $ref: getSchemaPath(TokenDto) }] },
+    },
+    errors: [400, { 401: 'Passkey not accepted (one answer for every refusal)' }],
   })
+  @ApiHeader(TEMP_HEADER)
   @ApiExtraModels(LoginTokenDto, TokenDto)
-  @ApiCreatedResponse({
-    description:
-      'Alone: the Token form (LoginToken, as simple/login/); with Temp-Auth-Token: the chosen domain’s Token (as multidomain/login/)',
-    schema: { anyOf: [{ $ref: getSchemaPath(LoginTokenDto) }, { $ref: getSchemaPath(TokenDto) }] },
-  })
-  @ApiErrors(400, { 401: 'Passkey not accepted (one answer for every refusal)' })
   async passkeyLogin(@Body() body: PasskeyLoginDto, @Req() req: Request): Promise<LoginTokenDto | TokenDto> {
     const pending = await this.pending.of(req);
     const origin = fromRequest(req);

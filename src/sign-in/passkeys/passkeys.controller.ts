@@ -1,16 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -22,6 +14,7 @@ import {
   PasskeyRenameDto,
 } from './dto/passkeys.dto.js';
 import { PasskeysService } from './passkeys.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 
@@ -31,37 +24,37 @@ const uuid = new UuidParamPipe();
 export class CurrentPasskeysController {
   constructor(private readonly passkeys: PasskeysService) {}
 
-  @Post('registration/options')
-  @HttpCode(200)
-  @Authenticated({ accountChange: true })
-  @ApiOperation({
+  @Route.post('registration/options', {
     summary:
       'The WebAuthn creation options of a new passkey (for navigator.credentials.create()); the challenge is single-use, for 5 minutes',
+    policy: { accountChange: true },
+    ok: CreationOptionsDto,
+    errors: [{ 409: 'The account holds the most passkeys it may (25): remove one first' }],
   })
-  @ApiOkResponse({ type: CreationOptionsDto })
-  @ApiErrors({ 409: 'The account holds the most passkeys it may (25): remove one first' })
   passkeyRegistrationOptions(@Caller() caller: AuthContext): Promise<CreationOptionsDto> {
     return this.passkeys.registrationOptions(caller);
   }
 
-  @Post('registration')
-  @HttpCode(201)
-  @Authenticated({ accountChange: true })
-  @ApiOperation({
+  @Route.post('registration', {
     summary:
       'Registers a passkey: the authenticator’s answer (RegistrationResponseJSON) to this account’s creation options',
+    policy: { accountChange: true },
+    created: PasskeyDto,
+    errors: [
+      400,
+      { 409: 'The passkey is registered already, or the account holds the most passkeys it may' },
+    ],
   })
-  @ApiCreatedResponse({ type: PasskeyDto })
-  @ApiErrors(400, { 409: 'The passkey is registered already, or the account holds the most passkeys it may' })
   registerPasskey(@Caller() caller: AuthContext, @Body() body: PasskeyRegistrationDto): Promise<PasskeyDto> {
     return this.passkeys.register(caller, body);
   }
 
-  @Get()
-  @Authenticated({ anyScope: true })
-  @ApiOperation({ summary: 'The signed-in user’s passkeys' })
-  @ApiOkResponse({ type: PasskeyListDto })
-  @ApiErrors(400)
+  @Route.get({
+    summary: 'The signed-in user’s passkeys',
+    policy: { anyScope: true },
+    ok: PasskeyListDto,
+    errors: [400],
+  })
   async listCurrentPasskeys(
     @Caller() caller: AuthContext,
     @Query() q: PageQueryDto,
@@ -70,11 +63,12 @@ export class CurrentPasskeysController {
     return pageOfAll(await this.passkeys.list(caller.userId), q, req.path);
   }
 
-  @Patch(':id')
-  @Authenticated({ accountChange: true })
-  @ApiOperation({ summary: 'Renames one of the signed-in user’s passkeys' })
-  @ApiOkResponse({ type: PasskeyDto })
-  @ApiErrors(400, 404)
+  @Route.patch(':id', {
+    summary: 'Renames one of the signed-in user’s passkeys',
+    policy: { accountChange: true },
+    ok: PasskeyDto,
+    errors: [400, 404],
+  })
   renamePasskey(
     @Caller() caller: AuthContext,
     @Param('id', uuid) id: string,
@@ -83,12 +77,12 @@ export class CurrentPasskeysController {
     return this.passkeys.rename(caller, id, body.name);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ accountChange: true })
-  @ApiOperation({ summary: 'Removes one of the signed-in user’s passkeys' })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(400, 404)
+  @Route.delete(':id', {
+    summary: 'Removes one of the signed-in user’s passkeys',
+    policy: { accountChange: true },
+    noContent: 'Removed',
+    errors: [400, 404],
+  })
   removePasskey(@Caller() caller: AuthContext, @Param('id', uuid) id: string): Promise<void> {
     return this.passkeys.remove(caller, id);
   }

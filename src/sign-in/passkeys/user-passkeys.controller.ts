@@ -1,15 +1,14 @@
-import { Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { type PasskeyDto, PasskeyListDto } from './dto/passkeys.dto.js';
 import { PasskeysService } from './passkeys.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 const userAccess = { entity: 'user' as const, param: 'user_id' };
@@ -20,11 +19,12 @@ const userAccess = { entity: 'user' as const, param: 'user_id' };
 export class UserPasskeysController {
   constructor(private readonly passkeys: PasskeysService) {}
 
-  @Get(':user_id/webauthn')
-  @Authenticated({ roles: ['can_read_users'], access: userAccess })
-  @ApiOperation({ summary: 'A user’s passkeys' })
-  @ApiOkResponse({ type: PasskeyListDto })
-  @ApiErrors(400, 404)
+  @Route.get(':user_id/webauthn', {
+    summary: 'A user’s passkeys',
+    policy: { roles: ['can_read_users'], access: userAccess },
+    ok: PasskeyListDto,
+    errors: [400, 404],
+  })
   async listUserPasskeys(
     @Caller() caller: AuthContext,
     @Param('user_id', uuid) userId: string,
@@ -34,16 +34,18 @@ export class UserPasskeysController {
     return pageOfAll(await this.passkeys.listFor(caller, userId), q, req.path);
   }
 
-  @Delete(':user_id/webauthn/:id')
-  @HttpCode(204)
-  @Authenticated({ roles: ['can_write_users'], access: userAccess })
-  @ApiOperation({
+  @Route.delete(':user_id/webauthn/:id', {
     summary:
       'Removes a user’s passkey (lost or cloned). The passkeys are the account’s: only an administrator of the user’s only domain, or a super administrator, may remove them',
-  })
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors(400, 404, {
-    403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may then)',
+    policy: { roles: ['can_write_users'], access: userAccess },
+    noContent: 'Removed',
+    errors: [
+      400,
+      404,
+      {
+        403: 'The caller is not an administrator, the user is a super administrator, or the user also belongs to other domains (only a super administrator may then)',
+      },
+    ],
   })
   removeUserPasskey(
     @Caller() caller: AuthContext,

@@ -1,16 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
@@ -21,6 +13,7 @@ import {
   ScimTokenListDto,
 } from './dto/scim-token.dto.js';
 import { ScimTokensService } from './scim-tokens.service.js';
+import { Route } from '../../base/common/http/route.js';
 
 /** A domain's provisioning tokens for its identity provider's SCIM client (docs/scim.md). */
 @ApiTags('system_domains')
@@ -28,14 +21,13 @@ import { ScimTokensService } from './scim-tokens.service.js';
 export class ScimTokensController {
   constructor(private readonly tokens: ScimTokensService) {}
 
-  @Post()
-  @Authenticated({ admin: true })
-  @ApiOperation({
+  @Route.post({
     summary:
       'Creates a SCIM provisioning token for the caller’s domain (shown once); it acts for the calling administrator while they are one',
+    policy: { admin: true },
+    created: ScimTokenCreatedDto,
+    errors: [400],
   })
-  @ApiCreatedResponse({ type: ScimTokenCreatedDto })
-  @ApiErrors(400)
   createScimToken(
     @Caller() auth: AuthContext,
     @Body() body: CreateScimTokenDto,
@@ -43,11 +35,12 @@ export class ScimTokensController {
     return this.tokens.create(auth, body.expires_in);
   }
 
-  @Get()
-  @Authenticated({ admin: true })
-  @ApiOperation({ summary: 'The domain’s live SCIM provisioning tokens (never their secret)' })
-  @ApiOkResponse({ type: ScimTokenListDto })
-  @ApiErrors(400)
+  @Route.get({
+    summary: 'The domain’s live SCIM provisioning tokens (never their secret)',
+    policy: { admin: true },
+    ok: ScimTokenListDto,
+    errors: [400],
+  })
   async listScimTokens(
     @Caller() auth: AuthContext,
     @Query() q: PageQueryDto,
@@ -56,12 +49,12 @@ export class ScimTokensController {
     return pageOfAll(await this.tokens.list(auth), q, req.path);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Authenticated({ admin: true })
-  @ApiOperation({ summary: 'Revokes a SCIM provisioning token at once' })
-  @ApiNoContentResponse({ description: 'Revoked' })
-  @ApiErrors(400, 404)
+  @Route.delete(':id', {
+    summary: 'Revokes a SCIM provisioning token at once',
+    policy: { admin: true },
+    noContent: 'Revoked',
+    errors: [400, 404],
+  })
   revokeScimToken(
     @Caller() auth: AuthContext,
     @Param('id', new UuidParamPipe('Provisioning token')) id: string,

@@ -1,15 +1,13 @@
-import { Controller, Get, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Header, UseFilters } from '@nestjs/common';
+import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '../../../base/common/auth/auth-context.js';
-import {
-  Authenticated,
-  type AuthenticatedOptions,
-} from '../../../base/common/auth/authenticated.decorator.js';
+import { type AuthenticatedOptions } from '../../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../../base/common/auth/caller.decorator.js';
 import { UserinfoDto } from './oidc.dto.js';
 import { OidcErrors } from './oidc.errors.js';
 import { UserinfoService } from './userinfo.service.js';
 import { UserinfoExceptionFilter } from './userinfo-exception.filter.js';
+import { Route } from '../../../base/common/http/route.js';
 
 /**
  * An app's OAuth access token with `openid` (OpenID Connect Core §5.3): a person's sign-in, a PAT or a
@@ -29,21 +27,22 @@ const USERINFO: AuthenticatedOptions = {
 export class UserinfoController {
   constructor(private readonly userinfo: UserinfoService) {}
 
-  @Get()
+  @Route.get({
+    summary: 'OpenID Connect userinfo: `sub` and the claims of the granted scopes',
+    policy: USERINFO,
+    ok: UserinfoDto,
+  })
   @Header('Cache-Control', 'no-store')
-  @Authenticated(USERINFO)
-  @ApiOperation({ summary: 'OpenID Connect userinfo: `sub` and the claims of the granted scopes' })
-  @ApiOkResponse({ type: UserinfoDto })
   getUserinfo(@Caller() caller: AuthContext): Promise<UserinfoDto> {
     return this.userinfo.of(caller);
   }
 
-  @Post()
-  @HttpCode(200)
+  @Route.post({
+    summary: 'OpenID Connect userinfo (POST form, Core §5.3.1)',
+    policy: USERINFO,
+    ok: UserinfoDto,
+  })
   @Header('Cache-Control', 'no-store')
-  @Authenticated(USERINFO)
-  @ApiOperation({ summary: 'OpenID Connect userinfo (POST form, Core §5.3.1)' })
-  @ApiOkResponse({ type: UserinfoDto })
   postUserinfo(@Caller() caller: AuthContext): Promise<UserinfoDto> {
     return this.userinfo.of(caller);
   }
