@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import jwt from 'jsonwebtoken';
 import passport from 'passport';
 import { ApiError } from '../base/common/errors/api-error.js';
 import type { AuthContext } from '../base/common/auth/auth-context.js';
 import { AuthErrors } from '../base/common/auth/auth.errors.js';
 import type { CredentialSource } from '../base/common/auth/credentials.js';
-import { JWT_STRATEGY, JwtStrategy } from './jwt.strategy.js';
+import { JWT_STRATEGY, JwtStrategy, VerificationKeysUnavailable } from './jwt.strategy.js';
 
 const NO_SESSION = { session: false } as const;
 
@@ -80,13 +79,15 @@ export class Authenticator {
 }
 
 /**
- * Why passport-jwt failed a request: no credential (its extractor found none), or jsonwebtoken's verdict on
- * the token (a bad signature, an unknown key, an `alg` other than ES256, a malformed token), as the 401 of an
- * invalid token. jsonwebtoken never judges the expiry here (the strategy sets `ignoreExpiration`; its
- * validate refuses an expired token against the service's Clock). Any other failure (the keys could not be
- * loaded) is no verdict on the token: it is returned as it is.
+ * Why passport-jwt failed a request: no credential (its extractor found none), the verification keys not
+ * loaded (no verdict on the token: the cause is thrown on, a 503 when the database is down), or else
+ * jsonwebtoken's verdict on the token, the 401 of an invalid token: a bad signature, an unknown key, an `alg`
+ * other than ES256, a malformed token, and a signature of the wrong length, which its ECDSA decoder reports as
+ * a TypeError rather than a JsonWebTokenError. jsonwebtoken never judges the expiry here (the strategy sets
+ * `ignoreExpiration`; its validate refuses an expired token against the service's Clock).
  */
 function failureOf(req: Request, info: unknown): unknown {
   if (req.credential?.token == null) return AuthErrors.NO_CREDENTIALS();
-  return info instanceof jwt.JsonWebTokenError ? AuthErrors.INVALID_TOKEN() : info;
+  if (info instanceof VerificationKeysUnavailable) return info.reason;
+  return AuthErrors.INVALID_TOKEN();
 }

@@ -12,6 +12,16 @@ import { type Carrier, extractCredential } from '../base/common/auth/credentials
 import { Clock } from '../base/common/clock.js';
 import { hasServiceClaims, kidOf } from './token-verifier.js';
 
+/**
+ * The verification keys could not be loaded (the database down): passport-jwt reports it as a failure like
+ * any verdict on the token, so the key provider hands it on wrapped, and the Authenticator throws `reason` on.
+ */
+export class VerificationKeysUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super('the verification keys could not be loaded');
+  }
+}
+
 /** The one passport strategy's name: every credential source is read by its extractor. */
 export const JWT_STRATEGY = 'jwt';
 
@@ -51,11 +61,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       secretOrKeyProvider: (_req: Request, rawJwt: string, done: (err: unknown, key?: unknown) => void) => {
         const kid = kidOf(rawJwt);
         if (!kid) return done(null, undefined);
-        // a failure to load the keys (the database down) reaches the Authenticator as passport-jwt's `fail`
-        // with this error, which is no verdict on the token: it is thrown on there
+        // a failure to load the keys (the database down) reaches the Authenticator as passport-jwt's `fail`,
+        // like a verdict on the token, which it is not: marked, so that it is thrown on there
         keys.verificationKey(kid).then(
           (key) => done(null, key ?? undefined),
-          (err) => done(err),
+          (err) => done(new VerificationKeysUnavailable(err)),
         );
       },
     } as StrategyOptionsWithRequest);

@@ -5,6 +5,7 @@ import { Strategy } from 'passport-jwt';
 import { Authenticator } from '../../src/auth/authenticator.js';
 import { SsoLoginService } from '../../src/sign-in/identity-providers/sso-login.service.js';
 import { TokensService } from '../../src/credentials/tokens/tokens.service.js';
+import { SigningKeysService } from '../../src/base/keys/signing-keys.service.js';
 import type { UserEntity } from '../../src/base/model/user.entity.js';
 import { createDomain, createUser } from '../factories/index.js';
 import { bearer, tokenFor } from '../utils/auth.js';
@@ -139,6 +140,7 @@ describe('the Authenticator and its credential sources', () => {
       'eyJhbGciOiJFUzI1NiIsImtpZCI6IjAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMCJ9.e30.AAAA',
     ],
     ['the token with its signature cut', () => login.split('.').slice(0, 2).join('.') + '.'],
+    ['a signature one character too long', () => `${login}A`],
   ])('hostile session cookie (%s): the sign-in form, never a 5xx', async (_name, value) => {
     const raw = typeof value === 'function' ? value() : value;
     const res = await consent(`${SESSION_COOKIE}=${raw}`).expect(200);
@@ -182,6 +184,14 @@ describe('the Authenticator and its credential sources', () => {
       const page = await t.http.get(`${consentPath}&saml_code=${'a'.repeat(43)}`).expect(503);
       expect(page.text).toContain('Temporarily unavailable');
       expect(page.text).not.toContain('Single sign-on failed');
+    });
+
+    it('database down while the verification key is read: a 503, not the 401 of a bad token', async () => {
+      jest.spyOn(SigningKeysService.prototype, 'verificationKey').mockRejectedValue(outage() as never);
+      const api = await t.http.get('/API/auth/v1/auth/token/').set(bearer(login)).expect(503);
+      expect(api.headers['retry-after']).toBe('5');
+      const page = await consent(`${SESSION_COOKIE}=${login}`).expect(503);
+      expect(loginForm(page.text)).toBe(false);
     });
 
     it('a bug: the 500 page, not the sign-in form', async () => {

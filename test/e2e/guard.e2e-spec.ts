@@ -98,6 +98,23 @@ describe('the guard: authentication and authorization of every request', () => {
       await t.http.get(VALIDATE).set(bearer(token)).expect(200);
     });
 
+    // jsonwebtoken's ECDSA decoder throws a TypeError, not a JsonWebTokenError, for a signature that is not
+    // 64 bytes: still the token's verdict, never a 5xx
+    it.each([
+      ['a character appended', (s: string) => `${s}A`],
+      ['a character removed', (s: string) => s.slice(0, -1)],
+      ['half of it', (s: string) => s.slice(0, s.length / 2)],
+      ['65 bytes of zeros', () => Buffer.alloc(65).toString('base64url')],
+    ])('a signature of the wrong length (%s) → 401', async (_n, alter) => {
+      const { token } = await tokenFor(t, user);
+      const [h, p, s] = token.split('.');
+      const res = await t.http
+        .get(VALIDATE)
+        .set(bearer([h, p, alter(s)].join('.')))
+        .expect(401);
+      expect(res.body).toEqual(INVALID);
+    });
+
     it('alg "none" → 401', async () => {
       const { token } = await tokenFor(t, user);
       const header = decodeProtectedHeader(token);
