@@ -1,7 +1,6 @@
-import { applyDecorators, Delete, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Authenticated, type AuthenticatedOptions } from '../auth/authenticated.decorator.js';
-import { ApiErrors } from './api-errors.js';
+import type { Type } from '@nestjs/common';
+import type { AuthenticatedOptions } from '../auth/authenticated.decorator.js';
+import { Route } from './route.js';
 
 /** One resource family of a controller: its list, create and by-id routes, from one spec. */
 export interface CrudRoutesSpec {
@@ -21,19 +20,12 @@ export interface CrudRoutesSpec {
  */
 export function CrudRoutes(spec: CrudRoutesSpec) {
   const byId = `:${spec.param}`;
-  const route = (summary: string, ...more: (MethodDecorator | ClassDecorator)[]) =>
-    applyDecorators(Authenticated(spec.policy), ApiOperation({ summary }), ...more);
+  const { policy, summaries } = spec;
   return {
-    list: route(spec.summaries.list, Get(), ApiOkResponse({ type: spec.list })),
-    create: route(spec.summaries.create, Post(), ApiCreatedResponse({ type: spec.item })),
-    get: route(spec.summaries.get, Get(byId), ApiOkResponse({ type: spec.item }), ApiErrors(404)),
-    update: route(spec.summaries.update, Patch(byId), ApiOkResponse({ type: spec.item }), ApiErrors(404)),
-    remove: route(
-      spec.summaries.remove,
-      Delete(byId),
-      HttpCode(204),
-      ApiNoContentResponse({ description: 'Deleted' }),
-      ApiErrors(404),
-    ),
+    list: Route.get({ summary: summaries.list, policy, ok: spec.list }),
+    create: Route.post({ summary: summaries.create, policy, created: spec.item }),
+    get: Route.get(byId, { summary: summaries.get, policy, ok: spec.item, errors: [404] }),
+    update: Route.patch(byId, { summary: summaries.update, policy, ok: spec.item, errors: [404] }),
+    remove: Route.delete(byId, { summary: summaries.remove, policy, noContent: 'Deleted', errors: [404] }),
   };
 }

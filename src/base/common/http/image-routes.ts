@@ -1,6 +1,5 @@
 import {
   applyDecorators,
-  Delete,
   Get,
   HttpCode,
   type NestInterceptor,
@@ -8,18 +7,12 @@ import {
   type Type,
   UseInterceptors,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiNoContentResponse,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiResponse,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiPayloadTooLargeResponse, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated, type AuthenticatedOptions, Public } from '../auth/authenticated.decorator.js';
 import { ErrorsDto } from '../errors/errors.dto.js';
 import { ApiErrors, type ErrorSpec } from './api-errors.js';
+import { Route } from './route.js';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from './image-upload.js';
 
 /** An image upload route: the feature's interceptor, both body forms and the 413 in the OpenAPI document. */
@@ -97,7 +90,7 @@ export function ImageRoutes(spec: ImageRoutesSpec): {
 } {
   const stack = (...decorators: (MethodDecorator | ClassDecorator)[]) =>
     applyDecorators(...decorators.reverse());
-  const missing = ApiErrors({ 404: spec.missing });
+  const missing = { 404: spec.missing };
   return {
     upload: stack(
       Post(spec.path),
@@ -108,20 +101,18 @@ export function ImageRoutes(spec: ImageRoutesSpec): {
       ApiResponse({ status: spec.uploaded.status, type: spec.uploaded.type }),
       ApiErrors(...(spec.uploadErrors ?? [])),
     ),
-    remove: stack(
-      Delete(spec.path),
-      HttpCode(204),
-      Authenticated(spec.write),
-      ApiOperation({ summary: spec.summaries.remove }),
-      ApiNoContentResponse({ description: 'Removed' }),
-      missing,
-    ),
+    remove: Route.delete(spec.path, {
+      summary: spec.summaries.remove,
+      policy: spec.write,
+      noContent: 'Removed',
+      errors: [missing],
+    }),
     get: stack(
       Get(spec.path),
       spec.read === 'public' ? Public() : Authenticated(spec.read),
       ApiOperation({ summary: spec.summaries.get }),
       ImageAnswer(),
-      missing,
+      ApiErrors(missing),
     ),
   };
 }

@@ -1,8 +1,8 @@
-import { applyDecorators, Patch, Put, type Type } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Authenticated, type AuthenticatedOptions } from '../auth/authenticated.decorator.js';
-import { ApiErrors, type ErrorSpec } from './api-errors.js';
+import type { AuthenticatedOptions } from '../auth/authenticated.decorator.js';
+import type { ErrorSpec } from './api-errors.js';
+import { Route } from './route.js';
 
 /** One update offered as PUT and as PATCH: the path, policy, answer and errors they share, and each summary. */
 export interface PutAndPatchSpec {
@@ -32,17 +32,10 @@ export function PutAndPatch(spec: PutAndPatchSpec): {
   patch: MethodDecorator;
   both: (putName: string) => MethodDecorator;
 } {
-  // applied in the order a stack of decorators is (bottom up), so the answers merge as they always did
-  const route = (method: MethodDecorator, summary: string) =>
-    applyDecorators(
-      ApiErrors(...(spec.errors ?? [])),
-      ApiOkResponse({ type: spec.ok }),
-      ApiOperation({ summary }),
-      Authenticated(spec.policy),
-      method,
-    );
-  const put = route(Put(spec.path), spec.put);
-  const patch = route(Patch(spec.path), spec.patch);
+  const route = (verb: typeof Route.put, summary: string) =>
+    verb(spec.path, { summary, policy: spec.policy ?? {}, ok: spec.ok, errors: spec.errors });
+  const put = route(Route.put, spec.put);
+  const patch = route(Route.patch, spec.patch);
   const both =
     (putName: string): MethodDecorator =>
     (target, key, descriptor) => {
