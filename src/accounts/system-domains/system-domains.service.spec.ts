@@ -5,8 +5,8 @@ import { DomainScheduleWorker } from './domain-schedule.worker.js';
 import type { ScheduledChange, SystemDomainsRepository } from './system-domains.repository.js';
 import { BUILTIN_APP_NAME, SystemDomainsService } from './system-domains.service.js';
 import { fixedClock, recordingEvents, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: true } as unknown as EntityManager;
 
 function worker(rounds: ScheduledChange[][]) {

@@ -11,9 +11,8 @@ import type { AppsRepository } from './apps.repository.js';
 import type { ExternalAuthRequestDto } from './dto/external-auth.dto.js';
 import { ExternalAuthService } from './external-auth.service.js';
 import { authContext, fixedClock, repoWithTransaction, uniqueViolation } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const SECRET = 'a-secret-of-enough-length-0123456789';
 
 const app = (over: Partial<AppEntity> = {}): AppEntity =>

@@ -2,8 +2,8 @@ import { jest } from '@jest/globals';
 import type { BaseConfig } from '../../base/config/config.js';
 import type { MailRepository } from './mail.repository.js';
 import { MailService } from './mail.service.js';
+import { EM } from '../../../test/utils/fakes/fixtures.js';
 
-const EM = { em: true };
 const CONFIG = { auth: { keyEncryptionSecret: 's'.repeat(32) } } as BaseConfig;
 
 function setup({ recent = 0, unsealed = [] as { id: string; body: string }[] } = {}) {

@@ -6,8 +6,8 @@ import type { WebhookSecrets } from './webhook-secrets.js';
 import { FAILING_AFTER, WebhookWorker } from './webhook-worker.service.js';
 import type { ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const clock = fixedClock(NOW);
 const EVENT: WebhookEvent = {
   systemDomainId: 'd1',

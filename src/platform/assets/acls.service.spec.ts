@@ -6,10 +6,8 @@ import type { AssetPermissionsService } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import type { AssetsRepository } from './assets.repository.js';
 import { authContext, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { EM, MANAGER, NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const ASSET = 'a1';
 const ALL: AssetPermission[] = ['read', 'write', 'delete', 'change-acl'];
 const auth = authContext();

@@ -2,9 +2,8 @@ import { jest } from '@jest/globals';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { AssetPermissionsService } from './asset-permissions.js';
 import type { AssetsRepository } from './assets.repository.js';
+import { EM, MANAGER } from '../../../test/utils/fakes/fixtures.js';
 
-const EM = { em: 'tx' };
-const MANAGER = { em: 'manager' };
 const auth = (over: Partial<AuthContext> = {}) =>
   ({ userId: 'u1', systemDomainId: 'd1', isAdmin: false, isSuperAdmin: false, ...over }) as AuthContext;
 

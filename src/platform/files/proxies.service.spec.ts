@@ -11,8 +11,8 @@ import { ProxiesService } from './proxies.service.js';
 import type { ProxiesRepository, ProxyWithFile } from './proxies.repository.js';
 import type { StoragesService } from './storages.service.js';
 import { fixedClock, repoWithTransaction, wire } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const TX = { tx: true };
 const caller = { userId: 'u1', systemDomainId: 'd1' } as AuthContext;
 

@@ -8,6 +8,7 @@ import type { SignInAuthority, TenantAssertion } from '../login/sign-in-authorit
 import type { IdentityProvidersRepository, TakenLoginCode } from './identity-providers.repository.js';
 import type { AcceptedAssertion } from './saml.service.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
 
 // the group mappings run in the sign-on's transaction over the groups' repository: faked here, they say which
 // groups the assertion named and for whom
@@ -20,10 +21,8 @@ const { SsoLoginService, CODE_TTL_MS } = await import('./sso-login.service.js');
 const { SignInRefusal } = await import('../login/sign-in-authority.js');
 const { SamlRefusal } = await import('./saml.service.js');
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const OWN = 'https://auth.example.test';
 const APP = 'https://app.corp.test/home';
-const EM = { em: true };
 const config = { http: { publicBaseUrl: OWN } } as unknown as BaseConfig;
 
 const idp = (settings: Record<string, unknown> = {}, over: Partial<IdentityProviderEntity> = {}) =>

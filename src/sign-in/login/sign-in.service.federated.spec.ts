@@ -11,12 +11,12 @@ import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
 import type { LiveMembership, LoginRepository } from './login.repository.js';
 import { SignInService, type TenantMethod } from './sign-in.service.js';
 import { fixedClock, passThroughTransaction } from '../../../test/utils/fakes.js';
+import { NOW } from '../../../test/utils/fakes/fixtures.js';
 
 // SignInService.signInToDomain: a tenant's authenticator vouched for a person in one domain. Where the
 // authenticator asks for it (a directory: the service's own second factor still applies), a factor owed gives
 // a temporary token, tenant-marked with the authority's ceiling; SAML and OpenID never owe here.
 
-const NOW = new Date('2026-05-01T12:00:00Z');
 const EM = { em: 'tx' } as unknown as EntityManager;
 const MANAGER = { em: 'outside' } as unknown as EntityManager;
 const ORIGIN: AuditOrigin = {

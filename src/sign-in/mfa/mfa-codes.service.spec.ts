@@ -5,14 +5,13 @@ import type { MailService } from '../../delivery/mail/mail.service.js';
 import { MfaCodes, wellFormed } from './mfa-codes.service.js';
 import type { MfaRepository } from './mfa.repository.js';
 import { fixedClock, repoWithTransaction } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
 
 const config = {
   auth: { keyEncryptionSecret: 'k'.repeat(40) },
   database: { dataDir: 'memory://' },
 } as AppConfig;
-const NOW = new Date('2026-05-01T12:00:00Z');
 const clock = fixedClock(NOW);
-const EM = { em: true };
 
 function setup() {
   const repo = repoWithTransaction(EM, {

@@ -9,9 +9,8 @@ import { NewDomainService } from './new-domain.service.js';
 import type { OnboardingRepository } from './onboarding.repository.js';
 import type { RegistrationConfig } from './registration-config.js';
 import { uniqueViolation } from '../../../test/utils/fakes.js';
+import { EM, NOW } from '../../../test/utils/fakes/fixtures.js';
 
-const EM = { em: true };
-const NOW = new Date('2026-05-01T12:00:00Z');
 const UNIQUE = uniqueViolation();
 const config = { http: { publicBaseUrl: 'https://auth.example.test' } } as unknown as BaseConfig;
 const admin = { email: 'ada@corp.test', first_name: 'Ada', last_name: null, password_hash: '$argon2id$x' };

@@ -4,12 +4,11 @@ import { CSRF_COOKIE, FIELDS, REQ, session, setup, v } from '../../../../test/ut
 import { AuthorizationRequestError, type ValidAuthorization } from '../authorization-request.service.js';
 import { expectPage } from '../../../../test/utils/fakes/pages.js';
 import { expectRethrown } from '../../../../test/utils/fakes/expect.js';
-import { dbOutage } from '../../../../test/utils/fakes/fixtures.js';
+import { NOW, dbOutage } from '../../../../test/utils/fakes/fixtures.js';
 
 // The OpenID Connect steps of the consent page (issue 40); the OAuth ones are consent-flow.service.spec.ts.
 
 describe('ConsentFlow.show: OpenID Connect’s prompt, max_age and login_hint, remembered consent', () => {
-  const NOW = new Date('2026-05-01T12:00:00Z');
   const ISSUER = 'https://auth.example';
   /** A signed-in session whose sign-in was `ago` seconds before NOW (auth_time; or date_created when none). */
   const signedIn = (ago: number, field: 'auth_time' | 'date_created' = 'auth_time') =>
