@@ -1,0 +1,161 @@
+import 'reflect-metadata';
+import { Body, Param, Query, Req } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { Caller } from '../auth/caller.decorator.js';
+import { Route } from './route.js';
+import { body, caller, path, query, ServiceRoutes, uuidParam } from './service-routes.js';
+import { UuidParamPipe } from './uuid-param.pipe.js';
+
+class ItemQueryDto {
+  q?: string;
+}
+class ItemBodyDto {
+  name!: string;
+}
+
+/** The service the routes hand their requests to: what each method received. */
+class ItemsService {
+  calls: unknown[][] = [];
+  list(c: AuthContext, q: ItemQueryDto, p: string) {
+    this.calls.push(['list', c, q, p]);
+    return Promise.resolve('listed');
+  }
+  update(c: AuthContext, id: string, b: ItemBodyDto) {
+    this.calls.push(['update', c, id, b]);
+    return Promise.resolve('updated');
+  }
+  children(c: AuthContext, id: string, childId: string, q: ItemQueryDto) {
+    this.calls.push(['children', c, id, childId, q]);
+    return Promise.resolve('children');
+  }
+}
+
+const items = ServiceRoutes<ItemsService>('items');
+const id = uuidParam('item_id');
+// a decorator each time it is used: a decorator value applied to two methods is not what controllers do
+const getRoute = () => Route.get({ summary: 'List', policy: {}, ok: ItemQueryDto });
+const patchRoute = () => Route.patch(':item_id', { summary: 'Change', policy: {}, ok: ItemBodyDto });
+const childRoute = () =>
+  Route.get(':item_id/children/:child_id', {
+    summary: 'Children',
+    policy: {},
+    ok: ItemBodyDto,
+  });
+
+class Base {
+  inherited(): string {
+    return 'base';
+  }
+}
+
+class Tabled extends items.handlers(
+  {
+    listItems: items.call('list', getRoute(), caller, query(ItemQueryDto), path),
+    updateItem: items.call('update', patchRoute(), caller, id, body(ItemBodyDto)),
+    listChildren: items.call(
+      'children',
+      childRoute(),
+      caller,
+      id,
+      uuidParam('child_id', 'Child'),
+      query(ItemQueryDto),
+    ),
+  },
+  Base,
+) {
+  constructor(readonly items: ItemsService) {
+    super();
+  }
+}
+
+const uuid = new UuidParamPipe();
+class WrittenOut {
+  @getRoute()
+  listItems(@Query() q: ItemQueryDto, @Caller() c: AuthContext, @Req() req: object): void {
+    void [q, c, req];
+  }
+
+  @patchRoute()
+  updateItem(@Param('item_id', uuid) i: string, @Body() b: ItemBodyDto, @Caller() c: AuthContext): void {
+    void [i, b, c];
+  }
+
+  @childRoute()
+  listChildren(
+    @Param('item_id', uuid) i: string,
+    @Param('child_id', new UuidParamPipe('Child')) child: string,
+    @Query() q: ItemQueryDto,
+    @Caller() c: AuthContext,
+  ): void {
+    void [i, child, q, c];
+  }
+}
+
+/** What Nest and Swagger read of one handler: its route metadata, parameter decorators and parameter types. */
+function seen(cls: { prototype: object }, key: string) {
+  const handler = (cls.prototype as Record<string, object>)[key];
+  const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, key) as Record<
+    string,
+    { index: number; data: unknown; pipes: unknown[] }
+  >;
+  return {
+    route: Object.fromEntries(
+      Reflect.getMetadataKeys(handler).map((k: unknown) => [
+        String(k),
+        Reflect.getMetadata(k, handler) as unknown,
+      ]),
+    ),
+    // the recorded order is what the document lists the parameters in
+    args: Object.entries(args).map(([k, v]) => [
+      k.replace(/^[^:]*__customRouteArgs__/, 'custom'),
+      v.index,
+      v.data,
+      v.pipes.map((p) => p?.constructor?.name),
+    ]),
+    types: Reflect.getMetadata('design:paramtypes', cls.prototype, key) as unknown[],
+  };
+}
+
+describe('ServiceRoutes', () => {
+  it.each(['listItems', 'updateItem', 'listChildren'])(
+    '%s: the same route, parameters, parameter order and types as the handler written out',
+    (key) => {
+      const tabled = seen(Tabled, key);
+      const written = seen(WrittenOut, key);
+      expect(tabled.route).toEqual(written.route);
+      expect(tabled.args).toEqual(written.args);
+      expect(tabled.types).toEqual(written.types);
+    },
+  );
+
+  it('calls the service method with the inputs in the table order, the request reduced to its path', async () => {
+    const service = new ItemsService();
+    const controller = new Tabled(service) as unknown as Record<
+      string,
+      (...a: unknown[]) => Promise<unknown>
+    >;
+    const who = { userId: 'u' } as unknown as AuthContext;
+    const q = { q: 'x' };
+    // the handler's parameters come in rank order: path parameters, query, body, caller, request
+    await expect(controller.listItems(q, who, { path: '/API/items/' })).resolves.toBe('listed');
+    await expect(controller.updateItem('i-1', { name: 'n' }, who)).resolves.toBe('updated');
+    await expect(controller.listChildren('i-1', 'c-1', q, who)).resolves.toBe('children');
+    expect(service.calls).toEqual([
+      ['list', who, q, '/API/items/'],
+      ['update', who, 'i-1', { name: 'n' }],
+      ['children', who, 'i-1', 'c-1', q],
+    ]);
+  });
+
+  it('keeps the base class: its methods stay, after the table’s on the prototype chain', () => {
+    const controller = new Tabled(new ItemsService());
+    expect(controller.inherited()).toBe('base');
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(Tabled.prototype))).toEqual([
+      'constructor',
+      'listItems',
+      'updateItem',
+      'listChildren',
+    ]);
+  });
+});
