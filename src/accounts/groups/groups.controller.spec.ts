@@ -1,6 +1,10 @@
 import { jest } from '@jest/globals';
 import { ALL_ROLES } from '../../base/common/auth/roles.js';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import {
+  crudServiceFake,
+  expectNotFound,
+  useControllerSpec,
+} from '../../../test/utils/controller-spec-suite.js';
 import { GroupsController } from './groups.controller.js';
 import { GroupsService } from './groups.service.js';
 
@@ -9,32 +13,21 @@ const GROUP = '66666666-6666-4666-8666-666666666666';
 const USER = '77777777-7777-4777-8777-777777777777';
 
 describe('GroupsController (HTTP layer, faked service)', () => {
-  let s: ControllerSpec<'reader' | 'writer'>;
-  const service = {
-    list: jest.fn(async () => ({ objects: [] })),
+  const service = crudServiceFake(GROUP, {
     basicList: jest.fn(async () => ({ objects: [] })),
-    create: jest.fn(async () => ({ id: GROUP })),
-    get: jest.fn(async () => ({ id: GROUP })),
-    update: jest.fn(async () => ({ id: GROUP })),
-    remove: jest.fn(async () => undefined),
     addMember: jest.fn(async () => ({ id: GROUP })),
     removeMember: jest.fn(async () => undefined),
     addUser: jest.fn(async () => ({ id: GROUP })),
-  };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [GroupsController],
-      providers: [{ provide: GroupsService, useValue: service }],
-      callers: {
-        reader: { roles: ['can_read_groups'] },
-        writer: { roles: ['can_read_groups', 'can_write_groups'] },
-      },
-      entities: { group: { label: 'Group', ids: [GROUP] } },
-    });
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
+  const s = useControllerSpec({
+    controllers: [GroupsController],
+    providers: [{ provide: GroupsService, useValue: service }],
+    callers: {
+      reader: { roles: ['can_read_groups'] },
+      writer: { roles: ['can_read_groups', 'can_write_groups'] },
+    },
+    entities: { group: { label: 'Group', ids: [GROUP] } },
+  });
 
   it('needs a token (401)', async () => {
     await s.http.post(GROUPS).send({ name: 'x', roles: [] }).expect(401);
@@ -86,16 +79,12 @@ describe('GroupsController (HTTP layer, faked service)', () => {
   });
 
   it('another domain’s group, and a malformed id, are 404 “Group not found”; a malformed user id too', async () => {
-    for (const call of [
-      s.http.get(`${GROUPS}/${GROUP}/`),
-      s.http.patch(`${GROUPS}/${GROUP}/`).send({ name: 'mine' }),
-      s.http.delete(`${GROUPS}/${GROUP}/`),
-    ]) {
-      expect((await call.set(s.as('otherAdmin')).expect(404)).body).toEqual({ errors: ['Group not found'] });
-    }
-    expect((await s.http.get(`${GROUPS}/nope/`).set(s.as('admin')).expect(404)).body).toEqual({
-      errors: ['Group not found'],
-    });
+    await expectNotFound(s, [['otherAdmin', GROUP]], 'Group not found', (id) => [
+      s.http.get(`${GROUPS}/${id}/`),
+      s.http.patch(`${GROUPS}/${id}/`).send({ name: 'mine' }),
+      s.http.delete(`${GROUPS}/${id}/`),
+    ]);
+    await expectNotFound(s, [['admin', 'nope']], 'Group not found', (id) => [s.http.get(`${GROUPS}/${id}/`)]);
     const res = await s.http.post(`${GROUPS}/${GROUP}/members/nope`).set(s.as('admin')).expect(404);
     expect(res.body).toEqual({ errors: ['User not found'] });
     expect(service.get).not.toHaveBeenCalled();

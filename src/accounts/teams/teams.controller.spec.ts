@@ -1,5 +1,11 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import {
+  crudServiceFake,
+  expectFieldErrors,
+  expectNotFound,
+  hiddenFromCallers,
+  useControllerSpec,
+} from '../../../test/utils/controller-spec-suite.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { GroupLogosService } from './group-logos.service.js';
 import { TeamsController } from './teams.controller.js';
@@ -8,32 +14,19 @@ const TEAMS = '/API/users/v1/teams';
 const TEAM = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 
 describe('TeamsController (HTTP layer, faked services)', () => {
-  let s: ControllerSpec<'reader' | 'writer'>;
-  const kinds = {
-    list: jest.fn(async () => ({ objects: [] })),
-    basic: jest.fn(async () => ({ objects: [] })),
-    create: jest.fn(async () => ({ id: TEAM })),
-    get: jest.fn(async () => ({ id: TEAM })),
-    update: jest.fn(async () => ({ id: TEAM })),
-    remove: jest.fn(async () => undefined),
-  };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [TeamsController],
-      providers: [
-        { provide: GroupKindsService, useValue: kinds },
-        { provide: GroupLogosService, useValue: {} },
-      ],
-      callers: {
-        reader: { roles: ['can_read_groups'] },
-        writer: { roles: ['can_read_groups', 'can_write_groups'] },
-      },
-      entities: { team: { label: 'Team', ids: [TEAM] } },
-    });
+  const kinds = crudServiceFake(TEAM, { basic: jest.fn(async () => ({ objects: [] })) });
+  const s = useControllerSpec({
+    controllers: [TeamsController],
+    providers: [
+      { provide: GroupKindsService, useValue: kinds },
+      { provide: GroupLogosService, useValue: {} },
+    ],
+    callers: {
+      reader: { roles: ['can_read_groups'] },
+      writer: { roles: ['can_read_groups', 'can_write_groups'] },
+    },
+    entities: { team: { label: 'Team', ids: [TEAM] } },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('needs a token (401)', async () => {
     await s.http.get(`${TEAMS}/`).expect(401);
@@ -63,24 +56,15 @@ describe('TeamsController (HTTP layer, faked services)', () => {
     [{ name: 7 }, ['name']],
     [{ name: 'a\u0000' }, ['name']],
   ])('refuses the body %j with 400 naming %j', async (sent, fields) => {
-    const res = await s.http.post(`${TEAMS}/`).set(s.as('writer')).send(sent).expect(400);
-    expect(Object.keys(res.body.errors as object)).toEqual(fields);
+    await expectFieldErrors(s.http.post(`${TEAMS}/`).set(s.as('writer')).send(sent), fields, 'in order');
     expect(kinds.create).not.toHaveBeenCalled();
   });
 
   it('another domain’s team, an unknown or a malformed id is a 404 “Team not found”', async () => {
-    for (const [who, id] of [
-      ['otherAdmin', TEAM],
-      ['admin', '0e0e0e0e-0000-4000-8000-00000000ffff'],
-      ['admin', 'nonsense'],
-    ] as const) {
-      for (const call of [
-        s.http.get(`${TEAMS}/${id}/`),
-        s.http.patch(`${TEAMS}/${id}/`).send({ name: 'x' }),
-      ]) {
-        expect((await call.set(s.as(who)).expect(404)).body).toEqual({ errors: ['Team not found'] });
-      }
-    }
+    await expectNotFound(s, hiddenFromCallers(TEAM), 'Team not found', (id) => [
+      s.http.get(`${TEAMS}/${id}/`),
+      s.http.patch(`${TEAMS}/${id}/`).send({ name: 'x' }),
+    ]);
     expect(kinds.get).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import { expectNotFound, useControllerSpec } from '../../../test/utils/controller-spec-suite.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
 import { TokenQueriesService } from '../tokens/token-queries.service.js';
 import { TokensController } from './tokens.controller.js';
@@ -10,7 +10,6 @@ const APP = '88888888-8888-4888-8888-888888888888';
 const ok = (r: { status: number }) => expect(r.status).toBeLessThan(300);
 
 describe('TokensController (HTTP layer, faked services)', () => {
-  let s: ControllerSpec<'colleague' | 'frozen' | 'deactivated' | 'tokenReader'>;
   const lifecycle = {
     describeCurrent: jest.fn(async () => ({ id: 'current' })),
     renew: jest.fn(async () => ({ token: 't' })),
@@ -21,28 +20,23 @@ describe('TokensController (HTTP layer, faked services)', () => {
     listForUser: jest.fn(async () => ({ objects: [] })),
     listForApp: jest.fn(async () => ({ objects: [] })),
   };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [TokensController],
-      providers: [
-        { provide: TokenLifecycleService, useValue: lifecycle },
-        { provide: TokenQueriesService, useValue: queries },
-      ],
-      callers: {
-        colleague: {},
-        frozen: { status: 'FROZEN' },
-        deactivated: { status: 'DEACTIVATED' },
-        tokenReader: { roles: ['can_read_tokens'] },
-      },
-      entities: {
-        token: { label: 'Token', ids: [TOKEN], owners: { [TOKEN]: 'user' } },
-        app: { label: 'App', ids: [APP] },
-      },
-    });
+  const s = useControllerSpec({
+    controllers: [TokensController],
+    providers: [
+      { provide: TokenLifecycleService, useValue: lifecycle },
+      { provide: TokenQueriesService, useValue: queries },
+    ],
+    callers: {
+      colleague: {},
+      frozen: { status: 'FROZEN' },
+      deactivated: { status: 'DEACTIVATED' },
+      tokenReader: { roles: ['can_read_tokens'] },
+    },
+    entities: {
+      token: { label: 'Token', ids: [TOKEN], owners: { [TOKEN]: 'user' } },
+      app: { label: 'App', ids: [APP] },
+    },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('needs a token (401); the temporary sign-in token and a deactivated domain’s are refused (401)', async () => {
     const res = await s.http.get(`${AUTH}/token`).expect(401);
@@ -76,15 +70,15 @@ describe('TokensController (HTTP layer, faked services)', () => {
     expect(lifecycle.describe).toHaveBeenCalledWith(TOKEN, s.callers.user);
     await s.http.get(`${AUTH}/token/${TOKEN}`).set(s.as('admin')).expect(200);
     lifecycle.describe.mockClear();
-    for (const [who, id] of [
+    const hidden = [
       ['colleague', TOKEN],
       ['otherAdmin', TOKEN],
       ['admin', 'nonsense'],
-    ] as const) {
-      for (const call of [s.http.get(`${AUTH}/token/${id}`), s.http.delete(`${AUTH}/token/${id}`)]) {
-        expect((await call.set(s.as(who)).expect(404)).body).toEqual({ errors: ['Token not found'] });
-      }
-    }
+    ] as const;
+    await expectNotFound(s, hidden, 'Token not found', (id) => [
+      s.http.get(`${AUTH}/token/${id}`),
+      s.http.delete(`${AUTH}/token/${id}`),
+    ]);
     expect(lifecycle.describe).not.toHaveBeenCalled();
     expect(lifecycle.revoke).not.toHaveBeenCalled();
   });

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import { useControllerSpec } from '../../../test/utils/controller-spec-suite.js';
 import { AclsController } from './acls.controller.js';
 import { AclsService } from './acls.service.js';
 import { ASSET_ACCESS } from './asset-access.js';
@@ -25,33 +25,27 @@ function fakeAcls() {
 }
 
 describe('the entity ACL family (assets and collections; HTTP layer, faked services)', () => {
-  let s: ControllerSpec<'reader' | 'collectionReader'>;
   const assets = fakeAcls();
   const collections = fakeAcls();
-
-  beforeAll(async () => {
-    const asset = { label: 'Asset', ids: [ASSET] };
-    const collection = { label: 'Collection', ids: [COLLECTION] };
-    s = await controllerSpec({
-      controllers: [AclsController, CollectionAclsController],
-      providers: [
-        { provide: AclsService, useValue: assets },
-        { provide: CollectionAclsService, useValue: collections },
-      ],
-      callers: {
-        reader: { roles: ['can_read_assets', 'can_write_assets'] },
-        collectionReader: { roles: ['can_read_collections', 'can_write_collections'] },
-      },
-      entities: {
-        [ASSET_ACCESS.read]: asset,
-        [ASSET_ACCESS['change-acl']]: asset,
-        [COLLECTION_ACCESS.read]: collection,
-        [COLLECTION_ACCESS['change-acl']]: collection,
-      },
-    });
+  const asset = { label: 'Asset', ids: [ASSET] };
+  const collection = { label: 'Collection', ids: [COLLECTION] };
+  const s = useControllerSpec({
+    controllers: [AclsController, CollectionAclsController],
+    providers: [
+      { provide: AclsService, useValue: assets },
+      { provide: CollectionAclsService, useValue: collections },
+    ],
+    callers: {
+      reader: { roles: ['can_read_assets', 'can_write_assets'] },
+      collectionReader: { roles: ['can_read_collections', 'can_write_collections'] },
+    },
+    entities: {
+      [ASSET_ACCESS.read]: asset,
+      [ASSET_ACCESS['change-acl']]: asset,
+      [COLLECTION_ACCESS.read]: collection,
+      [COLLECTION_ACCESS['change-acl']]: collection,
+    },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   /** The administrator's PUT of an entry at `url`, granting read. */
   const grantRead = (url: string) =>

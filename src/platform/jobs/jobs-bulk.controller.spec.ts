@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import { expectFieldErrors, useControllerSpec } from '../../../test/utils/controller-spec-suite.js';
 import { JOB_ACCESS } from './job-access.js';
 import { JobsBulkController } from './jobs-bulk.controller.js';
 import { JobsBulkService } from './jobs-bulk.service.js';
@@ -12,7 +12,6 @@ const JOB = '33333333-3333-4333-8333-333333333333';
 const job = { label: 'Job', ids: [JOB], notFound: () => JobsErrors.NOT_FOUND() };
 
 describe('JobsBulkController (HTTP layer, faked service)', () => {
-  let s: ControllerSpec<'worker'>;
   const bulk = {
     update: jest.fn(async () => ({ objects: [] })),
     remove: jest.fn(async () => undefined),
@@ -20,21 +19,16 @@ describe('JobsBulkController (HTTP layer, faked service)', () => {
     setState: jest.fn(async () => ({ objects: [] })),
   };
   const jobs = { update: jest.fn(async () => ({ id: JOB })) };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      // in the module's order: the bulk routes first, so priority/ and state/ are not read as an id
-      controllers: [JobsBulkController, JobsController],
-      providers: [
-        { provide: JobsBulkService, useValue: bulk },
-        { provide: JobsService, useValue: jobs },
-      ],
-      callers: { worker: { roles: ['can_read_assets', 'can_write_assets'] } },
-      entities: { [JOB_ACCESS.read]: job, [JOB_ACCESS.write]: job },
-    });
+  const s = useControllerSpec({
+    // in the module's order: the bulk routes first, so priority/ and state/ are not read as an id
+    controllers: [JobsBulkController, JobsController],
+    providers: [
+      { provide: JobsBulkService, useValue: bulk },
+      { provide: JobsService, useValue: jobs },
+    ],
+    callers: { worker: { roles: ['can_read_assets', 'can_write_assets'] } },
+    entities: { [JOB_ACCESS.read]: job, [JOB_ACCESS.write]: job },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('priority/ and state/ reach the bulk routes, with the caller and the parsed body', async () => {
     await s.http
@@ -93,8 +87,11 @@ describe('JobsBulkController (HTTP layer, faked service)', () => {
     ['patch', '', { objects: [{ id: JOB, metadata: [] }] }, ['objects.0.metadata']],
     ['patch', '', { objects: [{ id: JOB, type: 'KEYFRAMES' }] }, ['objects.0.type']],
   ] as const)('%s %s %j: 400 naming %j, the service not called', async (method, path, body, fields) => {
-    const res = await s.http[method](`${JOBS}/${path}`).set(s.as('worker')).send(body).expect(400);
-    expect(Object.keys(res.body.errors as object)).toEqual(fields);
+    await expectFieldErrors(
+      s.http[method](`${JOBS}/${path}`).set(s.as('worker')).send(body),
+      fields,
+      'in order',
+    );
     for (const f of Object.values(bulk)) expect(f).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,10 @@
-import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import {
+  crudServiceFake,
+  expectFieldErrors,
+  expectNotFound,
+  hiddenFromCallers,
+  useControllerSpec,
+} from '../../../test/utils/controller-spec-suite.js';
 import { JOB_ACCESS } from './job-access.js';
 import { JobsController } from './jobs.controller.js';
 import { JobsErrors } from './jobs.errors.js';
@@ -10,24 +15,13 @@ const JOB = '33333333-3333-4333-8333-333333333333';
 const job = { label: 'Job', ids: [JOB], notFound: () => JobsErrors.NOT_FOUND() };
 
 describe('JobsController (HTTP layer, faked service)', () => {
-  let s: ControllerSpec<'worker'>;
-  const service = {
-    list: jest.fn(async () => ({ objects: [] })),
-    create: jest.fn(async () => ({ id: JOB })),
-    get: jest.fn(async () => ({ id: JOB })),
-    update: jest.fn(async () => ({ id: JOB })),
-  };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [JobsController],
-      providers: [{ provide: JobsService, useValue: service }],
-      callers: { worker: { roles: ['can_read_assets', 'can_write_assets'] } },
-      entities: { [JOB_ACCESS.read]: job, [JOB_ACCESS.write]: job },
-    });
+  const service = crudServiceFake(JOB);
+  const s = useControllerSpec({
+    controllers: [JobsController],
+    providers: [{ provide: JobsService, useValue: service }],
+    callers: { worker: { roles: ['can_read_assets', 'can_write_assets'] } },
+    entities: { [JOB_ACCESS.read]: job, [JOB_ACCESS.write]: job },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('needs a token (401)', async () => {
     await s.http.get(`${JOBS}/`).expect(401);
@@ -68,25 +62,15 @@ describe('JobsController (HTTP layer, faked service)', () => {
     [{ type: 'TRANSFER', object_id: 'nope' }, ['object_id']],
     [{ type: 'TRANSFER', title: 'a\u0000b' }, ['title']],
   ])('refuses the body %j with 400 naming %j', async (sent, fields) => {
-    const res = await s.http.post(`${JOBS}/`).set(s.as('worker')).send(sent).expect(400);
-    expect(Object.keys(res.body.errors as object)).toEqual(fields);
+    await expectFieldErrors(s.http.post(`${JOBS}/`).set(s.as('worker')).send(sent), fields, 'in order');
     expect(service.create).not.toHaveBeenCalled();
   });
 
   it('another domain’s job, an unknown or a malformed id is a 404 “Job not found”', async () => {
-    for (const [who, id] of [
-      ['otherAdmin', JOB],
-      ['admin', '0e0e0e0e-0000-4000-8000-00000000ffff'],
-      ['admin', 'nonsense'],
-    ] as const) {
-      for (const call of [
-        s.http.get(`${JOBS}/${id}/`),
-        s.http.patch(`${JOBS}/${id}/`).send({ status: 'FAILED' }),
-      ]) {
-        const res = await call.set(s.as(who)).expect(404);
-        expect(res.body).toEqual({ errors: ['Job not found'] });
-      }
-    }
+    await expectNotFound(s, hiddenFromCallers(JOB), 'Job not found', (id) => [
+      s.http.get(`${JOBS}/${id}/`),
+      s.http.patch(`${JOBS}/${id}/`).send({ status: 'FAILED' }),
+    ]);
     expect(service.get).not.toHaveBeenCalled();
     expect(service.update).not.toHaveBeenCalled();
   });

@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import {
+  expectFieldErrors,
+  expectNotFound,
+  hiddenFromCallers,
+  useControllerSpec,
+} from '../../../test/utils/controller-spec-suite.js';
 import { ViewsController } from './views.controller.js';
 import { ViewsService } from './views.service.js';
 
@@ -18,7 +23,6 @@ const answer = {
 };
 
 describe('ViewsController (HTTP layer, faked service)', () => {
-  let s: ControllerSpec<'reader' | 'writer'>;
   const service = {
     list: jest.fn(async () => ({ objects: [] })),
     create: jest.fn(async () => ({ id: VIEW })),
@@ -28,20 +32,15 @@ describe('ViewsController (HTTP layer, faked service)', () => {
     listCategories: jest.fn(async () => ({ objects: [] })),
     createCategory: jest.fn(async () => ({ id: 'c' })),
   };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [ViewsController],
-      providers: [{ provide: ViewsService, useValue: service }],
-      callers: {
-        reader: { roles: ['can_read_assets'] },
-        writer: { roles: ['can_read_assets', 'can_write_assets'] },
-      },
-      entities: { 'metadata-view': { label: 'View', ids: [VIEW] } },
-    });
+  const s = useControllerSpec({
+    controllers: [ViewsController],
+    providers: [{ provide: ViewsService, useValue: service }],
+    callers: {
+      reader: { roles: ['can_read_assets'] },
+      writer: { roles: ['can_read_assets', 'can_write_assets'] },
+    },
+    entities: { 'metadata-view': { label: 'View', ids: [VIEW] } },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('needs a token (401)', async () => {
     await s.http.get(`${API}/views/`).expect(401);
@@ -73,21 +72,19 @@ describe('ViewsController (HTTP layer, faked service)', () => {
     [{ ...body, description: 5 }, ['description']],
     [{ ...body, name: 'a\u0000' }, ['name']],
   ])('refuses the body %j with 400 naming %j', async (sent, fields) => {
-    const res = await s.http.post(`${API}/views/`).set(s.as('writer')).send(sent).expect(400);
-    expect(Object.keys(res.body.errors as object).sort()).toEqual([...fields].sort());
+    await expectFieldErrors(
+      s.http.post(`${API}/views/`).set(s.as('writer')).send(sent),
+      fields,
+      'in any order',
+    );
     expect(service.create).not.toHaveBeenCalled();
   });
 
   it('another domain’s view, an unknown or a malformed id is a 404 “View not found”', async () => {
-    for (const [who, id] of [
-      ['otherAdmin', VIEW],
-      ['admin', '0e0e0e0e-0000-4000-8000-00000000ffff'],
-      ['admin', 'nonsense'],
-    ] as const) {
-      for (const call of [s.http.get(`${API}/views/${id}/`), s.http.put(`${API}/views/${id}/`).send(body)]) {
-        expect((await call.set(s.as(who)).expect(404)).body).toEqual({ errors: ['View not found'] });
-      }
-    }
+    await expectNotFound(s, hiddenFromCallers(VIEW), 'View not found', (id) => [
+      s.http.get(`${API}/views/${id}/`),
+      s.http.put(`${API}/views/${id}/`).send(body),
+    ]);
     expect(service.getView).not.toHaveBeenCalled();
   });
 });

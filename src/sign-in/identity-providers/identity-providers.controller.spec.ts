@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { controllerSpec, type ControllerSpec } from '../../../test/utils/controller-spec.js';
+import {
+  crudServiceFake,
+  expectFieldErrors,
+  expectNotFound,
+  useControllerSpec,
+} from '../../../test/utils/controller-spec-suite.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { IdentityProvidersController } from './identity-providers.controller.js';
@@ -10,31 +15,19 @@ const IDP = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
 const bind = { domain: 'example.com', identity_provider_id: IDP };
 
 describe('IdentityProvidersController (HTTP layer, faked services)', () => {
-  let s: ControllerSpec<'userAdmin'>;
-  const idps = {
-    list: jest.fn(async () => ({ objects: [] })),
-    create: jest.fn(async () => ({ id: IDP })),
-    get: jest.fn(async () => ({ id: IDP })),
-    update: jest.fn(async () => ({ id: IDP })),
-    remove: jest.fn(async () => undefined),
-  };
+  const idps = crudServiceFake(IDP);
   const bindings = { bind: jest.fn(async () => bind) };
-
-  beforeAll(async () => {
-    s = await controllerSpec({
-      controllers: [IdentityProvidersController],
-      providers: [
-        { provide: IdentityProvidersService, useValue: idps },
-        { provide: DomainBindingsService, useValue: bindings },
-      ],
-      callers: { userAdmin: { roles: ['can_read_users', 'can_write_users'] } },
-      entities: {
-        identity_provider: { label: 'Identity provider', ids: [IDP], notFound: () => IdpErrors.NOT_FOUND() },
-      },
-    });
+  const s = useControllerSpec({
+    controllers: [IdentityProvidersController],
+    providers: [
+      { provide: IdentityProvidersService, useValue: idps },
+      { provide: DomainBindingsService, useValue: bindings },
+    ],
+    callers: { userAdmin: { roles: ['can_read_users', 'can_write_users'] } },
+    entities: {
+      identity_provider: { label: 'Identity provider', ids: [IDP], notFound: () => IdpErrors.NOT_FOUND() },
+    },
   });
-  afterAll(() => s.close());
-  beforeEach(() => jest.clearAllMocks());
 
   it('needs a token (401)', async () => {
     await s.http.get(`${SAML}/idp/`).expect(401);
@@ -76,26 +69,24 @@ describe('IdentityProvidersController (HTTP layer, faked services)', () => {
     [{ ...bind, force: 'yes' }, ['force']],
     [{ ...bind, domain: 'example.com\u0000' }, ['domain']],
   ])('refuses the binding %j with 400 naming %j', async (sent, fields) => {
-    const res = await s.http.post(`${SAML}/domains/`).set(s.as('admin')).send(sent).expect(400);
-    expect(Object.keys(res.body.errors as object).sort()).toEqual([...fields].sort());
+    await expectFieldErrors(
+      s.http.post(`${SAML}/domains/`).set(s.as('admin')).send(sent),
+      fields,
+      'in any order',
+    );
     expect(bindings.bind).not.toHaveBeenCalled();
   });
 
   it('another domain’s identity provider, or a malformed id, is the 404 “Identity provider does not exist”', async () => {
-    for (const [who, id] of [
+    const hidden = [
       ['otherAdmin', IDP],
       ['admin', 'nonsense'],
-    ] as const) {
-      for (const call of [
-        s.http.get(`${SAML}/idp/${id}/`),
-        s.http.patch(`${SAML}/idp/${id}/`).send({ name: 'x' }),
-        s.http.delete(`${SAML}/idp/${id}/`),
-      ]) {
-        expect((await call.set(s.as(who)).expect(404)).body).toEqual({
-          errors: ['Identity provider does not exist'],
-        });
-      }
-    }
+    ] as const;
+    await expectNotFound(s, hidden, 'Identity provider does not exist', (id) => [
+      s.http.get(`${SAML}/idp/${id}/`),
+      s.http.patch(`${SAML}/idp/${id}/`).send({ name: 'x' }),
+      s.http.delete(`${SAML}/idp/${id}/`),
+    ]);
     expect(idps.update).not.toHaveBeenCalled();
   });
 });
