@@ -7,6 +7,7 @@ import type {
   AuthenticatorRow,
 } from '../../base/database/authenticator-repository.js';
 import type { AuditService } from '../../delivery/audit/audit.service.js';
+import { auditedChange } from './authenticator-change.js';
 
 /**
  * The administration every tenant-configured authenticator shares (a domain's directories, its OpenID
@@ -40,15 +41,9 @@ export abstract class AuthenticatorAdmin<E extends AuthenticatorRow, D> {
 
   async remove(auth: AuthContext, id: string): Promise<void> {
     const row = await this.find(auth, id);
-    await this.repo.transaction(async (em) => {
+    await auditedChange(this.repo, this.audit, auth, this.kind, 'delete', async (em) => {
       await this.repo.remove(em, row.id);
-      await this.audit.change(
-        em,
-        auth,
-        `${this.kind}.changed`,
-        { type: this.kind, id: row.id },
-        { operation: 'delete' },
-      );
+      return row;
     });
   }
 
@@ -60,17 +55,9 @@ export abstract class AuthenticatorAdmin<E extends AuthenticatorRow, D> {
 
   /** Saves the row and its audit record in one transaction; the answer is the row as now stored. */
   protected async saved(auth: AuthContext, row: E, operation: 'create' | 'update'): Promise<D> {
-    const saved = await this.repo.transaction(async (em) => {
-      const out = await this.repo.save(em, row);
-      await this.audit.change(
-        em,
-        auth,
-        `${this.kind}.changed`,
-        { type: this.kind, id: out.id },
-        { operation },
-      );
-      return out;
-    });
+    const saved = await auditedChange(this.repo, this.audit, auth, this.kind, operation, (em) =>
+      this.repo.save(em, row),
+    );
     return this.get(auth, saved.id);
   }
 

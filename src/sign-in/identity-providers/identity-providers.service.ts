@@ -23,10 +23,9 @@ import { validateSettings, type IdpSettings } from './idp-settings.js';
 import { idpView } from './idp-view.js';
 import { HostileXmlError, metadataToSettings } from './saml-xml.js';
 import { AuditService } from '../../delivery/audit/audit.service.js';
+import { auditedChange } from '../federation/authenticator-change.js';
 
 export const SP_KEY_PURPOSE = 'saml-sp-key-encryption';
-
-const IDP_CHANGED = 'identity_provider.changed';
 
 /** Identity providers of the caller's domain (domain administrators); their email domains: DomainBindingsService. */
 @Injectable()
@@ -88,29 +87,21 @@ export class IdentityProvidersService {
 
   async remove(auth: AuthContext, id: string): Promise<void> {
     const idp = await this.find(auth, id);
-    await this.repo.transaction(async (em) => {
+    await auditedChange(this.repo, this.audit, auth, 'identity_provider', 'delete', async (em) => {
       await this.repo.deleteIdp(em, idp.id);
-      await this.audit.change(
-        em,
-        auth,
-        IDP_CHANGED,
-        { type: 'identity_provider', id: idp.id },
-        { operation: 'delete' },
-      );
+      return idp;
     });
   }
 
   /** Saves the IdP and its audit record in one transaction (settings changed: no values in the record). */
-  private async saved(auth: AuthContext, idp: IdentityProviderEntity, operation: string): Promise<void> {
-    await this.repo.transaction(async (em) => {
+  private async saved(
+    auth: AuthContext,
+    idp: IdentityProviderEntity,
+    operation: 'create' | 'update',
+  ): Promise<void> {
+    await auditedChange(this.repo, this.audit, auth, 'identity_provider', operation, async (em) => {
       await this.repo.saveIdp(em, idp);
-      await this.audit.change(
-        em,
-        auth,
-        IDP_CHANGED,
-        { type: 'identity_provider', id: idp.id },
-        { operation },
-      );
+      return idp;
     });
   }
 

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { markEmailVerified } from '../../base/database/email-verified.js';
-import { type DeepPartial, type EntityManager, IsNull, type SelectQueryBuilder } from 'typeorm';
+import {
+  type DeepPartial,
+  type EntityManager,
+  type EntityTarget,
+  IsNull,
+  type ObjectLiteral,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
@@ -36,13 +43,8 @@ export class InvitationsRepository extends FeatureRepository {
   }
 
   /** Inserts an invitation: the row, with its id and creation date (a unique violation for a twin). */
-  async insertInvitation(
-    em: EntityManager,
-    fields: DeepPartial<InvitationEntity>,
-  ): Promise<InvitationEntity> {
-    const invitation = em.create(InvitationEntity, fields);
-    await em.insert(InvitationEntity, invitation);
-    return invitation;
+  insertInvitation(em: EntityManager, fields: DeepPartial<InvitationEntity>): Promise<InvitationEntity> {
+    return insertRow(em, InvitationEntity, fields);
   }
 
   /** Deletes a pending invitation of the domain: whether there was one. */
@@ -70,13 +72,8 @@ export class InvitationsRepository extends FeatureRepository {
   }
 
   /** Inserts an invitation link: the row, with its id. */
-  async insertLink(
-    em: EntityManager,
-    fields: DeepPartial<InvitationLinkEntity>,
-  ): Promise<InvitationLinkEntity> {
-    const link = em.create(InvitationLinkEntity, fields);
-    await em.insert(InvitationLinkEntity, link);
-    return link;
+  insertLink(em: EntityManager, fields: DeepPartial<InvitationLinkEntity>): Promise<InvitationLinkEntity> {
+    return insertRow(em, InvitationLinkEntity, fields);
   }
 
   /** A link that must be there (its id was just read in `em`'s transaction). */
@@ -115,10 +112,8 @@ export class InvitationsRepository extends FeatureRepository {
   }
 
   /** Inserts a new account: the row, with its id. */
-  async insertAccount(em: EntityManager, fields: DeepPartial<UserEntity>): Promise<UserEntity> {
-    const user = em.create(UserEntity, fields);
-    await em.insert(UserEntity, user);
-    return user;
+  insertAccount(em: EntityManager, fields: DeepPartial<UserEntity>): Promise<UserEntity> {
+    return insertRow(em, UserEntity, fields);
   }
 
   /** Whether an account with this email is a member of the domain. */
@@ -255,4 +250,15 @@ export class InvitationsRepository extends FeatureRepository {
       ids,
     ]);
   }
+}
+
+/** Inserts a row: the entity, with what the insert generated (its id, its creation date). */
+async function insertRow<T extends ObjectLiteral>(
+  em: EntityManager,
+  target: EntityTarget<T>,
+  fields: DeepPartial<T>,
+): Promise<T> {
+  const row = em.create(target, fields);
+  await em.insert(target, row);
+  return row;
 }

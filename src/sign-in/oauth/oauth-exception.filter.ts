@@ -1,19 +1,12 @@
-import {
-  type ArgumentsHost,
-  Catch,
-  type ExceptionFilter,
-  HttpException,
-  Logger,
-  Optional,
-} from '@nestjs/common';
+import { Catch, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../base/common/errors/api-error.js';
 import type { AppEntity } from '../../base/model/app.entity.js';
 import { allowOrigin } from '../../base/common/http/cors.js';
 import { isUnavailable } from '../../base/common/errors/unavailable.js';
-import { answerAfterCharge, errorText } from '../../base/common/filters/api-exception.filter.js';
-import { RateLimiter } from '../../base/common/rate-limit/rate-limiter.js';
+import { errorText } from '../../base/common/filters/api-exception.filter.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
+import { SurfaceExceptionFilter } from './surface-exception.filter.js';
 
 /**
  * The token, revocation and introspection endpoints answer in RFC 6749 form `{error, error_description}`;
@@ -21,27 +14,19 @@ import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
  * `temporarily_unavailable`.
  */
 @Catch()
-export class OAuthExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('OAuth');
+export class OAuthExceptionFilter extends SurfaceExceptionFilter<OAuthError> {
+  protected override readonly logger = new Logger('OAuth');
 
-  constructor(@Optional() private readonly limiter?: RateLimiter) {}
-
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    const req = host.switchToHttp().getRequest<Request>();
-    if (res.headersSent) return;
-    const err = this.toOAuthError(exception, req);
-    answerAfterCharge(this.limiter, req, res, () => {
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Pragma', 'no-cache');
-      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      const client = (req as Request & { oauthClient?: AppEntity }).oauthClient;
-      if (client) allowOrigin(req, res, client);
-      res.status(err.status).json({ error: err.error, error_description: err.description });
-    });
+  protected override render(err: OAuthError, req: Request, res: Response): void {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    const client = (req as Request & { oauthClient?: AppEntity }).oauthClient;
+    if (client) allowOrigin(req, res, client);
+    res.status(err.status).json({ error: err.error, error_description: err.description });
   }
 
-  private toOAuthError(exception: unknown, req: Request): OAuthError {
+  protected override translate(exception: unknown, req: Request): OAuthError {
     if (exception instanceof OAuthError) return exception;
     if (exception instanceof ApiError) {
       const text = errorText(exception);

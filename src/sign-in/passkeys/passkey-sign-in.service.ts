@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Clock } from '../../base/common/clock.js';
 import { APP_CONFIG, type BaseConfig } from '../../base/config/config.js';
@@ -12,8 +13,8 @@ import type { LoginTokenDto, TokenDto } from '../../credentials/tokens/dto/token
 import { tokenView } from '../../credentials/tokens/token-view.js';
 import { TokensService } from '../../credentials/tokens/tokens.service.js';
 import type { AuditOrigin } from '../../delivery/audit/audit-origin.js';
-import { AuditService } from '../../delivery/audit/audit.service.js';
-import { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { type AuditEntry, AuditService } from '../../delivery/audit/audit.service.js';
+import { type WebhookEvent, WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
 import { MailService } from '../../delivery/mail/mail.service.js';
 import { passkeyAccepted } from '../login/mfa-policy.js';
 import { SignInAuthority } from '../login/sign-in-authority.js';
@@ -230,27 +231,20 @@ export class PasskeySignIn {
     if (outcome !== 'ok') throw notAccepted();
     const used = await this.repo.transaction(async (em) => {
       if (!(await this.repo.recordUse(em, passkey.id, counter, this.clock.now()))) return false;
-      await this.audit.record(
+      await this.onRecord(
         em,
-        { ...origin, actorUserId: user.id },
+        origin,
+        user,
         {
-          systemDomainId: user.system_domain_id,
           action: 'passkey.used',
-          targetType: 'user',
-          targetId: user.id,
           outcome: 'success',
           details: { webauthn_id: passkey.id, second_factor: pending !== null },
         },
+        {
+          operation: 'use',
+          data: { passkey_id: passkey.id, name: passkey.name, second_factor: pending !== null },
+        },
       );
-      await this.events.record(em, {
-        eventType: 'users',
-        realm: 'webauthn',
-        operation: 'use',
-        objectId: user.id,
-        data: { passkey_id: passkey.id, name: passkey.name, second_factor: pending !== null },
-        requestId: origin.requestId,
-        systemDomainId: user.system_domain_id,
-      });
       return true;
     });
     // another use of the same counter value won the compare-and-set meanwhile: this one is a replay
@@ -297,32 +291,45 @@ export class PasskeySignIn {
     throw notAccepted();
   }
 
+  /** What a passkey did to its user's sign-in, in `em`: the audit record on the user, the `webauthn` event. */
+  private async onRecord(
+    em: EntityManager,
+    origin: AuditOrigin,
+    user: UserEntity,
+    entry: Pick<AuditEntry, 'action' | 'outcome' | 'details'>,
+    event: Pick<WebhookEvent, 'operation' | 'data'>,
+  ): Promise<void> {
+    await this.audit.record(
+      em,
+      { ...origin, actorUserId: user.id },
+      { ...entry, systemDomainId: user.system_domain_id, targetType: 'user', targetId: user.id },
+    );
+    await this.events.record(em, {
+      ...event,
+      eventType: 'users',
+      realm: 'webauthn',
+      objectId: user.id,
+      requestId: origin.requestId,
+      systemDomainId: user.system_domain_id,
+    });
+  }
+
   /** A valid assertion with a counter that went back: a cloned authenticator. Flagged, on record, mailed. */
   private async flagCloned(origin: AuditOrigin, user: UserEntity, passkey: PasskeyWithKey): Promise<void> {
     const at = this.clock.now();
     await this.repo.transaction(async (em) => {
       await this.repo.flag(em, passkey.id, at);
-      await this.audit.record(
+      await this.onRecord(
         em,
-        { ...origin, actorUserId: user.id },
+        origin,
+        user,
         {
-          systemDomainId: user.system_domain_id,
           action: 'passkey.flagged',
-          targetType: 'user',
-          targetId: user.id,
           outcome: 'failure',
           details: { webauthn_id: passkey.id, reason: 'counter_went_back' },
         },
+        { operation: 'update', data: { passkey: passkeyView({ ...passkey, flagged_at: at }) } },
       );
-      await this.events.record(em, {
-        eventType: 'users',
-        realm: 'webauthn',
-        operation: 'update',
-        objectId: user.id,
-        data: { passkey: passkeyView({ ...passkey, flagged_at: at }) },
-        requestId: origin.requestId,
-        systemDomainId: user.system_domain_id,
-      });
       await this.mail.queue(em, {
         kind: 'passkey_flagged',
         to: user.email,

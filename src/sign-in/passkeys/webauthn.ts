@@ -75,6 +75,11 @@ export function requestOptions(
   });
 }
 
+/** What a response must answer to: this ceremony's challenge, from one of our origins, for our RP ID. */
+function expectedCeremony(config: PasskeysConfig, challenge: string) {
+  return { expectedChallenge: challenge, expectedOrigin: config.origins, expectedRPID: config.rpId };
+}
+
 /** A new passkey's verified facts, or the verifier's reason for refusing it. */
 export async function verifyRegistration(
   config: PasskeysConfig,
@@ -96,9 +101,7 @@ export async function verifyRegistration(
   try {
     const v = await verifyRegistrationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: config.origins,
-      expectedRPID: config.rpId,
+      ...expectedCeremony(config, challenge),
       requireUserVerification: false,
       supportedAlgorithmIDs: ALGORITHMS,
     });
@@ -134,9 +137,7 @@ export async function verifyAssertion(
   try {
     const v = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: config.origins,
-      expectedRPID: config.rpId,
+      ...expectedCeremony(config, challenge),
       // the stored counter is compared by the caller, which flags a passkey whose counter went back
       credential: {
         id: passkey.credential_id,

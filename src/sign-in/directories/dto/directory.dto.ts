@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, ValidateIf } from 'class-validator';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
+import { AuthenticatorSettingsField } from '../../federation/settings-field.js';
 import {
   BoolField,
   EmailField,
@@ -91,19 +91,14 @@ export class CreateDirectoryDto {
   @StringField({ minLength: 1, maxLength: 200, description: 'Shown on the sign-in pages' }) name!: string;
   @EnumField(DIRECTORY_TYPES, { enumName: 'DirectoryType' }) type!: DirectoryType;
   @BoolField({ required: false, description: 'Default true' }) enabled?: boolean;
-  @ApiProperty({ type: DirectorySettingsInputDto })
-  @IsObject({ message: 'must be an object' })
-  settings!: Record<string, unknown>;
+  @AuthenticatorSettingsField(DirectorySettingsInputDto, true) settings!: Record<string, unknown>;
 }
 
 export class UpdateDirectoryDto {
   @StringField({ required: false, minLength: 1, maxLength: 200 }) name?: string;
   @EnumField(DIRECTORY_TYPES, { required: false, enumName: 'DirectoryType' }) type?: DirectoryType;
   @BoolField({ required: false }) enabled?: boolean;
-  @ApiPropertyOptional({ type: DirectorySettingsInputDto })
-  @ValidateIf((_o, v) => v !== undefined)
-  @IsObject({ message: 'must be an object' })
-  settings?: Record<string, unknown>;
+  @AuthenticatorSettingsField(DirectorySettingsInputDto, false) settings?: Record<string, unknown>;
 }
 
 export class DirectoryDto {

@@ -1,11 +1,8 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Logger, Optional } from '@nestjs/common';
+import { Catch, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  answerAfterCharge,
-  errorText,
-  toApiError,
-} from '../../../base/common/filters/api-exception.filter.js';
-import { RateLimiter } from '../../../base/common/rate-limit/rate-limiter.js';
+import type { ApiError } from '../../../base/common/errors/api-error.js';
+import { errorText, toApiError } from '../../../base/common/filters/api-exception.filter.js';
+import { SurfaceExceptionFilter } from '../surface-exception.filter.js';
 import { errorPage } from './consent-pages.js';
 
 const NOTE = 'Go back to the application and start again. If this keeps happening, contact its developer.';
@@ -16,32 +13,28 @@ const NOTE = 'Go back to the application and start again. If this keeps happenin
  * Retry-After, anything else a logged 500) and rendered as the page's error page.
  */
 @Catch()
-export class ConsentExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Consent');
+export class ConsentExceptionFilter extends SurfaceExceptionFilter<ApiError> {
+  protected override readonly logger = new Logger('Consent');
 
-  constructor(@Optional() private readonly limiter?: RateLimiter) {}
+  protected override translate(exception: unknown, req: Request): ApiError {
+    return toApiError(exception, req, this.logger);
+  }
 
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) return;
-    const err = toApiError(exception, req, this.logger);
-    answerAfterCharge(this.limiter, req, res, () => {
-      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      if (err.code) res.setHeader('X-Error-Code', err.code);
-      const detail = errorText(err);
-      const title =
-        err.status === 503 ? 'Temporarily unavailable' : err.status >= 500 ? 'Error' : 'Request refused';
-      res
-        .status(err.status)
-        .setHeader('Cache-Control', 'no-store')
-        .setHeader('X-Frame-Options', 'DENY')
-        .setHeader(
-          'Content-Security-Policy',
-          "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-        )
-        .setHeader('Content-Type', 'text/html; charset=utf-8')
-        .send(errorPage(title, detail, NOTE));
-    });
+  protected override render(err: ApiError, _req: Request, res: Response): void {
+    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    if (err.code) res.setHeader('X-Error-Code', err.code);
+    const detail = errorText(err);
+    const title =
+      err.status === 503 ? 'Temporarily unavailable' : err.status >= 500 ? 'Error' : 'Request refused';
+    res
+      .status(err.status)
+      .setHeader('Cache-Control', 'no-store')
+      .setHeader('X-Frame-Options', 'DENY')
+      .setHeader(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      )
+      .setHeader('Content-Type', 'text/html; charset=utf-8')
+      .send(errorPage(title, detail, NOTE));
   }
 }

@@ -2,20 +2,10 @@ import { defineTemplate, LAYOUT, renderPage } from '../../../base/common/html/te
 import { passkeyScriptTags } from '../../../base/common/html/page-scripts.js';
 import type { OtpType } from '../../login/mfa-policy.js';
 import type { AuthorizationParams } from '../authorization-request.service.js';
+import { AUTHORIZATION_PARAMS as QUERY_PARAMS } from '../dto/authorize.dto.js';
 
-export const AUTHORIZATION_PARAMS = [
-  'client_id',
-  'redirect_uri',
-  'response_type',
-  'scope',
-  'state',
-  'code_challenge',
-  'code_challenge_method',
-  'nonce',
-  'prompt',
-  'max_age',
-  'login_hint',
-] as const;
+/** The authorization request's parameters the pages carry: the query's, and OpenID Connect's sign-in ones. */
+export const AUTHORIZATION_PARAMS = [...QUERY_PARAMS, 'prompt', 'max_age', 'login_hint'] as const;
 
 export function requestFields(p: AuthorizationParams): Record<string, string | undefined> {
   return Object.fromEntries(

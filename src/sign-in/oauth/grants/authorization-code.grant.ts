@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
-import { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest } from '../oauth.errors.js';
-import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
-import { OAuthRepository } from '../oauth.repository.js';
+import type { TokenResponse } from '../oauth-tokens.service.js';
 import { VERIFIER_PATTERN, verifierMatches } from '../pkce.js';
 import type { GrantHandler } from './grant.js';
-import { IdTokenService } from '../oidc/id-token.service.js';
+import { UserTokenGrant } from './user-token-grant.js';
 
 /**
  * Exchanges a code: single use (claimed by one conditional UPDATE), 60 seconds, same client, identical
@@ -16,16 +14,9 @@ import { IdTokenService } from '../oidc/id-token.service.js';
  * `openid` the answer carries the id_token (IdTokenService), with the request's nonce.
  */
 @Injectable()
-export class AuthorizationCodeGrant implements GrantHandler {
+export class AuthorizationCodeGrant extends UserTokenGrant implements GrantHandler {
   readonly grantType = 'authorization_code';
   readonly parameters = ['code', 'redirect_uri', 'code_verifier'] as const;
-
-  constructor(
-    private readonly tokens: OAuthTokensService,
-    private readonly clock: Clock,
-    private readonly repo: OAuthRepository,
-    private readonly idTokens: IdTokenService,
-  ) {}
 
   async handle(
     client: AuthenticatedClient,
@@ -67,12 +58,11 @@ export class AuthorizationCodeGrant implements GrantHandler {
     if ('response' in outcome && outcome.response) {
       // OpenID Connect: a grant with `openid` answers an id_token beside the access token
       const { response, code } = outcome;
-      const idToken = await this.idTokens.issue(
+      return this.withIdToken(
         { grantId: code.grant_id, appId: code.app_id, userId: code.user_id, scopes: code.scopes },
-        response.access_token,
+        response,
         true,
       );
-      return idToken ? { ...response, id_token: idToken } : response;
     }
     if ('replayOf' in outcome) {
       if (outcome.replayOf?.used_at)

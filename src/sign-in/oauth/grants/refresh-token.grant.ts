@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditOrigin } from '../../../delivery/audit/audit-origin.js';
-import { Clock } from '../../../base/common/clock.js';
 import { sha256Hex } from '../../../base/common/crypto/secrets.js';
 import type { RefreshFacts } from '../../../credentials/mint/refresh-rotation.js';
 import type { AuthenticatedClient } from '../client-auth.service.js';
 import { invalidGrant, invalidRequest, invalidScope } from '../oauth.errors.js';
-import { OAuthTokensService, type TokenResponse } from '../oauth-tokens.service.js';
+import type { TokenResponse } from '../oauth-tokens.service.js';
 import type { RefreshTokenEntity } from '../../../base/model/refresh-token.entity.js';
-import { OAuthRepository } from '../oauth.repository.js';
 import type { GrantHandler } from './grant.js';
-import { IdTokenService } from '../oidc/id-token.service.js';
+import { UserTokenGrant } from './user-token-grant.js';
 
 /** Refresh tokens this instance issued whose facts it remembers (a bound on memory, not on correctness). */
 const MAX_KNOWN = 10_000;
@@ -27,17 +25,10 @@ const MAX_KNOWN = 10_000;
  * an active member is claimed.
  */
 @Injectable()
-export class RefreshTokenGrant implements GrantHandler {
+export class RefreshTokenGrant extends UserTokenGrant implements GrantHandler {
   readonly grantType = 'refresh_token';
   readonly parameters = ['refresh_token', 'scope'] as const;
   private readonly known = new Map<string, RefreshFacts>();
-
-  constructor(
-    private readonly tokens: OAuthTokensService,
-    private readonly clock: Clock,
-    private readonly repo: OAuthRepository,
-    private readonly idTokens: IdTokenService,
-  ) {}
 
   async handle(
     client: AuthenticatedClient,
@@ -71,12 +62,11 @@ export class RefreshTokenGrant implements GrantHandler {
       // the new token's facts: the same grant, with the scopes it was stored with (narrowed)
       this.remember(sha256Hex(response.refresh_token as string), { ...facts, scopes });
       // OpenID Connect §12.2: a new id_token of the same sign-in (same sub, auth_time, sid), when `openid` stays
-      const idToken = await this.idTokens.issue(
+      return this.withIdToken(
         { grantId: facts.grantId, appId: facts.appId, userId: facts.userId, scopes },
-        response.access_token,
+        response,
         false,
       );
-      return idToken ? { ...response, id_token: idToken } : response;
     }
     // not claimed: find out why (a concurrent presentation won, revoked, expired, the user gone)
     const failed = await this.find(hash, client);

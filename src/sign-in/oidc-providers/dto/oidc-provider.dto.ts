@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, ValidateIf } from 'class-validator';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
+import { AuthenticatorSettingsField } from '../../federation/settings-field.js';
 import {
   BoolField,
   EmailField,
@@ -55,10 +55,7 @@ export class CreateOidcProviderDto {
   })
   scopes?: string[];
   @BoolField({ required: false, description: 'Default true' }) enabled?: boolean;
-  @ApiPropertyOptional({ type: OidcProviderSettingsInputDto })
-  @ValidateIf((_o, v) => v !== undefined)
-  @IsObject({ message: 'must be an object' })
-  settings?: Record<string, unknown>;
+  @AuthenticatorSettingsField(OidcProviderSettingsInputDto, false) settings?: Record<string, unknown>;
 }
 
 export class UpdateOidcProviderDto {
@@ -69,10 +66,7 @@ export class UpdateOidcProviderDto {
   client_secret?: string;
   @StringArrayField({ required: false, maxItems: 20, itemMaxLength: 100 }) scopes?: string[];
   @BoolField({ required: false }) enabled?: boolean;
-  @ApiPropertyOptional({ type: OidcProviderSettingsInputDto })
-  @ValidateIf((_o, v) => v !== undefined)
-  @IsObject({ message: 'must be an object' })
-  settings?: Record<string, unknown>;
+  @AuthenticatorSettingsField(OidcProviderSettingsInputDto, false) settings?: Record<string, unknown>;
 }
 
 export class OidcProviderDto {

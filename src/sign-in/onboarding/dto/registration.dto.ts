@@ -1,12 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
-import {
-  BoolField,
-  EmailField,
-  IntField,
-  PasswordField,
-  StringField,
-} from '../../../base/common/validation/fields.js';
+import { PageQueryDto } from '../../../base/common/http/pagination.dto.js';
+import { BoolField, EmailField, PasswordField, StringField } from '../../../base/common/validation/fields.js';
 import { CountryField } from './fields.js';
 
 /** Body of POST /v1/registrations/ (the spec's Registration). */
@@ -69,11 +64,7 @@ export class RegistrationDto {
   password!: null;
 }
 
-export class CountriesQueryDto {
-  @IntField({ min: 1, max: 10000, required: false, description: 'Page number, 1 to 10000', example: 1 })
-  page: number = 1;
-  @IntField({ min: 1, max: 1000, required: false, description: 'Items per page, 1 to 1000', example: 10 })
-  per_page: number = 10;
+export class CountriesQueryDto extends PickType(PageQueryDto, ['page', 'per_page'] as const) {
   @StringField({
     required: false,
     maxLength: 100,

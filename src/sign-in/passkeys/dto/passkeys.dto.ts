@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
@@ -14,6 +15,16 @@ import {
 /** base64url text (RFC 4648 §5, no padding) of at most `max` characters. */
 const b64 = (max: number, required = true, description?: string) =>
   StringField({ required, maxLength: max, description });
+
+/** A required object of class `type` (a browser's JSON answer), validated field by field. */
+function NestedField(type: new () => object): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type }),
+    IsObject(),
+    ValidateNested(),
+    Type(() => type),
+  );
+}
 
 /** AuthenticatorAttestationResponseJSON: what navigator.credentials.create() answered (base64url fields). */
 export class AttestationResponseDto {
@@ -52,20 +63,12 @@ class CredentialJsonDto {
 
 /** RegistrationResponseJSON (as @simplewebauthn/browser's startRegistration() and browsers' toJSON() give it). */
 export class RegistrationResponseDto extends CredentialJsonDto {
-  @ApiProperty({ type: AttestationResponseDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AttestationResponseDto)
-  response!: AttestationResponseDto;
+  @NestedField(AttestationResponseDto) response!: AttestationResponseDto;
 }
 
 /** AuthenticationResponseJSON (as @simplewebauthn/browser's startAuthentication() and browsers' toJSON() give it). */
 export class AuthenticationResponseDto extends CredentialJsonDto {
-  @ApiProperty({ type: AssertionResponseDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AssertionResponseDto)
-  response!: AssertionResponseDto;
+  @NestedField(AssertionResponseDto) response!: AssertionResponseDto;
 }
 
 export class PasskeyRegistrationDto {
@@ -75,11 +78,7 @@ export class PasskeyRegistrationDto {
     description: 'A name to tell it apart; default: “Passkey”',
   })
   name?: string;
-  @ApiProperty({ type: RegistrationResponseDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RegistrationResponseDto)
-  response!: RegistrationResponseDto;
+  @NestedField(RegistrationResponseDto) response!: RegistrationResponseDto;
 }
 
 export class PasskeyRenameDto {
@@ -96,11 +95,7 @@ export class PasskeyOptionsRequestDto {
 }
 
 export class PasskeyLoginDto {
-  @ApiProperty({ type: AuthenticationResponseDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AuthenticationResponseDto)
-  response!: AuthenticationResponseDto;
+  @NestedField(AuthenticationResponseDto) response!: AuthenticationResponseDto;
   @UuidField({
     required: false,
     description:
