@@ -1,12 +1,17 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  type RouteInput,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import { DirectoriesService } from './directories.service.js';
 import {
   CreateDirectoryDto,
@@ -19,7 +24,7 @@ import {
 import { Route } from '../../base/common/http/route.js';
 
 const admin = { admin: true } as const;
-const uuid = new UuidParamPipe('Directory');
+const id = uuidParam('directory_id', 'Directory');
 const routes = CrudRoutes({
   param: 'directory_id',
   policy: admin,
@@ -33,59 +38,39 @@ const routes = CrudRoutes({
     remove: 'Delete a directory (its email domains are unbound)',
   },
 });
+const directories = ServiceRoutes<DirectoriesService>('directories');
+/** The body's email: the service takes the address alone. */
+const testEmail: RouteInput<string | undefined> = {
+  ...body(DirectoryTestDto),
+  pick: (b: DirectoryTestDto) => b.email,
+};
 
 /** A domain's company directories (docs/federated-login.md): its administrators', in their own domain. */
 @ApiTags('directories')
 @ApiErrors(400)
 @Controller('API/auth/v1/directories')
-export class DirectoriesController {
-  constructor(private readonly directories: DirectoriesService) {}
-
-  @routes.list
-  listDirectories(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
-    return this.directories.list(caller, q, req.path);
-  }
-
-  @routes.create
-  createDirectory(@Body() body: CreateDirectoryDto, @Caller() caller: AuthContext): Promise<DirectoryDto> {
-    return this.directories.create(caller, body);
-  }
-
-  @routes.get
-  getDirectory(
-    @Param('directory_id', uuid) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<DirectoryDto> {
-    return this.directories.get(caller, id);
-  }
-
-  @routes.update
-  updateDirectory(
-    @Param('directory_id', uuid) id: string,
-    @Body() body: UpdateDirectoryDto,
-    @Caller() caller: AuthContext,
-  ): Promise<DirectoryDto> {
-    return this.directories.update(caller, id, body);
-  }
-
-  @routes.remove
-  deleteDirectory(@Param('directory_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.directories.remove(caller, id);
-  }
-
-  @Route.post(':directory_id/test', {
-    summary:
-      'Connect, bind as the service account and (with an email) search once: what each step found, or where ' +
-      'it stopped (no one’s password is tried)',
-    policy: admin,
-    ok: DirectoryTestResultDto,
-    errors: [404],
-  })
-  testDirectory(
-    @Param('directory_id', uuid) id: string,
-    @Body() body: DirectoryTestDto,
-    @Caller() caller: AuthContext,
-  ): Promise<DirectoryTestResultDto> {
-    return this.directories.test(caller, id, body.email);
+export class DirectoriesController extends directories.handlers({
+  listDirectories: directories.call('list', routes.list, caller, query(PageQueryDto), path),
+  createDirectory: directories.call('create', routes.create, caller, body(CreateDirectoryDto)),
+  getDirectory: directories.call('get', routes.get, caller, id),
+  updateDirectory: directories.call('update', routes.update, caller, id, body(UpdateDirectoryDto)),
+  deleteDirectory: directories.call('remove', routes.remove, caller, id),
+  testDirectory: directories.call(
+    'test',
+    Route.post(':directory_id/test', {
+      summary:
+        'Connect, bind as the service account and (with an email) search once: what each step found, or where ' +
+        'it stopped (no one’s password is tried)',
+      policy: admin,
+      ok: DirectoryTestResultDto,
+      errors: [404],
+    }),
+    caller,
+    id,
+    testEmail,
+  ),
+}) {
+  constructor(protected readonly directories: DirectoriesService) {
+    super();
   }
 }

@@ -10,24 +10,68 @@ import {
   CreateIdentityProviderDto,
   IdentityProviderDto,
   IdentityProviderListDto,
+  UpdateIdentityProviderDto,
 } from './dto/identity-provider.dto.js';
 import { DomainBindingsService } from './domain-bindings.service.js';
 import { IdpErrors } from './identity-providers.errors.js';
 import { IdentityProvidersService } from './identity-providers.service.js';
 import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
-import { admin } from './domain-binding.routes.js';
-import { IdpByIdRoutes } from './idp-by-id.routes.js';
+import { admin, DomainBindingRoutes } from './domain-binding.routes.js';
 import { Route } from '../../base/common/http/route.js';
+import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 
 const XML_BODY = {
   description: 'The IdP’s SAML 2.0 metadata: an EntityDescriptor (no DTDs, at most 200 kB)',
   schema: { type: 'string' },
 };
+const id = uuidParam('identity_provider_id', 'Identity provider');
+const idpAccess = { admin: true, access: { entity: 'identity_provider', param: 'identity_provider_id' } };
+const UPDATE =
+  'Update an identity provider (any subset; settings are merged over the stored ones and judged again)';
+const edit = PutAndPatch({
+  path: 'idp/:identity_provider_id',
+  policy: idpAccess,
+  ok: IdentityProviderDto,
+  errors: [404],
+  put: `${UPDATE}. The same as PATCH`,
+  patch: UPDATE,
+});
+const idps = ServiceRoutes<IdentityProvidersService>('idps');
+
 /** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
 @ApiTags('identity providers')
 @ApiErrors(400)
 @Controller('API/auth/v1/auth/saml')
-export class IdentityProvidersController extends IdpByIdRoutes {
+export class IdentityProvidersController extends idps.handlers(
+  {
+    getIdentityProvider: idps.call(
+      'get',
+      Route.get('idp/:identity_provider_id', {
+        summary: 'One identity provider',
+        policy: idpAccess,
+        ok: IdentityProviderDto,
+        errors: [404],
+      }),
+      caller,
+      id,
+    ),
+    updateIdentityProvider: idps.call('update', edit.patch, caller, id, body(UpdateIdentityProviderDto)),
+    deleteIdentityProvider: idps.call(
+      'remove',
+      Route.delete('idp/:identity_provider_id', {
+        summary: 'Delete an identity provider (its email domains are unbound)',
+        policy: idpAccess,
+        noContent: 'Deleted',
+        errors: [404],
+      }),
+      caller,
+      id,
+    ),
+    replaceIdentityProvider: idps.call('update', edit.put, caller, id, body(UpdateIdentityProviderDto)),
+  },
+  DomainBindingRoutes,
+) {
   constructor(
     protected readonly idps: IdentityProvidersService,
     protected readonly bindings: DomainBindingsService,

@@ -16,8 +16,10 @@ import {
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 import { Route } from '../../base/common/http/route.js';
+import { caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const EXPIRED = 'The token expired, was used or was purged';
+const links = ServiceRoutes<InvitationLinksService>('links');
 
 /** The token of invite/validate/: the body's `token` or the query's `hash`; both and different is a 400. */
 function tokenOf(body: InvitationTokenDto, query: InvitationTokenQueryDto): string {
@@ -40,8 +42,21 @@ function tokenOf(body: InvitationTokenDto, query: InvitationTokenQueryDto): stri
 @ApiTags('users')
 @ApiErrors(400)
 @Controller('API/users/v1/users/invite')
-export class InvitationLinksController {
-  constructor(private readonly links: InvitationLinksService) {}
+export class InvitationLinksController extends links.handlers({
+  purgeInvitations: links.call(
+    'purge',
+    Route.delete('purge', {
+      summary:
+        'Purge the caller’s domain’s outstanding invitations: every invitation not accepted (pending or expired) and every invitation link',
+      policy: { roles: ['can_write_users'] },
+      noContent: 'Purged',
+    }),
+    caller,
+  ),
+}) {
+  constructor(protected readonly links: InvitationLinksService) {
+    super();
+  }
 
   @Route.post('token/request', {
     summary:
@@ -83,15 +98,5 @@ export class InvitationLinksController {
     @Query() query: InvitationTokenQueryDto,
   ): Promise<InvitationTokenStateDto> {
     return this.links.validate(tokenOf(body, query));
-  }
-
-  @Route.delete('purge', {
-    summary:
-      'Purge the caller’s domain’s outstanding invitations: every invitation not accepted (pending or expired) and every invitation link',
-    policy: { roles: ['can_write_users'] },
-    noContent: 'Purged',
-  })
-  purgeInvitations(@Caller() caller: AuthContext): Promise<void> {
-    return this.links.purge(caller);
   }
 }

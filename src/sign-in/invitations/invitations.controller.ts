@@ -5,15 +5,30 @@ import type { Request } from 'express';
 import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
 import { InvitationsService } from './invitations.service.js';
 import { Route } from '../../base/common/http/route.js';
+import { param, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const EXPIRED = 'The link expired, was used or was withdrawn';
+const invitations = ServiceRoutes<InvitationsService>('invitations');
 
 /** The invited person's side: the mailed link, no credentials (the link's secret is the credential). */
 @ApiTags('invitations')
 @ApiErrors(400)
 @Controller('API/auth/v1/invitation')
-export class InvitationsController {
-  constructor(private readonly invitations: InvitationsService) {}
+export class InvitationsController extends invitations.handlers({
+  verifyInvitation: invitations.call(
+    'verify',
+    Route.get(':reset_hash', {
+      summary: 'What the invitation behind a link is, for the invited person',
+      public: 'anonymous',
+      ok: VerifyInviteByLinkDto,
+      errors: [404, { 419: EXPIRED }],
+    }),
+    param('reset_hash'),
+  ),
+}) {
+  constructor(protected readonly invitations: InvitationsService) {
+    super();
+  }
 
   @Route.put('complete/:reset_hash', {
     summary:
@@ -28,15 +43,5 @@ export class InvitationsController {
     @Req() req: Request,
   ): Promise<InvitationResponseDto> {
     return this.invitations.complete(secret, body, req.id ?? null);
-  }
-
-  @Route.get(':reset_hash', {
-    summary: 'What the invitation behind a link is, for the invited person',
-    public: 'anonymous',
-    ok: VerifyInviteByLinkDto,
-    errors: [404, { 419: EXPIRED }],
-  })
-  verifyInvitation(@Param('reset_hash') secret: string): Promise<VerifyInviteByLinkDto> {
-    return this.invitations.verify(secret);
   }
 }

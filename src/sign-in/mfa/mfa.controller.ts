@@ -16,51 +16,94 @@ import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { MfaService } from './mfa.service.js';
 import { OtpConfigurationService } from './otp-configuration.service.js';
 import { Route } from '../../base/common/http/route.js';
+import { body, caller, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
+
+const signIn = ServiceRoutes<MfaService>('mfa');
+const otp = ServiceRoutes<OtpConfigurationService>('otpConfig');
+/** The body's code: the service takes the code alone. */
+const code: RouteInput<string> = { ...body(OtpCodeDto), pick: (b: OtpCodeDto) => b.otp };
 
 /** The end of a sign-in that owes a second factor: only the temporary token (Temp-Auth-Token) opens these. */
 @ApiTags('login')
 @Controller('API/auth/v1/auth')
-export class MfaLoginController {
-  constructor(private readonly mfa: MfaService) {}
-
-  @Route.post('multidomain/login', {
-    summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
-    policy: { kinds: ['TEMP'], whileFrozen: true },
-    created: TokenDto,
-    errors: [400],
-  })
-  multidomainLogin(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<TokenDto> {
-    return this.mfa.multidomainLogin(caller, body);
-  }
-
-  @Route.post('otp/generate', {
-    summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor',
-    policy: { kinds: ['TEMP'], whileFrozen: true },
-    created: { description: 'Mailed' },
-    errors: [400],
-  })
-  generateSignInOtp(@Caller() caller: AuthContext, @Body() body: MultiDomainLoginDto): Promise<void> {
-    return this.mfa.generateForSignIn(caller, body);
-  }
-
-  @Route.post('current/otp/generate', {
-    summary: 'Mails a code to the signed-in user (step-up; proves the mailbox for MAIL_2SV)',
-    policy: { anyScope: true, whileFrozen: true },
-    created: { description: 'Mailed' },
-  })
-  generateCurrentOtp(@Caller() caller: AuthContext): Promise<void> {
-    return this.mfa.generateForCurrent(caller);
+export class MfaLoginController extends signIn.handlers({
+  multidomainLogin: signIn.call(
+    'multidomainLogin',
+    Route.post('multidomain/login', {
+      summary: 'Completes a sign-in with a second factor → the chosen domain’s Token (is_mfa_authenticated)',
+      policy: { kinds: ['TEMP'], whileFrozen: true },
+      created: TokenDto,
+      errors: [400],
+    }),
+    caller,
+    body(MultiDomainLoginDto),
+  ),
+  generateSignInOtp: signIn.call(
+    'generateForSignIn',
+    Route.post('otp/generate', {
+      summary: 'Mails a sign-in code (MAIL_2SV) for a sign-in that owes a second factor',
+      policy: { kinds: ['TEMP'], whileFrozen: true },
+      created: { description: 'Mailed' },
+      errors: [400],
+    }),
+    caller,
+    body(MultiDomainLoginDto),
+  ),
+  generateCurrentOtp: signIn.call(
+    'generateForCurrent',
+    Route.post('current/otp/generate', {
+      summary: 'Mails a code to the signed-in user (step-up; proves the mailbox for MAIL_2SV)',
+      policy: { anyScope: true, whileFrozen: true },
+      created: { description: 'Mailed' },
+    }),
+    caller,
+  ),
+}) {
+  constructor(protected readonly mfa: MfaService) {
+    super();
   }
 }
 
 /** The signed-in user's own second factors (users service paths). */
 @ApiTags('users')
 @Controller('API/users/v1/users/current')
-export class MfaEnrolmentController {
+export class MfaEnrolmentController extends otp.handlers({
+  getOtpConfiguration: otp.call(
+    'get',
+    Route.get('otp/configure', { summary: 'The user’s second factors', policy: {}, ok: OtpConfigurationDto }),
+    caller,
+  ),
+  // 200, as the published clients declare
+  enableOtp: otp.call(
+    'enable',
+    Route.post('otp/configure', {
+      summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
+      policy: { accountChange: true },
+      ok: OtpConfigurationDto,
+      errors: [400],
+    }),
+    caller,
+    code,
+  ),
+  updateOtp: otp.call(
+    'update',
+    Route.put('otp/configure', {
+      summary:
+        'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
+      policy: { accountChange: true },
+      ok: OtpConfigurationDto,
+      errors: [400],
+    }),
+    caller,
+    body(MailOtpUpdateDto),
+  ),
+}) {
   constructor(
-    private readonly mfa: MfaEnrolmentService,
-    private readonly otpConfig: OtpConfigurationService,
-  ) {}
+    protected readonly mfa: MfaEnrolmentService,
+    protected readonly otpConfig: OtpConfigurationService,
+  ) {
+    super();
+  }
 
   @Route.post('totp/configure', {
     summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
@@ -94,32 +137,5 @@ export class MfaEnrolmentController {
   })
   removeTotp(@Caller() caller: AuthContext, @Body() body: TotpRemoveDto): Promise<void> {
     return this.mfa.removeTotp(caller, body.otp, body.otp_type ?? 'TOTP');
-  }
-
-  @Route.get('otp/configure', { summary: 'The user’s second factors', policy: {}, ok: OtpConfigurationDto })
-  getOtpConfiguration(@Caller() caller: AuthContext): Promise<OtpConfigurationDto> {
-    return this.otpConfig.get(caller);
-  }
-
-  // 200, as the published clients declare
-  @Route.post('otp/configure', {
-    summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
-    policy: { accountChange: true },
-    ok: OtpConfigurationDto,
-    errors: [400],
-  })
-  enableOtp(@Caller() caller: AuthContext, @Body() body: OtpCodeDto): Promise<OtpConfigurationDto> {
-    return this.otpConfig.enable(caller, body.otp);
-  }
-
-  @Route.put('otp/configure', {
-    summary:
-      'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
-    policy: { accountChange: true },
-    ok: OtpConfigurationDto,
-    errors: [400],
-  })
-  updateOtp(@Caller() caller: AuthContext, @Body() body: MailOtpUpdateDto): Promise<OtpConfigurationDto> {
-    return this.otpConfig.update(caller, body);
   }
 }

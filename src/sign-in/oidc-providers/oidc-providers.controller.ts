@@ -1,12 +1,16 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import {
   CreateOidcProviderDto,
   OidcProviderDto,
@@ -15,7 +19,7 @@ import {
 } from './dto/oidc-provider.dto.js';
 import { OidcProvidersService } from './oidc-providers.service.js';
 
-const uuid = new UuidParamPipe('OpenID provider');
+const id = uuidParam('provider_id', 'OpenID provider');
 const routes = CrudRoutes({
   param: 'provider_id',
   policy: { admin: true },
@@ -29,46 +33,20 @@ const routes = CrudRoutes({
     remove: 'Delete an OpenID provider (its email domains are unbound)',
   },
 });
+const providers = ServiceRoutes<OidcProvidersService>('providers');
 
 /** A domain's external OpenID providers (docs/federated-login.md): its administrators', in their own domain. */
 @ApiTags('OpenID providers')
 @ApiErrors(400)
 @Controller('API/auth/v1/oidc_providers')
-export class OidcProvidersController {
-  constructor(private readonly providers: OidcProvidersService) {}
-
-  @routes.list
-  listOidcProviders(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
-    return this.providers.list(caller, q, req.path);
-  }
-
-  @routes.create
-  createOidcProvider(
-    @Body() body: CreateOidcProviderDto,
-    @Caller() caller: AuthContext,
-  ): Promise<OidcProviderDto> {
-    return this.providers.create(caller, body);
-  }
-
-  @routes.get
-  getOidcProvider(
-    @Param('provider_id', uuid) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<OidcProviderDto> {
-    return this.providers.get(caller, id);
-  }
-
-  @routes.update
-  updateOidcProvider(
-    @Param('provider_id', uuid) id: string,
-    @Body() body: UpdateOidcProviderDto,
-    @Caller() caller: AuthContext,
-  ): Promise<OidcProviderDto> {
-    return this.providers.update(caller, id, body);
-  }
-
-  @routes.remove
-  deleteOidcProvider(@Param('provider_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.providers.remove(caller, id);
+export class OidcProvidersController extends providers.handlers({
+  listOidcProviders: providers.call('list', routes.list, caller, query(PageQueryDto), path),
+  createOidcProvider: providers.call('create', routes.create, caller, body(CreateOidcProviderDto)),
+  getOidcProvider: providers.call('get', routes.get, caller, id),
+  updateOidcProvider: providers.call('update', routes.update, caller, id, body(UpdateOidcProviderDto)),
+  deleteOidcProvider: providers.call('remove', routes.remove, caller, id),
+}) {
+  constructor(protected readonly providers: OidcProvidersService) {
+    super();
   }
 }

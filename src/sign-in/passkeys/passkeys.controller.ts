@@ -1,11 +1,17 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Body, Controller, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  body,
+  caller,
+  type RouteInput,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import {
   CreationOptionsDto,
   PasskeyDto,
@@ -16,13 +22,42 @@ import {
 import { PasskeysService } from './passkeys.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const uuid = new UuidParamPipe();
+const passkeys = ServiceRoutes<PasskeysService>('passkeys');
+const id = uuidParam('id');
+/** The body's name: the service takes the name alone. */
+const newName: RouteInput<string> = { ...body(PasskeyRenameDto), pick: (b: PasskeyRenameDto) => b.name };
 
 /** The signed-in user's own passkeys (users service paths): registering one is an account change. */
 @ApiTags('users')
 @Controller('API/users/v1/users/current/webauthn')
-export class CurrentPasskeysController {
-  constructor(private readonly passkeys: PasskeysService) {}
+export class CurrentPasskeysController extends passkeys.handlers({
+  renamePasskey: passkeys.call(
+    'rename',
+    Route.patch(':id', {
+      summary: 'Renames one of the signed-in user’s passkeys',
+      policy: { accountChange: true },
+      ok: PasskeyDto,
+      errors: [400, 404],
+    }),
+    caller,
+    id,
+    newName,
+  ),
+  removePasskey: passkeys.call(
+    'remove',
+    Route.delete(':id', {
+      summary: 'Removes one of the signed-in user’s passkeys',
+      policy: { accountChange: true },
+      noContent: 'Removed',
+      errors: [400, 404],
+    }),
+    caller,
+    id,
+  ),
+}) {
+  constructor(protected readonly passkeys: PasskeysService) {
+    super();
+  }
 
   @Route.post('registration/options', {
     summary:
@@ -61,29 +96,5 @@ export class CurrentPasskeysController {
     @Req() req: Request,
   ): Promise<ListEnvelope<PasskeyDto>> {
     return pageOfAll(await this.passkeys.list(caller.userId), q, req.path);
-  }
-
-  @Route.patch(':id', {
-    summary: 'Renames one of the signed-in user’s passkeys',
-    policy: { accountChange: true },
-    ok: PasskeyDto,
-    errors: [400, 404],
-  })
-  renamePasskey(
-    @Caller() caller: AuthContext,
-    @Param('id', uuid) id: string,
-    @Body() body: PasskeyRenameDto,
-  ): Promise<PasskeyDto> {
-    return this.passkeys.rename(caller, id, body.name);
-  }
-
-  @Route.delete(':id', {
-    summary: 'Removes one of the signed-in user’s passkeys',
-    policy: { accountChange: true },
-    noContent: 'Removed',
-    errors: [400, 404],
-  })
-  removePasskey(@Caller() caller: AuthContext, @Param('id', uuid) id: string): Promise<void> {
-    return this.passkeys.remove(caller, id);
   }
 }

@@ -1,11 +1,11 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Body, Controller, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import {
   CreateScimTokenDto,
   ScimTokenCreatedDto,
@@ -15,11 +15,27 @@ import {
 import { ScimTokensService } from './scim-tokens.service.js';
 import { Route } from '../../base/common/http/route.js';
 
+const tokens = ServiceRoutes<ScimTokensService>('tokens');
+
 /** A domain's provisioning tokens for its identity provider's SCIM client (docs/scim.md). */
 @ApiTags('system_domains')
 @Controller('API/auth/v1/system_domains/current/scim/tokens')
-export class ScimTokensController {
-  constructor(private readonly tokens: ScimTokensService) {}
+export class ScimTokensController extends tokens.handlers({
+  revokeScimToken: tokens.call(
+    'revoke',
+    Route.delete(':id', {
+      summary: 'Revokes a SCIM provisioning token at once',
+      policy: { admin: true },
+      noContent: 'Revoked',
+      errors: [400, 404],
+    }),
+    caller,
+    uuidParam('id', 'Provisioning token'),
+  ),
+}) {
+  constructor(protected readonly tokens: ScimTokensService) {
+    super();
+  }
 
   @Route.post({
     summary:
@@ -47,18 +63,5 @@ export class ScimTokensController {
     @Req() req: Request,
   ): Promise<ListEnvelope<ScimTokenDto>> {
     return pageOfAll(await this.tokens.list(auth), q, req.path);
-  }
-
-  @Route.delete(':id', {
-    summary: 'Revokes a SCIM provisioning token at once',
-    policy: { admin: true },
-    noContent: 'Revoked',
-    errors: [400, 404],
-  })
-  revokeScimToken(
-    @Caller() auth: AuthContext,
-    @Param('id', new UuidParamPipe('Provisioning token')) id: string,
-  ) {
-    return this.tokens.revoke(auth, id);
   }
 }
