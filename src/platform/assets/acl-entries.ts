@@ -5,6 +5,11 @@ import type { GroupAclDto, ObjectAclDto, UserAclDto } from './dto/acl.dto.js';
 /** Whose entry an ACL route names: a user's or a group's. */
 export type Principal = { kind: 'user'; id: string } | { kind: 'group'; id: string };
 
+/** The principal's columns of an entry's key (after the object's): `{user_id}` or `{group_id}`. */
+export function principalColumns(who: Principal): { user_id: string } | { group_id: string } {
+  return who.kind === 'user' ? { user_id: who.id } : { group_id: who.id };
+}
+
 /** What an ACL row of assets or collections has in common. */
 interface AclRow {
   user_id: string | null;

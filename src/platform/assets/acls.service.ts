@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
-import { aclEntryOf, notHeld, objectAclOf, type Principal } from './acl-entries.js';
+import { aclEntryOf, notHeld, objectAclOf, type Principal, principalColumns } from './acl-entries.js';
 import { AssetPermissionsService, canonical } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 import { type AclKey, AssetsRepository } from './assets.repository.js';
@@ -94,9 +94,7 @@ export class AclsService {
   }
 
   private key(assetId: string, who: Principal): AclKey {
-    return who.kind === 'user'
-      ? { asset_id: assetId, user_id: who.id }
-      : { asset_id: assetId, group_id: who.id };
+    return { asset_id: assetId, ...principalColumns(who) };
   }
 
   private entryView(e: AssetAclEntity, who: Principal): UserAclDto | GroupAclDto {

@@ -1,6 +1,6 @@
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
-import type { AssetPermissionsService } from './asset-permissions.js';
+import type { AssetPermissionsService, EntityPermissions } from './asset-permissions.js';
 import { AssetsErrors } from './assets.errors.js';
 
 /**
@@ -20,13 +20,25 @@ export function registerAssetAccess(access: AccessService, permissions: AssetPer
     access.register(entity, {
       label: 'Asset',
       notFound: () => AssetsErrors.NOT_FOUND(),
-      find: async (auth, ids) => {
-        const readable = (await permissions.find(auth, ids)).filter((r) => r.permissions.includes('read'));
-        if (readable.length === ids.length && readable.some((r) => !r.permissions.includes(permission))) {
-          throw AssetsErrors.PERMISSION_DENIED(permission);
-        }
-        return readable;
-      },
+      find: async (auth, ids) =>
+        readableOrDenied(await permissions.find(auth, ids), ids, permission, AssetsErrors.PERMISSION_DENIED),
     });
   }
+}
+
+/**
+ * Of `found` (the caller's permissions on the `ids` that exist), those the caller may read; throws
+ * `denied(permission)` when every one of `ids` is readable but one lacks `permission` (collections' too).
+ */
+export function readableOrDenied(
+  found: EntityPermissions,
+  ids: string[],
+  permission: AssetPermission,
+  denied: (permission: string) => Error,
+): EntityPermissions {
+  const readable = found.filter((r) => r.permissions.includes('read'));
+  if (readable.length === ids.length && readable.some((r) => !r.permissions.includes(permission))) {
+    throw denied(permission);
+  }
+  return readable;
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, IsNull, type SelectQueryBuilder } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { insertRow } from '../../base/database/insert-row.js';
 import { escapeLike } from '../../base/database/sql-helpers.js';
 import { AssetAclEntity } from '../../base/model/asset-acl.entity.js';
 import { AssetEntity, AssetVersionEntity } from '../../base/model/asset.entity.js';
+import { AclEntriesRepository } from './acl-entries.repository.js';
 import { appliesTo, readableSql } from './asset-acl-sql.js';
 import { collectionReadableSql } from './collection-acl-sql.js';
 import { SEARCH_DOCUMENT_SQL } from './search-document.js';
@@ -26,21 +27,20 @@ export type AclKey = { asset_id: string; user_id: string } | { asset_id: string;
  * a change take the change's EntityManager (`transaction(work)` opens it); reads outside one get `manager`.
  */
 @Injectable()
-export class AssetsRepository extends FeatureRepository {
+export class AssetsRepository extends AclEntriesRepository<AssetAclEntity, AclKey> {
+  protected readonly aclEntity = AssetAclEntity;
+  protected readonly aclObjectColumn = 'asset_id';
+
   // ---- assets and versions
 
   /** Inserts a new asset; the entity it answers carries the generated id. */
-  async insertAsset(em: EntityManager, fields: Partial<AssetEntity>): Promise<AssetEntity> {
-    const asset = em.create(AssetEntity, fields);
-    await em.insert(AssetEntity, asset);
-    return asset;
+  insertAsset(em: EntityManager, fields: Partial<AssetEntity>): Promise<AssetEntity> {
+    return insertRow(em, AssetEntity, fields);
   }
 
   /** Inserts a version of an asset; the entity it answers carries the generated id. */
-  async insertVersion(em: EntityManager, fields: Partial<AssetVersionEntity>): Promise<AssetVersionEntity> {
-    const version = em.create(AssetVersionEntity, fields);
-    await em.insert(AssetVersionEntity, version);
-    return version;
+  insertVersion(em: EntityManager, fields: Partial<AssetVersionEntity>): Promise<AssetVersionEntity> {
+    return insertRow(em, AssetVersionEntity, fields);
   }
 
   async updateAsset(em: EntityManager, id: string, changes: Partial<AssetEntity>): Promise<void> {
@@ -115,41 +115,6 @@ export class AssetsRepository extends FeatureRepository {
         WHERE a.id = ANY($1::uuid[]) AND a.system_domain_id = $2 AND a.date_deleted IS NULL`,
       [ids, systemDomainId, userId],
     )) as { id: string; permissions: string[] | null }[];
-  }
-
-  /** One entry (a user's or a group's on an asset), or null. */
-  acl(em: EntityManager, key: AclKey): Promise<AssetAclEntity | null> {
-    return em.findOneBy(AssetAclEntity, key);
-  }
-
-  /** One entry with its row held for the transaction, or null. */
-  lockAcl(em: EntityManager, key: AclKey): Promise<AssetAclEntity | null> {
-    return em.findOne(AssetAclEntity, { where: key, lock: { mode: 'pessimistic_write' } });
-  }
-
-  /** The entry (it exists: the caller just wrote it). */
-  aclOrFail(em: EntityManager, key: AclKey): Promise<AssetAclEntity> {
-    return em.findOneByOrFail(AssetAclEntity, key);
-  }
-
-  async insertAcl(em: EntityManager, entry: AclKey & { permissions: string[] }): Promise<void> {
-    await em.insert(AssetAclEntity, entry);
-  }
-
-  async setAclPermissions(em: EntityManager, id: string, permissions: string[]): Promise<void> {
-    await em.update(AssetAclEntity, { id }, { permissions });
-  }
-
-  async deleteAcl(em: EntityManager, id: string): Promise<void> {
-    await em.delete(AssetAclEntity, { id });
-  }
-
-  /** The entries of an asset, oldest first (the id breaks ties). */
-  aclsOf(em: EntityManager, assetId: string): Promise<AssetAclEntity[]> {
-    return em.find(AssetAclEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-    });
   }
 
   // ---- pages and the search document

@@ -10,6 +10,7 @@ import { seesAllAssets } from './asset-acl-sql.js';
 import { type AssetPageItem, pageItems } from './asset-page.js';
 import { AssetPermissionsService } from './asset-permissions.js';
 import { assetView } from './asset-view.js';
+import { changedFields } from './changed-fields.js';
 import { AssetsErrors } from './assets.errors.js';
 import { AssetsRepository } from './assets.repository.js';
 import { CollectionsRepository } from './collections.repository.js';
@@ -29,6 +30,16 @@ export interface AssetCreationHooks {
 
 const SORTABLE = ['title', 'date_created', 'date_modified', 'type', 'status'] as const;
 const FACETS = ['type', 'status'] as const;
+const EDITABLE = [
+  'title',
+  'type',
+  'status',
+  'analyze_status',
+  'archive_status',
+  'external_id',
+  'is_online',
+  'media_type',
+] as const;
 
 /**
  * Assets of a domain. The route's ACL (the guard's access step, through the checkers AssetsModule registers)
@@ -107,21 +118,7 @@ export class AssetsService {
   async update(auth: AuthContext, id: string, body: UpdateAssetDto): Promise<AssetDto> {
     return this.repo.transaction(async (em) => {
       const asset = await this.locked(em, auth, id);
-      const changes: Partial<AssetEntity> = {};
-      for (const key of [
-        'title',
-        'type',
-        'status',
-        'analyze_status',
-        'archive_status',
-        'external_id',
-        'is_online',
-        'media_type',
-      ] as const) {
-        if (body[key] !== undefined && body[key] !== asset[key]) {
-          (changes as Record<string, unknown>)[key] = body[key];
-        }
-      }
+      const changes = changedFields(body, asset, EDITABLE);
       if (Object.keys(changes).length === 0) return this.view(em, auth, id);
       await this.repo.updateAsset(em, id, changes);
       if (changes.title !== undefined) await this.repo.refreshSearchDocument(em, id);

@@ -1,5 +1,6 @@
 import type { AccessService } from '../../base/common/auth/access.service.js';
 import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
+import { readableOrDenied } from './asset-access.js';
 import type { CollectionPermissionsService } from './collection-permissions.js';
 import { CollectionsErrors } from './collections.errors.js';
 
@@ -24,14 +25,13 @@ export function registerCollectionAccess(
   const checker = (permission: AssetPermission, deleted: boolean) => ({
     label: 'Collection',
     notFound: () => CollectionsErrors.NOT_FOUND(),
-    find: async (auth: Parameters<CollectionPermissionsService['find']>[0], ids: string[]) => {
-      const found = await permissions.find(auth, ids, undefined, deleted);
-      const readable = found.filter((r) => r.permissions.includes('read'));
-      if (readable.length === ids.length && readable.some((r) => !r.permissions.includes(permission))) {
-        throw CollectionsErrors.PERMISSION_DENIED(permission);
-      }
-      return readable;
-    },
+    find: async (auth: Parameters<CollectionPermissionsService['find']>[0], ids: string[]) =>
+      readableOrDenied(
+        await permissions.find(auth, ids, undefined, deleted),
+        ids,
+        permission,
+        CollectionsErrors.PERMISSION_DENIED,
+      ),
   });
   for (const [permission, entity] of Object.entries(COLLECTION_ACCESS) as [AssetPermission, string][]) {
     access.register(entity, checker(permission, false));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { CollectionAclEntity } from '../../base/model/collection.entity.js';
+import { AclEntriesRepository } from './acl-entries.repository.js';
 import { collectionAclAppliesTo } from './collection-acl-sql.js';
 
 /** Whose ACL entry on which collection: a user's or a group's. */
@@ -10,7 +10,10 @@ export type CollectionAclKey =
 
 /** The collections' ACL entries, and the permissions a user holds through them. */
 @Injectable()
-export class CollectionAclsRepository extends FeatureRepository {
+export class CollectionAclsRepository extends AclEntriesRepository<CollectionAclEntity, CollectionAclKey> {
+  protected readonly aclEntity = CollectionAclEntity;
+  protected readonly aclObjectColumn = 'collection_id';
+
   /**
    * Of `ids`, the collections of the domain (live ones, or with `deleted` those in the delete queue), each
    * with the permissions the user holds through the ACL (null: none).
@@ -48,37 +51,5 @@ export class CollectionAclsRepository extends FeatureRepository {
       [ids, systemDomainId],
     )) as { id: string }[];
     return rows.map((r) => r.id);
-  }
-
-  acl(em: EntityManager, key: CollectionAclKey): Promise<CollectionAclEntity | null> {
-    return em.findOneBy(CollectionAclEntity, key);
-  }
-
-  lockAcl(em: EntityManager, key: CollectionAclKey): Promise<CollectionAclEntity | null> {
-    return em.findOne(CollectionAclEntity, { where: key, lock: { mode: 'pessimistic_write' } });
-  }
-
-  aclOrFail(em: EntityManager, key: CollectionAclKey): Promise<CollectionAclEntity> {
-    return em.findOneByOrFail(CollectionAclEntity, key);
-  }
-
-  async insertAcl(em: EntityManager, entry: CollectionAclKey & { permissions: string[] }): Promise<void> {
-    await em.insert(CollectionAclEntity, entry);
-  }
-
-  async setAclPermissions(em: EntityManager, id: string, permissions: string[]): Promise<void> {
-    await em.update(CollectionAclEntity, { id }, { permissions });
-  }
-
-  async deleteAcl(em: EntityManager, id: string): Promise<void> {
-    await em.delete(CollectionAclEntity, { id });
-  }
-
-  /** The entries of a collection, oldest first (the id breaks ties). */
-  aclsOf(em: EntityManager, collectionId: string): Promise<CollectionAclEntity[]> {
-    return em.find(CollectionAclEntity, {
-      where: { collection_id: collectionId },
-      order: { date_created: 'ASC', id: 'ASC' },
-    });
   }
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AccessService } from '../../base/common/auth/access.service.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import type { CollectionAclEntity } from '../../base/model/collection.entity.js';
-import { aclEntryOf, notHeld, objectAclOf, type Principal } from './acl-entries.js';
+import { aclEntryOf, notHeld, objectAclOf, type Principal, principalColumns } from './acl-entries.js';
 import { AssetPermissionsService, canonical } from './asset-permissions.js';
 import { AssetsRepository } from './assets.repository.js';
 import { type CollectionAclKey, CollectionAclsRepository } from './collection-acls.repository.js';
@@ -114,8 +114,7 @@ export class CollectionAclsService {
     }
     const onAssets = mayChange(await this.assetPermissions.find(auth, assetIds, em));
     for (const [id, held] of onAssets) {
-      const assetKey =
-        who.kind === 'user' ? { asset_id: id, user_id: who.id } : { asset_id: id, group_id: who.id };
+      const assetKey = { asset_id: id, ...principalColumns(who) };
       const existing = await this.assets.lockAcl(em, assetKey);
       if (!holds(held, wanted) || (existing && !holds(held, existing.permissions))) continue;
       if (existing) await this.assets.setAclPermissions(em, existing.id, wanted);
@@ -171,9 +170,7 @@ function requireHeld(held: Set<string>, permissions: string[]): void {
 }
 
 function key(id: string, who: Principal): CollectionAclKey {
-  return who.kind === 'user'
-    ? { collection_id: id, user_id: who.id }
-    : { collection_id: id, group_id: who.id };
+  return { collection_id: id, ...principalColumns(who) };
 }
 
 function entryView(e: CollectionAclEntity, who: Principal): UserAclDto | GroupAclDto {

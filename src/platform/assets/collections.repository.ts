@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { insertRow } from '../../base/database/insert-row.js';
 import { escapeLike } from '../../base/database/sql-helpers.js';
 import {
   CollectionContentEntity,
@@ -25,10 +26,8 @@ const MAX_DEPTH = 1000;
 @Injectable()
 export class CollectionsRepository extends FeatureRepository {
   // ---- collections
-  async insertCollection(em: EntityManager, fields: Partial<CollectionEntity>): Promise<CollectionEntity> {
-    const collection = em.create(CollectionEntity, fields);
-    await em.insert(CollectionEntity, collection);
-    return collection;
+  insertCollection(em: EntityManager, fields: Partial<CollectionEntity>): Promise<CollectionEntity> {
+    return insertRow(em, CollectionEntity, fields);
   }
 
   async updateCollection(em: EntityManager, id: string, changes: Partial<CollectionEntity>): Promise<void> {

@@ -5,6 +5,7 @@ import { Clock } from '../../base/common/clock.js';
 import { searchedPageList } from '../../base/common/http/page-list.js';
 import { ASSET_PERMISSIONS } from '../../base/model/asset-acl.entity.js';
 import type { CollectionEntity } from '../../base/model/collection.entity.js';
+import { changedFields } from './changed-fields.js';
 import { CollectionAclsRepository } from './collection-acls.repository.js';
 import { CollectionEvents } from './collection-events.js';
 import { CollectionPermissionsService } from './collection-permissions.js';
@@ -92,12 +93,7 @@ export class CollectionsService {
   update(auth: AuthContext, id: string, body: UpdateCollectionDto): Promise<CollectionDto> {
     return this.repo.transaction(async (em) => {
       const current = await this.locked(em, auth, id);
-      const changes: Partial<CollectionEntity> = {};
-      for (const key of EDITABLE) {
-        if (body[key] !== undefined && body[key] !== current[key]) {
-          (changes as Record<string, unknown>)[key] = body[key];
-        }
-      }
+      const changes = changedFields(body, current, EDITABLE);
       if (body.parent_id !== undefined && body.parent_id !== current.parent_id) {
         if (body.parent_id !== null) await this.requireNoCycle(em, auth, id, body.parent_id);
         changes.parent_id = body.parent_id;

@@ -1,4 +1,6 @@
 import type { AccessService } from '../../base/common/auth/access.service.js';
+import type { AuthContext } from '../../base/common/auth/auth-context.js';
+import type { AssetPermission } from '../../base/model/asset-acl.entity.js';
 import type { AssetPermissionsService } from '../assets/asset-permissions.js';
 import { FilesErrors } from './files.errors.js';
 import type { FilesRepository } from './files.repository.js';
@@ -16,22 +18,25 @@ export function registerFileAccess(
   permissions: AssetPermissionsService,
   repo: Pick<FilesRepository, 'filesInDomain' | 'fileSetsInDomain'>,
 ): void {
+  /** Of `rows`, those on whose asset the caller holds `permission`. */
+  const onAssetsWith = async <T extends { asset_id: string }>(
+    auth: AuthContext,
+    rows: T[],
+    permission: AssetPermission,
+  ): Promise<T[]> => {
+    const perms = await permissions.readable(auth, [...new Set(rows.map((r) => r.asset_id))]);
+    return rows.filter((r) => perms.get(r.asset_id)?.includes(permission));
+  };
   access.register(FILE_SET_READ, {
     label: 'File set',
     notFound: () => FilesErrors.FILE_SET_NOT_FOUND(),
-    find: async (auth, ids) => {
-      const sets = await repo.fileSetsInDomain(ids, auth.systemDomainId);
-      const perms = await permissions.readable(auth, [...new Set(sets.map((s) => s.asset_id))]);
-      return sets.filter((s) => perms.get(s.asset_id)?.includes('read'));
-    },
+    find: async (auth, ids) =>
+      onAssetsWith(auth, await repo.fileSetsInDomain(ids, auth.systemDomainId), 'read'),
   });
   access.register('file.write', {
     label: 'File',
     notFound: () => FilesErrors.FILE_NOT_FOUND(),
-    find: async (auth, ids) => {
-      const files = await repo.filesInDomain(ids, auth.systemDomainId);
-      const perms = await permissions.readable(auth, [...new Set(files.map((f) => f.asset_id))]);
-      return files.filter((f) => perms.get(f.asset_id)?.includes('write'));
-    },
+    find: async (auth, ids) =>
+      onAssetsWith(auth, await repo.filesInDomain(ids, auth.systemDomainId), 'write'),
   });
 }

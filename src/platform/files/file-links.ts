@@ -35,21 +35,11 @@ export class FileLinks {
   }
 
   fileDownloadUrl(fileId: string): string {
-    return this.url(
-      `${DOWNLOAD_PATH}/files/${fileId}/`,
-      'file',
-      fileId,
-      this.filesConfig.downloadUrlTtlSeconds,
-    );
+    return this.downloadUrl('files', 'file', fileId);
   }
 
   keyframeUrl(keyframeId: string): string {
-    return this.url(
-      `${DOWNLOAD_PATH}/keyframes/${keyframeId}/`,
-      'keyframe',
-      keyframeId,
-      this.filesConfig.downloadUrlTtlSeconds,
-    );
+    return this.downloadUrl('keyframes', 'keyframe', keyframeId);
   }
 
   /** True when `signature` is this service's for the purpose, id and expiry, and the expiry has not passed. */
@@ -60,6 +50,16 @@ export class FileLinks {
     const expected = this.sign(purpose, id, expires);
     const given = Buffer.from(signature, 'utf8');
     return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** The download link of one closed file or keyframe: DOWNLOAD_PATH/{files|keyframes}/{id}/. */
+  private downloadUrl(segment: 'files' | 'keyframes', purpose: LinkPurpose, id: string): string {
+    return this.url(
+      `${DOWNLOAD_PATH}/${segment}/${id}/`,
+      purpose,
+      id,
+      this.filesConfig.downloadUrlTtlSeconds,
+    );
   }
 
   private url(path: string, purpose: LinkPurpose, id: string, ttlSeconds: number): string {

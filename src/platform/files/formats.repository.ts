@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager } from 'typeorm';
+import type { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
+import { insertRow } from '../../base/database/insert-row.js';
 import { AssetEntity } from '../../base/model/asset.entity.js';
 import { FileEntity, FileSetEntity, FormatEntity } from '../../base/model/file.entity.js';
 
@@ -15,25 +16,18 @@ export class FormatsRepository extends FeatureRepository {
     return (await em.findOneBy(AssetEntity, { id: assetId }))?.current_version_id ?? null;
   }
 
-  async format(em: EntityManager, assetId: string, id: string): Promise<FormatEntity | null> {
-    return em.findOneBy(FormatEntity, { id, asset_id: assetId });
+  format(em: EntityManager, assetId: string, id: string): Promise<FormatEntity | null> {
+    return rowOfAsset(em, FormatEntity, assetId, id);
   }
 
   /** Inserts a format: its id. */
   async insertFormat(values: Partial<FormatEntity>): Promise<string> {
-    const row = this.manager.create(FormatEntity, values);
-    await this.manager.insert(FormatEntity, row);
-    return row.id;
+    return (await insertRow(this.manager, FormatEntity, values)).id;
   }
 
   /** A page of the asset's formats, oldest first. */
-  async formats(assetId: string, skip: number, take: number): Promise<Page<FormatEntity>> {
-    return this.manager.findAndCount(FormatEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip,
-      take,
-    });
+  formats(assetId: string, skip: number, take: number): Promise<Page<FormatEntity>> {
+    return pageOfAsset(this.manager, FormatEntity, assetId, skip, take);
   }
 
   async updateFormat(id: string, changes: Partial<FormatEntity>): Promise<void> {
@@ -55,25 +49,18 @@ export class FormatsRepository extends FeatureRepository {
     await em.delete(FormatEntity, { id });
   }
 
-  async fileSet(em: EntityManager, assetId: string, id: string): Promise<FileSetEntity | null> {
-    return em.findOneBy(FileSetEntity, { id, asset_id: assetId });
+  fileSet(em: EntityManager, assetId: string, id: string): Promise<FileSetEntity | null> {
+    return rowOfAsset(em, FileSetEntity, assetId, id);
   }
 
   /** Inserts a file set: its id. */
   async insertFileSet(values: Partial<FileSetEntity>): Promise<string> {
-    const row = this.manager.create(FileSetEntity, values);
-    await this.manager.insert(FileSetEntity, row);
-    return row.id;
+    return (await insertRow(this.manager, FileSetEntity, values)).id;
   }
 
   /** A page of the asset's file sets, oldest first. */
-  async fileSets(assetId: string, skip: number, take: number): Promise<Page<FileSetEntity>> {
-    return this.manager.findAndCount(FileSetEntity, {
-      where: { asset_id: assetId },
-      order: { date_created: 'ASC', id: 'ASC' },
-      skip,
-      take,
-    });
+  fileSets(assetId: string, skip: number, take: number): Promise<Page<FileSetEntity>> {
+    return pageOfAsset(this.manager, FileSetEntity, assetId, skip, take);
   }
 
   async updateFileSet(id: string, changes: Partial<FileSetEntity>): Promise<void> {
@@ -94,4 +81,33 @@ export class FormatsRepository extends FeatureRepository {
     );
     return new Map(rows.map((r) => [r.id, Number(r.n)]));
   }
+}
+
+/** What formats and file sets share: rows of one asset. */
+type AssetRow = FormatEntity | FileSetEntity;
+
+/** The asset's row `id` of `entity`, or null. */
+function rowOfAsset<E extends AssetRow>(
+  em: EntityManager,
+  entity: EntityTarget<E>,
+  assetId: string,
+  id: string,
+): Promise<E | null> {
+  return em.findOneBy(entity, { id, asset_id: assetId } as FindOptionsWhere<E>);
+}
+
+/** A page of the asset's rows of `entity`, oldest first. */
+function pageOfAsset<E extends AssetRow>(
+  em: EntityManager,
+  entity: EntityTarget<E>,
+  assetId: string,
+  skip: number,
+  take: number,
+): Promise<Page<E>> {
+  return em.findAndCount(entity, {
+    where: { asset_id: assetId } as FindOptionsWhere<E>,
+    order: { date_created: 'ASC', id: 'ASC' } as FindOptionsOrder<E>,
+    skip,
+    take,
+  });
 }

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { markEmailVerified } from '../../base/database/email-verified.js';
-import {
-  type DeepPartial,
-  type EntityManager,
-  type EntityTarget,
-  IsNull,
-  type ObjectLiteral,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { type DeepPartial, type EntityManager, IsNull, type SelectQueryBuilder } from 'typeorm';
+import { insertRow } from '../../base/database/insert-row.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
 import { liveDomainSql } from '../../base/model/domain-status.js';
@@ -250,15 +244,4 @@ export class InvitationsRepository extends FeatureRepository {
       ids,
     ]);
   }
-}
-
-/** Inserts a row: the entity, with what the insert generated (its id, its creation date). */
-async function insertRow<T extends ObjectLiteral>(
-  em: EntityManager,
-  target: EntityTarget<T>,
-  fields: DeepPartial<T>,
-): Promise<T> {
-  const row = em.create(target, fields);
-  await em.insert(target, row);
-  return row;
 }

@@ -48,10 +48,13 @@ export class UpdateAssetDto {
   @StringField({ required: false, nullable: true, maxLength: 200 }) media_type?: string | null;
 }
 
-export class AssetListQueryDto extends PageQueryDto {
+/** A page of a list searched by title (assets, collections). */
+export class TitleListQueryDto extends PageQueryDto {
   @StringField({ required: false, maxLength: 200, description: 'Case-insensitive substring of the title' })
   query?: string;
 }
+
+export class AssetListQueryDto extends TitleListQueryDto {}
 
 export class AssetVersionDto {
   @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;

@@ -1,7 +1,6 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ArrayUnique, IsUUID } from 'class-validator';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
-import { PageQueryDto } from '../../../base/common/http/pagination.dto.js';
 import {
   EnumField,
   StringArrayField,
@@ -11,7 +10,7 @@ import {
 import { FacetDto } from '../../../accounts/system-domains/dto/system-domain.dto.js';
 import { ASSET_PERMISSIONS } from '../../../base/model/asset-acl.entity.js';
 import { COLLECTION_OBJECT_TYPES, COLLECTION_STATUSES } from '../../../base/model/collection.entity.js';
-import { AssetDto } from './asset.dto.js';
+import { AssetDto, TitleListQueryDto } from './asset.dto.js';
 import { QueryFlag } from './query-flag.js';
 
 /** Statuses a client may set: DELETED comes only from DELETE. */
@@ -46,10 +45,7 @@ export class UpdateCollectionDto {
   @StringField({ required: false, nullable: true, maxLength: 500 }) external_id?: string | null;
 }
 
-export class CollectionListQueryDto extends PageQueryDto {
-  @StringField({ required: false, maxLength: 200, description: 'Case-insensitive substring of the title' })
-  query?: string;
-}
+export class CollectionListQueryDto extends TitleListQueryDto {}
 
 export class CollectionDto {
   @ApiProperty({ format: 'uuid', readOnly: true }) id!: string;

@@ -1,16 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsObject,
-  IsOptional,
-  Max,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../../base/common/http/pagination.dto.js';
 import { findHostileInput } from '../../../base/common/validation/hostile-input.js';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
@@ -23,34 +14,39 @@ import {
   UuidField,
 } from '../../../base/common/validation/fields.js';
 import { FILE_STATUSES, FILE_TYPES, KEYFRAME_TYPES } from '../../../base/model/file.entity.js';
+import { DeclaredSizeField } from './declared-size-field.js';
 
 const MEDIA_TYPES = 'array of objects such as {internet_media_type}';
+
+/**
+ * A format's `metadata`: at most 50 objects. The rules are applied in this order, so a value breaking several
+ * is answered with the first one's message.
+ */
+function FormatMetadataField(description?: string): PropertyDecorator {
+  return applyDecorators(
+    IsObject({ each: true }),
+    ArrayMaxSize(50),
+    IsArray(),
+    IsOptional(),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'object', additionalProperties: true },
+      description,
+    }),
+  );
+}
 
 /** Body of POST …/formats/. */
 export class CreateFormatDto {
   @StringField({ minLength: 1, maxLength: 200 }) name!: string;
   @UuidField({ required: false, nullable: true }) user_id?: string | null;
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object', additionalProperties: true },
-    description: MEDIA_TYPES,
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsObject({ each: true })
-  metadata?: Record<string, unknown>[];
+  @FormatMetadataField(MEDIA_TYPES) metadata?: Record<string, unknown>[];
   @StringArrayField({ required: false, maxItems: 20, itemMaxLength: 50 }) storage_methods?: string[];
 }
 
 export class UpdateFormatDto {
   @StringField({ required: false, minLength: 1, maxLength: 200 }) name?: string;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true } })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsObject({ each: true })
-  metadata?: Record<string, unknown>[];
+  @FormatMetadataField() metadata?: Record<string, unknown>[];
   @StringArrayField({ required: false, maxItems: 20, itemMaxLength: 50 }) storage_methods?: string[];
 }
 
@@ -165,17 +161,7 @@ export class CreateFileDto {
   })
   directory_path!: string;
   @EnumField(FILE_TYPES) type!: string;
-  @ApiPropertyOptional({
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    description: 'Declared size in bytes',
-  })
-  @ValidateIf((_o, v) => v !== undefined && v !== null)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  size?: number | null;
+  @DeclaredSizeField({ description: 'Declared size in bytes' }) size?: number | null;
   @MetadataField() metadata?: Record<string, unknown>;
   @UuidField({ required: false, nullable: true }) format_id?: string | null;
   @UuidField({ required: false, nullable: true }) file_set_id?: string | null;

@@ -1,5 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
 import {
   BoolField,
@@ -10,6 +9,7 @@ import {
   UuidField,
 } from '../../../base/common/validation/fields.js';
 import { FILE_STATUSES } from '../../../base/model/file.entity.js';
+import { DeclaredSizeField } from './declared-size-field.js';
 
 const NAME = 'A file name: no "/", "\\", NUL or control characters, not "." or ".."';
 
@@ -37,17 +37,10 @@ export class ProxyFieldsDto {
 
 /** Body of POST …/proxies/: the proxy and the file that will hold its bytes (created OPEN). */
 export class CreateProxyDto extends ProxyFieldsDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
+  @DeclaredSizeField({
     nullable: true,
     description: 'Declared size in bytes (else the upload’s total decides)',
   })
-  @ValidateIf((_o, v) => v !== undefined && v !== null)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
   size?: number | null;
   @UuidField({ required: false, nullable: true, description: 'Default: the domain’s PROXIES storage' })
   storage_id?: string | null;

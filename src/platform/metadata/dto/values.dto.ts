@@ -8,6 +8,13 @@ const VALUE = {
   oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
 };
 
+/** A field's values as a body sends them: `[{value}]`, at most 100. */
+const VALUES_IN = {
+  type: 'array',
+  maxItems: 100,
+  items: { type: 'object', required: ['value'], properties: { value: VALUE } },
+};
+
 /** Body of PUT /API/metadata/v1/assets/{asset_id}/views/{view_id}/. */
 export class MetadataValuesBodyDto {
   @ApiProperty({
@@ -17,13 +24,7 @@ export class MetadataValuesBodyDto {
     additionalProperties: {
       type: 'object',
       required: ['field_values'],
-      properties: {
-        field_values: {
-          type: 'array',
-          maxItems: 100,
-          items: { type: 'object', required: ['value'], properties: { value: VALUE } },
-        },
-      },
+      properties: { field_values: VALUES_IN },
     },
   })
   @IsObject({ message: 'must be an object keyed by field name' })
@@ -60,11 +61,7 @@ const ENTRY = {
   type: 'object',
   required: ['field_values'],
   properties: {
-    field_values: {
-      type: 'array',
-      maxItems: 100,
-      items: { type: 'object', required: ['value'], properties: { value: VALUE } },
-    },
+    field_values: VALUES_IN,
     mode: {
       type: 'string',
       enum: ['overwrite', 'append'],
