@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { type ChangeRecorders, recordDomainChange } from '../users/domain-change.js';
 
 /** A change to a group or its members, as its audit record and webhook event tell it. */
 export interface GroupChange {
@@ -18,26 +17,19 @@ export interface GroupChange {
  * membership's object_id is its group's id (a membership has no id of its own), so a webhook on one group
  * hears both. Group roles and memberships are what a user may do: every change is one the trail keeps.
  */
-export async function recordGroupChange(
+export function recordGroupChange(
   em: EntityManager,
-  deps: { audit: AuditService; events: WebhookEventsService },
+  deps: ChangeRecorders,
   auth: AuthContext,
   c: GroupChange,
 ): Promise<void> {
-  await deps.audit.change(
-    em,
-    auth,
-    'group.changed',
-    { type: c.realm, id: c.groupId },
-    { operation: c.operation, ...(c.via ? { via: c.via } : {}) },
-  );
-  await deps.events.record(em, {
-    systemDomainId: auth.systemDomainId,
-    objectId: c.groupId,
+  return recordDomainChange(em, deps, auth, {
+    action: 'group.changed',
     realm: c.realm,
+    objectId: c.groupId,
     operation: c.operation,
     eventType: 'groups',
     data: c.data,
-    requestId: auth.requestId,
+    via: c.via,
   });
 }

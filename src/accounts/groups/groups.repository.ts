@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { returningRows } from '../../base/database/returning-rows.js';
-import { escapeLike } from '../../base/database/sql-helpers.js';
+import { whereContains } from '../../base/database/sql-helpers.js';
 import { GroupLogoEntity } from '../../base/model/group-logo.entity.js';
 import { GroupEntity } from '../../base/model/group.entity.js';
 
@@ -16,13 +16,8 @@ import { GroupEntity } from '../../base/model/group.entity.js';
 export class GroupsRepository extends FeatureRepository {
   /** The domain's groups whose name contains `text` (all of them without it), for pageList. */
   search(systemDomainId: string, text: string | undefined): SelectQueryBuilder<GroupEntity> {
-    const qb = this.ds
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: systemDomainId })
-      .andWhere("g.kind = 'GROUP'");
-    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
-    return qb;
+    const qb = this.domainQuery(GroupEntity, 'g', systemDomainId).andWhere("g.kind = 'GROUP'");
+    return whereContains(qb, ['g.name'], text);
   }
 
   /** A group of the domain, or null; `lock` holds its row (FOR UPDATE) until the transaction ends. */

@@ -13,6 +13,6 @@ export class LogoUploadInterceptor extends ImageUploadInterceptor {
   protected readonly errors = {
     tooLarge: () => SystemDomainsErrors.LOGO_TOO_LARGE(),
     missing: () => SystemDomainsErrors.LOGO_MISSING(),
-    unreadable: () => SystemDomainsErrors.INVALID({ logo: 'the multipart/form-data body could not be read' }),
+    invalid: SystemDomainsErrors.INVALID,
   };
 }

@@ -9,6 +9,6 @@ export class ImageBodyInterceptor extends ImageUploadInterceptor {
   protected readonly errors = {
     tooLarge: () => TeamsErrors.IMAGE_TOO_LARGE(),
     missing: () => TeamsErrors.IMAGE_MISSING(),
-    unreadable: () => TeamsErrors.INVALID({ logo: 'the multipart/form-data body could not be read' }),
+    invalid: TeamsErrors.INVALID,
   };
 }

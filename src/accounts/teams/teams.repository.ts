@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
-import { escapeLike } from '../../base/database/sql-helpers.js';
+import { whereContains } from '../../base/database/sql-helpers.js';
 import { GroupLogoEntity } from '../../base/model/group-logo.entity.js';
 import { GroupMappingEntity } from '../../base/model/group-mapping.entity.js';
 import { GroupEntity, type GroupKind } from '../../base/model/group.entity.js';
@@ -20,13 +20,10 @@ export class TeamsRepository extends FeatureRepository {
     kinds: GroupKind[],
     text: string | undefined,
   ): SelectQueryBuilder<GroupEntity> {
-    const qb = this.ds
-      .getRepository(GroupEntity)
-      .createQueryBuilder('g')
-      .where('g.system_domain_id = :domainId', { domainId: systemDomainId })
-      .andWhere('g.kind IN (:...kinds)', { kinds });
-    if (text) qb.andWhere('g.name ILIKE :q', { q: `%${escapeLike(text)}%` });
-    return qb;
+    const qb = this.domainQuery(GroupEntity, 'g', systemDomainId).andWhere('g.kind IN (:...kinds)', {
+      kinds,
+    });
+    return whereContains(qb, ['g.name'], text);
   }
 
   /** A row of this kind in the domain, or null; `lock` holds it (FOR UPDATE) until the transaction ends. */
@@ -100,10 +97,7 @@ export class TeamsRepository extends FeatureRepository {
 
   /** The domain's group mappings, for pageList. */
   mappings(systemDomainId: string): SelectQueryBuilder<GroupMappingEntity> {
-    return this.ds
-      .getRepository(GroupMappingEntity)
-      .createQueryBuilder('m')
-      .where('m.system_domain_id = :d', { d: systemDomainId });
+    return this.domainQuery(GroupMappingEntity, 'm', systemDomainId);
   }
 
   /** The domain's mapping of this name, or null; with `em` and `lock`, held (FOR UPDATE) in that transaction. */

@@ -9,6 +9,6 @@ export class PhotoUploadInterceptor extends ImageUploadInterceptor {
   protected readonly errors = {
     tooLarge: () => UsersErrors.PHOTO_TOO_LARGE(),
     missing: () => UsersErrors.PHOTO_MISSING(),
-    unreadable: () => UsersErrors.INVALID({ photo: 'the multipart/form-data body could not be read' }),
+    invalid: UsersErrors.INVALID,
   };
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import type { AuditService } from '../../delivery/audit/audit.service.js';
-import type { WebhookEventsService } from '../../delivery/events/webhook-events.service.js';
+import { type ChangeRecorders, recordDomainChange } from './domain-change.js';
 
 const ACTION = { create: 'user.created', update: 'user.changed', delete: 'user.deleted' } as const;
 
@@ -15,26 +14,19 @@ export interface UserChange {
 }
 
 /** The audit record and webhook event (realm user, event type users) of a change, in the change's transaction. */
-export async function recordUserChange(
+export function recordUserChange(
   em: EntityManager,
-  deps: { audit: AuditService; events: WebhookEventsService },
+  deps: ChangeRecorders,
   auth: AuthContext,
   c: UserChange,
 ): Promise<void> {
-  await deps.audit.change(
-    em,
-    auth,
-    ACTION[c.operation],
-    { type: 'user', id: c.userId },
-    { operation: c.operation, ...(c.via ? { via: c.via } : {}) },
-  );
-  await deps.events.record(em, {
-    systemDomainId: auth.systemDomainId,
-    objectId: c.userId,
+  return recordDomainChange(em, deps, auth, {
+    action: ACTION[c.operation],
     realm: 'user',
+    objectId: c.userId,
     operation: c.operation,
     eventType: 'users',
     data: c.data,
-    requestId: auth.requestId,
+    via: c.via,
   });
 }

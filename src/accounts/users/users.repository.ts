@@ -3,7 +3,7 @@ import { type UserMemberships, withMemberships } from './user-memberships.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { escapeLike, isUniqueViolation } from '../../base/database/sql-helpers.js';
+import { isUniqueViolation, whereContains } from '../../base/database/sql-helpers.js';
 import { InvitationEntity } from '../../base/model/invitation.entity.js';
 import { TokenEntity } from '../../base/model/token.entity.js';
 import { assertSeat, type SeatOptions } from './seat-limits.js';
@@ -34,13 +34,11 @@ export class UsersRepository extends FeatureRepository {
 
   /** Members of the domain whose email or names contain `text` (all members without it), for pageList. */
   search(systemDomainId: string, text: string | undefined): SelectQueryBuilder<UserEntity> {
-    const qb = this.inDomain(this.ds.manager, systemDomainId);
-    if (text) {
-      qb.andWhere('(u.email ILIKE :q OR u.first_name ILIKE :q OR u.last_name ILIKE :q)', {
-        q: `%${escapeLike(text)}%`,
-      });
-    }
-    return qb;
+    return whereContains(
+      this.inDomain(this.ds.manager, systemDomainId),
+      ['u.email', 'u.first_name', 'u.last_name'],
+      text,
+    );
   }
 
   /** A member of the domain with their administrator flag there, or null; `lock` holds the user row. */

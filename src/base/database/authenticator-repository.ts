@@ -25,9 +25,9 @@ export abstract class AuthenticatorRepository<E extends AuthenticatorRow> extend
 
   /** One domain's rows with their sealed secret (the view says whether there is one); pageList pages it. */
   listQuery(systemDomainId: string): SelectQueryBuilder<E> {
-    return this.withSecretQuery().where(`${this.alias}.system_domain_id = :systemDomainId`, {
-      systemDomainId,
-    });
+    return this.domainQuery(this.entity, this.alias, systemDomainId).addSelect(
+      `${this.alias}.${this.secret}`,
+    );
   }
 
   inDomain(id: string, systemDomainId: string): Promise<E | null> {

@@ -1,5 +1,5 @@
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 /**
  * What every feature repository shares (`src/<feature>/<feature>.repository.ts`): the data source, its
@@ -15,5 +15,17 @@ export abstract class FeatureRepository {
 
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.ds.transaction(work);
+  }
+
+  /** A fresh query builder (`alias`) over one domain's rows of `entity`, for pageList and cursorPage. */
+  protected domainQuery<E extends ObjectLiteral>(
+    entity: EntityTarget<E>,
+    alias: string,
+    systemDomainId: string,
+  ): SelectQueryBuilder<E> {
+    return this.ds
+      .getRepository(entity)
+      .createQueryBuilder(alias)
+      .where(`${alias}.system_domain_id = :domainId`, { domainId: systemDomainId });
   }
 }

@@ -1,7 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn, type Relation } from 'typeorm';
-import { References } from './references.js';
-import { GroupEntity } from './group.entity.js';
-import { UserEntity } from './user.entity.js';
+import { Entity, Index } from 'typeorm';
+import { AclEntryColumns } from './acl-entry.js';
 import { AssetRow } from './asset.entity.js';
 
 /** The permissions an entity ACL entry can grant. */
@@ -23,12 +21,4 @@ export type AssetPermission = (typeof ASSET_PERMISSIONS)[number];
 @Index('ix_asset_acls_user_read', ['user_id', 'asset_id'], {
   where: `"user_id" IS NOT NULL AND 'read' = ANY("permissions")`,
 })
-export class AssetAclEntity extends AssetRow {
-  @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
-  @Column({ type: 'uuid', nullable: true }) group_id!: string | null;
-  @References(() => GroupEntity, 'group_id') group?: Relation<GroupEntity>;
-  @Column({ type: 'text', array: true }) permissions!: string[];
-  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
-}
+export class AssetAclEntity extends AclEntryColumns(AssetRow) {}

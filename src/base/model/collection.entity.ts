@@ -9,8 +9,7 @@ import {
 } from 'typeorm';
 import { References } from './references.js';
 import { DomainRow } from './system-domain.entity.js';
-import { GroupEntity } from './group.entity.js';
-import { UserEntity } from './user.entity.js';
+import { AclEntryColumns } from './acl-entry.js';
 
 export const COLLECTION_STATUSES = ['ACTIVE', 'HIDDEN', 'DELETED'] as const;
 /** What a collection may contain. */
@@ -47,16 +46,23 @@ export class CollectionEntity extends DomainRow {
 }
 
 /**
+ * The columns a table of a collection's parts (contents, ACL entries) begins with: the row's id and its
+ * collection, whose foreign key (ON DELETE CASCADE) takes the row with the collection.
+ */
+export abstract class CollectionRow {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ type: 'uuid' }) collection_id!: string;
+  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
+}
+
+/**
  * One object in a collection: an asset or a collection (`object_id` names either, so it has no foreign
  * key; an object that is deleted or gone is hidden from the contents). Each object is in a collection once.
  */
 @Entity('collection_contents')
 @Index('uq_collection_contents', ['collection_id', 'object_type', 'object_id'], { unique: true })
 @Index('ix_collection_contents_object', ['object_type', 'object_id'])
-export class CollectionContentEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) collection_id!: string;
-  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
+export class CollectionContentEntity extends CollectionRow {
   @Column({ type: 'text' }) object_type!: string;
   @Column({ type: 'uuid' }) object_id!: string;
   @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
@@ -78,15 +84,4 @@ export class CollectionContentEntity {
 @Index('ix_collection_acls_collection', ['collection_id'])
 @Index('ix_collection_acls_user', ['user_id'])
 @Index('ix_collection_acls_group', ['group_id'])
-export class CollectionAclEntity {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column({ type: 'uuid' }) collection_id!: string;
-  @References(() => CollectionEntity, 'collection_id') collection?: Relation<CollectionEntity>;
-  @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
-  @References(() => UserEntity, 'user_id') user?: Relation<UserEntity>;
-  @Column({ type: 'uuid', nullable: true }) group_id!: string | null;
-  @References(() => GroupEntity, 'group_id') group?: Relation<GroupEntity>;
-  @Column({ type: 'text', array: true }) permissions!: string[];
-  @CreateDateColumn({ type: 'timestamptz' }) date_created!: Date;
-  @UpdateDateColumn({ type: 'timestamptz' }) date_modified!: Date;
-}
+export class CollectionAclEntity extends AclEntryColumns(CollectionRow) {}

@@ -19,10 +19,7 @@ const CLIENT_SQL = `SELECT a.* FROM apps a WHERE a.id = $1 AND NOT a.is_builtin`
 export class AppsRepository extends FeatureRepository {
   /** The domain's own apps (the built-in sign-in app left out): a fresh query builder each call, for cursorPage. */
   inDomain(systemDomainId: string): SelectQueryBuilder<AppEntity> {
-    return this.ds
-      .getRepository(AppEntity)
-      .createQueryBuilder('a')
-      .where('a.system_domain_id = :d AND NOT a.is_builtin', { d: systemDomainId });
+    return this.domainQuery(AppEntity, 'a', systemDomainId).andWhere('NOT a.is_builtin');
   }
 
   /**

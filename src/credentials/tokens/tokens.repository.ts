@@ -92,11 +92,9 @@ export class TokensRepository extends FeatureRepository {
 
   /** The live (unrevoked, unexpired) tokens of a domain, for a cursor page; its SCIM tokens have their own list. */
   liveInDomain(systemDomainId: string): SelectQueryBuilder<TokenEntity> {
-    return this.ds
-      .getRepository(TokenEntity)
-      .createQueryBuilder('t')
-      .where('t.system_domain_id = :systemDomainId', { systemDomainId })
-      .andWhere("t.revoked_at IS NULL AND t.expires > now() AND t.kind <> 'SCIM'");
+    return this.domainQuery(TokenEntity, 't', systemDomainId).andWhere(
+      "t.revoked_at IS NULL AND t.expires > now() AND t.kind <> 'SCIM'",
+    );
   }
 
   domains(ids: string[]): Promise<SystemDomainEntity[]> {
@@ -166,26 +164,24 @@ export class TokensRepository extends FeatureRepository {
   }
 }
 
-export interface RevokedRow {
+/** The columns that say whose token a row is and what it is for, as both reads below return them. */
+interface TokenRowKeys {
   id: string;
   app_id: string;
   user_id: string;
   system_domain_id: string;
   kind: TokenKind;
   scopes: string[] | null;
+}
+
+export interface RevokedRow extends TokenRowKeys {
   expires: Date | string;
   is_mfa_authenticated: boolean;
   revoked_at: Date | string;
   date_created: Date | string;
 }
 
-export interface LookupRow {
-  id: string;
-  app_id: string;
-  user_id: string;
-  system_domain_id: string;
-  kind: TokenKind;
-  scopes: string[] | null;
+export interface LookupRow extends TokenRowKeys {
   token_hash: string;
   expires: Date;
   revoked_at: Date | null;

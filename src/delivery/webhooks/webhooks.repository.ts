@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { insertRow } from '../../base/database/insert-row.js';
 import { leaseClaimSql } from '../../base/database/lease-claim.js';
 import { WebhookDeliveryEntity } from '../../base/model/webhook-delivery.entity.js';
 import { WebhookEventEntity } from '../../base/model/webhook-event.entity.js';
@@ -65,11 +66,7 @@ export class WebhooksRepository extends FeatureRepository {
     systemDomainId: string,
     f: { status?: string; eventType?: string },
   ): SelectQueryBuilder<WebhookEntity> {
-    const qb = this.ds
-      .getRepository(WebhookEntity)
-      .createQueryBuilder('w')
-      .where('w.system_domain_id = :domainId', { domainId: systemDomainId })
-      .andWhere("w.status <> 'DELETED'");
+    const qb = this.domainQuery(WebhookEntity, 'w', systemDomainId).andWhere("w.status <> 'DELETED'");
     if (f.status) qb.andWhere('w.status = :status', { status: f.status });
     if (f.eventType) qb.andWhere('w.event_type = :eventType', { eventType: f.eventType });
     return qb;
@@ -85,10 +82,8 @@ export class WebhooksRepository extends FeatureRepository {
   }
 
   /** Inserts a new webhook (its id generated here): the entity as inserted. */
-  async insertWebhook(em: EntityManager, values: Partial<WebhookEntity>): Promise<WebhookEntity> {
-    const webhook = em.create(WebhookEntity, values);
-    await em.insert(WebhookEntity, webhook);
-    return webhook;
+  insertWebhook(em: EntityManager, values: Partial<WebhookEntity>): Promise<WebhookEntity> {
+    return insertRow(em, WebhookEntity, values);
   }
 
   async updateWebhook(em: EntityManager, id: string, changes: Partial<WebhookEntity>): Promise<void> {

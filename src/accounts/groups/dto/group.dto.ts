@@ -7,17 +7,16 @@ import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js'
 const ROLES_DESCRIPTION =
   'Role names; a caller may only grant roles they hold (so only super administrators grant the system-domain roles)';
 
+/** A body's optional `roles`: names from ALL_ROLES, at most ALL_ROLES.length of them. */
+export function RolesField(description: string): PropertyDecorator {
+  return StringArrayField({ required: false, in: ALL_ROLES, maxItems: ALL_ROLES.length, description });
+}
+
 /** Body of POST /v1/groups/. */
 export class CreateGroupDto {
   @StringField({ minLength: 1, maxLength: 200, description: 'Unique in the domain' }) name!: string;
   @StringField({ required: false, nullable: true, maxLength: 2000 }) description?: string | null;
-  @StringArrayField({
-    required: false,
-    in: ALL_ROLES,
-    maxItems: ALL_ROLES.length,
-    description: `${ROLES_DESCRIPTION}; none when left out`,
-  })
-  roles?: string[];
+  @RolesField(`${ROLES_DESCRIPTION}; none when left out`) roles?: string[];
 }
 
 /** Body of PATCH and PUT /v1/groups/{group_id}/: any subset. Written out (not PartialType) so null stays invalid. */
@@ -25,13 +24,7 @@ export class UpdateGroupDto {
   @StringField({ required: false, minLength: 1, maxLength: 200, description: 'Unique in the domain' })
   name?: string;
   @StringField({ required: false, nullable: true, maxLength: 2000 }) description?: string | null;
-  @StringArrayField({
-    required: false,
-    in: ALL_ROLES,
-    maxItems: ALL_ROLES.length,
-    description: ROLES_DESCRIPTION,
-  })
-  roles?: string[];
+  @RolesField(ROLES_DESCRIPTION) roles?: string[];
 }
 
 export class GroupListQueryDto extends PageQueryDto {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ALL_ROLES } from '../../../base/common/auth/roles.js';
 import { ListEnvelopeDto } from '../../../base/common/http/list-envelope.dto.js';
+import { RolesField } from '../../groups/dto/group.dto.js';
 import { EnumField, StringArrayField, StringField } from '../../../base/common/validation/fields.js';
 import { USER_TYPES } from '../../../base/model/user.entity.js';
 
@@ -34,13 +35,7 @@ export class UpdateTeamDto extends GroupLikeFields {
 }
 
 class RoleFields extends GroupLikeFields {
-  @StringArrayField({
-    required: false,
-    in: ALL_ROLES,
-    maxItems: ALL_ROLES.length,
-    description: `${ROLES_DESCRIPTION}; none when left out`,
-  })
-  roles?: string[];
+  @RolesField(`${ROLES_DESCRIPTION}; none when left out`) roles?: string[];
   @StringArrayField({ required: false, maxItems: 50, itemMaxLength: 100, description: 'Labels for pickers' })
   role_categories?: string[];
 }

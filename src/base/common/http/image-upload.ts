@@ -20,7 +20,8 @@ export interface UploadedImage {
 export interface ImageUploadErrors {
   tooLarge(): Error;
   missing(): Error;
-  unreadable(): Error;
+  /** The feature's 400 for problem fields: a body that cannot be read is one, named after the raw field. */
+  invalid(fields: Record<string, string>): Error;
 }
 
 /**
@@ -65,7 +66,7 @@ export abstract class ImageUploadInterceptor implements NestInterceptor {
         if (code === 'LIMIT_FILE_SIZE') return reject(this.errors.tooLarge());
         if (typeof code === 'string' && code.startsWith('LIMIT_')) return reject(this.errors.missing());
         // a malformed multipart body (no boundary, truncated): the client's fault, not ours
-        return reject(this.errors.unreadable());
+        return reject(this.unreadable());
       });
     });
     return next.handle();
@@ -91,7 +92,11 @@ export abstract class ImageUploadInterceptor implements NestInterceptor {
         chunks.push(c);
       });
       req.on('end', () => finish(() => resolve(Buffer.concat(chunks))));
-      req.on('error', () => finish(() => reject(this.errors.unreadable())));
+      req.on('error', () => finish(() => reject(this.unreadable())));
     });
+  }
+
+  private unreadable(): Error {
+    return this.errors.invalid({ [this.rawField]: 'the multipart/form-data body could not be read' });
   }
 }
