@@ -4,7 +4,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { Caller } from '../auth/caller.decorator.js';
 import { Route } from './route.js';
-import { body, caller, path, query, ServiceRoutes, uuidParam } from './service-routes.js';
+import { body, caller, path, query, requestId, ServiceRoutes, uuidParam } from './service-routes.js';
 import { UuidParamPipe } from './uuid-param.pipe.js';
 
 class ItemQueryDto {
@@ -25,6 +25,10 @@ class ItemsService {
     this.calls.push(['update', c, id, b]);
     return Promise.resolve('updated');
   }
+  rename(c: AuthContext, id: string, name: string, request: string | null) {
+    this.calls.push(['rename', c, id, name, request]);
+    return Promise.resolve('renamed');
+  }
   children(c: AuthContext, id: string, childId: string, q: ItemQueryDto) {
     this.calls.push(['children', c, id, childId, q]);
     return Promise.resolve('children');
@@ -43,6 +47,8 @@ const childRoute = () =>
     ok: ItemBodyDto,
   });
 
+const renameRoute = () => Route.put(':item_id/name', { summary: 'Rename', policy: {}, ok: ItemBodyDto });
+
 class Base {
   inherited(): string {
     return 'base';
@@ -53,6 +59,14 @@ class Tabled extends items.handlers(
   {
     listItems: items.call('list', getRoute(), caller, query(ItemQueryDto), path),
     updateItem: items.call('update', patchRoute(), caller, id, body(ItemBodyDto)),
+    renameItem: items.handle(
+      renameRoute(),
+      (s, c, b, i, r) => s.rename(c, i, b.name, r),
+      caller,
+      body(ItemBodyDto),
+      id,
+      requestId,
+    ),
     listChildren: items.call(
       'children',
       childRoute(),
@@ -79,6 +93,16 @@ class WrittenOut {
   @patchRoute()
   updateItem(@Param('item_id', uuid) i: string, @Body() b: ItemBodyDto, @Caller() c: AuthContext): void {
     void [i, b, c];
+  }
+
+  @renameRoute()
+  renameItem(
+    @Param('item_id', uuid) i: string,
+    @Body() b: ItemBodyDto,
+    @Caller() c: AuthContext,
+    @Req() req: object,
+  ): void {
+    void [i, b, c, req];
   }
 
   @childRoute()
@@ -118,7 +142,7 @@ function seen(cls: { prototype: object }, key: string) {
 }
 
 describe('ServiceRoutes', () => {
-  it.each(['listItems', 'updateItem', 'listChildren'])(
+  it.each(['listItems', 'updateItem', 'renameItem', 'listChildren'])(
     '%s: the same route, parameters, parameter order and types as the handler written out',
     (key) => {
       const tabled = seen(Tabled, key);
@@ -141,10 +165,15 @@ describe('ServiceRoutes', () => {
     await expect(controller.listItems(q, who, { path: '/API/items/' })).resolves.toBe('listed');
     await expect(controller.updateItem('i-1', { name: 'n' }, who)).resolves.toBe('updated');
     await expect(controller.listChildren('i-1', 'c-1', q, who)).resolves.toBe('children');
+    // a handle entry: its function gets the service and the inputs' values in the table's order
+    await expect(controller.renameItem('i-1', { name: 'm' }, who, { id: 'req-1' })).resolves.toBe('renamed');
+    await expect(controller.renameItem('i-1', { name: 'm' }, who, {})).resolves.toBe('renamed');
     expect(service.calls).toEqual([
       ['list', who, q, '/API/items/'],
       ['update', who, 'i-1', { name: 'n' }],
       ['children', who, 'i-1', 'c-1', q],
+      ['rename', who, 'i-1', 'm', 'req-1'],
+      ['rename', who, 'i-1', 'm', null],
     ]);
   });
 
@@ -155,6 +184,7 @@ describe('ServiceRoutes', () => {
       'constructor',
       'listItems',
       'updateItem',
+      'renameItem',
       'listChildren',
     ]);
   });

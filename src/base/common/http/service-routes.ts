@@ -26,6 +26,13 @@ export const path: RouteInput<string> = {
   rank: 4,
   pick: (req: Request) => req.path,
 };
+/** The request's id (`X-Request-Id`, or the one the logger gave it), which audit records carry; null without. */
+export const requestId: RouteInput<string | null> = {
+  decorate: Req(),
+  type: Object,
+  rank: 4,
+  pick: (req: Request) => req.id ?? null,
+};
 /** The body, validated against `dto` by the global pipe. */
 export const body = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Body(), type: dto, rank: 2 });
 /** The query string, validated against `dto` by the global pipe. */
@@ -51,15 +58,15 @@ type MethodTaking<S, A extends unknown[]> = {
 
 type Mixable = abstract new (...args: any[]) => object;
 
-/** A handler: the route's decorators, the service method it calls, and what of the request that method takes. */
+/** A handler: the route's decorators, what of the request it takes, and what it does with the service. */
 export interface ServiceRoute {
   readonly route: MethodDecorator;
-  readonly method: string;
   readonly inputs: readonly RouteInput<unknown>[];
+  readonly run: (service: never, values: unknown[]) => unknown;
 }
 
 /**
- * A controller's routes that only hand the request to one service method, as a table instead of a handler each:
+ * A controller's routes that hand the request to its service, as a table instead of a handler each:
  *
  * ```ts
  * const groups = ServiceRoutes<GroupsService>('groups');
@@ -72,8 +79,10 @@ export interface ServiceRoute {
  *
  * Each entry becomes a method of that name (its operationId and its route-policy key) on a class between the
  * controller and `base`, in the table's order; Nest registers the controller's own routes first, then these,
- * then `base`'s. The method calls `this[service][method]` with the inputs' values in order; which methods fit
- * is checked against the inputs' types. The parameter decorators and the parameter types TypeScript would
+ * then `base`'s. A `call` entry calls `this[service][method]` with the inputs' values in order (which methods
+ * fit is checked against the inputs' types); a `handle` entry, for a route that hands the service something
+ * of its own (a fixed kind, a field of the body, the caller's id), runs its function with the service and
+ * the inputs' values, typed from the inputs. The parameter decorators and the parameter types TypeScript would
  * have recorded are set as on a written handler, so the pipes, the guard and Swagger see the same route.
  */
 export function ServiceRoutes<S>(service: string) {
@@ -83,7 +92,17 @@ export function ServiceRoutes<S>(service: string) {
       route: MethodDecorator,
       ...inputs: I
     ): ServiceRoute {
-      return { route, method, inputs };
+      const run = (s: Record<string, (...a: unknown[]) => unknown>, values: unknown[]) =>
+        s[method](...values);
+      return { route, inputs, run };
+    },
+    handle<const I extends readonly RouteInput<unknown>[]>(
+      route: MethodDecorator,
+      fn: (service: S, ...values: ValuesOf<I>) => unknown,
+      ...inputs: I
+    ): ServiceRoute {
+      const run = (s: S, values: unknown[]) => fn(s, ...(values as ValuesOf<I>));
+      return { route, inputs, run };
     },
     handlers<B extends Mixable = typeof Object>(table: Record<string, ServiceRoute>, base?: B): B {
       return handlersOn(service, table, base ?? (Object as unknown as B));
@@ -94,16 +113,16 @@ export function ServiceRoutes<S>(service: string) {
 function handlersOn<B extends Mixable>(service: string, table: Record<string, ServiceRoute>, base: B): B {
   abstract class Handlers extends base {}
   const proto = Handlers.prototype as unknown as Record<string, unknown>;
-  for (const [name, { route, method, inputs }] of Object.entries(table)) {
+  for (const [name, { route, inputs, run }] of Object.entries(table)) {
     // the handler's parameters in rank order; the service's arguments in the table's
     const params = inputs.map((input, at) => ({ input, at })).sort((a, b) => a.input.rank - b.input.rank);
     const handler = {
-      [name](this: Record<string, Record<string, (...a: unknown[]) => unknown>>, ...args: unknown[]) {
+      [name](this: Record<string, never>, ...args: unknown[]) {
         const values: unknown[] = [];
         params.forEach(
           ({ input, at }, i) => (values[at] = input.pick ? input.pick(args[i] as never) : args[i]),
         );
-        return this[service][method](...values);
+        return run(this[service], values);
       },
     }[name];
     Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true });
