@@ -2,31 +2,54 @@ import { Body, Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { PasswordsService } from './passwords.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const UNKNOWN_LINK = 'No such reset link';
 const expired = (text: string) => `The link expired, was used, or a newer one replaced it: ${text}`;
+const passwords = ServiceRoutes<PasswordsService>('passwords');
 
-/** Password reset through a mailed link (no credentials: the link's secret is one) and PasswordChecks. */
-@ApiTags('passwords')
-@ApiErrors(400)
-@Controller('API/auth/v1/password')
-export class PasswordsController {
-  constructor(private readonly passwords: PasswordsService) {}
-
-  @Route.post('forgot', {
-    summary:
-      'Mail a single-use password reset link; the same answer, after about the same time, whether or not the email has an account',
-    public: 'signin',
-    created: { description: 'No body' },
-  })
-  async forgotPassword(@Body() body: ForgotPasswordDto): Promise<void> {
-    await this.passwords.forgot(body);
-  }
+/**
+ * The reset route, written out (it hands the service the request id), between the tables: Nest registers a
+ * class's own routes before inherited ones, so the route order stays.
+ */
+abstract class PasswordResetRoute extends passwords.handlers({
+  // the fixed path before /{reset_hash}/checks
+  getPasswordChecks: passwords.call(
+    'checks',
+    Route.get('checks', {
+      summary: 'The PasswordChecks of the caller’s domain',
+      policy: { anyScope: true },
+      ok: PasswordChecksDto,
+    }),
+    caller,
+  ),
+  setPasswordChecks: passwords.call(
+    'setChecks',
+    Route.put('checks', {
+      summary:
+        'Replace the PasswordChecks of the caller’s domain (administrators); omitted fields become null, no rule',
+      policy: { admin: true },
+      ok: PasswordChecksDto,
+    }),
+    caller,
+    body(PasswordChecksDto),
+  ),
+  getResetPasswordChecks: passwords.call(
+    'linkChecks',
+    Route.get(':reset_hash/checks', {
+      summary:
+        'The PasswordChecks a password set through this reset link must pass (the strictest of every domain of the account)',
+      public: 'signin',
+      ok: PasswordChecksDto,
+      errors: [{ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') }],
+    }),
+    param('reset_hash'),
+  ),
+}) {
+  protected abstract readonly passwords: PasswordsService;
 
   @Route.put('reset/:reset_hash', {
     summary: 'Set a new password through a reset link (once); every token of the account is revoked',
@@ -41,38 +64,28 @@ export class PasswordsController {
   ): Promise<void> {
     await this.passwords.reset(secret, body, req.id ?? null);
   }
+}
 
-  // the fixed path before /{reset_hash}/checks
-  @Route.get('checks', {
-    summary: 'The PasswordChecks of the caller’s domain',
-    policy: { anyScope: true },
-    ok: PasswordChecksDto,
-  })
-  getPasswordChecks(@Caller() caller: AuthContext): Promise<PasswordChecksDto> {
-    return this.passwords.checks(caller);
-  }
-
-  @Route.put('checks', {
-    summary:
-      'Replace the PasswordChecks of the caller’s domain (administrators); omitted fields become null, no rule',
-    policy: { admin: true },
-    ok: PasswordChecksDto,
-  })
-  setPasswordChecks(
-    @Caller() caller: AuthContext,
-    @Body() body: PasswordChecksDto,
-  ): Promise<PasswordChecksDto> {
-    return this.passwords.setChecks(caller, body);
-  }
-
-  @Route.get(':reset_hash/checks', {
-    summary:
-      'The PasswordChecks a password set through this reset link must pass (the strictest of every domain of the account)',
-    public: 'signin',
-    ok: PasswordChecksDto,
-    errors: [{ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') }],
-  })
-  getResetPasswordChecks(@Param('reset_hash') secret: string): Promise<PasswordChecksDto> {
-    return this.passwords.linkChecks(secret);
+/** Password reset through a mailed link (no credentials: the link's secret is one) and PasswordChecks. */
+@ApiTags('passwords')
+@ApiErrors(400)
+@Controller('API/auth/v1/password')
+export class PasswordsController extends passwords.handlers(
+  {
+    forgotPassword: passwords.call(
+      'forgot',
+      Route.post('forgot', {
+        summary:
+          'Mail a single-use password reset link; the same answer, after about the same time, whether or not the email has an account',
+        public: 'signin',
+        created: { description: 'No body' },
+      }),
+      body(ForgotPasswordDto),
+    ),
+  },
+  PasswordResetRoute,
+) {
+  constructor(protected readonly passwords: PasswordsService) {
+    super();
   }
 }

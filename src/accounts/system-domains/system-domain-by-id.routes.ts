@@ -1,13 +1,15 @@
-import { Body, Param } from '@nestjs/common';
+import { Param } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateSystemDomainDto,
   SystemDomainDto,
   SystemDomainProfileDto,
   UpdateSystemDomainDto,
 } from './dto/system-domain.dto.js';
+import type { SystemDomainAdminService } from './system-domain-admin.service.js';
 import {
   superAdmin,
   domainAdmin,
@@ -25,54 +27,37 @@ const edit = PutAndPatch({
   put: 'Update a system domain: the super-admin form, name and base_url required; fields left out stay',
   patch: 'Update some fields of a system domain (the super-admin form)',
 });
+const domains = ServiceRoutes<SystemDomainAdminService>('domains');
+const id = param('id', domainId);
 
-/**
- * The /{id} routes of `SystemDomainsController`, which extends this class: Nest registers a controller's own
- * routes first and inherited ones after, so the route order and the route-policy keys
- * (`<Controller>.<method>`) stay as they were.
- */
-export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
-  @Route.get(':id', {
-    summary: 'One system domain, full form (its administrators: their own domain only)',
-    policy: domainAdmin,
-    ok: SystemDomainDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  getSystemDomain(@Param('id', domainId) id: string): Promise<SystemDomainDto> {
-    return this.domains.get(id);
-  }
-
-  @edit.put
-  replaceSystemDomain(
-    @Param('id', domainId) id: string,
-    @Body() body: CreateSystemDomainDto,
-    @Caller() caller: AuthContext,
-  ): Promise<SystemDomainDto> {
-    return this.domains.update(caller, id, body);
-  }
-
-  @edit.patch
-  updateSystemDomain(
-    @Param('id', domainId) id: string,
-    @Body() body: UpdateSystemDomainDto,
-    @Caller() caller: AuthContext,
-  ): Promise<SystemDomainDto> {
-    return this.domains.update(caller, id, body);
-  }
-
-  @Route.delete(':id', {
-    summary:
-      'Delete a system domain and everything in it, at once: its tokens stop working, its apps, groups, ' +
-      'memberships, invitations and webhooks go, users who belonged to it alone are deleted, the others keep ' +
-      'their accounts in their other domains. Not the domain of the caller’s own token (400)',
-    policy: superAdmin,
-    noContent: 'Deleted',
-    errors: [{ 404: NOT_FOUND }],
-  })
-  deleteSystemDomain(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.domains.remove(caller, id);
-  }
-
+/** The end-to-end domain's removal, written out (it passes the service an option), between the tables. */
+abstract class SystemDomainE2eRoute extends domains.handlers(
+  {
+    getSystemDomainProfile: domains.call(
+      'profile',
+      Route.get(':id/profile', {
+        summary: 'The domain’s Profile (industry)',
+        policy: domainAdmin,
+        ok: SystemDomainProfileDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      id,
+    ),
+    updateSystemDomainProfile: domains.call(
+      'updateProfile',
+      Route.patch(':id/profile', {
+        summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
+        policy: domainAdmin,
+        ok: SystemDomainProfileDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+      body(SystemDomainProfileDto),
+    ),
+  },
+  SystemDomainFeatureRoutes,
+) {
   @Route.delete(':id/e2e', {
     summary:
       'Remove an end-to-end test domain and its test data: as DELETE /v1/system_domains/{id}/, for a domain ' +
@@ -84,28 +69,41 @@ export abstract class SystemDomainByIdRoutes extends SystemDomainFeatureRoutes {
   deleteSystemDomainE2e(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
     return this.domains.remove(caller, id, { e2eOnly: true });
   }
-
-  @Route.get(':id/profile', {
-    summary: 'The domain’s Profile (industry)',
-    policy: domainAdmin,
-    ok: SystemDomainProfileDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  getSystemDomainProfile(@Param('id', domainId) id: string): Promise<SystemDomainProfileDto> {
-    return this.domains.profile(id);
-  }
-
-  @Route.patch(':id/profile', {
-    summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
-    policy: domainAdmin,
-    ok: SystemDomainProfileDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  updateSystemDomainProfile(
-    @Param('id', domainId) id: string,
-    @Body() body: SystemDomainProfileDto,
-    @Caller() caller: AuthContext,
-  ): Promise<SystemDomainProfileDto> {
-    return this.domains.updateProfile(caller, id, body);
-  }
 }
+
+/**
+ * The /{id} routes of `SystemDomainsController`, classes it extends: Nest registers a controller's own routes
+ * first and inherited ones after, so the route order and the route-policy keys (`<Controller>.<method>`) stay
+ * as they were.
+ */
+export const SystemDomainByIdRoutes = domains.handlers(
+  {
+    getSystemDomain: domains.call(
+      'get',
+      Route.get(':id', {
+        summary: 'One system domain, full form (its administrators: their own domain only)',
+        policy: domainAdmin,
+        ok: SystemDomainDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      id,
+    ),
+    replaceSystemDomain: domains.call('update', edit.put, caller, id, body(CreateSystemDomainDto)),
+    updateSystemDomain: domains.call('update', edit.patch, caller, id, body(UpdateSystemDomainDto)),
+    deleteSystemDomain: domains.call(
+      'remove',
+      Route.delete(':id', {
+        summary:
+          'Delete a system domain and everything in it, at once: its tokens stop working, its apps, groups, ' +
+          'memberships, invitations and webhooks go, users who belonged to it alone are deleted, the others keep ' +
+          'their accounts in their other domains. Not the domain of the caller’s own token (400)',
+        policy: superAdmin,
+        noContent: 'Deleted',
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+    ),
+  },
+  SystemDomainE2eRoute,
+);

@@ -3,6 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import { ImageRoutes, sendPublicImage } from '../../base/common/http/image-routes.js';
 import {
@@ -15,7 +16,7 @@ import {
 import { LOGO_MAX_BYTES } from './logo.js';
 import { LogoUploadInterceptor } from './logo-upload.js';
 import { withFeature } from './domain-features.js';
-import { type LogoFile, SystemDomainAdminService } from './system-domain-admin.service.js';
+import type { LogoFile, SystemDomainAdminService } from './system-domain-admin.service.js';
 import { SystemDomainsErrors } from './system-domains.errors.js';
 import { Route } from '../../base/common/http/route.js';
 
@@ -54,68 +55,12 @@ const logo = ImageRoutes({
   },
 });
 
-/**
- * The feature, reindex and logo routes of `SystemDomainsController` (through `SystemDomainByIdRoutes`), which
- * extends this class: Nest registers a controller's own routes first and inherited ones after, so the route
- * order and the route-policy keys (`<Controller>.<method>`) stay as they were.
- */
-export abstract class SystemDomainFeatureRoutes {
+const domains = ServiceRoutes<SystemDomainAdminService>('domains');
+const id = param('id', domainId);
+
+/** The logo routes, written out (the upload's files, the image's own answer). */
+abstract class SystemDomainLogoRoutes {
   protected abstract readonly domains: SystemDomainAdminService;
-
-  @Route.get(':id/features', {
-    summary: 'The domain’s feature flags',
-    policy: domainAdmin,
-    ok: SystemDomainFeaturesDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  getSystemDomainFeatures(@Param('id', domainId) id: string): Promise<SystemDomainFeaturesDto> {
-    return this.domains.features(id);
-  }
-
-  @Route.put(':id/features', {
-    summary: 'Replace the domain’s feature flags',
-    policy: superAdmin,
-    ok: SystemDomainFeaturesDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  replaceSystemDomainFeatures(
-    @Param('id', domainId) id: string,
-    @Body() body: SystemDomainFeaturesDto,
-    @Caller() caller: AuthContext,
-  ): Promise<SystemDomainFeaturesDto> {
-    return this.domains.replaceFeatures(caller, id, body);
-  }
-
-  @Route.post(':id/features', {
-    summary:
-      'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
-    policy: superAdmin,
-    created: SystemDomainFeaturesDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  addSystemDomainFeature(
-    @Param('id', domainId) id: string,
-    @Body() body: AddSystemDomainFeatureDto,
-    @Caller() caller: AuthContext,
-  ): Promise<SystemDomainFeaturesDto> {
-    return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
-  }
-
-  @Route.post(':id/reindex', {
-    summary:
-      'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
-      'operation reindex) for the platform’s indexer; answers the request',
-    policy: superAdmin,
-    accepted: ReindexRequestDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  reindexSystemDomain(
-    @Param('id', domainId) id: string,
-    @Body() body: ReindexSystemDomainDto,
-    @Caller() caller: AuthContext,
-  ): Promise<ReindexRequestDto> {
-    return this.domains.reindex(caller, id, body);
-  }
 
   @logo.upload
   uploadSystemDomainLogo(
@@ -142,3 +87,72 @@ export abstract class SystemDomainFeatureRoutes {
     sendPublicImage(res, await this.domains.logo(id), version, ifNoneMatch);
   }
 }
+
+/** Turning one feature on, written out (it edits the current flags), between the tables. */
+abstract class SystemDomainFeatureAdd extends domains.handlers(
+  {
+    reindexSystemDomain: domains.call(
+      'reindex',
+      Route.post(':id/reindex', {
+        summary:
+          'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
+          'operation reindex) for the platform’s indexer; answers the request',
+        policy: superAdmin,
+        accepted: ReindexRequestDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+      body(ReindexSystemDomainDto),
+    ),
+  },
+  SystemDomainLogoRoutes,
+) {
+  @Route.post(':id/features', {
+    summary:
+      'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
+    policy: superAdmin,
+    created: SystemDomainFeaturesDto,
+    errors: [{ 404: NOT_FOUND }],
+  })
+  addSystemDomainFeature(
+    @Param('id', domainId) id: string,
+    @Body() body: AddSystemDomainFeatureDto,
+    @Caller() caller: AuthContext,
+  ): Promise<SystemDomainFeaturesDto> {
+    return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
+  }
+}
+
+/**
+ * The feature, reindex and logo routes of `SystemDomainsController` (through `SystemDomainByIdRoutes`),
+ * classes it extends: Nest registers a controller's own routes first and inherited ones after, so the route
+ * order and the route-policy keys (`<Controller>.<method>`) stay as they were.
+ */
+export const SystemDomainFeatureRoutes = domains.handlers(
+  {
+    getSystemDomainFeatures: domains.call(
+      'features',
+      Route.get(':id/features', {
+        summary: 'The domain’s feature flags',
+        policy: domainAdmin,
+        ok: SystemDomainFeaturesDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      id,
+    ),
+    replaceSystemDomainFeatures: domains.call(
+      'replaceFeatures',
+      Route.put(':id/features', {
+        summary: 'Replace the domain’s feature flags',
+        policy: superAdmin,
+        ok: SystemDomainFeaturesDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+      body(SystemDomainFeaturesDto),
+    ),
+  },
+  SystemDomainFeatureAdd,
+);

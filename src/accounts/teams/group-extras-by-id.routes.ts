@@ -4,6 +4,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
 import { GroupReindexDto } from './dto/group-mapping.dto.js';
 import type { GroupLogosService } from './group-logos.service.js';
@@ -30,25 +31,11 @@ const logo = ImageRoutes({
   },
 });
 
-/**
- * The /{group_id} routes (reindex, logo) of `GroupExtrasController`, which extends this class: Nest registers
- * a controller's own routes first and inherited ones after, so the route order and the route-policy keys
- * (`<Controller>.<method>`) stay as they were.
- */
-export abstract class GroupExtrasByIdRoutes {
-  protected abstract readonly mappings: GroupMappingsService;
-  protected abstract readonly logos: GroupLogosService;
+const mappings = ServiceRoutes<GroupMappingsService>('mappings');
 
-  @Route.post(':group_id/reindex', {
-    summary:
-      'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
-    policy: { roles: ['can_write_groups'], access: groupAccess },
-    created: GroupReindexDto,
-    errors: [404],
-  })
-  reindexGroup(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<GroupReindexDto> {
-    return this.mappings.reindex(caller, id);
-  }
+/** The logo routes, written out (the upload's files, the image's own answer, the kind they pass). */
+abstract class GroupLogoRoutes {
+  protected abstract readonly logos: GroupLogosService;
 
   @logo.upload
   uploadGroupLogo(
@@ -73,3 +60,26 @@ export abstract class GroupExtrasByIdRoutes {
     sendImage(res, await this.logos.get('GROUP', caller, id));
   }
 }
+
+/**
+ * The /{group_id} routes (reindex, logo) of `GroupExtrasController`, classes it extends: Nest registers a
+ * controller's own routes first and inherited ones after, so the route order and the route-policy keys
+ * (`<Controller>.<method>`) stay as they were.
+ */
+export const GroupExtrasByIdRoutes = mappings.handlers(
+  {
+    reindexGroup: mappings.call(
+      'reindex',
+      Route.post(':group_id/reindex', {
+        summary:
+          'Ask the platform’s indexer to reindex a group: this service keeps no index, it records the event',
+        policy: { roles: ['can_write_groups'], access: groupAccess },
+        created: GroupReindexDto,
+        errors: [404],
+      }),
+      caller,
+      uuidParam('group_id'),
+    ),
+  },
+  GroupLogoRoutes,
+);

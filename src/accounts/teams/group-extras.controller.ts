@@ -1,10 +1,11 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import { CreateGroupMappingDto, GroupMappingDto, GroupMappingListDto } from './dto/group-mapping.dto.js';
 import { GroupLikeBasicListDto } from './dto/team.dto.js';
@@ -14,61 +15,11 @@ import { GroupMappingsService } from './group-mappings.service.js';
 import { GroupExtrasByIdRoutes } from './group-extras-by-id.routes.js';
 import { Route } from '../../base/common/http/route.js';
 
-/**
- * The rest of /v1/groups/: mappings, all/basic, logo, reindex. Its module is mounted before GroupsModule, so
- * these fixed paths come before the groups' /{group_id} routes (Express matches in registration order).
- */
-@ApiTags('groups')
-@ApiErrors(400)
-@Controller('API/users/v1/groups')
-export class GroupExtrasController extends GroupExtrasByIdRoutes {
-  constructor(
-    protected readonly mappings: GroupMappingsService,
-    private readonly kinds: GroupKindsService,
-    protected readonly logos: GroupLogosService,
-  ) {
-    super();
-  }
+const mappings = ServiceRoutes<GroupMappingsService>('mappings');
 
-  @Route.get('mappings', {
-    summary: 'Group mappings of the caller’s domain (page style; sort on name, date_created)',
-    policy: { roles: ['can_read_groups'] },
-    ok: GroupMappingListDto,
-  })
-  listGroupMappings(@Query() q: PageQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
-    return this.mappings.list(caller, q, req.path) as Promise<GroupMappingListDto>;
-  }
-
-  @Route.post('mappings', {
-    summary:
-      'Map an identity provider’s group name to a group, team or role group (applied at each single sign-on)',
-    policy: { roles: ['can_write_groups'] },
-    created: GroupMappingDto,
-    errors: [{ 404: 'No such group in this domain', 409: 'The name is already mapped in this domain' }],
-  })
-  createGroupMapping(@Body() body: CreateGroupMappingDto, @Caller() caller: AuthContext) {
-    return this.mappings.create(caller, body);
-  }
-
-  @Route.get('mappings/:name', {
-    summary: 'One group mapping, by the identity provider’s group name',
-    policy: { roles: ['can_read_groups'] },
-    ok: GroupMappingDto,
-    errors: [404],
-  })
-  getGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext) {
-    return this.mappings.get(caller, name);
-  }
-
-  @Route.delete('mappings/:name', {
-    summary: 'Remove a group mapping (memberships it made stay until the next sign-on)',
-    policy: { roles: ['can_write_groups'] },
-    noContent: 'Removed',
-    errors: [404],
-  })
-  deleteGroupMapping(@Param('name') name: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.mappings.remove(caller, name);
-  }
+/** Every kind's basic list, written out (it names the kinds), between the mappings and the /{group_id} routes. */
+abstract class AllGroupsBasicRoute extends GroupExtrasByIdRoutes {
+  protected abstract readonly kinds: GroupKindsService;
 
   @Route.get('all/basic', {
     summary:
@@ -78,5 +29,71 @@ export class GroupExtrasController extends GroupExtrasByIdRoutes {
   })
   listAllGroupsBasic(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
     return this.kinds.basic(['GROUP', 'TEAM', 'ROLE_GROUP'], caller, q, req.path);
+  }
+}
+
+/**
+ * The rest of /v1/groups/: mappings, all/basic, logo, reindex. Its module is mounted before GroupsModule, so
+ * these fixed paths come before the groups' /{group_id} routes (Express matches in registration order).
+ */
+@ApiTags('groups')
+@ApiErrors(400)
+@Controller('API/users/v1/groups')
+export class GroupExtrasController extends mappings.handlers(
+  {
+    listGroupMappings: mappings.call(
+      'list',
+      Route.get('mappings', {
+        summary: 'Group mappings of the caller’s domain (page style; sort on name, date_created)',
+        policy: { roles: ['can_read_groups'] },
+        ok: GroupMappingListDto,
+      }),
+      caller,
+      query(PageQueryDto),
+      path,
+    ),
+    createGroupMapping: mappings.call(
+      'create',
+      Route.post('mappings', {
+        summary:
+          'Map an identity provider’s group name to a group, team or role group (applied at each single sign-on)',
+        policy: { roles: ['can_write_groups'] },
+        created: GroupMappingDto,
+        errors: [{ 404: 'No such group in this domain', 409: 'The name is already mapped in this domain' }],
+      }),
+      caller,
+      body(CreateGroupMappingDto),
+    ),
+    getGroupMapping: mappings.call(
+      'get',
+      Route.get('mappings/:name', {
+        summary: 'One group mapping, by the identity provider’s group name',
+        policy: { roles: ['can_read_groups'] },
+        ok: GroupMappingDto,
+        errors: [404],
+      }),
+      caller,
+      param('name'),
+    ),
+    deleteGroupMapping: mappings.call(
+      'remove',
+      Route.delete('mappings/:name', {
+        summary: 'Remove a group mapping (memberships it made stay until the next sign-on)',
+        policy: { roles: ['can_write_groups'] },
+        noContent: 'Removed',
+        errors: [404],
+      }),
+      caller,
+      param('name'),
+    ),
+  },
+  AllGroupsBasicRoute,
+) {
+  constructor(
+    protected readonly mappings: GroupMappingsService,
+    protected readonly kinds: GroupKindsService,
+    protected readonly logos: GroupLogosService,
+  ) {
+    super();
   }
 }

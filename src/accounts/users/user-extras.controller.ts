@@ -7,6 +7,7 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ImageRoutes, ImageUpload, sendImage } from '../../base/common/http/image-routes.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { caller, param, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
 import { UserExtrasService } from './user-extras.service.js';
 import { ReindexRequestDto } from '../../base/common/http/reindex-request.dto.js';
@@ -28,6 +29,8 @@ class UserReindexDto extends ReindexRequestDto {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
 }
 
+const extras = ServiceRoutes<UserExtrasService>('extras');
+
 const photo = ImageRoutes({
   path: ':user_id/photo',
   interceptor: PhotoUploadInterceptor,
@@ -48,8 +51,36 @@ const photo = ImageRoutes({
 @ApiTags('users')
 @ApiErrors(400)
 @Controller('API/users/v1/users')
-export class UserExtrasController {
-  constructor(private readonly extras: UserExtrasService) {}
+export class UserExtrasController extends extras.handlers({
+  // registered after the written routes below (Nest: a class's own routes before inherited ones)
+  getUserRole: extras.call(
+    'hasRole',
+    Route.get(':user_id/roles/:role', {
+      summary: 'Whether a user holds one role in the caller’s domain: 200, else 404',
+      policy: { roles: ['can_read_users'], access: userAccess },
+      ok: UserRoleDto,
+      errors: [{ 404: 'No such user, or the user lacks the role' }],
+    }),
+    caller,
+    uuidParam('user_id'),
+    param('role'),
+  ),
+  reindexUser: extras.call(
+    'reindex',
+    Route.post(':user_id/reindex', {
+      summary:
+        'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
+      policy: { roles: ['can_write_users'], access: userAccess },
+      created: UserReindexDto,
+      errors: [404],
+    }),
+    caller,
+    uuidParam('user_id'),
+  ),
+}) {
+  constructor(protected readonly extras: UserExtrasService) {
+    super();
+  }
 
   // current/ before /{user_id}
   @Route.post('current/photo', { summary: `Set the caller’s photo: ${PHOTO}`, policy: {}, created: PhotoDto })
@@ -89,30 +120,5 @@ export class UserExtrasController {
     @Res() res: Response,
   ) {
     sendImage(res, await this.extras.photo(caller, id));
-  }
-
-  @Route.get(':user_id/roles/:role', {
-    summary: 'Whether a user holds one role in the caller’s domain: 200, else 404',
-    policy: { roles: ['can_read_users'], access: userAccess },
-    ok: UserRoleDto,
-    errors: [{ 404: 'No such user, or the user lacks the role' }],
-  })
-  getUserRole(
-    @Param('user_id', uuid) id: string,
-    @Param('role') role: string,
-    @Caller() caller: AuthContext,
-  ) {
-    return this.extras.hasRole(caller, id, role);
-  }
-
-  @Route.post(':user_id/reindex', {
-    summary:
-      'Ask the platform’s indexer to reindex a user: this service keeps no index, it records the event',
-    policy: { roles: ['can_write_users'], access: userAccess },
-    created: UserReindexDto,
-    errors: [404],
-  })
-  reindexUser(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext) {
-    return this.extras.reindex(caller, id) as Promise<UserReindexDto>;
   }
 }

@@ -1,10 +1,10 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateUserDto,
   UpdateUserDto,
@@ -31,28 +31,60 @@ const editCurrent = PutAndPatch({
   put: `${SELF_UPDATE}. The same as PATCH: ${PUT_IS_PATCH}`,
   patch: SELF_UPDATE,
 });
+const users = ServiceRoutes<UsersService>('users');
 
-@ApiTags('users')
-@ApiErrors(400)
-@Controller('API/users/v1/users')
-export class UsersController extends UsersByIdRoutes {
-  constructor(
-    protected readonly users: UsersService,
-    protected readonly unlocks: UserUnlockService,
-  ) {
-    super();
-  }
-
-  // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
-  // routes: Express matches in registration order, and Nest registers own routes before inherited ones
-  @Route.get('current', {
-    summary: 'The user the presented token acts as',
-    policy: { anyScope: true },
-    ok: UserDto,
-  })
-  getCurrentUser(@Caller() caller: AuthContext): Promise<UserDto> {
-    return this.users.current(caller);
-  }
+/** The caller's own update, written out (the caller is also the user it changes), between the tables. */
+abstract class CurrentUserUpdate extends users.handlers(
+  {
+    getCurrentUserRoles: users.call(
+      'currentRoles',
+      Route.get('current/roles', {
+        summary:
+          'The roles the presented token may use in its domain: the caller’s roles cut down to the token’s ceiling',
+        policy: { anyScope: true },
+        ok: UserRolesDto,
+      }),
+      caller,
+    ),
+    listUsersBasic: users.call(
+      'basicList',
+      Route.get('basic', {
+        summary:
+          'Users of the caller’s domain in the basic form, for pickers: any member may list them (page style; query and sort as on the full list)',
+        policy: {},
+        ok: UserBasicListDto,
+      }),
+      caller,
+      query(UserListQueryDto),
+      path,
+    ),
+    listUsers: users.call(
+      'list',
+      Route.get({
+        summary:
+          'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
+        policy: { roles: ['can_read_users'] },
+        ok: UserListDto,
+      }),
+      caller,
+      query(UserListQueryDto),
+      path,
+    ),
+    createUser: users.call(
+      'create',
+      Route.post({
+        summary: 'Create a user in the caller’s domain (emails are unique across domains)',
+        policy: { admin: true, roles: ['can_write_users'] },
+        created: UserDto,
+        errors: [{ 409: 'The email already belongs to a user' }],
+      }),
+      caller,
+      body(CreateUserDto),
+    ),
+  },
+  UsersByIdRoutes,
+) {
+  protected abstract readonly users: UsersService;
 
   // no role: the caller edits themself (names; email and password only from their own sign-in or a super
   // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
@@ -60,52 +92,31 @@ export class UsersController extends UsersByIdRoutes {
   updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
     return this.users.update(caller, caller.userId, body);
   }
+}
 
-  @Route.get('current/roles', {
-    summary:
-      'The roles the presented token may use in its domain: the caller’s roles cut down to the token’s ceiling',
-    policy: { anyScope: true },
-    ok: UserRolesDto,
-  })
-  getCurrentUserRoles(@Caller() caller: AuthContext): UserRolesDto {
-    return this.users.currentRoles(caller);
-  }
-
-  @Route.get('basic', {
-    summary:
-      'Users of the caller’s domain in the basic form, for pickers: any member may list them (page style; query and sort as on the full list)',
-    policy: {},
-    ok: UserBasicListDto,
-  })
-  listUsersBasic(
-    @Query() q: UserListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<UserBasicListDto> {
-    return this.users.basicList(caller, q, req.path);
-  }
-
-  @Route.get({
-    summary:
-      'Users of the caller’s domain (page style; query filters email and names; sort on email, first_name, last_name, date_created)',
-    policy: { roles: ['can_read_users'] },
-    ok: UserListDto,
-  })
-  listUsers(
-    @Query() q: UserListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<UserListDto> {
-    return this.users.list(caller, q, req.path);
-  }
-
-  @Route.post({
-    summary: 'Create a user in the caller’s domain (emails are unique across domains)',
-    policy: { admin: true, roles: ['can_write_users'] },
-    created: UserDto,
-    errors: [{ 409: 'The email already belongs to a user' }],
-  })
-  createUser(@Body() body: CreateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
-    return this.users.create(caller, body);
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users')
+export class UsersController extends users.handlers(
+  {
+    // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
+    // routes: Express matches in registration order, and Nest registers own routes before inherited ones
+    getCurrentUser: users.call(
+      'current',
+      Route.get('current', {
+        summary: 'The user the presented token acts as',
+        policy: { anyScope: true },
+        ok: UserDto,
+      }),
+      caller,
+    ),
+  },
+  CurrentUserUpdate,
+) {
+  constructor(
+    protected readonly users: UsersService,
+    protected readonly unlocks: UserUnlockService,
+  ) {
+    super();
   }
 }

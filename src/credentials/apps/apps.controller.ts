@@ -1,11 +1,18 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
 import { appView } from './app-view.js';
@@ -15,6 +22,7 @@ import { PatQueryDto } from './dto/pat-query.dto.js';
 import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
+const id = uuidParam('app_id');
 const appAccess = { entity: 'app' as const, param: 'app_id' };
 
 const edit = PutAndPatch({
@@ -25,88 +33,13 @@ const edit = PutAndPatch({
   put: 'Update an application (type is fixed at creation and ignored here)',
   patch: 'Partly update an application (type is ignored)',
 });
+const apps = ServiceRoutes<AppsService>('apps');
 
-@ApiTags('apps')
-@ApiErrors(400)
-@Controller('API/auth/v1/apps')
-export class AppsController {
-  constructor(private readonly apps: AppsService) {}
-
-  @Route.get({
-    summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)',
-    policy: { roles: ['can_read_apps'] },
-    ok: AppListDto,
-  })
-  listApps(
-    @Query() q: CursorQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<AppListDto> {
-    return this.apps.list(caller, q, req.path);
-  }
-
-  @Route.post({
-    summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
-    policy: { admin: true, roles: ['can_write_apps'] },
-    created: CreatedAppDto,
-  })
-  createApp(@Body() body: CreateAppDto, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
-    return this.apps.create(caller, body);
-  }
-
-  @Route.get(':app_id', {
-    summary: 'One application',
-    policy: { roles: ['can_read_apps'], access: appAccess },
-    ok: AppDto,
-    errors: [404],
-  })
-  async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
-    return appView(await this.apps.get(caller, id));
-  }
-
-  @edit.both('replaceApp')
-  updateApp(
-    @Param('app_id', uuid) id: string,
-    @Body() body: UpdateAppDto,
-    @Caller() caller: AuthContext,
-  ): Promise<CreatedAppDto> {
-    return this.apps.update(caller, id, body);
-  }
-
-  @Route.delete(':app_id', {
-    summary: 'Delete an application and every token issued for it',
-    policy: { roles: ['can_delete_apps'], access: appAccess },
-    noContent: 'Deleted',
-    errors: [404],
-  })
-  deleteApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.apps.remove(caller, id);
-  }
-
-  @Route.post(':app_id/secret', {
-    summary:
-      'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
-    policy: { admin: true, roles: ['can_write_apps'], access: appAccess },
-    created: CreatedAppDto,
-    errors: [404],
-  })
-  rotateAppSecret(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<CreatedAppDto> {
-    return this.apps.rotateSecret(caller, id);
-  }
-
-  @Route.post(':app_id/current_user_token', {
-    summary:
-      'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
-    policy: { kinds: ['LOGIN'], access: appAccess },
-    ok: TokenDto,
-    errors: [404],
-  })
-  createCurrentUserToken(
-    @Param('app_id', uuid) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<TokenDto> {
-    return this.apps.issueCurrentUserToken(caller, id);
-  }
+/** The token route, written out (it hands the service one field of the query), then the PUT twin. */
+abstract class AppTokenRoute extends apps.handlers({
+  replaceApp: apps.call('update', edit.put, caller, id, body(UpdateAppDto)),
+}) {
+  protected abstract readonly apps: AppsService;
 
   @Route.post(':app_id/token', {
     summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
@@ -120,5 +53,92 @@ export class AppsController {
     @Caller() caller: AuthContext,
   ): Promise<TokenDto> {
     return this.apps.issuePat(caller, id, q.expires_in);
+  }
+}
+
+/** One application, written out (the answer is the app's view), before its table. */
+abstract class AppGetRoute extends apps.handlers(
+  {
+    updateApp: apps.call('update', edit.patch, caller, id, body(UpdateAppDto)),
+    deleteApp: apps.call(
+      'remove',
+      Route.delete(':app_id', {
+        summary: 'Delete an application and every token issued for it',
+        policy: { roles: ['can_delete_apps'], access: appAccess },
+        noContent: 'Deleted',
+        errors: [404],
+      }),
+      caller,
+      id,
+    ),
+    rotateAppSecret: apps.call(
+      'rotateSecret',
+      Route.post(':app_id/secret', {
+        summary:
+          'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
+        policy: { admin: true, roles: ['can_write_apps'], access: appAccess },
+        created: CreatedAppDto,
+        errors: [404],
+      }),
+      caller,
+      id,
+    ),
+    createCurrentUserToken: apps.call(
+      'issueCurrentUserToken',
+      Route.post(':app_id/current_user_token', {
+        summary:
+          'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
+        policy: { kinds: ['LOGIN'], access: appAccess },
+        ok: TokenDto,
+        errors: [404],
+      }),
+      caller,
+      id,
+    ),
+  },
+  AppTokenRoute,
+) {
+  @Route.get(':app_id', {
+    summary: 'One application',
+    policy: { roles: ['can_read_apps'], access: appAccess },
+    ok: AppDto,
+    errors: [404],
+  })
+  async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
+    return appView(await this.apps.get(caller, id));
+  }
+}
+
+@ApiTags('apps')
+@ApiErrors(400)
+@Controller('API/auth/v1/apps')
+export class AppsController extends apps.handlers(
+  {
+    listApps: apps.call(
+      'list',
+      Route.get({
+        summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)',
+        policy: { roles: ['can_read_apps'] },
+        ok: AppListDto,
+      }),
+      caller,
+      query(CursorQueryDto),
+      path,
+    ),
+    createApp: apps.call(
+      'create',
+      Route.post({
+        summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
+        policy: { admin: true, roles: ['can_write_apps'] },
+        created: CreatedAppDto,
+      }),
+      caller,
+      body(CreateAppDto),
+    ),
+  },
+  AppGetRoute,
+) {
+  constructor(protected readonly apps: AppsService) {
+    super();
   }
 }

@@ -8,6 +8,7 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { SCOPES } from '../../base/common/auth/scopes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import { ScopeListDto } from './dto/app.dto.js';
 import {
@@ -20,12 +21,67 @@ import {
 import { ExternalAuthService } from './external-auth.service.js';
 import { Route } from '../../base/common/http/route.js';
 
+const external = ServiceRoutes<ExternalAuthService>('external');
+const instanceId = uuidParam('approved_instance_id');
+
+/** Collecting an instance's token, written out (its own decorators, not Route's), between the tables. */
+abstract class AppInstanceCollectRoute extends external.handlers({
+  deleteAppInstance: external.call(
+    'removeInstance',
+    Route.delete('instance/:approved_instance_id', {
+      summary: 'Withdraw an approval; the instance’s token is revoked',
+      policy: {},
+      noContent: 'Withdrawn (no body)',
+      errors: [{ 404: 'Unknown, or approved by someone else and the caller is not an administrator' }],
+    }),
+    caller,
+    instanceId,
+  ),
+}) {
+  protected abstract readonly external: ExternalAuthService;
+
+  @Get('instance/:approved_instance_id')
+  // the collected token is unscoped and acts as the caller: an OAuth token needs user_impersonation for it
+  @Authenticated({ scopes: ['user_impersonation'] })
+  @ApiOperation({
+    summary: 'Collect the instance’s token, once, within 10 minutes of the approval',
+    description:
+      'Only the approving user, with a credential of the domain the approval was made in. The token never ' +
+      'carries more than the approval gave, nor more than the collecting credential carries.',
+  })
+  @ApiOkResponse({ type: ExternalAuthDto })
+  @ApiErrors({ 404: 'Unknown, expired, already collected, or approved by someone else' })
+  collectAppInstance(
+    @Param('approved_instance_id', new UuidParamPipe()) id: string,
+    @Caller() caller: AuthContext,
+  ): Promise<ExternalAuthDto> {
+    return this.external.collectInstance(caller, id);
+  }
+}
+
 /** The fixed-path routes under /v1/apps/ (registered before /v1/apps/{app_id}/). */
 @ApiTags('apps')
 @ApiErrors(400)
 @Controller('API/auth/v1/apps')
-export class ExternalAuthController {
-  constructor(private readonly external: ExternalAuthService) {}
+export class ExternalAuthController extends external.handlers(
+  {
+    approveAppInstance: external.call(
+      'approveInstance',
+      Route.post('instance', {
+        summary: 'Approve an app instance (its own random id) to act for the caller',
+        policy: { scopes: ['user_impersonation'] },
+        created: ApprovedAppInstanceDto,
+        errors: [409, { 404: 'No such app in the caller’s domain' }],
+      }),
+      caller,
+      body(ApprovedAppInstanceDto),
+    ),
+  },
+  AppInstanceCollectRoute,
+) {
+  constructor(protected readonly external: ExternalAuthService) {
+    super();
+  }
 
   @Route.get('oauth_scopes', {
     summary: 'The OAuth scopes the platform supports, with what each allows',
@@ -64,49 +120,5 @@ export class ExternalAuthController {
     @Req() req: Request,
   ): Promise<ExternalAuthDto> {
     return this.external.collect(params.secret, fromRequest(req));
-  }
-
-  @Route.post('instance', {
-    summary: 'Approve an app instance (its own random id) to act for the caller',
-    policy: { scopes: ['user_impersonation'] },
-    created: ApprovedAppInstanceDto,
-    errors: [409, { 404: 'No such app in the caller’s domain' }],
-  })
-  approveAppInstance(
-    @Body() body: ApprovedAppInstanceDto,
-    @Caller() caller: AuthContext,
-  ): Promise<ApprovedAppInstanceDto> {
-    return this.external.approveInstance(caller, body);
-  }
-
-  @Get('instance/:approved_instance_id')
-  // the collected token is unscoped and acts as the caller: an OAuth token needs user_impersonation for it
-  @Authenticated({ scopes: ['user_impersonation'] })
-  @ApiOperation({
-    summary: 'Collect the instance’s token, once, within 10 minutes of the approval',
-    description:
-      'Only the approving user, with a credential of the domain the approval was made in. The token never ' +
-      'carries more than the approval gave, nor more than the collecting credential carries.',
-  })
-  @ApiOkResponse({ type: ExternalAuthDto })
-  @ApiErrors({ 404: 'Unknown, expired, already collected, or approved by someone else' })
-  collectAppInstance(
-    @Param('approved_instance_id', new UuidParamPipe()) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<ExternalAuthDto> {
-    return this.external.collectInstance(caller, id);
-  }
-
-  @Route.delete('instance/:approved_instance_id', {
-    summary: 'Withdraw an approval; the instance’s token is revoked',
-    policy: {},
-    noContent: 'Withdrawn (no body)',
-    errors: [{ 404: 'Unknown, or approved by someone else and the caller is not an administrator' }],
-  })
-  deleteAppInstance(
-    @Param('approved_instance_id', new UuidParamPipe()) id: string,
-    @Caller() caller: AuthContext,
-  ): Promise<void> {
-    return this.external.removeInstance(caller, id);
   }
 }

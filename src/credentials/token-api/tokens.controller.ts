@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto, TokenListDto, TokenOutputDto } from '../tokens/dto/token.dto.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
@@ -11,14 +12,80 @@ import { TokenQueriesService } from '../tokens/token-queries.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
+const lifecycle = ServiceRoutes<TokenLifecycleService>('lifecycle');
+const tokenId = uuidParam('token_id');
+
+/** The token lists, written out (they hand the service parts of the caller), after the table. */
+abstract class TokenListRoutes {
+  protected abstract readonly queries: TokenQueriesService;
+
+  @Route.get('tokens', {
+    summary: 'The caller’s own live tokens (cursor style: per_page, last_id)',
+    policy: {},
+    ok: TokenListDto,
+    errors: [{ 400: 'per_page or last_id invalid' }],
+  })
+  listOwnTokens(
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<TokenListDto> {
+    const auth = caller;
+    return this.queries.listForUser(auth.userId, auth.systemDomainId, q, req.path);
+  }
+
+  @Route.get(':app_id/tokens', {
+    summary: 'Administrators: the live tokens of an application (cursor style)',
+    policy: { admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } },
+    ok: TokenListDto,
+    errors: [404, { 400: 'per_page or last_id invalid' }],
+  })
+  listAppTokens(
+    @Param('app_id', uuid) appId: string,
+    @Query() q: CursorQueryDto,
+    @Caller() caller: AuthContext,
+    @Req() req: Request,
+  ): Promise<TokenListDto> {
+    return this.queries.listForApp(appId, caller.systemDomainId, q, req.path);
+  }
+}
 
 @ApiTags('tokens')
 @Controller('API/auth/v1/auth')
-export class TokensController {
+export class TokensController extends lifecycle.handlers(
+  {
+    getToken: lifecycle.call(
+      'describe',
+      Route.get('token/:token_id', {
+        summary: 'Describe a token: the caller’s own, or any in the domain for an administrator',
+        policy: { access: { entity: 'token', param: 'token_id' } },
+        ok: TokenOutputDto,
+        errors: [404],
+      }),
+      tokenId,
+      caller,
+    ),
+    revokeToken: lifecycle.call(
+      'revoke',
+      Route.delete('token/:token_id', {
+        summary:
+          'Revoke a token by id: the caller’s own, or any in the domain for an administrator (a super administrator’s only for a super administrator)',
+        policy: { access: { entity: 'token', param: 'token_id' }, whileFrozen: true },
+        ok: { description: 'Empty body' },
+        errors: [404, { 403: 'The token is a super administrator’s and the caller is not one' }],
+      }),
+      tokenId,
+      caller,
+    ),
+  },
+  TokenListRoutes,
+) {
   constructor(
-    private readonly lifecycle: TokenLifecycleService,
-    private readonly queries: TokenQueriesService,
-  ) {}
+    protected readonly lifecycle: TokenLifecycleService,
+    protected readonly queries: TokenQueriesService,
+  ) {
+    super();
+  }
 
   @Route.get('token', {
     summary: 'Validate the presented credential and describe it (401 when expired or revoked)',
@@ -54,56 +121,5 @@ export class TokensController {
   })
   async revokeCurrentToken(@Caller() caller: AuthContext): Promise<void> {
     await this.lifecycle.revoke(caller.tokenId, caller);
-  }
-
-  @Route.get('token/:token_id', {
-    summary: 'Describe a token: the caller’s own, or any in the domain for an administrator',
-    policy: { access: { entity: 'token', param: 'token_id' } },
-    ok: TokenOutputDto,
-    errors: [404],
-  })
-  getToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<TokenOutputDto> {
-    return this.lifecycle.describe(tokenId, caller);
-  }
-
-  @Route.delete('token/:token_id', {
-    summary:
-      'Revoke a token by id: the caller’s own, or any in the domain for an administrator (a super administrator’s only for a super administrator)',
-    policy: { access: { entity: 'token', param: 'token_id' }, whileFrozen: true },
-    ok: { description: 'Empty body' },
-    errors: [404, { 403: 'The token is a super administrator’s and the caller is not one' }],
-  })
-  async revokeToken(@Param('token_id', uuid) tokenId: string, @Caller() caller: AuthContext): Promise<void> {
-    await this.lifecycle.revoke(tokenId, caller);
-  }
-
-  @Route.get('tokens', {
-    summary: 'The caller’s own live tokens (cursor style: per_page, last_id)',
-    policy: {},
-    ok: TokenListDto,
-    errors: [{ 400: 'per_page or last_id invalid' }],
-  })
-  listOwnTokens(
-    @Query() q: CursorQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<TokenListDto> {
-    const auth = caller;
-    return this.queries.listForUser(auth.userId, auth.systemDomainId, q, req.path);
-  }
-
-  @Route.get(':app_id/tokens', {
-    summary: 'Administrators: the live tokens of an application (cursor style)',
-    policy: { admin: true, roles: ['can_read_tokens'], access: { entity: 'app', param: 'app_id' } },
-    ok: TokenListDto,
-    errors: [404, { 400: 'per_page or last_id invalid' }],
-  })
-  listAppTokens(
-    @Param('app_id', uuid) appId: string,
-    @Query() q: CursorQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<TokenListDto> {
-    return this.queries.listForApp(appId, caller.systemDomainId, q, req.path);
   }
 }
