@@ -7,8 +7,9 @@ import { UuidParamPipe } from './uuid-param.pipe.js';
 /**
  * One argument a route hands its service: which request part it reads (the parameter decorator Nest and
  * Swagger see, the type the validation pipe and the document read), where the service wants less than that
- * part, what of it, and its place among the handler's parameters (`rank`: path parameters, query, body, caller,
- * request, as the written handlers had them; the document lists parameters in that order).
+ * part, what of it, and its place among the handler's parameters (`rank`: path parameters, then the query and
+ * the body in the order the entry lists them, then the caller and the request, as the written handlers had them;
+ * the pipes start in that order, so a request with two faults is refused for the same one).
  */
 export interface RouteInput<T> {
   readonly decorate: ParameterDecorator;
@@ -34,7 +35,7 @@ export const requestId: RouteInput<string | null> = {
   pick: (req: Request) => req.id ?? null,
 };
 /** The body, validated against `dto` by the global pipe. */
-export const body = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Body(), type: dto, rank: 2 });
+export const body = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Body(), type: dto, rank: 1 });
 /** The query string, validated against `dto` by the global pipe. */
 export const query = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Query(), type: dto, rank: 1 });
 /** A path parameter that names an entity by its UUID (a malformed one is that entity's 404). */
