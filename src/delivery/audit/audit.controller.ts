@@ -1,33 +1,34 @@
-import { Controller, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { AuditQueryService } from './audit-query.service.js';
 import { AuditEventListDto, AuditEventListQueryDto } from './dto/audit-event.dto.js';
 import { Route } from '../../base/common/http/route.js';
+
+const audit = ServiceRoutes<AuditQueryService>('audit');
 
 /** The audit trail, read only: there is no route that changes or deletes a record. */
 @ApiTags('audit')
 @ApiErrors(400)
 @Controller('API/audit/v1/events')
-export class AuditController {
-  constructor(private readonly audit: AuditQueryService) {}
-
-  @Route.get({
-    summary:
-      'Audit records of the caller’s domain (super administrators: every domain, or system_domain_id); page ' +
-      'style; filters actor_user_id, actor_app_id, action, from, to; sort on date_created, action, outcome',
-    policy: { admin: true, kinds: ['LOGIN', 'PAT'] },
-    ok: AuditEventListDto,
-    errors: [403],
-  })
-  listAuditEvents(
-    @Query() q: AuditEventListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<AuditEventListDto> {
-    return this.audit.list(caller, q, req.path);
+export class AuditController extends audit.handlers({
+  listAuditEvents: audit.call(
+    'list',
+    Route.get({
+      summary:
+        'Audit records of the caller’s domain (super administrators: every domain, or system_domain_id); page ' +
+        'style; filters actor_user_id, actor_app_id, action, from, to; sort on date_created, action, outcome',
+      policy: { admin: true, kinds: ['LOGIN', 'PAT'] },
+      ok: AuditEventListDto,
+      errors: [403],
+    }),
+    caller,
+    query(AuditEventListQueryDto),
+    path,
+  ),
+}) {
+  constructor(protected readonly audit: AuditQueryService) {
+    super();
   }
 }

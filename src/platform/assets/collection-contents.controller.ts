@@ -1,11 +1,19 @@
-import { Body, Controller, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
+import {
+  caller,
+  param as pathParam,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { COLLECTION_ROUTE } from './collection-access.js';
 import { CollectionContentsService } from './collection-contents.service.js';
@@ -23,28 +31,24 @@ const WRITE = COLLECTION_ROUTE.write;
 const NOT_FOUND = {
   404: 'No such collection the caller may read, object the caller may read, or object in the collection',
 };
+const contents = ServiceRoutes<CollectionContentsService>('contents');
 
-/** What a collection contains: assets and collections (issue 38). */
-@ApiTags('collections')
-@ApiErrors(400, NOT_FOUND)
-@Controller('API/assets/v1/collections/:collection_id/contents')
-export class CollectionContentsController {
-  constructor(private readonly contents: CollectionContentsService) {}
-
-  @Route.get({
-    summary:
-      'Its contents the caller may read (assets with object_type assets, collections with object_type collection), oldest first, page style',
-    policy: COLLECTION_ROUTE.read,
-    ok: CollectionContentsDto,
-  })
-  listCollectionContents(
-    @Param(param, uuid) id: string,
-    @Query() q: PageQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<CollectionContentsDto> {
-    return this.contents.list(caller, id, q, req.path);
-  }
+/** POST and PUT stay written (they answer the entry, 200 or 201); inherited: between the list and DELETE. */
+abstract class ContentAdditionRoutes extends contents.handlers({
+  deleteCollectionContent: contents.call(
+    'remove',
+    Route.delete(':object_type/:object_id', {
+      summary: 'Remove the object from it (the object itself stays); needs write',
+      policy: WRITE,
+      noContent: 'Removed',
+    }),
+    caller,
+    uuidParam(param, 'Collection'),
+    pathParam('object_type'),
+    uuidParam('object_id', 'Object'),
+  ),
+}) {
+  protected abstract readonly contents: CollectionContentsService;
 
   @Route.post({
     summary:
@@ -55,9 +59,9 @@ export class CollectionContentsController {
   async addCollectionContent(
     @Param(param, uuid) id: string,
     @Body() body: CollectionContentBodyDto,
-    @Caller() caller: AuthContext,
+    @Caller() auth: AuthContext,
   ): Promise<CollectionContentDto> {
-    return (await this.contents.add(caller, id, body.object_type, body.object_id)).entry;
+    return (await this.contents.add(auth, id, body.object_type, body.object_id)).entry;
   }
 
   @Put(':object_type/:object_id')
@@ -69,25 +73,38 @@ export class CollectionContentsController {
     @Param(param, uuid) id: string,
     @Param('object_type') type: string,
     @Param('object_id', object) objectId: string,
-    @Caller() caller: AuthContext,
+    @Caller() auth: AuthContext,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CollectionContentDto> {
-    const { entry, added } = await this.contents.add(caller, id, type, objectId);
+    const { entry, added } = await this.contents.add(auth, id, type, objectId);
     res.status(added ? 201 : 200);
     return entry;
   }
+}
 
-  @Route.delete(':object_type/:object_id', {
-    summary: 'Remove the object from it (the object itself stays); needs write',
-    policy: WRITE,
-    noContent: 'Removed',
-  })
-  deleteCollectionContent(
-    @Param(param, uuid) id: string,
-    @Param('object_type') type: string,
-    @Param('object_id', object) objectId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<void> {
-    return this.contents.remove(caller, id, type, objectId);
+/** What a collection contains: assets and collections (issue 38). */
+@ApiTags('collections')
+@ApiErrors(400, NOT_FOUND)
+@Controller('API/assets/v1/collections/:collection_id/contents')
+export class CollectionContentsController extends contents.handlers(
+  {
+    listCollectionContents: contents.call(
+      'list',
+      Route.get({
+        summary:
+          'Its contents the caller may read (assets with object_type assets, collections with object_type collection), oldest first, page style',
+        policy: COLLECTION_ROUTE.read,
+        ok: CollectionContentsDto,
+      }),
+      caller,
+      uuidParam(param, 'Collection'),
+      query(PageQueryDto),
+      path,
+    ),
+  },
+  ContentAdditionRoutes,
+) {
+  constructor(protected readonly contents: CollectionContentsService) {
+    super();
   }
 }

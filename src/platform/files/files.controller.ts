@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   CreateFileDto,
@@ -19,18 +20,84 @@ import {
 } from './dto/file.dto.js';
 import { FilesService } from './files.service.js';
 import { KeyframesService } from './keyframes.service.js';
-import { param, READ, WRITE, FileContentRoutes } from './file-content.routes.js';
+import {
+  assetParam,
+  fileParam,
+  files,
+  param,
+  READ,
+  WRITE,
+  FileContentRoutes,
+} from './file-content.routes.js';
 import { Route } from '../../base/common/http/route.js';
 
 const asset = new UuidParamPipe('Asset');
 const file = new UuidParamPipe('File');
 const DELETE = { roles: ['can_delete_assets' as const], access: { entity: ASSET_ACCESS.delete, param } };
+const keyframes = ServiceRoutes<KeyframesService>('keyframes');
+
+/** getFile stays written (generate_signed_url); inherited: after listKeyframes, before the edits. */
+abstract class FileRoutes extends files.handlers(
+  {
+    updateFile: files.call(
+      'update',
+      Route.patch('files/:file_id', {
+        summary:
+          'Progress, metadata, and status CLOSED once every byte arrived (checks the size, records a sha256 checksum; a mismatch is a 400 and the file stays OPEN)',
+        policy: WRITE,
+        ok: FileDto,
+        errors: [{ 409: 'A chunk is being written' }],
+      }),
+      assetParam,
+      fileParam,
+      body(UpdateFileDto),
+    ),
+    deleteFile: files.call(
+      'remove',
+      Route.delete('files/:file_id', {
+        summary: 'Delete a file; its bytes are removed from the storage in the background',
+        policy: DELETE,
+        noContent: 'Deleted',
+        errors: [{ 409: 'A chunk is being written' }],
+      }),
+      assetParam,
+      fileParam,
+    ),
+  },
+  FileContentRoutes,
+) {
+  protected abstract readonly files: FilesService;
+
+  @Route.get('files/:file_id', { summary: 'One file', policy: READ, ok: FileDto })
+  getFile(
+    @Param(param, asset) assetId: string,
+    @Param('file_id', file) id: string,
+    @Query() q: SignedUrlQueryDto,
+  ): Promise<FileDto> {
+    return this.files.get(assetId, id, q.generate_signed_url);
+  }
+}
 
 /** Files of an asset and their keyframes: the asset's ACL governs them (read, write, delete per route). */
 @ApiTags('files')
 @ApiErrors(400, { 404: 'No such asset the caller may read, or no such file under it' })
 @Controller('API/files/v1/assets/:asset_id')
-export class FilesController extends FileContentRoutes {
+export class FilesController extends keyframes.handlers(
+  {
+    listKeyframes: keyframes.call(
+      'list',
+      Route.get('keyframes', {
+        summary: 'Keyframes of the asset’s files, each with a signed short-lived image URL',
+        policy: READ,
+        ok: KeyframeListDto,
+      }),
+      assetParam,
+      query(FilePageQueryDto),
+      path,
+    ),
+  },
+  FileRoutes,
+) {
   constructor(
     protected readonly files: FilesService,
     protected readonly keyframes: KeyframesService,
@@ -46,10 +113,10 @@ export class FilesController extends FileContentRoutes {
   })
   createFile(
     @Param(param, asset) assetId: string,
-    @Body() body: CreateFileDto,
-    @Caller() caller: AuthContext,
+    @Body() dto: CreateFileDto,
+    @Caller() auth: AuthContext,
   ): Promise<FileDto> {
-    return this.files.create(caller, assetId, body, this.filesConfig.maxFileBytes);
+    return this.files.create(auth, assetId, dto, this.filesConfig.maxFileBytes);
   }
 
   @Route.get('files', { summary: 'Files of the asset', policy: READ, ok: FileListDto })
@@ -59,52 +126,5 @@ export class FilesController extends FileContentRoutes {
     @Req() req: Request,
   ): Promise<FileListDto> {
     return this.files.list({ asset_id: assetId }, q, req.path);
-  }
-
-  @Route.get('keyframes', {
-    summary: 'Keyframes of the asset’s files, each with a signed short-lived image URL',
-    policy: READ,
-    ok: KeyframeListDto,
-  })
-  listKeyframes(
-    @Param(param, asset) assetId: string,
-    @Query() q: FilePageQueryDto,
-    @Req() req: Request,
-  ): Promise<KeyframeListDto> {
-    return this.keyframes.list(assetId, q, req.path);
-  }
-
-  @Route.get('files/:file_id', { summary: 'One file', policy: READ, ok: FileDto })
-  getFile(
-    @Param(param, asset) assetId: string,
-    @Param('file_id', file) id: string,
-    @Query() q: SignedUrlQueryDto,
-  ): Promise<FileDto> {
-    return this.files.get(assetId, id, q.generate_signed_url);
-  }
-
-  @Route.patch('files/:file_id', {
-    summary:
-      'Progress, metadata, and status CLOSED once every byte arrived (checks the size, records a sha256 checksum; a mismatch is a 400 and the file stays OPEN)',
-    policy: WRITE,
-    ok: FileDto,
-    errors: [{ 409: 'A chunk is being written' }],
-  })
-  updateFile(
-    @Param(param, asset) assetId: string,
-    @Param('file_id', file) id: string,
-    @Body() body: UpdateFileDto,
-  ): Promise<FileDto> {
-    return this.files.update(assetId, id, body);
-  }
-
-  @Route.delete('files/:file_id', {
-    summary: 'Delete a file; its bytes are removed from the storage in the background',
-    policy: DELETE,
-    noContent: 'Deleted',
-    errors: [{ 409: 'A chunk is being written' }],
-  })
-  deleteFile(@Param(param, asset) assetId: string, @Param('file_id', file) id: string): Promise<void> {
-    return this.files.remove(assetId, id);
   }
 }

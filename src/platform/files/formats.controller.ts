@@ -1,19 +1,16 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import { body, caller, path, query, uuidParam } from '../../base/common/http/service-routes.js';
 import { CreateFormatDto, FormatDto, FormatListDto, UpdateFormatDto } from './dto/file.dto.js';
 import { FormatsService } from './formats.service.js';
-import { param, READ, WRITE, DELETE, FileSetRoutes } from './file-set.routes.js';
+import { param, READ, WRITE, DELETE, FileSetRoutes, formats } from './file-set.routes.js';
 import { Route } from '../../base/common/http/route.js';
 
-const asset = new UuidParamPipe('Asset');
-const format = new UuidParamPipe('Format');
+const asset = uuidParam(param, 'Asset');
+const format = uuidParam('format_id', 'Format');
 const edit = PutAndPatch({
   path: 'formats/:format_id',
   policy: WRITE,
@@ -26,52 +23,44 @@ const edit = PutAndPatch({
 @ApiTags('files')
 @ApiErrors(400, { 404: 'No such asset the caller may read, or no such row under it' })
 @Controller('API/files/v1/assets/:asset_id')
-export class FormatsController extends FileSetRoutes {
+export class FormatsController extends formats.handlers(
+  {
+    createFormat: formats.call(
+      'createFormat',
+      Route.post('formats', { summary: 'Create a format of the asset', policy: WRITE, created: FormatDto }),
+      caller,
+      asset,
+      body(CreateFormatDto),
+    ),
+    listFormats: formats.call(
+      'listFormats',
+      Route.get('formats', { summary: 'Formats of the asset', policy: READ, ok: FormatListDto }),
+      asset,
+      query(PageQueryDto),
+      path,
+    ),
+    getFormat: formats.call(
+      'getFormat',
+      Route.get('formats/:format_id', { summary: 'One format', policy: READ, ok: FormatDto }),
+      asset,
+      format,
+    ),
+    updateFormat: formats.call('updateFormat', edit.patch, asset, format, body(UpdateFormatDto)),
+    deleteFormat: formats.call(
+      'deleteFormat',
+      Route.delete('formats/:format_id', {
+        summary: 'Delete a format that has no files left',
+        policy: DELETE,
+        noContent: 'Deleted',
+      }),
+      asset,
+      format,
+    ),
+    replaceFormat: formats.call('updateFormat', edit.put, asset, format, body(UpdateFormatDto)),
+  },
+  FileSetRoutes,
+) {
   constructor(protected readonly formats: FormatsService) {
     super();
-  }
-
-  @Route.post('formats', { summary: 'Create a format of the asset', policy: WRITE, created: FormatDto })
-  createFormat(
-    @Param(param, asset) assetId: string,
-    @Body() body: CreateFormatDto,
-    @Caller() caller: AuthContext,
-  ): Promise<FormatDto> {
-    return this.formats.createFormat(caller, assetId, body);
-  }
-
-  @Route.get('formats', { summary: 'Formats of the asset', policy: READ, ok: FormatListDto })
-  listFormats(
-    @Param(param, asset) assetId: string,
-    @Query() q: PageQueryDto,
-    @Req() req: Request,
-  ): Promise<FormatListDto> {
-    return this.formats.listFormats(assetId, q, req.path);
-  }
-
-  @Route.get('formats/:format_id', { summary: 'One format', policy: READ, ok: FormatDto })
-  getFormat(
-    @Param(param, asset) assetId: string,
-    @Param('format_id', format) id: string,
-  ): Promise<FormatDto> {
-    return this.formats.getFormat(assetId, id);
-  }
-
-  @edit.both('replaceFormat')
-  updateFormat(
-    @Param(param, asset) assetId: string,
-    @Param('format_id', format) id: string,
-    @Body() body: UpdateFormatDto,
-  ): Promise<FormatDto> {
-    return this.formats.updateFormat(assetId, id, body);
-  }
-
-  @Route.delete('formats/:format_id', {
-    summary: 'Delete a format that has no files left',
-    policy: DELETE,
-    noContent: 'Deleted',
-  })
-  deleteFormat(@Param(param, asset) assetId: string, @Param('format_id', format) id: string): Promise<void> {
-    return this.formats.deleteFormat(assetId, id);
   }
 }

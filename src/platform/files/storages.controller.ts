@@ -1,10 +1,16 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller, Param } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import {
   CreateStorageDto,
   StorageDto,
@@ -17,36 +23,36 @@ import { STORAGE_PURPOSES } from '../../base/model/storage.entity.js';
 import { StoragesService } from './storages.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const uuid = new UuidParamPipe('Storage');
+const id = uuidParam('storage_id', 'Storage');
+const storages = ServiceRoutes<StoragesService>('storages');
 
-@ApiTags('files')
-@ApiErrors(400)
-@Controller('API/files/v1/storages')
-export class StoragesController {
-  constructor(private readonly storages: StoragesService) {}
-
-  @Route.get({
-    summary:
-      'Storages the caller’s domain uses (built-in and its own), with facets per method, purpose and status',
-    policy: { roles: ['can_read_assets'] },
-    ok: StorageListDto,
-  })
-  listStorages(
-    @Query() q: StorageListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<StorageListDto> {
-    return this.storages.list(caller, q, req.path);
-  }
-
-  @Route.post({
-    summary: 'Add a storage to the caller’s domain (administrators; FILE or S3)',
-    policy: { admin: true },
-    created: StorageDto,
-  })
-  createStorage(@Body() body: CreateStorageDto, @Caller() caller: AuthContext): Promise<StorageDto> {
-    return this.storages.create(caller, body);
-  }
+/** The purpose routes stay written (purpose checked first); inherited: after createStorage, before get. */
+abstract class PurposeRoutes extends storages.handlers({
+  getStorage: storages.call(
+    'get',
+    Route.get(':storage_id', {
+      summary: 'One storage',
+      policy: { roles: ['can_read_assets'] },
+      ok: StorageDto,
+      errors: [404],
+    }),
+    caller,
+    id,
+  ),
+  updateStorage: storages.call(
+    'update',
+    Route.patch(':storage_id', {
+      summary: 'Edit a storage (administrators: their domain’s; super administrators: the built-in ones too)',
+      policy: { admin: true },
+      ok: StorageDto,
+      errors: [403, 404],
+    }),
+    caller,
+    id,
+    body(UpdateStorageDto),
+  ),
+}) {
+  protected abstract readonly storages: StoragesService;
 
   @Route.get('matching/:purpose', {
     summary: 'The storage of a purpose: the domain’s default, else the built-in one',
@@ -55,10 +61,10 @@ export class StoragesController {
     errors: [{ 404: 'None for that purpose' }],
   })
   @ApiParam({ name: 'purpose', enum: STORAGE_PURPOSES })
-  matchingStorage(@Param('purpose') purpose: string, @Caller() caller: AuthContext): Promise<StorageDto> {
+  matchingStorage(@Param('purpose') purpose: string, @Caller() auth: AuthContext): Promise<StorageDto> {
     if (!(STORAGE_PURPOSES as readonly string[]).includes(purpose))
       throw FilesErrors.NO_MATCHING_STORAGE(purpose.slice(0, 50));
-    return this.storages.matchingView(caller, purpose);
+    return this.storages.matchingView(auth, purpose);
   }
 
   @Route.get(':purpose/default', {
@@ -68,31 +74,42 @@ export class StoragesController {
     errors: [{ 404: 'None for that purpose' }],
   })
   @ApiParam({ name: 'purpose', enum: STORAGE_PURPOSES })
-  defaultStorage(@Param('purpose') purpose: string, @Caller() caller: AuthContext): Promise<StorageDto> {
-    return this.matchingStorage(purpose, caller);
+  defaultStorage(@Param('purpose') purpose: string, @Caller() auth: AuthContext): Promise<StorageDto> {
+    return this.matchingStorage(purpose, auth);
   }
+}
 
-  @Route.get(':storage_id', {
-    summary: 'One storage',
-    policy: { roles: ['can_read_assets'] },
-    ok: StorageDto,
-    errors: [404],
-  })
-  getStorage(@Param('storage_id', uuid) id: string, @Caller() caller: AuthContext): Promise<StorageDto> {
-    return this.storages.get(caller, id);
-  }
-
-  @Route.patch(':storage_id', {
-    summary: 'Edit a storage (administrators: their domain’s; super administrators: the built-in ones too)',
-    policy: { admin: true },
-    ok: StorageDto,
-    errors: [403, 404],
-  })
-  updateStorage(
-    @Param('storage_id', uuid) id: string,
-    @Body() body: UpdateStorageDto,
-    @Caller() caller: AuthContext,
-  ): Promise<StorageDto> {
-    return this.storages.update(caller, id, body);
+@ApiTags('files')
+@ApiErrors(400)
+@Controller('API/files/v1/storages')
+export class StoragesController extends storages.handlers(
+  {
+    listStorages: storages.call(
+      'list',
+      Route.get({
+        summary:
+          'Storages the caller’s domain uses (built-in and its own), with facets per method, purpose and status',
+        policy: { roles: ['can_read_assets'] },
+        ok: StorageListDto,
+      }),
+      caller,
+      query(StorageListQueryDto),
+      path,
+    ),
+    createStorage: storages.call(
+      'create',
+      Route.post({
+        summary: 'Add a storage to the caller’s domain (administrators; FILE or S3)',
+        policy: { admin: true },
+        created: StorageDto,
+      }),
+      caller,
+      body(CreateStorageDto),
+    ),
+  },
+  PurposeRoutes,
+) {
+  constructor(protected readonly storages: StoragesService) {
+    super();
   }
 }

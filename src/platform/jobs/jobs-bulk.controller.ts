@@ -1,8 +1,7 @@
-import { Body, Controller } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { body, caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   BulkJobChangesDto,
   JobIdsDto,
@@ -16,50 +15,58 @@ import { Route } from '../../base/common/http/route.js';
 
 const ALL = `1 to ${MAX_BULK_JOBS} jobs, each one the caller may write (else 404); all are changed in one transaction, or none`;
 const NOT_WRITABLE = { 404: 'A job named is not one the caller may write' };
+const bulk = ServiceRoutes<JobsBulkService>('bulk');
 
 /** The routes over several jobs; registered before JobsController, so `priority/` is not taken for an id. */
 @ApiTags('jobs')
 @ApiErrors(400, NOT_WRITABLE)
 @Controller('API/jobs/v1/jobs')
-export class JobsBulkController {
-  constructor(private readonly bulk: JobsBulkService) {}
-
-  @Route.patch({
-    summary: `Change several jobs (\`objects\`: each an id and the fields to change): ${ALL}`,
-    policy: { roles: ['can_write_assets'] },
-    ok: JobsDto,
-    errors: [{ 403: 'A job the service runs (KEYFRAMES): its status and progress' }],
-  })
-  updateJobs(@Body() body: BulkJobChangesDto, @Caller() caller: AuthContext): Promise<JobsDto> {
-    return this.bulk.update(caller, body);
-  }
-
-  @Route.delete({
-    summary: `Delete several jobs (\`job_ids\`): ${ALL}`,
-    policy: { roles: ['can_write_assets'] },
-    noContent: 'Deleted',
-    errors: [{ 409: 'A job the service runs has not ended' }],
-  })
-  deleteJobs(@Body() body: JobIdsDto, @Caller() caller: AuthContext): Promise<void> {
-    return this.bulk.remove(caller, body);
-  }
-
-  @Route.put('priority', {
-    summary: `Set the priority of several jobs (\`job_ids\`, \`priority\` -1000 to 1000): ${ALL}`,
-    policy: { roles: ['can_write_assets'] },
-    ok: JobsDto,
-  })
-  setJobsPriority(@Body() body: JobPriorityDto, @Caller() caller: AuthContext): Promise<JobsDto> {
-    return this.bulk.setPriority(caller, body);
-  }
-
-  @Route.put('state', {
-    summary: `Put several jobs in a state (\`job_ids\`, \`state\` or \`status\`): ABORT_PENDING (from READY, WAITING, STARTED, PAUSED), PAUSED (from READY, WAITING, STARTED), READY (from PAUSED, WAITING); any other move is a 400 naming the job; ${ALL}`,
-    policy: { roles: ['can_write_assets'] },
-    ok: JobsDto,
-    errors: [{ 403: 'A job the service runs (KEYFRAMES)' }],
-  })
-  setJobsState(@Body() body: JobStateDto, @Caller() caller: AuthContext): Promise<JobsDto> {
-    return this.bulk.setState(caller, body);
+export class JobsBulkController extends bulk.handlers({
+  updateJobs: bulk.call(
+    'update',
+    Route.patch({
+      summary: `Change several jobs (\`objects\`: each an id and the fields to change): ${ALL}`,
+      policy: { roles: ['can_write_assets'] },
+      ok: JobsDto,
+      errors: [{ 403: 'A job the service runs (KEYFRAMES): its status and progress' }],
+    }),
+    caller,
+    body(BulkJobChangesDto),
+  ),
+  deleteJobs: bulk.call(
+    'remove',
+    Route.delete({
+      summary: `Delete several jobs (\`job_ids\`): ${ALL}`,
+      policy: { roles: ['can_write_assets'] },
+      noContent: 'Deleted',
+      errors: [{ 409: 'A job the service runs has not ended' }],
+    }),
+    caller,
+    body(JobIdsDto),
+  ),
+  setJobsPriority: bulk.call(
+    'setPriority',
+    Route.put('priority', {
+      summary: `Set the priority of several jobs (\`job_ids\`, \`priority\` -1000 to 1000): ${ALL}`,
+      policy: { roles: ['can_write_assets'] },
+      ok: JobsDto,
+    }),
+    caller,
+    body(JobPriorityDto),
+  ),
+  setJobsState: bulk.call(
+    'setState',
+    Route.put('state', {
+      summary: `Put several jobs in a state (\`job_ids\`, \`state\` or \`status\`): ABORT_PENDING (from READY, WAITING, STARTED, PAUSED), PAUSED (from READY, WAITING, STARTED), READY (from PAUSED, WAITING); any other move is a 400 naming the job; ${ALL}`,
+      policy: { roles: ['can_write_assets'] },
+      ok: JobsDto,
+      errors: [{ 403: 'A job the service runs (KEYFRAMES)' }],
+    }),
+    caller,
+    body(JobStateDto),
+  ),
+}) {
+  constructor(protected readonly bulk: JobsBulkService) {
+    super();
   }
 }

@@ -1,11 +1,18 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Body, Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import type { Request } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
 import { JOB_ACCESS } from './job-access.js';
@@ -29,72 +36,86 @@ const edit = PutAndPatch({
   put: `Replace a job's writable fields (an omitted field takes its default; type and status stay when omitted): ${RULES}`,
   patch: `Change the fields named: ${RULES}`,
 });
+const jobs = ServiceRoutes<JobsService>('jobs');
 
-@ApiTags('jobs')
-@ApiErrors(400)
-@Controller('API/jobs/v1/jobs')
-export class JobsController {
-  constructor(private readonly jobs: JobsService) {}
-
-  @Route.get({
-    summary:
-      'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
-    policy: { roles: ['can_read_assets'] },
-    ok: JobListDto,
-  })
-  listJobs(
-    @Query() q: JobListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<JobListDto> {
-    return this.jobs.list(caller, q, req.path);
-  }
-
-  @Route.post({
-    summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
-    policy: { roles: ['can_write_assets'] },
-    created: JobDto,
-    errors: [403, { 404: 'The object it names is not the caller’s to write' }],
-  })
-  createJob(@Body() body: CreateJobDto, @Caller() caller: AuthContext): Promise<JobDto> {
-    return this.jobs.create(caller, body);
-  }
-
-  @Route.get(':job_id', {
-    summary: 'One job',
-    policy: { roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } },
-    ok: JobDto,
-    errors: [404],
-  })
-  getJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<JobDto> {
-    return this.jobs.get(caller, id);
-  }
+/** PUT and PATCH stay written (each names its mode); inherited, so between getJob and deleteJob. */
+abstract class JobEditRoutes extends jobs.handlers({
+  deleteJob: jobs.call(
+    'remove',
+    Route.delete(':job_id', {
+      summary: 'Delete a job (its children lose their parent); a service job that has not ended: 409',
+      policy: write,
+      noContent: 'Deleted',
+      errors: [404, 409],
+    }),
+    caller,
+    uuidParam(param, 'Job'),
+  ),
+}) {
+  protected abstract readonly jobs: JobsService;
 
   @edit.put
   replaceJob(
     @Param(param, uuid) id: string,
-    @Body() body: UpdateJobDto,
-    @Caller() caller: AuthContext,
+    @Body() changes: UpdateJobDto,
+    @Caller() auth: AuthContext,
   ): Promise<JobDto> {
-    return this.jobs.update(caller, id, body, 'put');
+    return this.jobs.update(auth, id, changes, 'put');
   }
 
   @edit.patch
   updateJob(
     @Param(param, uuid) id: string,
-    @Body() body: UpdateJobDto,
-    @Caller() caller: AuthContext,
+    @Body() changes: UpdateJobDto,
+    @Caller() auth: AuthContext,
   ): Promise<JobDto> {
-    return this.jobs.update(caller, id, body, 'patch');
+    return this.jobs.update(auth, id, changes, 'patch');
   }
+}
 
-  @Route.delete(':job_id', {
-    summary: 'Delete a job (its children lose their parent); a service job that has not ended: 409',
-    policy: write,
-    noContent: 'Deleted',
-    errors: [404, 409],
-  })
-  deleteJob(@Param(param, uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.jobs.remove(caller, id);
+@ApiTags('jobs')
+@ApiErrors(400)
+@Controller('API/jobs/v1/jobs')
+export class JobsController extends jobs.handlers(
+  {
+    listJobs: jobs.call(
+      'list',
+      Route.get({
+        summary:
+          'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
+        policy: { roles: ['can_read_assets'] },
+        ok: JobListDto,
+      }),
+      caller,
+      query(JobListQueryDto),
+      path,
+    ),
+    createJob: jobs.call(
+      'create',
+      Route.post({
+        summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
+        policy: { roles: ['can_write_assets'] },
+        created: JobDto,
+        errors: [403, { 404: 'The object it names is not the caller’s to write' }],
+      }),
+      caller,
+      body(CreateJobDto),
+    ),
+    getJob: jobs.call(
+      'get',
+      Route.get(':job_id', {
+        summary: 'One job',
+        policy: { roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } },
+        ok: JobDto,
+        errors: [404],
+      }),
+      caller,
+      uuidParam(param, 'Job'),
+    ),
+  },
+  JobEditRoutes,
+) {
+  constructor(protected readonly jobs: JobsService) {
+    super();
   }
 }

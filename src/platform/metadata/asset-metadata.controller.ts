@@ -4,34 +4,18 @@ import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
+import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { AssetMetadataService } from './asset-metadata.service.js';
 import { AssetMetadataDto, MetadataValuesBodyDto } from './dto/values.dto.js';
 import { Route } from '../../base/common/http/route.js';
 
-const asset = new UuidParamPipe('Asset');
-const view = new UuidParamPipe('View');
 const param = 'asset_id';
+const metadata = ServiceRoutes<AssetMetadataService>('metadata');
 
-/** An asset's metadata through a view (`/API/metadata/v1/assets/{asset_id}/views/{view_id}/`). */
-@ApiTags('metadata')
-@ApiErrors(400, { 404: 'No such asset the caller may read, or no such view' })
-@Controller('API/metadata/v1/assets')
-export class AssetMetadataController {
-  constructor(private readonly metadata: AssetMetadataService) {}
-
-  @Route.get(':asset_id/views/:view_id', {
-    summary: 'The values of the view’s fields on the asset’s current version',
-    policy: { roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } },
-    ok: AssetMetadataDto,
-  })
-  getAssetMetadata(
-    @Param(param, asset) assetId: string,
-    @Param('view_id', view) viewId: string,
-    @Caller() caller: AuthContext,
-  ): Promise<AssetMetadataDto> {
-    return this.metadata.get(caller, assetId, viewId);
-  }
+/** The PUT, written out (it hands the service the body's metadata_values): inherited, so after the GET. */
+abstract class AssetMetadataPutRoute {
+  protected abstract readonly metadata: AssetMetadataService;
 
   @Route.put(':asset_id/views/:view_id', {
     summary:
@@ -40,11 +24,36 @@ export class AssetMetadataController {
     ok: AssetMetadataDto,
   })
   putAssetMetadata(
-    @Param(param, asset) assetId: string,
-    @Param('view_id', view) viewId: string,
+    @Param(param, new UuidParamPipe('Asset')) assetId: string,
+    @Param('view_id', new UuidParamPipe('View')) viewId: string,
     @Body() body: MetadataValuesBodyDto,
-    @Caller() caller: AuthContext,
+    @Caller() auth: AuthContext,
   ): Promise<AssetMetadataDto> {
-    return this.metadata.put(caller, assetId, viewId, body.metadata_values);
+    return this.metadata.put(auth, assetId, viewId, body.metadata_values);
+  }
+}
+
+/** An asset's metadata through a view (`/API/metadata/v1/assets/{asset_id}/views/{view_id}/`). */
+@ApiTags('metadata')
+@ApiErrors(400, { 404: 'No such asset the caller may read, or no such view' })
+@Controller('API/metadata/v1/assets')
+export class AssetMetadataController extends metadata.handlers(
+  {
+    getAssetMetadata: metadata.call(
+      'get',
+      Route.get(':asset_id/views/:view_id', {
+        summary: 'The values of the view’s fields on the asset’s current version',
+        policy: { roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } },
+        ok: AssetMetadataDto,
+      }),
+      caller,
+      uuidParam(param, 'Asset'),
+      uuidParam('view_id', 'View'),
+    ),
+  },
+  AssetMetadataPutRoute,
+) {
+  constructor(protected readonly metadata: AssetMetadataService) {
+    super();
   }
 }

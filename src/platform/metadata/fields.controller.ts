@@ -1,10 +1,8 @@
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
+import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateFieldDto,
   FieldDto,
@@ -25,64 +23,63 @@ const edit = PutAndPatch({
   put: `${UPDATE}. The same as PATCH`,
   patch: UPDATE,
 });
+const name = param('field_name');
+const fields = ServiceRoutes<FieldsService>('fields');
 
 /** The domain's metadata field registry (`/API/metadata/v1/fields/`); writes as for views. */
 @ApiTags('metadata')
 @ApiErrors(400)
 @Controller('API/metadata/v1')
-export class FieldsController {
-  constructor(private readonly fields: FieldsService) {}
-
-  @Route.get('fields', {
-    summary: 'The domain’s metadata fields (page style; query filters name and label)',
-    policy: { roles: ['can_read_assets'] },
-    ok: FieldListDto,
-  })
-  listFields(
-    @Query() q: FieldListQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<FieldListDto> {
-    return this.fields.list(caller, q, req.path);
-  }
-
-  @Route.post('fields', {
-    summary: 'Register a metadata field (name, label and field_type required)',
-    policy: { roles: ['can_write_assets'] },
-    created: FieldDto,
-    errors: [{ 409: 'The domain has a field of this name' }],
-  })
-  createField(@Body() body: CreateFieldDto, @Caller() caller: AuthContext): Promise<FieldDto> {
-    return this.fields.create(caller, body);
-  }
-
-  @Route.get('fields/:field_name', {
-    summary: 'One metadata field',
-    policy: { roles: ['can_read_assets'] },
-    ok: FieldDto,
-    errors: [{ 404: 'No such field in the domain' }],
-  })
-  getField(@Param('field_name') name: string, @Caller() caller: AuthContext): Promise<FieldDto> {
-    return this.fields.get(caller, name);
-  }
-
-  @edit.both('replaceField')
-  updateField(
-    @Param('field_name') name: string,
-    @Body() body: UpdateFieldDto,
-    @Caller() caller: AuthContext,
-  ): Promise<FieldDto> {
-    return this.fields.update(caller, name, body);
-  }
-
-  @Route.delete('fields/:field_name', {
-    summary:
-      'Delete a field no view names (409 naming the views otherwise); its values go from every object of the domain',
-    policy: { roles: ['can_delete_assets'] },
-    noContent: 'Deleted',
-    errors: [{ 404: 'No such field in the domain', 409: 'Views name the field' }],
-  })
-  deleteField(@Param('field_name') name: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.fields.remove(caller, name);
+export class FieldsController extends fields.handlers({
+  listFields: fields.call(
+    'list',
+    Route.get('fields', {
+      summary: 'The domain’s metadata fields (page style; query filters name and label)',
+      policy: { roles: ['can_read_assets'] },
+      ok: FieldListDto,
+    }),
+    caller,
+    query(FieldListQueryDto),
+    path,
+  ),
+  createField: fields.call(
+    'create',
+    Route.post('fields', {
+      summary: 'Register a metadata field (name, label and field_type required)',
+      policy: { roles: ['can_write_assets'] },
+      created: FieldDto,
+      errors: [{ 409: 'The domain has a field of this name' }],
+    }),
+    caller,
+    body(CreateFieldDto),
+  ),
+  getField: fields.call(
+    'get',
+    Route.get('fields/:field_name', {
+      summary: 'One metadata field',
+      policy: { roles: ['can_read_assets'] },
+      ok: FieldDto,
+      errors: [{ 404: 'No such field in the domain' }],
+    }),
+    caller,
+    name,
+  ),
+  updateField: fields.call('update', edit.patch, caller, name, body(UpdateFieldDto)),
+  deleteField: fields.call(
+    'remove',
+    Route.delete('fields/:field_name', {
+      summary:
+        'Delete a field no view names (409 naming the views otherwise); its values go from every object of the domain',
+      policy: { roles: ['can_delete_assets'] },
+      noContent: 'Deleted',
+      errors: [{ 404: 'No such field in the domain', 409: 'Views name the field' }],
+    }),
+    caller,
+    name,
+  ),
+  replaceField: fields.call('update', edit.put, caller, name, body(UpdateFieldDto)),
+}) {
+  constructor(protected readonly fields: FieldsService) {
+    super();
   }
 }
