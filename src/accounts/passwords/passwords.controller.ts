@@ -1,8 +1,7 @@
-import { Body, Controller, Param, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
-import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { body, caller, param, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { PasswordsService } from './passwords.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -11,11 +10,33 @@ const UNKNOWN_LINK = 'No such reset link';
 const expired = (text: string) => `The link expired, was used, or a newer one replaced it: ${text}`;
 const passwords = ServiceRoutes<PasswordsService>('passwords');
 
-/**
- * The reset route, written out (it hands the service the request id), between the tables: Nest registers a
- * class's own routes before inherited ones, so the route order stays.
- */
-abstract class PasswordResetRoute extends passwords.handlers({
+/** Password reset through a mailed link (no credentials: the link's secret is one) and PasswordChecks. */
+@ApiTags('passwords')
+@ApiErrors(400)
+@Controller('API/auth/v1/password')
+export class PasswordsController extends passwords.handlers({
+  forgotPassword: passwords.call(
+    'forgot',
+    Route.post('forgot', {
+      summary:
+        'Mail a single-use password reset link; the same answer, after about the same time, whether or not the email has an account',
+      public: 'signin',
+      created: { description: 'No body' },
+    }),
+    body(ForgotPasswordDto),
+  ),
+  resetPassword: passwords.call(
+    'reset',
+    Route.put('reset/:reset_hash', {
+      summary: 'Set a new password through a reset link (once); every token of the account is revoked',
+      public: 'signin',
+      ok: { description: 'No body' },
+      errors: [{ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') }],
+    }),
+    param('reset_hash'),
+    body(ResetPasswordDto),
+    requestId,
+  ),
   // the fixed path before /{reset_hash}/checks
   getPasswordChecks: passwords.call(
     'checks',
@@ -49,42 +70,6 @@ abstract class PasswordResetRoute extends passwords.handlers({
     param('reset_hash'),
   ),
 }) {
-  protected abstract readonly passwords: PasswordsService;
-
-  @Route.put('reset/:reset_hash', {
-    summary: 'Set a new password through a reset link (once); every token of the account is revoked',
-    public: 'signin',
-    ok: { description: 'No body' },
-    errors: [{ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') }],
-  })
-  async resetPassword(
-    @Param('reset_hash') secret: string,
-    @Body() body: ResetPasswordDto,
-    @Req() req: Request,
-  ): Promise<void> {
-    await this.passwords.reset(secret, body, req.id ?? null);
-  }
-}
-
-/** Password reset through a mailed link (no credentials: the link's secret is one) and PasswordChecks. */
-@ApiTags('passwords')
-@ApiErrors(400)
-@Controller('API/auth/v1/password')
-export class PasswordsController extends passwords.handlers(
-  {
-    forgotPassword: passwords.call(
-      'forgot',
-      Route.post('forgot', {
-        summary:
-          'Mail a single-use password reset link; the same answer, after about the same time, whether or not the email has an account',
-        public: 'signin',
-        created: { description: 'No body' },
-      }),
-      body(ForgotPasswordDto),
-    ),
-  },
-  PasswordResetRoute,
-) {
   constructor(protected readonly passwords: PasswordsService) {
     super();
   }

@@ -1,7 +1,4 @@
-import { Param } from '@nestjs/common';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateSystemDomainDto,
@@ -30,51 +27,10 @@ const edit = PutAndPatch({
 const domains = ServiceRoutes<SystemDomainAdminService>('domains');
 const id = param('id', domainId);
 
-/** The end-to-end domain's removal, written out (it passes the service an option), between the tables. */
-abstract class SystemDomainE2eRoute extends domains.handlers(
-  {
-    getSystemDomainProfile: domains.call(
-      'profile',
-      Route.get(':id/profile', {
-        summary: 'The domain’s Profile (industry)',
-        policy: domainAdmin,
-        ok: SystemDomainProfileDto,
-        errors: [{ 404: NOT_FOUND }],
-      }),
-      id,
-    ),
-    updateSystemDomainProfile: domains.call(
-      'updateProfile',
-      Route.patch(':id/profile', {
-        summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
-        policy: domainAdmin,
-        ok: SystemDomainProfileDto,
-        errors: [{ 404: NOT_FOUND }],
-      }),
-      caller,
-      id,
-      body(SystemDomainProfileDto),
-    ),
-  },
-  SystemDomainFeatureRoutes,
-) {
-  @Route.delete(':id/e2e', {
-    summary:
-      'Remove an end-to-end test domain and its test data: as DELETE /v1/system_domains/{id}/, for a domain ' +
-      'created with is_e2e only (409 for any other domain, which stays); audited as domain.changed (e2e)',
-    policy: superAdmin,
-    noContent: 'Deleted',
-    errors: [{ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' }],
-  })
-  deleteSystemDomainE2e(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.domains.remove(caller, id, { e2eOnly: true });
-  }
-}
-
 /**
- * The /{id} routes of `SystemDomainsController`, classes it extends: Nest registers a controller's own routes
- * first and inherited ones after, so the route order and the route-policy keys (`<Controller>.<method>`) stay
- * as they were.
+ * The /{id} routes (the domain, its end-to-end removal, its profile) of `SystemDomainsController`, classes it
+ * extends: Nest registers a controller's own routes first and inherited ones after, so the route order and the
+ * route-policy keys (`<Controller>.<method>`) stay as they were.
  */
 export const SystemDomainByIdRoutes = domains.handlers(
   {
@@ -104,6 +60,41 @@ export const SystemDomainByIdRoutes = domains.handlers(
       caller,
       id,
     ),
+    deleteSystemDomainE2e: domains.handle(
+      Route.delete(':id/e2e', {
+        summary:
+          'Remove an end-to-end test domain and its test data: as DELETE /v1/system_domains/{id}/, for a domain ' +
+          'created with is_e2e only (409 for any other domain, which stays); audited as domain.changed (e2e)',
+        policy: superAdmin,
+        noContent: 'Deleted',
+        errors: [{ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' }],
+      }),
+      (s, c, i) => s.remove(c, i, { e2eOnly: true }),
+      caller,
+      id,
+    ),
+    getSystemDomainProfile: domains.call(
+      'profile',
+      Route.get(':id/profile', {
+        summary: 'The domain’s Profile (industry)',
+        policy: domainAdmin,
+        ok: SystemDomainProfileDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      id,
+    ),
+    updateSystemDomainProfile: domains.call(
+      'updateProfile',
+      Route.patch(':id/profile', {
+        summary: 'Edit the domain’s Profile (industry): its administrators and super administrators',
+        policy: domainAdmin,
+        ok: SystemDomainProfileDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+      body(SystemDomainProfileDto),
+    ),
   },
-  SystemDomainE2eRoute,
+  SystemDomainFeatureRoutes,
 );

@@ -1,4 +1,4 @@
-import { Body, Headers, Param, Query, Res, UploadedFiles } from '@nestjs/common';
+import { Headers, Param, Query, Res, UploadedFiles } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
@@ -58,23 +58,9 @@ const logo = ImageRoutes({
 const domains = ServiceRoutes<SystemDomainAdminService>('domains');
 const id = param('id', domainId);
 
-/** The logo routes, written out (the upload's files, the image's own answer). */
-abstract class SystemDomainLogoRoutes {
+/** The logo itself, written out (the image's own answer, its cache headers), the last of the domains' routes. */
+abstract class SystemDomainLogoGet {
   protected abstract readonly domains: SystemDomainAdminService;
-
-  @logo.upload
-  uploadSystemDomainLogo(
-    @Param('id', domainId) id: string,
-    @UploadedFiles() files: LogoFile[] | undefined,
-    @Caller() caller: AuthContext,
-  ): Promise<LogoDto> {
-    return this.domains.uploadLogo(caller, id, files);
-  }
-
-  @logo.remove
-  deleteSystemDomainLogo(@Param('id', domainId) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.domains.deleteLogo(caller, id);
-  }
 
   @logo.get
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match)' })
@@ -88,46 +74,26 @@ abstract class SystemDomainLogoRoutes {
   }
 }
 
-/** Turning one feature on, written out (it edits the current flags), between the tables. */
-abstract class SystemDomainFeatureAdd extends domains.handlers(
-  {
-    reindexSystemDomain: domains.call(
-      'reindex',
-      Route.post(':id/reindex', {
-        summary:
-          'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
-          'operation reindex) for the platform’s indexer; answers the request',
-        policy: superAdmin,
-        accepted: ReindexRequestDto,
-        errors: [{ 404: NOT_FOUND }],
-      }),
-      caller,
-      id,
-      body(ReindexSystemDomainDto),
-    ),
-  },
-  SystemDomainLogoRoutes,
+/** The logo's upload, written out (the uploaded files), before its removal and the logo itself. */
+abstract class SystemDomainLogoRoutes extends domains.handlers(
+  { deleteSystemDomainLogo: domains.call('deleteLogo', logo.remove, caller, id) },
+  SystemDomainLogoGet,
 ) {
-  @Route.post(':id/features', {
-    summary:
-      'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
-    policy: superAdmin,
-    created: SystemDomainFeaturesDto,
-    errors: [{ 404: NOT_FOUND }],
-  })
-  addSystemDomainFeature(
+  @logo.upload
+  uploadSystemDomainLogo(
     @Param('id', domainId) id: string,
-    @Body() body: AddSystemDomainFeatureDto,
+    @UploadedFiles() files: LogoFile[] | undefined,
     @Caller() caller: AuthContext,
-  ): Promise<SystemDomainFeaturesDto> {
-    return this.domains.replaceFeatures(caller, id, (current) => withFeature(current, body.config));
+  ): Promise<LogoDto> {
+    return this.domains.uploadLogo(caller, id, files);
   }
 }
 
 /**
  * The feature, reindex and logo routes of `SystemDomainsController` (through `SystemDomainByIdRoutes`),
- * classes it extends: Nest registers a controller's own routes first and inherited ones after, so the route
- * order and the route-policy keys (`<Controller>.<method>`) stay as they were.
+ * classes it extends: Nest registers a controller's own routes first and inherited ones after (a class's own
+ * written routes before its table's), so the route order and the route-policy keys (`<Controller>.<method>`)
+ * stay as they were.
  */
 export const SystemDomainFeatureRoutes = domains.handlers(
   {
@@ -153,6 +119,33 @@ export const SystemDomainFeatureRoutes = domains.handlers(
       id,
       body(SystemDomainFeaturesDto),
     ),
+    addSystemDomainFeature: domains.handle(
+      Route.post(':id/features', {
+        summary:
+          'Turn one feature on (the published body {config: {feature, parameters}}): the name in any case, kept lower case; its parameters kept (at most 4 KiB as JSON, 5 deep)',
+        policy: superAdmin,
+        created: SystemDomainFeaturesDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      (s, c, i, b) => s.replaceFeatures(c, i, (current) => withFeature(current, b.config)),
+      caller,
+      id,
+      body(AddSystemDomainFeatureDto),
+    ),
+    reindexSystemDomain: domains.call(
+      'reindex',
+      Route.post(':id/reindex', {
+        summary:
+          'Ask for the domain’s search index to be rebuilt: recorded as a webhook event (realm system_domain, ' +
+          'operation reindex) for the platform’s indexer; answers the request',
+        policy: superAdmin,
+        accepted: ReindexRequestDto,
+        errors: [{ 404: NOT_FOUND }],
+      }),
+      caller,
+      id,
+      body(ReindexSystemDomainDto),
+    ),
   },
-  SystemDomainFeatureAdd,
+  SystemDomainLogoRoutes,
 );

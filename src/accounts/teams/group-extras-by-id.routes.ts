@@ -32,24 +32,12 @@ const logo = ImageRoutes({
 });
 
 const mappings = ServiceRoutes<GroupMappingsService>('mappings');
+const logos = ServiceRoutes<GroupLogosService>('logos');
+const groupId = uuidParam('group_id');
 
-/** The logo routes, written out (the upload's files, the image's own answer, the kind they pass). */
-abstract class GroupLogoRoutes {
+/** The logo itself, written out (the image is its own answer), the last of the groups' extra routes. */
+abstract class GroupLogoGet {
   protected abstract readonly logos: GroupLogosService;
-
-  @logo.upload
-  uploadGroupLogo(
-    @Param('group_id', uuid) id: string,
-    @UploadedFiles() files: UploadedImage[] | undefined,
-    @Caller() caller: AuthContext,
-  ): Promise<LogoDto> {
-    return this.logos.upload('GROUP', caller, id, files);
-  }
-
-  @logo.remove
-  deleteGroupLogo(@Param('group_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.logos.remove('GROUP', caller, id);
-  }
 
   @logo.get
   async getGroupLogo(
@@ -61,10 +49,27 @@ abstract class GroupLogoRoutes {
   }
 }
 
+/** The logo's upload, written out (the uploaded files), before its removal and the logo itself. */
+abstract class GroupLogoRoutes extends logos.handlers(
+  {
+    deleteGroupLogo: logos.handle(logo.remove, (s, c, i) => s.remove('GROUP', c, i), caller, groupId),
+  },
+  GroupLogoGet,
+) {
+  @logo.upload
+  uploadGroupLogo(
+    @Param('group_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ): Promise<LogoDto> {
+    return this.logos.upload('GROUP', caller, id, files);
+  }
+}
+
 /**
  * The /{group_id} routes (reindex, logo) of `GroupExtrasController`, classes it extends: Nest registers a
- * controller's own routes first and inherited ones after, so the route order and the route-policy keys
- * (`<Controller>.<method>`) stay as they were.
+ * controller's own routes first and inherited ones after (a class's own written routes before its table's), so
+ * the route order and the route-policy keys (`<Controller>.<method>`) stay as they were.
  */
 export const GroupExtrasByIdRoutes = mappings.handlers(
   {
@@ -78,7 +83,7 @@ export const GroupExtrasByIdRoutes = mappings.handlers(
         errors: [404],
       }),
       caller,
-      uuidParam('group_id'),
+      groupId,
     ),
   },
   GroupLogoRoutes,

@@ -1,9 +1,6 @@
-import { Controller, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
@@ -16,21 +13,7 @@ import { GroupExtrasByIdRoutes } from './group-extras-by-id.routes.js';
 import { Route } from '../../base/common/http/route.js';
 
 const mappings = ServiceRoutes<GroupMappingsService>('mappings');
-
-/** Every kind's basic list, written out (it names the kinds), between the mappings and the /{group_id} routes. */
-abstract class AllGroupsBasicRoute extends GroupExtrasByIdRoutes {
-  protected abstract readonly kinds: GroupKindsService;
-
-  @Route.get('all/basic', {
-    summary:
-      'Groups, teams and role groups together in the basic form (id, name, kind), for pickers: any member',
-    policy: {},
-    ok: GroupLikeBasicListDto,
-  })
-  listAllGroupsBasic(@Query() q: GroupListQueryDto, @Caller() caller: AuthContext, @Req() req: Request) {
-    return this.kinds.basic(['GROUP', 'TEAM', 'ROLE_GROUP'], caller, q, req.path);
-  }
-}
+const kinds = ServiceRoutes<GroupKindsService>('kinds');
 
 /**
  * The rest of /v1/groups/: mappings, all/basic, logo, reindex. Its module is mounted before GroupsModule, so
@@ -87,7 +70,23 @@ export class GroupExtrasController extends mappings.handlers(
       param('name'),
     ),
   },
-  AllGroupsBasicRoute,
+  kinds.handlers(
+    {
+      listAllGroupsBasic: kinds.handle(
+        Route.get('all/basic', {
+          summary:
+            'Groups, teams and role groups together in the basic form (id, name, kind), for pickers: any member',
+          policy: {},
+          ok: GroupLikeBasicListDto,
+        }),
+        (s, c, q, p) => s.basic(['GROUP', 'TEAM', 'ROLE_GROUP'], c, q, p),
+        caller,
+        query(GroupListQueryDto),
+        path,
+      ),
+    },
+    GroupExtrasByIdRoutes,
+  ),
 ) {
   constructor(
     protected readonly mappings: GroupMappingsService,

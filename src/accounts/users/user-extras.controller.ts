@@ -30,6 +30,7 @@ class UserReindexDto extends ReindexRequestDto {
 }
 
 const extras = ServiceRoutes<UserExtrasService>('extras');
+const userId = uuidParam('user_id');
 
 const photo = ImageRoutes({
   path: ':user_id/photo',
@@ -47,12 +48,8 @@ const photo = ImageRoutes({
   },
 });
 
-/** Users routes of the published service beyond the CRUD: photos, one role, reindex. */
-@ApiTags('users')
-@ApiErrors(400)
-@Controller('API/users/v1/users')
-export class UserExtrasController extends extras.handlers({
-  // registered after the written routes below (Nest: a class's own routes before inherited ones)
+/** A user's photo itself, written out (the image is its own answer), before the role and reindex routes. */
+abstract class UserPhotoGet extends extras.handlers({
   getUserRole: extras.call(
     'hasRole',
     Route.get(':user_id/roles/:role', {
@@ -62,7 +59,7 @@ export class UserExtrasController extends extras.handlers({
       errors: [{ 404: 'No such user, or the user lacks the role' }],
     }),
     caller,
-    uuidParam('user_id'),
+    userId,
     param('role'),
   ),
   reindexUser: extras.call(
@@ -75,9 +72,58 @@ export class UserExtrasController extends extras.handlers({
       errors: [404],
     }),
     caller,
-    uuidParam('user_id'),
+    userId,
   ),
 }) {
+  protected abstract readonly extras: UserExtrasService;
+
+  @photo.get
+  async getUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @Caller() caller: AuthContext,
+    @Res() res: Response,
+  ) {
+    sendImage(res, await this.extras.photo(caller, id));
+  }
+}
+
+/** A user's photo upload, written out (the uploaded files), before its removal and the photo itself. */
+abstract class UserPhotoRoutes extends extras.handlers(
+  { deleteUserPhoto: extras.call('deletePhoto', photo.remove, caller, userId) },
+  UserPhotoGet,
+) {
+  @photo.upload
+  setUserPhoto(
+    @Param('user_id', uuid) id: string,
+    @UploadedFiles() files: UploadedImage[] | undefined,
+    @Caller() caller: AuthContext,
+  ) {
+    return this.extras.setPhoto(caller, id, files) as Promise<PhotoDto>;
+  }
+}
+
+/**
+ * Users routes of the published service beyond the CRUD: photos, one role, reindex. The uploads are written
+ * out (the uploaded files) and each comes before its table: Nest registers a class's own routes first.
+ */
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users')
+export class UserExtrasController extends extras.handlers(
+  {
+    deleteCurrentUserPhoto: extras.handle(
+      Route.delete('current/photo', {
+        summary: 'Remove the caller’s photo (in the caller’s domain)',
+        policy: {},
+        noContent: 'Removed',
+        errors: [{ 404: 'No photo' }],
+      }),
+      (s, c) => s.deletePhoto(c, c.userId),
+      caller,
+    ),
+  },
+  UserPhotoRoutes,
+) {
   constructor(protected readonly extras: UserExtrasService) {
     super();
   }
@@ -87,38 +133,5 @@ export class UserExtrasController extends extras.handlers({
   @ImageUpload(PhotoUploadInterceptor, 'photo')
   setCurrentUserPhoto(@UploadedFiles() files: UploadedImage[] | undefined, @Caller() caller: AuthContext) {
     return this.extras.setPhoto(caller, caller.userId, files) as Promise<PhotoDto>;
-  }
-
-  @Route.delete('current/photo', {
-    summary: 'Remove the caller’s photo (in the caller’s domain)',
-    policy: {},
-    noContent: 'Removed',
-    errors: [{ 404: 'No photo' }],
-  })
-  deleteCurrentUserPhoto(@Caller() caller: AuthContext): Promise<void> {
-    return this.extras.deletePhoto(caller, caller.userId);
-  }
-
-  @photo.upload
-  setUserPhoto(
-    @Param('user_id', uuid) id: string,
-    @UploadedFiles() files: UploadedImage[] | undefined,
-    @Caller() caller: AuthContext,
-  ) {
-    return this.extras.setPhoto(caller, id, files) as Promise<PhotoDto>;
-  }
-
-  @photo.remove
-  deleteUserPhoto(@Param('user_id', uuid) id: string, @Caller() caller: AuthContext): Promise<void> {
-    return this.extras.deletePhoto(caller, id);
-  }
-
-  @photo.get
-  async getUserPhoto(
-    @Param('user_id', uuid) id: string,
-    @Caller() caller: AuthContext,
-    @Res() res: Response,
-  ) {
-    sendImage(res, await this.extras.photo(caller, id));
   }
 }

@@ -1,9 +1,7 @@
-import { Body, Controller } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { body, caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateUserDto,
@@ -33,9 +31,36 @@ const editCurrent = PutAndPatch({
 });
 const users = ServiceRoutes<UsersService>('users');
 
-/** The caller's own update, written out (the caller is also the user it changes), between the tables. */
-abstract class CurrentUserUpdate extends users.handlers(
+@ApiTags('users')
+@ApiErrors(400)
+@Controller('API/users/v1/users')
+export class UsersController extends users.handlers(
   {
+    // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
+    // routes: Express matches in registration order, and Nest registers own routes before inherited ones
+    getCurrentUser: users.call(
+      'current',
+      Route.get('current', {
+        summary: 'The user the presented token acts as',
+        policy: { anyScope: true },
+        ok: UserDto,
+      }),
+      caller,
+    ),
+    // no role: the caller edits themself (names; email and password only from their own sign-in or a super
+    // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
+    updateCurrentUser: users.handle(
+      editCurrent.patch,
+      (s, c, b) => s.update(c, c.userId, b),
+      caller,
+      body(UpdateUserDto),
+    ),
+    replaceCurrentUser: users.handle(
+      editCurrent.put,
+      (s, c, b) => s.update(c, c.userId, b),
+      caller,
+      body(UpdateUserDto),
+    ),
     getCurrentUserRoles: users.call(
       'currentRoles',
       Route.get('current/roles', {
@@ -83,35 +108,6 @@ abstract class CurrentUserUpdate extends users.handlers(
     ),
   },
   UsersByIdRoutes,
-) {
-  protected abstract readonly users: UsersService;
-
-  // no role: the caller edits themself (names; email and password only from their own sign-in or a super
-  // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
-  @editCurrent.both('replaceCurrentUser')
-  updateCurrentUser(@Body() body: UpdateUserDto, @Caller() caller: AuthContext): Promise<UserDto> {
-    return this.users.update(caller, caller.userId, body);
-  }
-}
-
-@ApiTags('users')
-@ApiErrors(400)
-@Controller('API/users/v1/users')
-export class UsersController extends users.handlers(
-  {
-    // fixed paths (current, basic; invite and invitations are InvitationsModule's, mounted earlier) before the inherited /{user_id}
-    // routes: Express matches in registration order, and Nest registers own routes before inherited ones
-    getCurrentUser: users.call(
-      'current',
-      Route.get('current', {
-        summary: 'The user the presented token acts as',
-        policy: { anyScope: true },
-        ok: UserDto,
-      }),
-      caller,
-    ),
-  },
-  CurrentUserUpdate,
 ) {
   constructor(
     protected readonly users: UsersService,

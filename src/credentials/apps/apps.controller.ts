@@ -1,10 +1,7 @@
-import { Controller, Param, Query } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   body,
   caller,
@@ -21,7 +18,6 @@ import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from '.
 import { PatQueryDto } from './dto/pat-query.dto.js';
 import { Route } from '../../base/common/http/route.js';
 
-const uuid = new UuidParamPipe();
 const id = uuidParam('app_id');
 const appAccess = { entity: 'app' as const, param: 'app_id' };
 
@@ -35,109 +31,92 @@ const edit = PutAndPatch({
 });
 const apps = ServiceRoutes<AppsService>('apps');
 
-/** The token route, written out (it hands the service one field of the query), then the PUT twin. */
-abstract class AppTokenRoute extends apps.handlers({
-  replaceApp: apps.call('update', edit.put, caller, id, body(UpdateAppDto)),
-}) {
-  protected abstract readonly apps: AppsService;
-
-  @Route.post(':app_id/token', {
-    summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
-    policy: { roles: ['can_read_apps'], access: appAccess },
-    ok: TokenDto,
-    errors: [404],
-  })
-  createAppToken(
-    @Param('app_id', uuid) id: string,
-    @Query() q: PatQueryDto,
-    @Caller() caller: AuthContext,
-  ): Promise<TokenDto> {
-    return this.apps.issuePat(caller, id, q.expires_in);
-  }
-}
-
-/** One application, written out (the answer is the app's view), before its table. */
-abstract class AppGetRoute extends apps.handlers(
-  {
-    updateApp: apps.call('update', edit.patch, caller, id, body(UpdateAppDto)),
-    deleteApp: apps.call(
-      'remove',
-      Route.delete(':app_id', {
-        summary: 'Delete an application and every token issued for it',
-        policy: { roles: ['can_delete_apps'], access: appAccess },
-        noContent: 'Deleted',
-        errors: [404],
-      }),
-      caller,
-      id,
-    ),
-    rotateAppSecret: apps.call(
-      'rotateSecret',
-      Route.post(':app_id/secret', {
-        summary:
-          'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
-        policy: { admin: true, roles: ['can_write_apps'], access: appAccess },
-        created: CreatedAppDto,
-        errors: [404],
-      }),
-      caller,
-      id,
-    ),
-    createCurrentUserToken: apps.call(
-      'issueCurrentUserToken',
-      Route.post(':app_id/current_user_token', {
-        summary:
-          'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
-        policy: { kinds: ['LOGIN'], access: appAccess },
-        ok: TokenDto,
-        errors: [404],
-      }),
-      caller,
-      id,
-    ),
-  },
-  AppTokenRoute,
-) {
-  @Route.get(':app_id', {
-    summary: 'One application',
-    policy: { roles: ['can_read_apps'], access: appAccess },
-    ok: AppDto,
-    errors: [404],
-  })
-  async getApp(@Param('app_id', uuid) id: string, @Caller() caller: AuthContext): Promise<AppDto> {
-    return appView(await this.apps.get(caller, id));
-  }
-}
-
 @ApiTags('apps')
 @ApiErrors(400)
 @Controller('API/auth/v1/apps')
-export class AppsController extends apps.handlers(
-  {
-    listApps: apps.call(
-      'list',
-      Route.get({
-        summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)',
-        policy: { roles: ['can_read_apps'] },
-        ok: AppListDto,
-      }),
-      caller,
-      query(CursorQueryDto),
-      path,
-    ),
-    createApp: apps.call(
-      'create',
-      Route.post({
-        summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
-        policy: { admin: true, roles: ['can_write_apps'] },
-        created: CreatedAppDto,
-      }),
-      caller,
-      body(CreateAppDto),
-    ),
-  },
-  AppGetRoute,
-) {
+export class AppsController extends apps.handlers({
+  listApps: apps.call(
+    'list',
+    Route.get({
+      summary: 'Applications of the caller’s domain (cursor style: per_page, last_id)',
+      policy: { roles: ['can_read_apps'] },
+      ok: AppListDto,
+    }),
+    caller,
+    query(CursorQueryDto),
+    path,
+  ),
+  createApp: apps.call(
+    'create',
+    Route.post({
+      summary: 'Register an application; confidential OAuth apps get their client_secret here, once',
+      policy: { admin: true, roles: ['can_write_apps'] },
+      created: CreatedAppDto,
+    }),
+    caller,
+    body(CreateAppDto),
+  ),
+  getApp: apps.handle(
+    Route.get(':app_id', {
+      summary: 'One application',
+      policy: { roles: ['can_read_apps'], access: appAccess },
+      ok: AppDto,
+      errors: [404],
+    }),
+    async (s, c, i) => appView(await s.get(c, i)),
+    caller,
+    id,
+  ),
+  updateApp: apps.call('update', edit.patch, caller, id, body(UpdateAppDto)),
+  deleteApp: apps.call(
+    'remove',
+    Route.delete(':app_id', {
+      summary: 'Delete an application and every token issued for it',
+      policy: { roles: ['can_delete_apps'], access: appAccess },
+      noContent: 'Deleted',
+      errors: [404],
+    }),
+    caller,
+    id,
+  ),
+  rotateAppSecret: apps.call(
+    'rotateSecret',
+    Route.post(':app_id/secret', {
+      summary:
+        'Rotate a confidential client’s secret: the new one is shown here, once; the old one stops working at once',
+      policy: { admin: true, roles: ['can_write_apps'], access: appAccess },
+      created: CreatedAppDto,
+      errors: [404],
+    }),
+    caller,
+    id,
+  ),
+  createCurrentUserToken: apps.call(
+    'issueCurrentUserToken',
+    Route.post(':app_id/current_user_token', {
+      summary:
+        'A token of this app (of the caller’s domain) for the signed-in person themself: their own rights as its ceiling (and the app’s), a login token’s lifetime at most and never past the sign-in; only from a sign-in token',
+      policy: { kinds: ['LOGIN'], access: appAccess },
+      ok: TokenDto,
+      errors: [404],
+    }),
+    caller,
+    id,
+  ),
+  createAppToken: apps.handle(
+    Route.post(':app_id/token', {
+      summary: 'Issue a personal access token for a service account (shown once; default and cap ten years)',
+      policy: { roles: ['can_read_apps'], access: appAccess },
+      ok: TokenDto,
+      errors: [404],
+    }),
+    (s, c, i, q) => s.issuePat(c, i, q.expires_in),
+    caller,
+    id,
+    query(PatQueryDto),
+  ),
+  replaceApp: apps.call('update', edit.put, caller, id, body(UpdateAppDto)),
+}) {
   constructor(protected readonly apps: AppsService) {
     super();
   }
