@@ -1,9 +1,6 @@
-import { Body, Controller, Query, Req, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import {
   ConvertedIdentityProviderDto,
@@ -19,7 +16,16 @@ import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
 import { admin, DomainBindingRoutes } from './domain-binding.routes.js';
 import { Route } from '../../base/common/http/route.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import {
+  body,
+  caller,
+  path,
+  query,
+  requestId,
+  type RouteInput,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
 
 const XML_BODY = {
   description: 'The IdP’s SAML 2.0 metadata: an EntityDescriptor (no DTDs, at most 200 kB)',
@@ -38,6 +44,17 @@ const edit = PutAndPatch({
   patch: UPDATE,
 });
 const idps = ServiceRoutes<IdentityProvidersService>('idps');
+/** The body as read: JSON (validated by the service), or the XML text XmlBodyInterceptor put there. */
+const anyBody: RouteInput<unknown> = { decorate: Body(), type: Object, rank: 2 };
+/** Whether the request sent XML (application/xml and the like). */
+const sentXml: RouteInput<boolean> = { ...requestId, pick: isXmlRequest };
+
+/** The metadata XML of idp/convert: only a document sent as XML. */
+function xmlDocument(body: unknown, xml: boolean): string {
+  if (!xml || typeof body !== 'string')
+    throw IdpErrors.INVALID_XML('send the EntityDescriptor as application/xml');
+  return body;
+}
 
 /** Identity providers of the caller's domain and the email domains routed to them (domain administrators). */
 @ApiTags('identity providers')
@@ -45,6 +62,55 @@ const idps = ServiceRoutes<IdentityProvidersService>('idps');
 @Controller('API/auth/v1/auth/saml')
 export class IdentityProvidersController extends idps.handlers(
   {
+    listIdentityProviders: idps.call(
+      'list',
+      Route.get('idp', {
+        summary: 'Identity providers of the caller’s domain (cursor style)',
+        policy: admin,
+        ok: IdentityProviderListDto,
+      }),
+      caller,
+      query(CursorQueryDto),
+      path,
+    ),
+    // the stack `@Route.post @UseInterceptors @ApiConsumes @ApiBody`, applied bottom up as written
+    createIdentityProvider: idps.handle(
+      applyDecorators(
+        ApiBody({
+          type: CreateIdentityProviderDto,
+          description:
+            'As application/xml: the IdP’s metadata (an EntityDescriptor, no DTDs, at most 200 kB)',
+        }),
+        ApiConsumes('application/json', 'application/xml'),
+        UseInterceptors(XmlBodyInterceptor),
+        Route.post('idp', {
+          summary:
+            'Register an identity provider: JSON, or the IdP’s metadata XML (application/xml) for a GENERIC one; ' +
+            'saml_settings says what to enter at the IdP',
+          policy: admin,
+          created: IdentityProviderDto,
+        }),
+      ),
+      (s, c, b, xml) => s.create(c, xml ? String(b ?? '') : b),
+      caller,
+      anyBody,
+      sentXml,
+    ),
+    convertIdentityProviderMetadata: idps.handle(
+      applyDecorators(
+        ApiBody(XML_BODY),
+        ApiConsumes('application/xml'),
+        UseInterceptors(XmlBodyInterceptor),
+        Route.post('idp/convert', {
+          summary: 'IdP metadata XML (an EntityDescriptor) → the settings JSON of a GENERIC IdP',
+          policy: admin,
+          created: ConvertedIdentityProviderDto,
+        }),
+      ),
+      (s, b, xml) => s.convert(xmlDocument(b, xml)),
+      anyBody,
+      sentXml,
+    ),
     getIdentityProvider: idps.call(
       'get',
       Route.get('idp/:identity_provider_id', {
@@ -77,53 +143,5 @@ export class IdentityProvidersController extends idps.handlers(
     protected readonly bindings: DomainBindingsService,
   ) {
     super();
-  }
-
-  @Route.get('idp', {
-    summary: 'Identity providers of the caller’s domain (cursor style)',
-    policy: admin,
-    ok: IdentityProviderListDto,
-  })
-  listIdentityProviders(
-    @Query() q: CursorQueryDto,
-    @Caller() caller: AuthContext,
-    @Req() req: Request,
-  ): Promise<IdentityProviderListDto> {
-    return this.idps.list(caller, q, req.path);
-  }
-
-  @Route.post('idp', {
-    summary:
-      'Register an identity provider: JSON, or the IdP’s metadata XML (application/xml) for a GENERIC one; ' +
-      'saml_settings says what to enter at the IdP',
-    policy: admin,
-    created: IdentityProviderDto,
-  })
-  @UseInterceptors(XmlBodyInterceptor)
-  @ApiConsumes('application/json', 'application/xml')
-  @ApiBody({
-    type: CreateIdentityProviderDto,
-    description: 'As application/xml: the IdP’s metadata (an EntityDescriptor, no DTDs, at most 200 kB)',
-  })
-  createIdentityProvider(
-    @Body() body: unknown,
-    @Req() req: Request,
-    @Caller() caller: AuthContext,
-  ): Promise<IdentityProviderDto> {
-    return this.idps.create(caller, isXmlRequest(req) ? String(body ?? '') : body);
-  }
-
-  @Route.post('idp/convert', {
-    summary: 'IdP metadata XML (an EntityDescriptor) → the settings JSON of a GENERIC IdP',
-    policy: admin,
-    created: ConvertedIdentityProviderDto,
-  })
-  @UseInterceptors(XmlBodyInterceptor)
-  @ApiConsumes('application/xml')
-  @ApiBody(XML_BODY)
-  convertIdentityProviderMetadata(@Body() body: unknown, @Req() req: Request): ConvertedIdentityProviderDto {
-    if (!isXmlRequest(req) || typeof body !== 'string')
-      throw IdpErrors.INVALID_XML('send the EntityDescriptor as application/xml');
-    return this.idps.convert(body);
   }
 }

@@ -1,10 +1,7 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { RequestErrors } from '../../base/common/errors/request.errors.js';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   InvitationLinkDto,
   InvitationLinkRequestDto,
@@ -16,7 +13,7 @@ import {
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { body, caller, query, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const EXPIRED = 'The token expired, was used or was purged';
 const links = ServiceRoutes<InvitationLinksService>('links');
@@ -43,6 +40,42 @@ function tokenOf(body: InvitationTokenDto, query: InvitationTokenQueryDto): stri
 @ApiErrors(400)
 @Controller('API/users/v1/users/invite')
 export class InvitationLinksController extends links.handlers({
+  requestInvitationLink: links.call(
+    'request',
+    Route.post('token/request', {
+      summary:
+        'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
+      policy: { roles: ['can_write_users'] },
+      ok: InvitationLinkDto,
+      errors: [403, { 404: 'A group is not one of the caller’s domain' }],
+    }),
+    caller,
+    body(InvitationLinkRequestDto),
+  ),
+  registerInvitation: links.call(
+    'register',
+    Route.post('register', {
+      summary:
+        'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
+      public: 'signin',
+      created: InvitationRegisteredDto,
+      errors: [404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED }],
+    }),
+    body(InvitationRegisterDto),
+    requestId,
+  ),
+  validateInvitation: links.handle(
+    Route.post('validate', {
+      summary:
+        'Check an invitation link’s token or a mailed invitation’s secret without using it: body `token` or query `hash`',
+      public: 'signin',
+      ok: InvitationTokenStateDto,
+      errors: [404, { 419: EXPIRED }],
+    }),
+    (s, b, q) => s.validate(tokenOf(b, q)),
+    body(InvitationTokenDto),
+    query(InvitationTokenQueryDto),
+  ),
   purgeInvitations: links.call(
     'purge',
     Route.delete('purge', {
@@ -56,47 +89,5 @@ export class InvitationLinksController extends links.handlers({
 }) {
   constructor(protected readonly links: InvitationLinksService) {
     super();
-  }
-
-  @Route.post('token/request', {
-    summary:
-      'A reusable invitation link for a group of the caller’s domain (7 days; purge revokes it). It grants no role the caller lacks; is_admin needs an administrator',
-    policy: { roles: ['can_write_users'] },
-    ok: InvitationLinkDto,
-    errors: [403, { 404: 'A group is not one of the caller’s domain' }],
-  })
-  requestInvitationLink(
-    @Body() body: InvitationLinkRequestDto,
-    @Caller() caller: AuthContext,
-  ): Promise<InvitationLinkDto> {
-    return this.links.request(caller, body);
-  }
-
-  @Route.post('register', {
-    summary:
-      'Register with an invitation link: a single-use invitation carrying what the link grants is mailed to the address (seat limits apply); the answer is the same for every address',
-    public: 'signin',
-    created: InvitationRegisteredDto,
-    errors: [404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED }],
-  })
-  registerInvitation(
-    @Body() body: InvitationRegisterDto,
-    @Req() req: Request,
-  ): Promise<InvitationRegisteredDto> {
-    return this.links.register(body, req.id ?? null);
-  }
-
-  @Route.post('validate', {
-    summary:
-      'Check an invitation link’s token or a mailed invitation’s secret without using it: body `token` or query `hash`',
-    public: 'signin',
-    ok: InvitationTokenStateDto,
-    errors: [404, { 419: EXPIRED }],
-  })
-  validateInvitation(
-    @Body() body: InvitationTokenDto,
-    @Query() query: InvitationTokenQueryDto,
-  ): Promise<InvitationTokenStateDto> {
-    return this.links.validate(tokenOf(body, query));
   }
 }

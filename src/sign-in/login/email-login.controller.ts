@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { applyDecorators, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Response } from 'express';
@@ -8,41 +8,53 @@ import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
 import { sendPage } from '../../base/common/html/page-result.js';
 import { Route } from '../../base/common/http/route.js';
+import { body, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
+
+const emailLogin = ServiceRoutes<EmailLoginService>('emailLogin');
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth/email/login')
-export class EmailLoginController {
-  constructor(private readonly emailLogin: EmailLoginService) {}
-
-  @Post()
-  @HttpCode(201)
-  @Public('signin') // mints a one-time secret: the sign-in budget of the address
-  @ApiOperation({
-    summary:
-      'Mail a single-use sign-in link (15 minutes) to the address; the same answer whether or not it belongs to an active user',
-  })
-  @ApiCreatedResponse({ description: 'Accepted; no body' })
-  @ApiErrors(400)
-  async requestEmailLogin(@Body() body: EmailLoginDto): Promise<void> {
-    await this.emailLogin.request(body.email);
-  }
-
-  @Post(':secret')
-  @HttpCode(201)
-  @Public('signin') // checks a one-time secret
-  @ApiOperation({
-    summary:
-      'Follow a mailed sign-in link (its secret is the last path segment of the link): signs the person in → the multi-platform Token form',
-  })
-  @ApiCreatedResponse({ type: LoginTokenDto })
-  @ApiErrors({
-    400: 'A path the hostile-input rules refuse',
-    401: 'The user has no active domain left',
-    404: 'No such link',
-    419: 'The link expired, was used or was replaced',
-  })
-  completeEmailLogin(@Param('secret') secret: string): Promise<LoginTokenDto> {
-    return this.emailLogin.complete(secret);
+export class EmailLoginController extends emailLogin.handlers({
+  // the stack `@Post @HttpCode @Public @ApiOperation @ApiCreatedResponse @ApiErrors`, applied bottom up as
+  // written
+  requestEmailLogin: emailLogin.handle(
+    applyDecorators(
+      ApiErrors(400),
+      ApiCreatedResponse({ description: 'Accepted; no body' }),
+      ApiOperation({
+        summary:
+          'Mail a single-use sign-in link (15 minutes) to the address; the same answer whether or not it belongs to an active user',
+      }),
+      Public('signin'), // mints a one-time secret: the sign-in budget of the address
+      HttpCode(201),
+      Post(),
+    ),
+    (s, b) => s.request(b.email),
+    body(EmailLoginDto),
+  ),
+  completeEmailLogin: emailLogin.call(
+    'complete',
+    applyDecorators(
+      ApiErrors({
+        400: 'A path the hostile-input rules refuse',
+        401: 'The user has no active domain left',
+        404: 'No such link',
+        419: 'The link expired, was used or was replaced',
+      }),
+      ApiCreatedResponse({ type: LoginTokenDto }),
+      ApiOperation({
+        summary:
+          'Follow a mailed sign-in link (its secret is the last path segment of the link): signs the person in → the multi-platform Token form',
+      }),
+      Public('signin'), // checks a one-time secret
+      HttpCode(201),
+      Post(':secret'),
+    ),
+    param('secret'),
+  ),
+}) {
+  constructor(protected readonly emailLogin: EmailLoginService) {
+    super();
   }
 }
 

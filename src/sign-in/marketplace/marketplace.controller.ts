@@ -1,11 +1,9 @@
-import { Body, Controller, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { NoFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request, Response } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Public } from '../../base/common/auth/authenticated.decorator.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import {
   MARKETPLACE_FORM_SCHEMA,
   MARKETPLACE_SIGNUP_SCHEMA,
@@ -16,43 +14,43 @@ import {
 import { MarketplaceSignupFlow } from './marketplace-signup.flow.js';
 import { MarketplaceService } from './marketplace.service.js';
 import { Route } from '../../base/common/http/route.js';
+import {
+  body,
+  caller,
+  param,
+  type RouteInput,
+  ServiceRoutes,
+} from '../../base/common/http/service-routes.js';
 
 /** The buyer's form post: no files, a handful of small fields (a JWT is a few kB). */
 const FORM_LIMITS = { files: 0, fields: 10, parts: 10, fieldNameSize: 100, fieldSize: 16 * 1024 };
 const LINK_ERRORS = 'The domain is already linked to another marketplace customer';
 
-@ApiTags('marketplace')
-@ApiErrors(400)
-@Controller('API/auth/v1/marketplace')
-export class MarketplaceController {
-  constructor(
-    private readonly marketplace: MarketplaceService,
-    private readonly flow: MarketplaceSignupFlow,
-  ) {}
+const marketplace = ServiceRoutes<MarketplaceService>('marketplace');
+const flow = ServiceRoutes<MarketplaceSignupFlow>('flow');
+/** The body as posted: the flow reads and judges the marketplace's fields itself. */
+const anyBody: RouteInput<unknown> = { decorate: Body(), type: Object, rank: 2 };
 
-  @Route.post('signup', {
-    summary:
-      'Exchange a marketplace token (field `x-<cloud>-marketplace-token`) for a single-use marketplace_signup_nonce',
-    public: 'signin',
-    ok: MarketplaceSignupResultDto,
-  })
-  @ApiBody({ schema: MARKETPLACE_SIGNUP_SCHEMA })
-  marketplaceSignup(@Body() body: unknown): Promise<MarketplaceSignupResultDto> {
-    return this.flow.signup(body);
-  }
-
-  @Route.post('link', {
-    summary: 'Link the caller’s domain to the marketplace customer behind a signup nonce (administrators)',
-    policy: { admin: true },
-    ok: MarketplaceLinkResultDto,
-    errors: [{ 409: LINK_ERRORS }],
-  })
-  marketplaceLink(
-    @Caller() auth: AuthContext,
-    @Body() body: MarketplaceLinkDto,
-  ): Promise<MarketplaceLinkResultDto> {
-    return this.marketplace.link(auth.systemDomainId, body.marketplace_signup_nonce, auth.requestId);
-  }
+/**
+ * The form a marketplace posts the buyer's browser to, written (it answers through @Res: a 302 or JSON), and
+ * `:cloud/link`: registered in this order after `MarketplaceController`'s signup and link.
+ */
+abstract class MarketplaceFormRoute extends marketplace.handlers({
+  marketplaceCloudLink: marketplace.handle(
+    Route.post(':cloud/link', {
+      summary:
+        'Link the caller’s domain, the nonce having come from the marketplace in the path (administrators)',
+      policy: { admin: true },
+      ok: MarketplaceLinkResultDto,
+      errors: [{ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS }],
+    }),
+    (s, auth, cloud, b) => s.link(auth.systemDomainId, b.marketplace_signup_nonce, auth.requestId, cloud),
+    caller,
+    param('cloud'),
+    body(MarketplaceLinkDto),
+  ),
+}) {
+  protected abstract readonly flow: MarketplaceSignupFlow;
 
   @Post(':cloud/signup')
   @Public('signin')
@@ -85,19 +83,50 @@ export class MarketplaceController {
       else res.json(result);
     });
   }
+}
 
-  @Route.post(':cloud/link', {
-    summary:
-      'Link the caller’s domain, the nonce having come from the marketplace in the path (administrators)',
-    policy: { admin: true },
-    ok: MarketplaceLinkResultDto,
-    errors: [{ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS }],
-  })
-  marketplaceCloudLink(
-    @Caller() auth: AuthContext,
-    @Param('cloud') cloud: string,
-    @Body() body: MarketplaceLinkDto,
-  ): Promise<MarketplaceLinkResultDto> {
-    return this.marketplace.link(auth.systemDomainId, body.marketplace_signup_nonce, auth.requestId, cloud);
+@ApiTags('marketplace')
+@ApiErrors(400)
+@Controller('API/auth/v1/marketplace')
+export class MarketplaceController extends flow.handlers(
+  {
+    // the stack `@Route.post @ApiBody`, applied bottom up as written
+    marketplaceSignup: flow.call(
+      'signup',
+      applyDecorators(
+        ApiBody({ schema: MARKETPLACE_SIGNUP_SCHEMA }),
+        Route.post('signup', {
+          summary:
+            'Exchange a marketplace token (field `x-<cloud>-marketplace-token`) for a single-use marketplace_signup_nonce',
+          public: 'signin',
+          ok: MarketplaceSignupResultDto,
+        }),
+      ),
+      anyBody,
+    ),
+  },
+  marketplace.handlers(
+    {
+      marketplaceLink: marketplace.handle(
+        Route.post('link', {
+          summary:
+            'Link the caller’s domain to the marketplace customer behind a signup nonce (administrators)',
+          policy: { admin: true },
+          ok: MarketplaceLinkResultDto,
+          errors: [{ 409: LINK_ERRORS }],
+        }),
+        (s, auth, b) => s.link(auth.systemDomainId, b.marketplace_signup_nonce, auth.requestId),
+        caller,
+        body(MarketplaceLinkDto),
+      ),
+    },
+    MarketplaceFormRoute,
+  ),
+) {
+  constructor(
+    protected readonly marketplace: MarketplaceService,
+    protected readonly flow: MarketplaceSignupFlow,
+  ) {
+    super();
   }
 }

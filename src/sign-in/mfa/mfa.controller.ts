@@ -1,7 +1,5 @@
-import { Body, Controller } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { TokenDto } from '../../credentials/tokens/dto/token.dto.js';
 import {
   MailOtpUpdateDto,
@@ -20,6 +18,7 @@ import { body, caller, type RouteInput, ServiceRoutes } from '../../base/common/
 
 const signIn = ServiceRoutes<MfaService>('mfa');
 const otp = ServiceRoutes<OtpConfigurationService>('otpConfig');
+const enrolment = ServiceRoutes<MfaEnrolmentService>('mfa');
 /** The body's code: the service takes the code alone. */
 const code: RouteInput<string> = { ...body(OtpCodeDto), pick: (b: OtpCodeDto) => b.otp };
 
@@ -67,75 +66,83 @@ export class MfaLoginController extends signIn.handlers({
 /** The signed-in user's own second factors (users service paths). */
 @ApiTags('users')
 @Controller('API/users/v1/users/current')
-export class MfaEnrolmentController extends otp.handlers({
-  getOtpConfiguration: otp.call(
-    'get',
-    Route.get('otp/configure', { summary: 'The user’s second factors', policy: {}, ok: OtpConfigurationDto }),
-    caller,
-  ),
-  // 200, as the published clients declare
-  enableOtp: otp.call(
-    'enable',
-    Route.post('otp/configure', {
-      summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
-      policy: { accountChange: true },
-      ok: OtpConfigurationDto,
-      errors: [400],
-    }),
-    caller,
-    code,
-  ),
-  updateOtp: otp.call(
-    'update',
-    Route.put('otp/configure', {
-      summary:
-        'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
-      policy: { accountChange: true },
-      ok: OtpConfigurationDto,
-      errors: [400],
-    }),
-    caller,
-    body(MailOtpUpdateDto),
-  ),
-}) {
+export class MfaEnrolmentController extends enrolment.handlers(
+  {
+    configureTotp: enrolment.call(
+      'startTotp',
+      Route.post('totp/configure', {
+        summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
+        policy: { accountChange: true },
+        created: TotpEnrolmentDto,
+        errors: [409],
+      }),
+      caller,
+    ),
+    // 200, as the published clients declare (it confirms, it creates nothing addressable)
+    validateTotpConfiguration: enrolment.call(
+      'confirmTotp',
+      Route.post('totp/validate_configuration', {
+        summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)',
+        policy: { accountChange: true },
+        ok: RecoveryCodesDto,
+        errors: [400],
+      }),
+      caller,
+      code,
+    ),
+    removeTotp: enrolment.handle(
+      Route.delete('totp/configure', {
+        summary: 'Removes the authenticator app; needs a current code of it or a recovery code',
+        policy: { accountChange: true },
+        noContent: 'Removed',
+        errors: [400],
+      }),
+      (s, c, b) => s.removeTotp(c, b.otp, b.otp_type ?? 'TOTP'),
+      caller,
+      body(TotpRemoveDto),
+    ),
+  },
+  // the user's mail codes, registered after the authenticator's routes
+  otp.handlers({
+    getOtpConfiguration: otp.call(
+      'get',
+      Route.get('otp/configure', {
+        summary: 'The user’s second factors',
+        policy: {},
+        ok: OtpConfigurationDto,
+      }),
+      caller,
+    ),
+    // 200, as the published clients declare
+    enableOtp: otp.call(
+      'enable',
+      Route.post('otp/configure', {
+        summary: 'Turns on sign-in codes by mail (MAIL_2SV) with a code from current/otp/generate',
+        policy: { accountChange: true },
+        ok: OtpConfigurationDto,
+        errors: [400],
+      }),
+      caller,
+      code,
+    ),
+    updateOtp: otp.call(
+      'update',
+      Route.put('otp/configure', {
+        summary:
+          'Turns MAIL_2SV on or off (mfa_required, or its older name enabled), with a code from current/otp/generate',
+        policy: { accountChange: true },
+        ok: OtpConfigurationDto,
+        errors: [400],
+      }),
+      caller,
+      body(MailOtpUpdateDto),
+    ),
+  }),
+) {
   constructor(
     protected readonly mfa: MfaEnrolmentService,
     protected readonly otpConfig: OtpConfigurationService,
   ) {
     super();
-  }
-
-  @Route.post('totp/configure', {
-    summary: 'Starts authenticator (TOTP) enrolment: the seed, its otpauth:// URI and a QR code',
-    policy: { accountChange: true },
-    created: TotpEnrolmentDto,
-    errors: [409],
-  })
-  configureTotp(@Caller() caller: AuthContext): Promise<TotpEnrolmentDto> {
-    return this.mfa.startTotp(caller);
-  }
-
-  // 200, as the published clients declare (it confirms, it creates nothing addressable)
-  @Route.post('totp/validate_configuration', {
-    summary: 'Confirms TOTP enrolment with a first code → recovery codes (shown once)',
-    policy: { accountChange: true },
-    ok: RecoveryCodesDto,
-    errors: [400],
-  })
-  validateTotpConfiguration(
-    @Caller() caller: AuthContext,
-    @Body() body: OtpCodeDto,
-  ): Promise<RecoveryCodesDto> {
-    return this.mfa.confirmTotp(caller, body.otp);
-  }
-
-  @Route.delete('totp/configure', {
-    summary: 'Removes the authenticator app; needs a current code of it or a recovery code',
-    policy: { accountChange: true },
-    noContent: 'Removed',
-    errors: [400],
-  })
-  removeTotp(@Caller() caller: AuthContext, @Body() body: TotpRemoveDto): Promise<void> {
-    return this.mfa.removeTotp(caller, body.otp, body.otp_type ?? 'TOTP');
   }
 }

@@ -1,7 +1,6 @@
-import { Body, Controller, Param, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import type { Request } from 'express';
 import { VerificationResponseDto } from './dto/domain-from-template.dto.js';
 import {
   CountriesQueryDto,
@@ -12,7 +11,7 @@ import {
 import { RegistrationsService } from './registrations.service.js';
 import { WebflowContentService } from './webflow-content.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { body, param, path, query, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { RegistrationContentRoutes } from './registration-content.routes.js';
 
 const DISABLED = 'Registration is switched off (REGISTRATION_ENABLED=false)';
@@ -24,6 +23,29 @@ const registrations = ServiceRoutes<RegistrationsService>('registrations');
 @Controller('API/auth/v1/registrations')
 export class RegistrationsController extends registrations.handlers(
   {
+    createRegistration: registrations.call(
+      'register',
+      Route.post({
+        summary:
+          'Register: mails a verification link. The same answer whether or not the email has an account (its owner gets a different mail)',
+        public: 'registration',
+        created: RegistrationDto,
+        errors: [{ 403: DISABLED, 409: 'The same email was registered concurrently' }],
+      }),
+      body(RegistrationBodyDto),
+    ),
+    verifyRegistration: registrations.call(
+      'verify',
+      Route.post('verify/:email_hash', {
+        summary:
+          'Verify the email through the mailed link: creates the account and its domain from the template and signs the person in (auto_login)',
+        public: 'signin',
+        created: VerificationResponseDto,
+        errors: [404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' }],
+      }),
+      param('email_hash'),
+      requestId,
+    ),
     listCountries: registrations.call(
       'countries',
       Route.get('countries', {
@@ -42,30 +64,5 @@ export class RegistrationsController extends registrations.handlers(
     protected readonly content: WebflowContentService,
   ) {
     super();
-  }
-
-  @Route.post({
-    summary:
-      'Register: mails a verification link. The same answer whether or not the email has an account (its owner gets a different mail)',
-    public: 'registration',
-    created: RegistrationDto,
-    errors: [{ 403: DISABLED, 409: 'The same email was registered concurrently' }],
-  })
-  createRegistration(@Body() body: RegistrationBodyDto): Promise<RegistrationDto> {
-    return this.registrations.register(body);
-  }
-
-  @Route.post('verify/:email_hash', {
-    summary:
-      'Verify the email through the mailed link: creates the account and its domain from the template and signs the person in (auto_login)',
-    public: 'signin',
-    created: VerificationResponseDto,
-    errors: [404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' }],
-  })
-  verifyRegistration(
-    @Param('email_hash') secret: string,
-    @Req() req: Request,
-  ): Promise<VerificationResponseDto> {
-    return this.registrations.verify(secret, req.id ?? null);
   }
 }

@@ -1,13 +1,12 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
+import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import {
   body,
   caller,
+  path,
+  query,
   type RouteInput,
   ServiceRoutes,
   uuidParam,
@@ -31,6 +30,44 @@ const newName: RouteInput<string> = { ...body(PasskeyRenameDto), pick: (b: Passk
 @ApiTags('users')
 @Controller('API/users/v1/users/current/webauthn')
 export class CurrentPasskeysController extends passkeys.handlers({
+  passkeyRegistrationOptions: passkeys.call(
+    'registrationOptions',
+    Route.post('registration/options', {
+      summary:
+        'The WebAuthn creation options of a new passkey (for navigator.credentials.create()); the challenge is single-use, for 5 minutes',
+      policy: { accountChange: true },
+      ok: CreationOptionsDto,
+      errors: [{ 409: 'The account holds the most passkeys it may (25): remove one first' }],
+    }),
+    caller,
+  ),
+  registerPasskey: passkeys.call(
+    'register',
+    Route.post('registration', {
+      summary:
+        'Registers a passkey: the authenticator’s answer (RegistrationResponseJSON) to this account’s creation options',
+      policy: { accountChange: true },
+      created: PasskeyDto,
+      errors: [
+        400,
+        { 409: 'The passkey is registered already, or the account holds the most passkeys it may' },
+      ],
+    }),
+    caller,
+    body(PasskeyRegistrationDto),
+  ),
+  listCurrentPasskeys: passkeys.handle(
+    Route.get({
+      summary: 'The signed-in user’s passkeys',
+      policy: { anyScope: true },
+      ok: PasskeyListDto,
+      errors: [400],
+    }),
+    async (s, c, q, p) => pageOfAll(await s.list(c.userId), q, p),
+    caller,
+    query(PageQueryDto),
+    path,
+  ),
   renamePasskey: passkeys.call(
     'rename',
     Route.patch(':id', {
@@ -57,44 +94,5 @@ export class CurrentPasskeysController extends passkeys.handlers({
 }) {
   constructor(protected readonly passkeys: PasskeysService) {
     super();
-  }
-
-  @Route.post('registration/options', {
-    summary:
-      'The WebAuthn creation options of a new passkey (for navigator.credentials.create()); the challenge is single-use, for 5 minutes',
-    policy: { accountChange: true },
-    ok: CreationOptionsDto,
-    errors: [{ 409: 'The account holds the most passkeys it may (25): remove one first' }],
-  })
-  passkeyRegistrationOptions(@Caller() caller: AuthContext): Promise<CreationOptionsDto> {
-    return this.passkeys.registrationOptions(caller);
-  }
-
-  @Route.post('registration', {
-    summary:
-      'Registers a passkey: the authenticator’s answer (RegistrationResponseJSON) to this account’s creation options',
-    policy: { accountChange: true },
-    created: PasskeyDto,
-    errors: [
-      400,
-      { 409: 'The passkey is registered already, or the account holds the most passkeys it may' },
-    ],
-  })
-  registerPasskey(@Caller() caller: AuthContext, @Body() body: PasskeyRegistrationDto): Promise<PasskeyDto> {
-    return this.passkeys.register(caller, body);
-  }
-
-  @Route.get({
-    summary: 'The signed-in user’s passkeys',
-    policy: { anyScope: true },
-    ok: PasskeyListDto,
-    errors: [400],
-  })
-  async listCurrentPasskeys(
-    @Caller() caller: AuthContext,
-    @Query() q: PageQueryDto,
-    @Req() req: Request,
-  ): Promise<ListEnvelope<PasskeyDto>> {
-    return pageOfAll(await this.passkeys.list(caller.userId), q, req.path);
   }
 }

@@ -1,24 +1,33 @@
-import { Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
+import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { type PasskeyDto, PasskeyListDto } from './dto/passkeys.dto.js';
+import { caller, path, query, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { PasskeyListDto } from './dto/passkeys.dto.js';
 import { PasskeysService } from './passkeys.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const uuid = new UuidParamPipe();
 const passkeys = ServiceRoutes<PasskeysService>('passkeys');
+const userId = uuidParam('user_id');
 const userAccess = { entity: 'user' as const, param: 'user_id' };
 
 /** An administrator's view of a user's passkeys: list them, remove a lost or cloned one. */
 @ApiTags('users')
 @Controller('API/users/v1/users')
 export class UserPasskeysController extends passkeys.handlers({
+  listUserPasskeys: passkeys.handle(
+    Route.get(':user_id/webauthn', {
+      summary: 'A user’s passkeys',
+      policy: { roles: ['can_read_users'], access: userAccess },
+      ok: PasskeyListDto,
+      errors: [400, 404],
+    }),
+    async (s, c, u, q, p) => pageOfAll(await s.listFor(c, u), q, p),
+    caller,
+    userId,
+    query(PageQueryDto),
+    path,
+  ),
   removeUserPasskey: passkeys.call(
     'removeFor',
     Route.delete(':user_id/webauthn/:id', {
@@ -35,26 +44,11 @@ export class UserPasskeysController extends passkeys.handlers({
       ],
     }),
     caller,
-    uuidParam('user_id'),
+    userId,
     uuidParam('id'),
   ),
 }) {
   constructor(protected readonly passkeys: PasskeysService) {
     super();
-  }
-
-  @Route.get(':user_id/webauthn', {
-    summary: 'A user’s passkeys',
-    policy: { roles: ['can_read_users'], access: userAccess },
-    ok: PasskeyListDto,
-    errors: [400, 404],
-  })
-  async listUserPasskeys(
-    @Caller() caller: AuthContext,
-    @Param('user_id', uuid) userId: string,
-    @Query() q: PageQueryDto,
-    @Req() req: Request,
-  ): Promise<ListEnvelope<PasskeyDto>> {
-    return pageOfAll(await this.passkeys.listFor(caller, userId), q, req.path);
   }
 }

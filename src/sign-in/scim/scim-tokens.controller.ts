@@ -1,17 +1,16 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { type ListEnvelope, pageOfAll } from '../../base/common/http/list-envelope.js';
+import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
 import {
-  CreateScimTokenDto,
-  ScimTokenCreatedDto,
-  type ScimTokenDto,
-  ScimTokenListDto,
-} from './dto/scim-token.dto.js';
+  body,
+  caller,
+  path,
+  query,
+  ServiceRoutes,
+  uuidParam,
+} from '../../base/common/http/service-routes.js';
+import { CreateScimTokenDto, ScimTokenCreatedDto, ScimTokenListDto } from './dto/scim-token.dto.js';
 import { ScimTokensService } from './scim-tokens.service.js';
 import { Route } from '../../base/common/http/route.js';
 
@@ -21,6 +20,30 @@ const tokens = ServiceRoutes<ScimTokensService>('tokens');
 @ApiTags('system_domains')
 @Controller('API/auth/v1/system_domains/current/scim/tokens')
 export class ScimTokensController extends tokens.handlers({
+  createScimToken: tokens.handle(
+    Route.post({
+      summary:
+        'Creates a SCIM provisioning token for the caller’s domain (shown once); it acts for the calling administrator while they are one',
+      policy: { admin: true },
+      created: ScimTokenCreatedDto,
+      errors: [400],
+    }),
+    (s, c, b) => s.create(c, b.expires_in),
+    caller,
+    body(CreateScimTokenDto),
+  ),
+  listScimTokens: tokens.handle(
+    Route.get({
+      summary: 'The domain’s live SCIM provisioning tokens (never their secret)',
+      policy: { admin: true },
+      ok: ScimTokenListDto,
+      errors: [400],
+    }),
+    async (s, c, q, p) => pageOfAll(await s.list(c), q, p),
+    caller,
+    query(PageQueryDto),
+    path,
+  ),
   revokeScimToken: tokens.call(
     'revoke',
     Route.delete(':id', {
@@ -35,33 +58,5 @@ export class ScimTokensController extends tokens.handlers({
 }) {
   constructor(protected readonly tokens: ScimTokensService) {
     super();
-  }
-
-  @Route.post({
-    summary:
-      'Creates a SCIM provisioning token for the caller’s domain (shown once); it acts for the calling administrator while they are one',
-    policy: { admin: true },
-    created: ScimTokenCreatedDto,
-    errors: [400],
-  })
-  createScimToken(
-    @Caller() auth: AuthContext,
-    @Body() body: CreateScimTokenDto,
-  ): Promise<ScimTokenCreatedDto> {
-    return this.tokens.create(auth, body.expires_in);
-  }
-
-  @Route.get({
-    summary: 'The domain’s live SCIM provisioning tokens (never their secret)',
-    policy: { admin: true },
-    ok: ScimTokenListDto,
-    errors: [400],
-  })
-  async listScimTokens(
-    @Caller() auth: AuthContext,
-    @Query() q: PageQueryDto,
-    @Req() req: Request,
-  ): Promise<ListEnvelope<ScimTokenDto>> {
-    return pageOfAll(await this.tokens.list(auth), q, req.path);
   }
 }

@@ -1,8 +1,7 @@
-import { Controller, Header, UseFilters } from '@nestjs/common';
+import { applyDecorators, Controller, Header, UseFilters } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import type { AuthContext } from '../../../base/common/auth/auth-context.js';
 import { type AuthenticatedOptions } from '../../../base/common/auth/authenticated.decorator.js';
-import { Caller } from '../../../base/common/auth/caller.decorator.js';
+import { caller, ServiceRoutes } from '../../../base/common/http/service-routes.js';
 import { UserinfoDto } from './oidc.dto.js';
 import { OidcErrors } from './oidc.errors.js';
 import { UserinfoService } from './userinfo.service.js';
@@ -19,31 +18,40 @@ const USERINFO: AuthenticatedOptions = {
   scopes: ['openid'],
   anyScope: true,
 };
+const userinfo = ServiceRoutes<UserinfoService>('userinfo');
 
 @ApiTags('oauth')
 @ApiExtraModels(UserinfoDto)
 @UseFilters(UserinfoExceptionFilter)
 @Controller('API/auth/v1/oauth/userinfo')
-export class UserinfoController {
-  constructor(private readonly userinfo: UserinfoService) {}
-
-  @Route.get({
-    summary: 'OpenID Connect userinfo: `sub` and the claims of the granted scopes',
-    policy: USERINFO,
-    ok: UserinfoDto,
-  })
-  @Header('Cache-Control', 'no-store')
-  getUserinfo(@Caller() caller: AuthContext): Promise<UserinfoDto> {
-    return this.userinfo.of(caller);
-  }
-
-  @Route.post({
-    summary: 'OpenID Connect userinfo (POST form, Core §5.3.1)',
-    policy: USERINFO,
-    ok: UserinfoDto,
-  })
-  @Header('Cache-Control', 'no-store')
-  postUserinfo(@Caller() caller: AuthContext): Promise<UserinfoDto> {
-    return this.userinfo.of(caller);
+export class UserinfoController extends userinfo.handlers({
+  // the stack `@Route.get @Header`, applied bottom up as written
+  getUserinfo: userinfo.call(
+    'of',
+    applyDecorators(
+      Header('Cache-Control', 'no-store'),
+      Route.get({
+        summary: 'OpenID Connect userinfo: `sub` and the claims of the granted scopes',
+        policy: USERINFO,
+        ok: UserinfoDto,
+      }),
+    ),
+    caller,
+  ),
+  postUserinfo: userinfo.call(
+    'of',
+    applyDecorators(
+      Header('Cache-Control', 'no-store'),
+      Route.post({
+        summary: 'OpenID Connect userinfo (POST form, Core §5.3.1)',
+        policy: USERINFO,
+        ok: UserinfoDto,
+      }),
+    ),
+    caller,
+  ),
+}) {
+  constructor(protected readonly userinfo: UserinfoService) {
+    super();
   }
 }
