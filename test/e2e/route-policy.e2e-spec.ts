@@ -164,6 +164,27 @@ describe('route policy: every route declares @Public() or @Authenticated()', () 
     expect(served.filter((r) => !walked.has(r))).toEqual([]);
   });
 
+  it('which of two routes that can match one URL Express tries first, as committed (a change shows in review)', () => {
+    // Express tries routes in the order Nest registered them (a controller's own handlers, then a ServiceRoutes
+    // table's, then a base class's): where two routes of one method can match the same URL, the first one
+    // answers it. The OpenAPI document and the table above sort their keys, so only this sees that order.
+    const layers = routeLayers(t.app.getHttpAdapter().getInstance()).filter((l) => l.route);
+    const sample = (l: (typeof layers)[number]) => String(l.route!.path).replace(/:[A-Za-z_]+/g, 'x');
+    const methods = (l: (typeof layers)[number]) => Object.keys(l.route!.methods);
+    const first: string[] = [];
+    layers.forEach((a, i) =>
+      layers.slice(i + 1).forEach((b) => {
+        for (const m of methods(a).filter((x) => methods(b).includes(x))) {
+          if (a.match(sample(b)) || b.match(sample(a)))
+            first.push(`${m.toUpperCase()} ${String(a.route!.path)} before ${String(b.route!.path)}`);
+        }
+      }),
+    );
+    // e.g. GET /API/users/v1/users/basic before /API/users/v1/users/:user_id
+    expect(first.length).toBeGreaterThan(10);
+    expect(first.sort()).toMatchSnapshot();
+  });
+
   it('no route is left without a policy', () => {
     const offenders = routes.filter((r) => r.policy === null).map((r) => `${r.route} (${r.handler})`);
     expect(offenders).toEqual([]);
