@@ -1,5 +1,5 @@
 import type { AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import { GroupDto } from './dto/group.dto.js';
 import type { GroupsService } from './groups.service.js';
@@ -11,8 +11,8 @@ export const GROUP_WRITE = {
   roles: ['can_write_groups'],
   access: groupAccess,
 } satisfies AuthenticatedOptions;
-const id = uuidParam('group_id');
-const userId = uuidParam('user_id');
+const id = input.uuidParam('group_id');
+const userId = input.uuidParam('user_id');
 const groups = ServiceRoutes<GroupsService>('groups');
 
 /**
@@ -29,7 +29,7 @@ export const GroupMembershipRoutes = groups.handlers({
       created: GroupDto,
       errors: [{ 404: 'No such group or user in this domain' }],
     }),
-    caller,
+    input.caller,
     id,
     userId,
   ),
@@ -41,7 +41,7 @@ export const GroupMembershipRoutes = groups.handlers({
       noContent: 'Removed',
       errors: [{ 404: 'No such group, user or membership' }],
     }),
-    caller,
+    input.caller,
     id,
     userId,
   ),
@@ -54,7 +54,7 @@ export const GroupMembershipRoutes = groups.handlers({
       created: UserDto,
       errors: [{ 404: 'No such group or user in this domain' }],
     }),
-    caller,
+    input.caller,
     id,
     userId,
   ),
@@ -66,7 +66,7 @@ export const GroupMembershipRoutes = groups.handlers({
       noContent: 'Removed',
       errors: [{ 404: 'No such group, user or membership' }],
     }),
-    caller,
+    input.caller,
     id,
     userId,
   ),

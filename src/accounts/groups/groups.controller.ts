@@ -2,14 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateGroupDto,
   GroupBasicListDto,
@@ -23,7 +16,7 @@ import { GROUP_WRITE, groupAccess, GroupMembershipRoutes } from './group-members
 import { Route } from '../../base/common/http/route.js';
 
 const UPDATE = 'Update a group (members’ roles change on their next request)';
-const id = uuidParam('group_id');
+const id = input.uuidParam('group_id');
 
 const edit = PutAndPatch({
   path: ':group_id',
@@ -48,9 +41,9 @@ export class GroupsController extends groups.handlers(
         policy: { roles: ['can_read_groups'] },
         ok: GroupListDto,
       }),
-      caller,
-      query(GroupListQueryDto),
-      path,
+      input.caller,
+      input.query(GroupListQueryDto),
+      input.path,
     ),
     createGroup: groups.call(
       'create',
@@ -60,8 +53,8 @@ export class GroupsController extends groups.handlers(
         created: GroupDto,
         errors: [{ 409: 'The name is taken in this domain' }],
       }),
-      caller,
-      body(CreateGroupDto),
+      input.caller,
+      input.body(CreateGroupDto),
     ),
     // fixed paths before /{group_id}: Express matches in registration order
     listGroupsBasic: groups.call(
@@ -72,9 +65,9 @@ export class GroupsController extends groups.handlers(
         policy: {},
         ok: GroupBasicListDto,
       }),
-      caller,
-      query(GroupListQueryDto),
-      path,
+      input.caller,
+      input.query(GroupListQueryDto),
+      input.path,
     ),
     getGroup: groups.call(
       'get',
@@ -84,10 +77,10 @@ export class GroupsController extends groups.handlers(
         ok: GroupDto,
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    updateGroup: groups.call('update', edit.patch, caller, id, body(UpdateGroupDto)),
+    updateGroup: groups.call('update', edit.patch, input.caller, id, input.body(UpdateGroupDto)),
     deleteGroup: groups.call(
       'remove',
       Route.delete(':group_id', {
@@ -96,10 +89,10 @@ export class GroupsController extends groups.handlers(
         noContent: 'Deleted',
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    replaceGroup: groups.call('update', edit.put, caller, id, body(UpdateGroupDto)),
+    replaceGroup: groups.call('update', edit.put, input.caller, id, input.body(UpdateGroupDto)),
   },
   GroupMembershipRoutes,
 ) {

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, param, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { ForgotPasswordDto, PasswordChecksDto, ResetPasswordDto } from './dto/password.dto.js';
 import { PasswordsService } from './passwords.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -23,7 +23,7 @@ export class PasswordsController extends passwords.handlers({
       public: 'signin',
       created: { description: 'No body' },
     }),
-    body(ForgotPasswordDto),
+    input.body(ForgotPasswordDto),
   ),
   resetPassword: passwords.call(
     'reset',
@@ -33,9 +33,9 @@ export class PasswordsController extends passwords.handlers({
       ok: { description: 'No body' },
       errors: [{ 404: UNKNOWN_LINK, 419: expired('"Authentication token expired"') }],
     }),
-    param('reset_hash'),
-    body(ResetPasswordDto),
-    requestId,
+    input.param('reset_hash'),
+    input.body(ResetPasswordDto),
+    input.requestId,
   ),
   // the fixed path before /{reset_hash}/checks
   getPasswordChecks: passwords.call(
@@ -45,7 +45,7 @@ export class PasswordsController extends passwords.handlers({
       policy: { anyScope: true },
       ok: PasswordChecksDto,
     }),
-    caller,
+    input.caller,
   ),
   setPasswordChecks: passwords.call(
     'setChecks',
@@ -55,8 +55,8 @@ export class PasswordsController extends passwords.handlers({
       policy: { admin: true },
       ok: PasswordChecksDto,
     }),
-    caller,
-    body(PasswordChecksDto),
+    input.caller,
+    input.body(PasswordChecksDto),
   ),
   getResetPasswordChecks: passwords.call(
     'linkChecks',
@@ -67,7 +67,7 @@ export class PasswordsController extends passwords.handlers({
       ok: PasswordChecksDto,
       errors: [{ 404: UNKNOWN_LINK, 419: expired('"Reset password token expired"') }],
     }),
-    param('reset_hash'),
+    input.param('reset_hash'),
   ),
 }) {
   constructor(protected readonly passwords: PasswordsService) {

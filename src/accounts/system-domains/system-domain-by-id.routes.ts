@@ -1,5 +1,5 @@
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateSystemDomainDto,
   SystemDomainDto,
@@ -25,7 +25,7 @@ const edit = PutAndPatch({
   patch: 'Update some fields of a system domain (the super-admin form)',
 });
 const domains = ServiceRoutes<SystemDomainAdminService>('domains');
-const id = param('id', domainId);
+const id = input.param('id', domainId);
 
 /**
  * The /{id} routes (the domain, its end-to-end removal, its profile) of `SystemDomainsController`, classes it
@@ -44,8 +44,20 @@ export const SystemDomainByIdRoutes = domains.handlers(
       }),
       id,
     ),
-    replaceSystemDomain: domains.call('update', edit.put, caller, id, body(CreateSystemDomainDto)),
-    updateSystemDomain: domains.call('update', edit.patch, caller, id, body(UpdateSystemDomainDto)),
+    replaceSystemDomain: domains.call(
+      'update',
+      edit.put,
+      input.caller,
+      id,
+      input.body(CreateSystemDomainDto),
+    ),
+    updateSystemDomain: domains.call(
+      'update',
+      edit.patch,
+      input.caller,
+      id,
+      input.body(UpdateSystemDomainDto),
+    ),
     deleteSystemDomain: domains.call(
       'remove',
       Route.delete(':id', {
@@ -57,7 +69,7 @@ export const SystemDomainByIdRoutes = domains.handlers(
         noContent: 'Deleted',
         errors: [{ 404: NOT_FOUND }],
       }),
-      caller,
+      input.caller,
       id,
     ),
     deleteSystemDomainE2e: domains.handle(
@@ -70,7 +82,7 @@ export const SystemDomainByIdRoutes = domains.handlers(
         errors: [{ 404: NOT_FOUND, 409: 'Not an end-to-end test domain' }],
       }),
       (s, c, i) => s.remove(c, i, { e2eOnly: true }),
-      caller,
+      input.caller,
       id,
     ),
     getSystemDomainProfile: domains.call(
@@ -91,9 +103,9 @@ export const SystemDomainByIdRoutes = domains.handlers(
         ok: SystemDomainProfileDto,
         errors: [{ 404: NOT_FOUND }],
       }),
-      caller,
+      input.caller,
       id,
-      body(SystemDomainProfileDto),
+      input.body(SystemDomainProfileDto),
     ),
   },
   SystemDomainFeatureRoutes,

@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { body, caller, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { isUuid } from '../../base/common/validation/uuid.js';
 import { ImageRoutes, sendPublicImage } from '../../base/common/http/image-routes.js';
 import {
@@ -56,7 +56,7 @@ const logo = ImageRoutes({
 });
 
 const domains = ServiceRoutes<SystemDomainAdminService>('domains');
-const id = param('id', domainId);
+const id = input.param('id', domainId);
 
 /** The logo itself, written out (the image's own answer, its cache headers), the last of the domains' routes. */
 abstract class SystemDomainLogoGet {
@@ -76,7 +76,7 @@ abstract class SystemDomainLogoGet {
 
 /** The logo's upload, written out (the uploaded files), before its removal and the logo itself. */
 abstract class SystemDomainLogoRoutes extends domains.handlers(
-  { deleteSystemDomainLogo: domains.call('deleteLogo', logo.remove, caller, id) },
+  { deleteSystemDomainLogo: domains.call('deleteLogo', logo.remove, input.caller, id) },
   SystemDomainLogoGet,
 ) {
   @logo.upload
@@ -115,9 +115,9 @@ export const SystemDomainFeatureRoutes = domains.handlers(
         ok: SystemDomainFeaturesDto,
         errors: [{ 404: NOT_FOUND }],
       }),
-      caller,
+      input.caller,
       id,
-      body(SystemDomainFeaturesDto),
+      input.body(SystemDomainFeaturesDto),
     ),
     addSystemDomainFeature: domains.handle(
       Route.post(':id/features', {
@@ -128,9 +128,9 @@ export const SystemDomainFeatureRoutes = domains.handlers(
         errors: [{ 404: NOT_FOUND }],
       }),
       (s, c, i, b) => s.replaceFeatures(c, i, (current) => withFeature(current, b.config)),
-      caller,
+      input.caller,
       id,
-      body(AddSystemDomainFeatureDto),
+      input.body(AddSystemDomainFeatureDto),
     ),
     reindexSystemDomain: domains.call(
       'reindex',
@@ -142,9 +142,9 @@ export const SystemDomainFeatureRoutes = domains.handlers(
         accepted: ReindexRequestDto,
         errors: [{ 404: NOT_FOUND }],
       }),
-      caller,
+      input.caller,
       id,
-      body(ReindexSystemDomainDto),
+      input.body(ReindexSystemDomainDto),
     ),
   },
   SystemDomainLogoRoutes,

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   NewSystemDomainDto,
   SystemDomainBasicDto,
@@ -37,8 +37,8 @@ export class SystemDomainsController extends domains.handlers(
         policy: superAdmin,
         ok: SystemDomainListDto,
       }),
-      query(SystemDomainListQueryDto),
-      path,
+      input.query(SystemDomainListQueryDto),
+      input.path,
     ),
     createSystemDomain: domains.call(
       'create',
@@ -47,8 +47,8 @@ export class SystemDomainsController extends domains.handlers(
         policy: superAdmin,
         created: SystemDomainDto,
       }),
-      caller,
-      body(NewSystemDomainDto),
+      input.caller,
+      input.body(NewSystemDomainDto),
     ),
     // the published search path: the list's filters under its own name (declared before /{id}, which caught it)
     searchSystemDomains: domains.call(
@@ -58,8 +58,8 @@ export class SystemDomainsController extends domains.handlers(
         policy: superAdmin,
         ok: SystemDomainListDto,
       }),
-      query(SystemDomainListQueryDto),
-      path,
+      input.query(SystemDomainListQueryDto),
+      input.path,
     ),
     listSystemDomainTemplates: domains.call(
       'templates',
@@ -68,8 +68,8 @@ export class SystemDomainsController extends domains.handlers(
         policy: superAdmin,
         ok: SystemDomainTemplateListDto,
       }),
-      query(SystemDomainListQueryDto),
-      path,
+      input.query(SystemDomainListQueryDto),
+      input.path,
     ),
     getSystemDomainBasic: domains.call(
       'basic',
@@ -81,8 +81,8 @@ export class SystemDomainsController extends domains.handlers(
         ok: SystemDomainBasicDto,
         errors: [{ 404: NOT_FOUND }],
       }),
-      caller,
-      param('id', domainId),
+      input.caller,
+      input.param('id', domainId),
     ),
   },
   SystemDomainByIdRoutes,

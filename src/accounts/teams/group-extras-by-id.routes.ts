@@ -4,7 +4,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { LogoDto } from '../system-domains/dto/system-domain.dto.js';
 import { GroupReindexDto } from './dto/group-mapping.dto.js';
 import type { GroupLogosService } from './group-logos.service.js';
@@ -33,7 +33,7 @@ const logo = ImageRoutes({
 
 const mappings = ServiceRoutes<GroupMappingsService>('mappings');
 const logos = ServiceRoutes<GroupLogosService>('logos');
-const groupId = uuidParam('group_id');
+const groupId = input.uuidParam('group_id');
 
 /** The logo itself, written out (the image is its own answer), the last of the groups' extra routes. */
 abstract class GroupLogoGet {
@@ -52,7 +52,7 @@ abstract class GroupLogoGet {
 /** The logo's upload, written out (the uploaded files), before its removal and the logo itself. */
 abstract class GroupLogoRoutes extends logos.handlers(
   {
-    deleteGroupLogo: logos.handle(logo.remove, (s, c, i) => s.remove('GROUP', c, i), caller, groupId),
+    deleteGroupLogo: logos.handle(logo.remove, (s, c, i) => s.remove('GROUP', c, i), input.caller, groupId),
   },
   GroupLogoGet,
 ) {
@@ -82,7 +82,7 @@ export const GroupExtrasByIdRoutes = mappings.handlers(
         created: GroupReindexDto,
         errors: [404],
       }),
-      caller,
+      input.caller,
       groupId,
     ),
   },

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import { CreateGroupMappingDto, GroupMappingDto, GroupMappingListDto } from './dto/group-mapping.dto.js';
 import { GroupLikeBasicListDto } from './dto/team.dto.js';
@@ -31,9 +31,9 @@ export class GroupExtrasController extends mappings.handlers(
         policy: { roles: ['can_read_groups'] },
         ok: GroupMappingListDto,
       }),
-      caller,
-      query(PageQueryDto),
-      path,
+      input.caller,
+      input.query(PageQueryDto),
+      input.path,
     ),
     createGroupMapping: mappings.call(
       'create',
@@ -44,8 +44,8 @@ export class GroupExtrasController extends mappings.handlers(
         created: GroupMappingDto,
         errors: [{ 404: 'No such group in this domain', 409: 'The name is already mapped in this domain' }],
       }),
-      caller,
-      body(CreateGroupMappingDto),
+      input.caller,
+      input.body(CreateGroupMappingDto),
     ),
     getGroupMapping: mappings.call(
       'get',
@@ -55,8 +55,8 @@ export class GroupExtrasController extends mappings.handlers(
         ok: GroupMappingDto,
         errors: [404],
       }),
-      caller,
-      param('name'),
+      input.caller,
+      input.param('name'),
     ),
     deleteGroupMapping: mappings.call(
       'remove',
@@ -66,8 +66,8 @@ export class GroupExtrasController extends mappings.handlers(
         noContent: 'Removed',
         errors: [404],
       }),
-      caller,
-      param('name'),
+      input.caller,
+      input.param('name'),
     ),
   },
   kinds.handlers(
@@ -80,9 +80,9 @@ export class GroupExtrasController extends mappings.handlers(
           ok: GroupLikeBasicListDto,
         }),
         (s, c, q, p) => s.basic(['GROUP', 'TEAM', 'ROLE_GROUP'], c, q, p),
-        caller,
-        query(GroupListQueryDto),
-        path,
+        input.caller,
+        input.query(GroupListQueryDto),
+        input.path,
       ),
     },
     GroupExtrasByIdRoutes,

@@ -3,14 +3,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import {
   CreateRoleGroupDto,
@@ -23,8 +16,8 @@ import { ROLE_GROUP } from './group-kind.js';
 import { GroupKindsService } from './group-kinds.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const id = uuidParam('role_group_id');
-const userId = uuidParam('user_id');
+const id = input.uuidParam('role_group_id');
+const userId = input.uuidParam('user_id');
 const access = { entity: 'role_group', param: 'role_group_id' };
 const TAKEN = 'The name is taken among the domain’s role groups';
 const HELD = 'only roles the caller holds; members’ roles change on their next request';
@@ -52,9 +45,9 @@ export class RoleGroupsController extends kinds.handlers({
       ok: RoleGroupListDto,
     }),
     (s, c, q, p) => s.list(ROLE_GROUP, c, q, p),
-    caller,
-    query(GroupListQueryDto),
-    path,
+    input.caller,
+    input.query(GroupListQueryDto),
+    input.path,
   ),
   createRoleGroup: kinds.handle(
     Route.post({
@@ -64,8 +57,8 @@ export class RoleGroupsController extends kinds.handlers({
       errors: [{ 409: TAKEN }],
     }),
     (s, c, b) => s.create(ROLE_GROUP, c, b),
-    caller,
-    body(CreateRoleGroupDto),
+    input.caller,
+    input.body(CreateRoleGroupDto),
   ),
   // fixed paths before /{role_group_id}
   listRoleGroupsBasic: kinds.handle(
@@ -75,9 +68,9 @@ export class RoleGroupsController extends kinds.handlers({
       ok: GroupLikeBasicListDto,
     }),
     (s, c, q, p) => s.basic(['ROLE_GROUP'], c, q, p),
-    caller,
-    query(GroupListQueryDto),
-    path,
+    input.caller,
+    input.query(GroupListQueryDto),
+    input.path,
   ),
   getRoleGroup: kinds.handle(
     Route.get(':role_group_id', {
@@ -87,15 +80,15 @@ export class RoleGroupsController extends kinds.handlers({
       errors: [404],
     }),
     (s, c, i) => s.get(ROLE_GROUP, c, i),
-    caller,
+    input.caller,
     id,
   ),
   updateRoleGroup: kinds.handle(
     edit.patch,
     (s, c, i, b) => s.update(ROLE_GROUP, c, i, b),
-    caller,
+    input.caller,
     id,
-    body(UpdateRoleGroupDto),
+    input.body(UpdateRoleGroupDto),
   ),
   deleteRoleGroup: kinds.handle(
     Route.delete(':role_group_id', {
@@ -105,7 +98,7 @@ export class RoleGroupsController extends kinds.handlers({
       errors: [404],
     }),
     (s, c, i) => s.remove(ROLE_GROUP, c, i),
-    caller,
+    input.caller,
     id,
   ),
   addRoleGroupUser: kinds.handle(
@@ -117,7 +110,7 @@ export class RoleGroupsController extends kinds.handlers({
       errors: [{ 404: 'No such role group or user in this domain' }],
     }),
     (s, c, i, u) => s.addUser(ROLE_GROUP, c, i, u),
-    caller,
+    input.caller,
     id,
     userId,
   ),
@@ -129,16 +122,16 @@ export class RoleGroupsController extends kinds.handlers({
       errors: [{ 404: 'No such role group, user or membership' }],
     }),
     (s, c, i, u) => s.removeUser(ROLE_GROUP, c, i, u),
-    caller,
+    input.caller,
     id,
     userId,
   ),
   replaceRoleGroup: kinds.handle(
     edit.put,
     (s, c, i, b) => s.update(ROLE_GROUP, c, i, b),
-    caller,
+    input.caller,
     id,
-    body(UpdateRoleGroupDto),
+    input.body(UpdateRoleGroupDto),
   ),
 }) {
   constructor(protected readonly kinds: GroupKindsService) {

@@ -9,15 +9,15 @@ import { ImageBodyInterceptor } from './image-upload.interceptor.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { TEAM } from './group-kind.js';
 import type { GroupKindsService } from './group-kinds.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const uuid = new UuidParamPipe();
 export const teamAccess = { entity: 'team', param: 'team_id' };
-export const teamId = uuidParam('team_id');
-const userId = uuidParam('user_id');
+export const teamId = input.uuidParam('team_id');
+const userId = input.uuidParam('user_id');
 const logo = ImageRoutes({
   path: ':team_id/logo',
   interceptor: ImageBodyInterceptor,
@@ -48,7 +48,7 @@ abstract class TeamLogoGet {
 /** The logo's upload, written out (the uploaded files), before its removal and the logo itself. */
 abstract class TeamLogoRoutes extends logos.handlers(
   {
-    deleteTeamLogo: logos.handle(logo.remove, (s, c, i) => s.remove('TEAM', c, i), caller, teamId),
+    deleteTeamLogo: logos.handle(logo.remove, (s, c, i) => s.remove('TEAM', c, i), input.caller, teamId),
   },
   TeamLogoGet,
 ) {
@@ -77,7 +77,7 @@ export const TeamMemberRoutes = kinds.handlers(
         errors: [{ 404: 'No such team or user in this domain' }],
       }),
       (s, c, i, u) => s.addUser(TEAM, c, i, u),
-      caller,
+      input.caller,
       teamId,
       userId,
     ),
@@ -89,7 +89,7 @@ export const TeamMemberRoutes = kinds.handlers(
         errors: [{ 404: 'No such team, user or membership' }],
       }),
       (s, c, i, u) => s.removeUser(TEAM, c, i, u),
-      caller,
+      input.caller,
       teamId,
       userId,
     ),

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { GroupLogosService } from './group-logos.service.js';
-import { body, caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { GroupListQueryDto } from '../groups/dto/group.dto.js';
 import { CreateTeamDto, GroupLikeBasicListDto, TeamDto, TeamListDto, UpdateTeamDto } from './dto/team.dto.js';
 import { TEAM } from './group-kind.js';
@@ -37,9 +37,9 @@ export class TeamsController extends kinds.handlers(
         ok: TeamListDto,
       }),
       (s, c, q, p) => s.list(TEAM, c, q, p),
-      caller,
-      query(GroupListQueryDto),
-      path,
+      input.caller,
+      input.query(GroupListQueryDto),
+      input.path,
     ),
     createTeam: kinds.handle(
       Route.post({
@@ -49,8 +49,8 @@ export class TeamsController extends kinds.handlers(
         errors: [{ 409: TAKEN }],
       }),
       (s, c, b) => s.create(TEAM, c, b),
-      caller,
-      body(CreateTeamDto),
+      input.caller,
+      input.body(CreateTeamDto),
     ),
     // fixed paths before /{team_id}
     listTeamsBasic: kinds.handle(
@@ -60,9 +60,9 @@ export class TeamsController extends kinds.handlers(
         ok: GroupLikeBasicListDto,
       }),
       (s, c, q, p) => s.basic(['TEAM'], c, q, p),
-      caller,
-      query(GroupListQueryDto),
-      path,
+      input.caller,
+      input.query(GroupListQueryDto),
+      input.path,
     ),
     getTeam: kinds.handle(
       Route.get(':team_id', {
@@ -72,22 +72,22 @@ export class TeamsController extends kinds.handlers(
         errors: [404],
       }),
       (s, c, i) => s.get(TEAM, c, i),
-      caller,
+      input.caller,
       teamId,
     ),
     replaceTeam: kinds.handle(
       edit.put,
       (s, c, i, b) => s.update(TEAM, c, i, b),
-      caller,
+      input.caller,
       teamId,
-      body(UpdateTeamDto),
+      input.body(UpdateTeamDto),
     ),
     updateTeam: kinds.handle(
       edit.patch,
       (s, c, i, b) => s.update(TEAM, c, i, b),
-      caller,
+      input.caller,
       teamId,
-      body(UpdateTeamDto),
+      input.body(UpdateTeamDto),
     ),
     deleteTeam: kinds.handle(
       Route.delete(':team_id', {
@@ -97,7 +97,7 @@ export class TeamsController extends kinds.handlers(
         errors: [404],
       }),
       (s, c, i) => s.remove(TEAM, c, i),
-      caller,
+      input.caller,
       teamId,
     ),
   },

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { PartnerAccessDto, PartnerAccessGrantedDto } from './dto/partner-access.dto.js';
 import { PartnerAccessService } from './partner-access.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -22,8 +22,8 @@ export class PartnerAccessController extends access.handlers({
       accepted: PartnerAccessGrantedDto,
       errors: [403, { 404: 'No such live partner domain' }],
     }),
-    caller,
-    body(PartnerAccessDto),
+    input.caller,
+    input.body(PartnerAccessDto),
   ),
   revokePartnerDomainAccess: access.call(
     'revoke',
@@ -34,8 +34,8 @@ export class PartnerAccessController extends access.handlers({
       noContent: 'Revoked',
       errors: [403, { 404: 'No such grant' }],
     }),
-    caller,
-    body(PartnerAccessDto),
+    input.caller,
+    input.body(PartnerAccessDto),
   ),
 }) {
   constructor(protected readonly access: PartnerAccessService) {

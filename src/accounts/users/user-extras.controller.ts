@@ -7,7 +7,7 @@ import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ImageRoutes, ImageUpload, sendImage } from '../../base/common/http/image-routes.js';
 import type { UploadedImage } from '../../base/common/http/image-upload.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
-import { caller, param, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { PhotoUploadInterceptor } from './photo-upload.interceptor.js';
 import { UserExtrasService } from './user-extras.service.js';
 import { ReindexRequestDto } from '../../base/common/http/reindex-request.dto.js';
@@ -30,7 +30,7 @@ class UserReindexDto extends ReindexRequestDto {
 }
 
 const extras = ServiceRoutes<UserExtrasService>('extras');
-const userId = uuidParam('user_id');
+const userId = input.uuidParam('user_id');
 
 const photo = ImageRoutes({
   path: ':user_id/photo',
@@ -58,9 +58,9 @@ abstract class UserPhotoGet extends extras.handlers({
       ok: UserRoleDto,
       errors: [{ 404: 'No such user, or the user lacks the role' }],
     }),
-    caller,
+    input.caller,
     userId,
-    param('role'),
+    input.param('role'),
   ),
   reindexUser: extras.call(
     'reindex',
@@ -71,7 +71,7 @@ abstract class UserPhotoGet extends extras.handlers({
       created: UserReindexDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     userId,
   ),
 }) {
@@ -89,7 +89,7 @@ abstract class UserPhotoGet extends extras.handlers({
 
 /** A user's photo upload, written out (the uploaded files), before its removal and the photo itself. */
 abstract class UserPhotoRoutes extends extras.handlers(
-  { deleteUserPhoto: extras.call('deletePhoto', photo.remove, caller, userId) },
+  { deleteUserPhoto: extras.call('deletePhoto', photo.remove, input.caller, userId) },
   UserPhotoGet,
 ) {
   @photo.upload
@@ -119,7 +119,7 @@ export class UserExtrasController extends extras.handlers(
         errors: [{ 404: 'No photo' }],
       }),
       (s, c) => s.deletePhoto(c, c.userId),
-      caller,
+      input.caller,
     ),
   },
   UserPhotoRoutes,

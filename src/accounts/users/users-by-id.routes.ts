@@ -1,5 +1,5 @@
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UpdateUserDto, UserDto, UserRolesDto } from './dto/user.dto.js';
 import type { UsersService } from './users.service.js';
 import type { UserUnlockService } from './user-unlock.service.js';
@@ -10,7 +10,7 @@ export const PUT_IS_PATCH =
   'any subset of the fields; read-only fields are ignored, and fields equal to their stored value are no change';
 const UPDATE =
   'Update a user: can_write_users, except that users may change their own first_name and last_name';
-const id = uuidParam('user_id');
+const id = input.uuidParam('user_id');
 
 const edit = PutAndPatch({
   path: ':user_id',
@@ -38,7 +38,7 @@ export const UsersByIdRoutes = users.handlers(
         ok: UserDto,
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
     getUserRoles: users.call(
@@ -49,10 +49,10 @@ export const UsersByIdRoutes = users.handlers(
         ok: UserRolesDto,
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    updateUser: users.call('update', edit.patch, caller, id, body(UpdateUserDto)),
+    updateUser: users.call('update', edit.patch, input.caller, id, input.body(UpdateUserDto)),
   },
   unlocks.handlers(
     {
@@ -70,7 +70,7 @@ export const UsersByIdRoutes = users.handlers(
             },
           ],
         }),
-        caller,
+        input.caller,
         id,
       ),
     },
@@ -84,10 +84,10 @@ export const UsersByIdRoutes = users.handlers(
           noContent: 'Removed',
           errors: [404],
         }),
-        caller,
+        input.caller,
         id,
       ),
-      replaceUser: users.call('update', edit.put, caller, id, body(UpdateUserDto)),
+      replaceUser: users.call('update', edit.put, input.caller, id, input.body(UpdateUserDto)),
     }),
   ),
 );

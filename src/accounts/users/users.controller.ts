@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateUserDto,
   UpdateUserDto,
@@ -45,21 +45,21 @@ export class UsersController extends users.handlers(
         policy: { anyScope: true },
         ok: UserDto,
       }),
-      caller,
+      input.caller,
     ),
     // no role: the caller edits themself (names; email and password only from their own sign-in or a super
     // administrator's); OAuth tokens need user_impersonation, as on PATCH /{user_id}
     updateCurrentUser: users.handle(
       editCurrent.patch,
       (s, c, b) => s.update(c, c.userId, b),
-      caller,
-      body(UpdateUserDto),
+      input.caller,
+      input.body(UpdateUserDto),
     ),
     replaceCurrentUser: users.handle(
       editCurrent.put,
       (s, c, b) => s.update(c, c.userId, b),
-      caller,
-      body(UpdateUserDto),
+      input.caller,
+      input.body(UpdateUserDto),
     ),
     getCurrentUserRoles: users.call(
       'currentRoles',
@@ -69,7 +69,7 @@ export class UsersController extends users.handlers(
         policy: { anyScope: true },
         ok: UserRolesDto,
       }),
-      caller,
+      input.caller,
     ),
     listUsersBasic: users.call(
       'basicList',
@@ -79,9 +79,9 @@ export class UsersController extends users.handlers(
         policy: {},
         ok: UserBasicListDto,
       }),
-      caller,
-      query(UserListQueryDto),
-      path,
+      input.caller,
+      input.query(UserListQueryDto),
+      input.path,
     ),
     listUsers: users.call(
       'list',
@@ -91,9 +91,9 @@ export class UsersController extends users.handlers(
         policy: { roles: ['can_read_users'] },
         ok: UserListDto,
       }),
-      caller,
-      query(UserListQueryDto),
-      path,
+      input.caller,
+      input.query(UserListQueryDto),
+      input.path,
     ),
     createUser: users.call(
       'create',
@@ -103,8 +103,8 @@ export class UsersController extends users.handlers(
         created: UserDto,
         errors: [{ 409: 'The email already belongs to a user' }],
       }),
-      caller,
-      body(CreateUserDto),
+      input.caller,
+      input.body(CreateUserDto),
     ),
   },
   UsersByIdRoutes,

@@ -2,14 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto } from '../tokens/dto/token.dto.js';
 import { appView } from './app-view.js';
@@ -18,7 +11,7 @@ import { AppDto, AppListDto, CreateAppDto, CreatedAppDto, UpdateAppDto } from '.
 import { PatQueryDto } from './dto/pat-query.dto.js';
 import { Route } from '../../base/common/http/route.js';
 
-const id = uuidParam('app_id');
+const id = input.uuidParam('app_id');
 const appAccess = { entity: 'app' as const, param: 'app_id' };
 
 const edit = PutAndPatch({
@@ -42,9 +35,9 @@ export class AppsController extends apps.handlers({
       policy: { roles: ['can_read_apps'] },
       ok: AppListDto,
     }),
-    caller,
-    query(CursorQueryDto),
-    path,
+    input.caller,
+    input.query(CursorQueryDto),
+    input.path,
   ),
   createApp: apps.call(
     'create',
@@ -53,8 +46,8 @@ export class AppsController extends apps.handlers({
       policy: { admin: true, roles: ['can_write_apps'] },
       created: CreatedAppDto,
     }),
-    caller,
-    body(CreateAppDto),
+    input.caller,
+    input.body(CreateAppDto),
   ),
   getApp: apps.handle(
     Route.get(':app_id', {
@@ -64,10 +57,10 @@ export class AppsController extends apps.handlers({
       errors: [404],
     }),
     async (s, c, i) => appView(await s.get(c, i)),
-    caller,
+    input.caller,
     id,
   ),
-  updateApp: apps.call('update', edit.patch, caller, id, body(UpdateAppDto)),
+  updateApp: apps.call('update', edit.patch, input.caller, id, input.body(UpdateAppDto)),
   deleteApp: apps.call(
     'remove',
     Route.delete(':app_id', {
@@ -76,7 +69,7 @@ export class AppsController extends apps.handlers({
       noContent: 'Deleted',
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   rotateAppSecret: apps.call(
@@ -88,7 +81,7 @@ export class AppsController extends apps.handlers({
       created: CreatedAppDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   createCurrentUserToken: apps.call(
@@ -100,7 +93,7 @@ export class AppsController extends apps.handlers({
       ok: TokenDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   createAppToken: apps.handle(
@@ -111,11 +104,11 @@ export class AppsController extends apps.handlers({
       errors: [404],
     }),
     (s, c, i, q) => s.issuePat(c, i, q.expires_in),
-    caller,
+    input.caller,
     id,
-    query(PatQueryDto),
+    input.query(PatQueryDto),
   ),
-  replaceApp: apps.call('update', edit.put, caller, id, body(UpdateAppDto)),
+  replaceApp: apps.call('update', edit.put, input.caller, id, input.body(UpdateAppDto)),
 }) {
   constructor(protected readonly apps: AppsService) {
     super();

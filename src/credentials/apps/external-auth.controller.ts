@@ -5,7 +5,7 @@ import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { Request } from 'express';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { SCOPES } from '../../base/common/auth/scopes.js';
-import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { pageEnvelope } from '../../base/common/http/list-envelope.js';
 import { ScopeListDto } from './dto/app.dto.js';
 import {
@@ -19,7 +19,7 @@ import { ExternalAuthService } from './external-auth.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const external = ServiceRoutes<ExternalAuthService>('external');
-const instanceId = uuidParam('approved_instance_id');
+const instanceId = input.uuidParam('approved_instance_id');
 
 /** The app instances' routes, after the collection of an approval, written out (its whole-path DTO). */
 abstract class ExternalAuthCollectRoute extends external.handlers({
@@ -31,8 +31,8 @@ abstract class ExternalAuthCollectRoute extends external.handlers({
       created: ApprovedAppInstanceDto,
       errors: [409, { 404: 'No such app in the caller’s domain' }],
     }),
-    caller,
-    body(ApprovedAppInstanceDto),
+    input.caller,
+    input.body(ApprovedAppInstanceDto),
   ),
   collectAppInstance: external.call(
     'collectInstance',
@@ -49,7 +49,7 @@ abstract class ExternalAuthCollectRoute extends external.handlers({
       ApiOkResponse({ type: ExternalAuthDto }),
       ApiErrors({ 404: 'Unknown, expired, already collected, or approved by someone else' }),
     ),
-    caller,
+    input.caller,
     instanceId,
   ),
   deleteAppInstance: external.call(
@@ -60,7 +60,7 @@ abstract class ExternalAuthCollectRoute extends external.handlers({
       noContent: 'Withdrawn (no body)',
       errors: [{ 404: 'Unknown, or approved by someone else and the caller is not an administrator' }],
     }),
-    caller,
+    input.caller,
     instanceId,
   ),
 }) {
@@ -102,8 +102,8 @@ export class ExternalAuthController extends external.handlers(
         ApiCreatedResponse({ type: ExternalAuthRequestResponseDto }),
         ApiErrors(409, { 404: 'No such app in the caller’s domain' }),
       ),
-      caller,
-      body(ExternalAuthRequestDto),
+      input.caller,
+      input.body(ExternalAuthRequestDto),
     ),
   },
   ExternalAuthCollectRoute,

@@ -1,15 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import {
-  caller,
-  path,
-  query,
-  requestId,
-  type RouteInput,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { CursorQueryDto } from '../../base/common/http/pagination.dto.js';
 import { TokenDto, TokenListDto, TokenOutputDto } from '../tokens/dto/token.dto.js';
 import { TokenLifecycleService } from './token-lifecycle.service.js';
@@ -18,9 +10,9 @@ import { Route } from '../../base/common/http/route.js';
 
 const lifecycle = ServiceRoutes<TokenLifecycleService>('lifecycle');
 const queries = ServiceRoutes<TokenQueriesService>('queries');
-const tokenId = uuidParam('token_id');
+const tokenId = input.uuidParam('token_id');
 /** The request itself, whose credential the current token's description reads. */
-const request: RouteInput<Request> = { ...requestId, pick: (req: Request) => req };
+const request: RouteInput<Request> = { ...input.requestId, pick: (req: Request) => req };
 
 @ApiTags('tokens')
 @Controller('API/auth/v1/auth')
@@ -33,7 +25,7 @@ export class TokensController extends lifecycle.handlers(
         policy: { anyScope: true },
         ok: TokenDto,
       }),
-      caller,
+      input.caller,
       request,
     ),
     createToken: lifecycle.handle(
@@ -43,7 +35,7 @@ export class TokensController extends lifecycle.handlers(
         created: TokenDto,
       }),
       (s, c) => s.renew(c, false),
-      caller,
+      input.caller,
     ),
     refreshToken: lifecycle.handle(
       Route.put('token', {
@@ -52,7 +44,7 @@ export class TokensController extends lifecycle.handlers(
         ok: TokenDto,
       }),
       (s, c) => s.renew(c, true),
-      caller,
+      input.caller,
     ),
     revokeCurrentToken: lifecycle.handle(
       Route.delete('token', {
@@ -61,7 +53,7 @@ export class TokensController extends lifecycle.handlers(
         ok: { description: 'Empty body' },
       }),
       (s, c) => s.revoke(c.tokenId, c),
-      caller,
+      input.caller,
     ),
     getToken: lifecycle.call(
       'describe',
@@ -72,7 +64,7 @@ export class TokensController extends lifecycle.handlers(
         errors: [404],
       }),
       tokenId,
-      caller,
+      input.caller,
     ),
     revokeToken: lifecycle.call(
       'revoke',
@@ -84,7 +76,7 @@ export class TokensController extends lifecycle.handlers(
         errors: [404, { 403: 'The token is a super administrator’s and the caller is not one' }],
       }),
       tokenId,
-      caller,
+      input.caller,
     ),
   },
   queries.handlers({
@@ -96,9 +88,9 @@ export class TokensController extends lifecycle.handlers(
         errors: [{ 400: 'per_page or last_id invalid' }],
       }),
       (s, c, q, p) => s.listForUser(c.userId, c.systemDomainId, q, p),
-      caller,
-      query(CursorQueryDto),
-      path,
+      input.caller,
+      input.query(CursorQueryDto),
+      input.path,
     ),
     listAppTokens: queries.handle(
       Route.get(':app_id/tokens', {
@@ -108,10 +100,10 @@ export class TokensController extends lifecycle.handlers(
         errors: [404, { 400: 'per_page or last_id invalid' }],
       }),
       (s, i, c, q, p) => s.listForApp(i, c.systemDomainId, q, p),
-      uuidParam('app_id'),
-      caller,
-      query(CursorQueryDto),
-      path,
+      input.uuidParam('app_id'),
+      input.caller,
+      input.query(CursorQueryDto),
+      input.path,
     ),
   }),
 ) {

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { caller, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { AuditQueryService } from './audit-query.service.js';
 import { AuditEventListDto, AuditEventListQueryDto } from './dto/audit-event.dto.js';
 import { Route } from '../../base/common/http/route.js';
@@ -23,9 +23,9 @@ export class AuditController extends audit.handlers({
       ok: AuditEventListDto,
       errors: [403],
     }),
-    caller,
-    query(AuditEventListQueryDto),
-    path,
+    input.caller,
+    input.query(AuditEventListQueryDto),
+    input.path,
   ),
 }) {
   constructor(protected readonly audit: AuditQueryService) {

@@ -2,14 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateWebhookDto,
   DeliveryListQueryDto,
@@ -28,7 +21,7 @@ import { Route } from '../../base/common/http/route.js';
 const admin = { admin: true } as const;
 const webhookAccess = { admin: true, access: { entity: 'webhook' as const, param: 'webhook_id' } };
 const UPDATE = 'Update a webhook (any subset of the fields; ENABLED clears its failure count)';
-const id = uuidParam('webhook_id');
+const id = input.uuidParam('webhook_id');
 
 const edit = PutAndPatch({
   path: ':webhook_id',
@@ -57,9 +50,9 @@ export class WebhooksController extends webhooks.handlers({
       policy: admin,
       ok: WebhookListDto,
     }),
-    caller,
-    query(WebhookListQueryDto),
-    path,
+    input.caller,
+    input.query(WebhookListQueryDto),
+    input.path,
   ),
   createWebhook: webhooks.call(
     'create',
@@ -68,8 +61,8 @@ export class WebhooksController extends webhooks.handlers({
       policy: admin,
       created: WebhookWithSecretDto,
     }),
-    caller,
-    body(CreateWebhookDto),
+    input.caller,
+    input.body(CreateWebhookDto),
   ),
   getWebhook: webhooks.call(
     'get',
@@ -79,10 +72,10 @@ export class WebhooksController extends webhooks.handlers({
       ok: WebhookDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
-  updateWebhook: webhooks.call('update', edit.patch, caller, id, body(UpdateWebhookDto)),
+  updateWebhook: webhooks.call('update', edit.patch, input.caller, id, input.body(UpdateWebhookDto)),
   deleteWebhook: webhooks.call(
     'remove',
     Route.delete(':webhook_id', {
@@ -91,7 +84,7 @@ export class WebhooksController extends webhooks.handlers({
       noContent: 'Deleted',
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   rotateWebhookSecret: webhooks.call(
@@ -103,10 +96,10 @@ export class WebhooksController extends webhooks.handlers({
       ok: WebhookWithSecretDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
-  replaceWebhook: webhooks.call('update', edit.put, caller, id, body(UpdateWebhookDto)),
+  replaceWebhook: webhooks.call('update', edit.put, input.caller, id, input.body(UpdateWebhookDto)),
   listWebhookDeliveries: webhooks.call(
     'deliveries',
     Route.get(':webhook_id/deliveries', {
@@ -117,10 +110,10 @@ export class WebhooksController extends webhooks.handlers({
       ok: WebhookDeliveryListDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
-    query(DeliveryListQueryDto),
-    path,
+    input.query(DeliveryListQueryDto),
+    input.path,
   ),
   replayWebhookDelivery: webhooks.call(
     'replay',
@@ -130,9 +123,9 @@ export class WebhooksController extends webhooks.handlers({
       accepted: { type: WebhookDeliveryDto, description: 'Queued; the worker sends it shortly' },
       errors: [{ 404: 'No such webhook or delivery', 409: 'The webhook is DISABLED' }],
     }),
-    caller,
+    input.caller,
     id,
-    uuidParam('delivery_id', 'Webhook delivery'),
+    input.uuidParam('delivery_id', 'Webhook delivery'),
   ),
 }) {
   constructor(protected readonly webhooks: WebhooksService) {

@@ -4,14 +4,7 @@ import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { ASSET_ACCESS } from './asset-access.js';
 import { AssetsService } from './assets.service.js';
 import { CollectionContentsService } from './collection-contents.service.js';
@@ -26,7 +19,7 @@ import {
 import { Route } from '../../base/common/http/route.js';
 
 const param = 'asset_id';
-const id = uuidParam(param, 'Asset');
+const id = input.uuidParam(param, 'Asset');
 const UPDATE = 'Update an asset (any subset of the writable fields); needs the write permission';
 
 const edit = PutAndPatch({
@@ -49,10 +42,10 @@ abstract class AssetCreationRoute extends assets.handlers({
       ok: AssetDto,
       errors: [{ 404: 'No such asset the caller may read' }],
     }),
-    caller,
+    input.caller,
     id,
   ),
-  updateAsset: assets.call('update', edit.patch, caller, id, body(UpdateAssetDto)),
+  updateAsset: assets.call('update', edit.patch, input.caller, id, input.body(UpdateAssetDto)),
   deleteAsset: assets.call(
     'remove',
     Route.delete(':asset_id', {
@@ -62,10 +55,10 @@ abstract class AssetCreationRoute extends assets.handlers({
       noContent: 'Deleted',
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
-  replaceAsset: assets.call('update', edit.put, caller, id, body(UpdateAssetDto)),
+  replaceAsset: assets.call('update', edit.put, input.caller, id, input.body(UpdateAssetDto)),
 }) {
   protected abstract readonly contents: CollectionContentsService;
 
@@ -98,9 +91,9 @@ export class AssetsController extends assets.handlers(
         policy: { roles: ['can_read_assets'] },
         ok: AssetListDto,
       }),
-      caller,
-      query(AssetListQueryDto),
-      path,
+      input.caller,
+      input.query(AssetListQueryDto),
+      input.path,
     ),
   },
   AssetCreationRoute,

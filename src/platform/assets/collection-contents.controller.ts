@@ -6,14 +6,7 @@ import { Authenticated } from '../../base/common/auth/authenticated.decorator.js
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  caller,
-  param as pathParam,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { COLLECTION_ROUTE } from './collection-access.js';
 import { CollectionContentsService } from './collection-contents.service.js';
@@ -42,10 +35,10 @@ abstract class ContentAdditionRoutes extends contents.handlers({
       policy: WRITE,
       noContent: 'Removed',
     }),
-    caller,
-    uuidParam(param, 'Collection'),
-    pathParam('object_type'),
-    uuidParam('object_id', 'Object'),
+    input.caller,
+    input.uuidParam(param, 'Collection'),
+    input.param('object_type'),
+    input.uuidParam('object_id', 'Object'),
   ),
 }) {
   protected abstract readonly contents: CollectionContentsService;
@@ -96,10 +89,10 @@ export class CollectionContentsController extends contents.handlers(
         policy: COLLECTION_ROUTE.read,
         ok: CollectionContentsDto,
       }),
-      caller,
-      uuidParam(param, 'Collection'),
-      query(PageQueryDto),
-      path,
+      input.caller,
+      input.uuidParam(param, 'Collection'),
+      input.query(PageQueryDto),
+      input.path,
     ),
   },
   ContentAdditionRoutes,

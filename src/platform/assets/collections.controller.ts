@@ -4,14 +4,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { COLLECTION_ROUTE } from './collection-access.js';
 import { CollectionsService } from './collections.service.js';
@@ -26,7 +19,7 @@ import {
 import { Route } from '../../base/common/http/route.js';
 
 const param = 'collection_id';
-const id = uuidParam(param, 'Collection');
+const id = input.uuidParam(param, 'Collection');
 const { read: READ, write: WRITE } = COLLECTION_ROUTE;
 const NOT_FOUND = { 404: 'No such collection the caller may read' };
 const UPDATE =
@@ -43,7 +36,7 @@ const collections = ServiceRoutes<CollectionsService>('collections');
 
 /** The path stays written (withSelf); inherited, so after the table and before replaceCollection. */
 abstract class CollectionPathRoute extends collections.handlers({
-  replaceCollection: collections.call('update', edit.put, caller, id, body(UpdateCollectionDto)),
+  replaceCollection: collections.call('update', edit.put, input.caller, id, input.body(UpdateCollectionDto)),
 }) {
   protected abstract readonly collections: CollectionsService;
 
@@ -74,9 +67,9 @@ export class CollectionsController extends collections.handlers(
         policy: { roles: ['can_read_collections'] },
         ok: CollectionListDto,
       }),
-      caller,
-      query(CollectionListQueryDto),
-      path,
+      input.caller,
+      input.query(CollectionListQueryDto),
+      input.path,
     ),
     createCollection: collections.call(
       'create',
@@ -87,8 +80,8 @@ export class CollectionsController extends collections.handlers(
         created: CollectionDto,
         errors: [{ 404: 'No such parent collection the caller may read' }],
       }),
-      caller,
-      body(CreateCollectionDto),
+      input.caller,
+      input.body(CreateCollectionDto),
     ),
     getCollection: collections.call(
       'get',
@@ -98,10 +91,16 @@ export class CollectionsController extends collections.handlers(
         ok: CollectionDto,
         errors: [NOT_FOUND],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    updateCollection: collections.call('update', edit.patch, caller, id, body(UpdateCollectionDto)),
+    updateCollection: collections.call(
+      'update',
+      edit.patch,
+      input.caller,
+      id,
+      input.body(UpdateCollectionDto),
+    ),
     deleteCollection: collections.call(
       'remove',
       Route.delete(':collection_id', {
@@ -110,7 +109,7 @@ export class CollectionsController extends collections.handlers(
         noContent: 'Deleted',
         errors: [NOT_FOUND],
       }),
-      caller,
+      input.caller,
       id,
     ),
     createSubcollection: collections.call(
@@ -121,8 +120,8 @@ export class CollectionsController extends collections.handlers(
         created: CollectionDto,
         errors: [NOT_FOUND],
       }),
-      caller,
-      body(CreateCollectionDto),
+      input.caller,
+      input.body(CreateCollectionDto),
       id,
     ),
     getCollectionAncestors: collections.call(
@@ -133,7 +132,7 @@ export class CollectionsController extends collections.handlers(
         ok: CollectionPathDto,
         errors: [NOT_FOUND],
       }),
-      caller,
+      input.caller,
       id,
     ),
   },

@@ -5,7 +5,7 @@ import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { body, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { ComposeUrlAnswerDto, ComposeUrlDto, DownloadUrlDto, KeyframesStartedDto } from './dto/file.dto.js';
 import type { FilesService } from './files.service.js';
@@ -15,8 +15,8 @@ import { Route } from '../../base/common/http/route.js';
 export const param = 'asset_id';
 export const READ = { roles: ['can_read_assets' as const], access: { entity: ASSET_ACCESS.read, param } };
 export const WRITE = { roles: ['can_write_assets' as const], access: { entity: ASSET_ACCESS.write, param } };
-export const assetParam = uuidParam(param, 'Asset');
-export const fileParam = uuidParam('file_id', 'File');
+export const assetParam = input.uuidParam(param, 'Asset');
+export const fileParam = input.uuidParam('file_id', 'File');
 export const files = ServiceRoutes<FilesService>('files');
 
 /** The start of keyframe extraction, written out (200 with the job, or 204): the last of the file routes. */
@@ -64,7 +64,7 @@ export const FileContentRoutes = files.handlers(
       }),
       assetParam,
       fileParam,
-      body(ComposeUrlDto),
+      input.body(ComposeUrlDto),
     ),
     downloadUrl: files.call(
       'downloadUrl',

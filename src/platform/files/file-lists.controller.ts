@@ -2,7 +2,7 @@ import { Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { caller, path, query, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   DownloadUrlDto,
@@ -20,8 +20,8 @@ import { Route } from '../../base/common/http/route.js';
 const asset = new UuidParamPipe('Asset');
 const version = new UuidParamPipe('Version');
 const keyframe = new UuidParamPipe('Keyframe');
-const assetParam = uuidParam('asset_id', 'Asset');
-const fileSetParam = uuidParam('file_set_id', 'File set');
+const assetParam = input.uuidParam('asset_id', 'Asset');
+const fileSetParam = input.uuidParam('file_set_id', 'File set');
 const files = ServiceRoutes<FilesService>('files');
 
 /** Written (a filter of both ids; an unused query); inherited: after the set lists, before download_url. */
@@ -34,7 +34,7 @@ abstract class VersionKeyframeRoutes extends files.handlers({
       ok: DownloadUrlDto,
     }),
     assetParam,
-    uuidParam('file_id', 'File'),
+    input.uuidParam('file_id', 'File'),
   ),
 }) {
   protected abstract readonly files: FilesService;
@@ -85,10 +85,10 @@ export class FileListsController extends files.handlers(
         policy: { roles: ['can_read_assets'], access: { entity: FILE_SET_READ, param: 'file_set_id' } },
         ok: FileListDto,
       }),
-      caller,
+      input.caller,
       fileSetParam,
-      query(FilePageQueryDto),
-      path,
+      input.query(FilePageQueryDto),
+      input.path,
     ),
     listAssetFileSetFiles: files.call(
       'listOfAssetFileSet',
@@ -99,8 +99,8 @@ export class FileListsController extends files.handlers(
       }),
       assetParam,
       fileSetParam,
-      query(FilePageQueryDto),
-      path,
+      input.query(FilePageQueryDto),
+      input.path,
     ),
   },
   VersionKeyframeRoutes,

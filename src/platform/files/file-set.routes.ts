@@ -1,20 +1,13 @@
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { CreateFileSetDto, FileSetDto, FileSetListDto, UpdateFileSetDto } from './dto/file.dto.js';
 import type { FormatsService } from './formats.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 export const param = 'asset_id';
-const asset = uuidParam(param, 'Asset');
-const fileSet = uuidParam('file_set_id', 'File set');
+const asset = input.uuidParam(param, 'Asset');
+const fileSet = input.uuidParam('file_set_id', 'File set');
 export const READ = { roles: ['can_read_assets' as const], access: { entity: ASSET_ACCESS.read, param } };
 export const WRITE = { roles: ['can_write_assets' as const], access: { entity: ASSET_ACCESS.write, param } };
 export const DELETE = {
@@ -36,16 +29,16 @@ export const FileSetRoutes = formats.handlers({
       policy: WRITE,
       created: FileSetDto,
     }),
-    caller,
+    input.caller,
     asset,
-    body(CreateFileSetDto),
+    input.body(CreateFileSetDto),
   ),
   listFileSets: formats.call(
     'listFileSets',
     Route.get('file_sets', { summary: 'File sets of the asset', policy: READ, ok: FileSetListDto }),
     asset,
-    query(PageQueryDto),
-    path,
+    input.query(PageQueryDto),
+    input.path,
   ),
   getFileSet: formats.call(
     'getFileSet',
@@ -58,7 +51,7 @@ export const FileSetRoutes = formats.handlers({
     Route.patch('file_sets/:file_set_id', { summary: 'Change a file set', policy: WRITE, ok: FileSetDto }),
     asset,
     fileSet,
-    body(UpdateFileSetDto),
+    input.body(UpdateFileSetDto),
   ),
   deleteFileSet: formats.call(
     'deleteFileSet',

@@ -7,7 +7,7 @@ import type { Request } from 'express';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { body, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   CreateFileDto,
@@ -50,7 +50,7 @@ abstract class FileRoutes extends files.handlers(
       }),
       assetParam,
       fileParam,
-      body(UpdateFileDto),
+      input.body(UpdateFileDto),
     ),
     deleteFile: files.call(
       'remove',
@@ -92,8 +92,8 @@ export class FilesController extends keyframes.handlers(
         ok: KeyframeListDto,
       }),
       assetParam,
-      query(FilePageQueryDto),
-      path,
+      input.query(FilePageQueryDto),
+      input.path,
     ),
   },
   FileRoutes,

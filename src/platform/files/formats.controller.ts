@@ -3,14 +3,14 @@ import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { body, caller, path, query, uuidParam } from '../../base/common/http/service-routes.js';
+import { input } from '../../base/common/http/service-routes.js';
 import { CreateFormatDto, FormatDto, FormatListDto, UpdateFormatDto } from './dto/file.dto.js';
 import { FormatsService } from './formats.service.js';
 import { param, READ, WRITE, DELETE, FileSetRoutes, formats } from './file-set.routes.js';
 import { Route } from '../../base/common/http/route.js';
 
-const asset = uuidParam(param, 'Asset');
-const format = uuidParam('format_id', 'Format');
+const asset = input.uuidParam(param, 'Asset');
+const format = input.uuidParam('format_id', 'Format');
 const edit = PutAndPatch({
   path: 'formats/:format_id',
   policy: WRITE,
@@ -28,16 +28,16 @@ export class FormatsController extends formats.handlers(
     createFormat: formats.call(
       'createFormat',
       Route.post('formats', { summary: 'Create a format of the asset', policy: WRITE, created: FormatDto }),
-      caller,
+      input.caller,
       asset,
-      body(CreateFormatDto),
+      input.body(CreateFormatDto),
     ),
     listFormats: formats.call(
       'listFormats',
       Route.get('formats', { summary: 'Formats of the asset', policy: READ, ok: FormatListDto }),
       asset,
-      query(PageQueryDto),
-      path,
+      input.query(PageQueryDto),
+      input.path,
     ),
     getFormat: formats.call(
       'getFormat',
@@ -45,7 +45,7 @@ export class FormatsController extends formats.handlers(
       asset,
       format,
     ),
-    updateFormat: formats.call('updateFormat', edit.patch, asset, format, body(UpdateFormatDto)),
+    updateFormat: formats.call('updateFormat', edit.patch, asset, format, input.body(UpdateFormatDto)),
     deleteFormat: formats.call(
       'deleteFormat',
       Route.delete('formats/:format_id', {
@@ -56,7 +56,7 @@ export class FormatsController extends formats.handlers(
       asset,
       format,
     ),
-    replaceFormat: formats.call('updateFormat', edit.put, asset, format, body(UpdateFormatDto)),
+    replaceFormat: formats.call('updateFormat', edit.put, asset, format, input.body(UpdateFormatDto)),
   },
   FileSetRoutes,
 ) {

@@ -3,14 +3,7 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateStorageDto,
   StorageDto,
@@ -23,7 +16,7 @@ import { STORAGE_PURPOSES } from '../../base/model/storage.entity.js';
 import { StoragesService } from './storages.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const id = uuidParam('storage_id', 'Storage');
+const id = input.uuidParam('storage_id', 'Storage');
 const storages = ServiceRoutes<StoragesService>('storages');
 
 /** The purpose routes stay written (purpose checked first); inherited: after createStorage, before get. */
@@ -36,7 +29,7 @@ abstract class PurposeRoutes extends storages.handlers({
       ok: StorageDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   updateStorage: storages.call(
@@ -47,9 +40,9 @@ abstract class PurposeRoutes extends storages.handlers({
       ok: StorageDto,
       errors: [403, 404],
     }),
-    caller,
+    input.caller,
     id,
-    body(UpdateStorageDto),
+    input.body(UpdateStorageDto),
   ),
 }) {
   protected abstract readonly storages: StoragesService;
@@ -92,9 +85,9 @@ export class StoragesController extends storages.handlers(
         policy: { roles: ['can_read_assets'] },
         ok: StorageListDto,
       }),
-      caller,
-      query(StorageListQueryDto),
-      path,
+      input.caller,
+      input.query(StorageListQueryDto),
+      input.path,
     ),
     createStorage: storages.call(
       'create',
@@ -103,8 +96,8 @@ export class StoragesController extends storages.handlers(
         policy: { admin: true },
         created: StorageDto,
       }),
-      caller,
-      body(CreateStorageDto),
+      input.caller,
+      input.body(CreateStorageDto),
     ),
   },
   PurposeRoutes,

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   BulkJobChangesDto,
   JobIdsDto,
@@ -30,8 +30,8 @@ export class JobsBulkController extends bulk.handlers({
       ok: JobsDto,
       errors: [{ 403: 'A job the service runs (KEYFRAMES): its status and progress' }],
     }),
-    caller,
-    body(BulkJobChangesDto),
+    input.caller,
+    input.body(BulkJobChangesDto),
   ),
   deleteJobs: bulk.call(
     'remove',
@@ -41,8 +41,8 @@ export class JobsBulkController extends bulk.handlers({
       noContent: 'Deleted',
       errors: [{ 409: 'A job the service runs has not ended' }],
     }),
-    caller,
-    body(JobIdsDto),
+    input.caller,
+    input.body(JobIdsDto),
   ),
   setJobsPriority: bulk.call(
     'setPriority',
@@ -51,8 +51,8 @@ export class JobsBulkController extends bulk.handlers({
       policy: { roles: ['can_write_assets'] },
       ok: JobsDto,
     }),
-    caller,
-    body(JobPriorityDto),
+    input.caller,
+    input.body(JobPriorityDto),
   ),
   setJobsState: bulk.call(
     'setState',
@@ -62,8 +62,8 @@ export class JobsBulkController extends bulk.handlers({
       ok: JobsDto,
       errors: [{ 403: 'A job the service runs (KEYFRAMES)' }],
     }),
-    caller,
-    body(JobStateDto),
+    input.caller,
+    input.body(JobStateDto),
   ),
 }) {
   constructor(protected readonly bulk: JobsBulkService) {

@@ -5,14 +5,7 @@ import { PutAndPatch } from '../../base/common/http/put-patch.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
 import { JOB_ACCESS } from './job-access.js';
@@ -48,8 +41,8 @@ abstract class JobEditRoutes extends jobs.handlers({
       noContent: 'Deleted',
       errors: [404, 409],
     }),
-    caller,
-    uuidParam(param, 'Job'),
+    input.caller,
+    input.uuidParam(param, 'Job'),
   ),
 }) {
   protected abstract readonly jobs: JobsService;
@@ -86,9 +79,9 @@ export class JobsController extends jobs.handlers(
         policy: { roles: ['can_read_assets'] },
         ok: JobListDto,
       }),
-      caller,
-      query(JobListQueryDto),
-      path,
+      input.caller,
+      input.query(JobListQueryDto),
+      input.path,
     ),
     createJob: jobs.call(
       'create',
@@ -98,8 +91,8 @@ export class JobsController extends jobs.handlers(
         created: JobDto,
         errors: [403, { 404: 'The object it names is not the caller’s to write' }],
       }),
-      caller,
-      body(CreateJobDto),
+      input.caller,
+      input.body(CreateJobDto),
     ),
     getJob: jobs.call(
       'get',
@@ -109,8 +102,8 @@ export class JobsController extends jobs.handlers(
         ok: JobDto,
         errors: [404],
       }),
-      caller,
-      uuidParam(param, 'Job'),
+      input.caller,
+      input.uuidParam(param, 'Job'),
     ),
   },
   JobEditRoutes,

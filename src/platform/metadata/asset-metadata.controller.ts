@@ -4,7 +4,7 @@ import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { ASSET_ACCESS } from '../assets/asset-access.js';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { Caller } from '../../base/common/auth/caller.decorator.js';
-import { caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { AssetMetadataService } from './asset-metadata.service.js';
 import { AssetMetadataDto, MetadataValuesBodyDto } from './dto/values.dto.js';
@@ -46,9 +46,9 @@ export class AssetMetadataController extends metadata.handlers(
         policy: { roles: ['can_read_assets'], access: { entity: ASSET_ACCESS.read, param } },
         ok: AssetMetadataDto,
       }),
-      caller,
-      uuidParam(param, 'Asset'),
-      uuidParam('view_id', 'View'),
+      input.caller,
+      input.uuidParam(param, 'Asset'),
+      input.uuidParam('view_id', 'View'),
     ),
   },
   AssetMetadataPutRoute,

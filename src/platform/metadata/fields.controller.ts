@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateFieldDto,
   FieldDto,
@@ -23,7 +23,7 @@ const edit = PutAndPatch({
   put: `${UPDATE}. The same as PATCH`,
   patch: UPDATE,
 });
-const name = param('field_name');
+const name = input.param('field_name');
 const fields = ServiceRoutes<FieldsService>('fields');
 
 /** The domain's metadata field registry (`/API/metadata/v1/fields/`); writes as for views. */
@@ -38,9 +38,9 @@ export class FieldsController extends fields.handlers({
       policy: { roles: ['can_read_assets'] },
       ok: FieldListDto,
     }),
-    caller,
-    query(FieldListQueryDto),
-    path,
+    input.caller,
+    input.query(FieldListQueryDto),
+    input.path,
   ),
   createField: fields.call(
     'create',
@@ -50,8 +50,8 @@ export class FieldsController extends fields.handlers({
       created: FieldDto,
       errors: [{ 409: 'The domain has a field of this name' }],
     }),
-    caller,
-    body(CreateFieldDto),
+    input.caller,
+    input.body(CreateFieldDto),
   ),
   getField: fields.call(
     'get',
@@ -61,10 +61,10 @@ export class FieldsController extends fields.handlers({
       ok: FieldDto,
       errors: [{ 404: 'No such field in the domain' }],
     }),
-    caller,
+    input.caller,
     name,
   ),
-  updateField: fields.call('update', edit.patch, caller, name, body(UpdateFieldDto)),
+  updateField: fields.call('update', edit.patch, input.caller, name, input.body(UpdateFieldDto)),
   deleteField: fields.call(
     'remove',
     Route.delete('fields/:field_name', {
@@ -74,10 +74,10 @@ export class FieldsController extends fields.handlers({
       noContent: 'Deleted',
       errors: [{ 404: 'No such field in the domain', 409: 'Views name the field' }],
     }),
-    caller,
+    input.caller,
     name,
   ),
-  replaceField: fields.call('update', edit.put, caller, name, body(UpdateFieldDto)),
+  replaceField: fields.call('update', edit.put, input.caller, name, input.body(UpdateFieldDto)),
 }) {
   constructor(protected readonly fields: FieldsService) {
     super();

@@ -1,14 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
 import {
   CategoryDto,
@@ -22,7 +15,7 @@ import {
 import { ViewsService } from './views.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const id = uuidParam('view_id', 'View');
+const id = input.uuidParam('view_id', 'View');
 const viewAccess = { entity: 'metadata-view', param: 'view_id' };
 const views = ServiceRoutes<ViewsService>('views');
 
@@ -38,9 +31,9 @@ export class ViewsController extends views.handlers({
       policy: { roles: ['can_read_assets'] },
       ok: ViewListDto,
     }),
-    caller,
-    query(ViewListQueryDto),
-    path,
+    input.caller,
+    input.query(ViewListQueryDto),
+    input.path,
   ),
   createView: views.call(
     'create',
@@ -50,8 +43,8 @@ export class ViewsController extends views.handlers({
       policy: { roles: ['can_write_assets'] },
       created: ViewDto,
     }),
-    caller,
-    body(ViewBodyDto),
+    input.caller,
+    input.body(ViewBodyDto),
   ),
   getView: views.call(
     'getView',
@@ -61,7 +54,7 @@ export class ViewsController extends views.handlers({
       ok: ViewDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   replaceView: views.call(
@@ -72,9 +65,9 @@ export class ViewsController extends views.handlers({
       ok: ViewDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
-    body(ViewBodyDto),
+    input.body(ViewBodyDto),
   ),
   deleteView: views.call(
     'remove',
@@ -84,7 +77,7 @@ export class ViewsController extends views.handlers({
       noContent: 'Deleted',
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
   ),
   listAssetCategories: views.call(
@@ -94,9 +87,9 @@ export class ViewsController extends views.handlers({
       policy: { roles: ['can_read_assets'] },
       ok: CategoryListDto,
     }),
-    caller,
-    query(PageQueryDto),
-    path,
+    input.caller,
+    input.query(PageQueryDto),
+    input.path,
   ),
   createAssetCategory: views.call(
     'createCategory',
@@ -106,8 +99,8 @@ export class ViewsController extends views.handlers({
       created: CategoryDto,
       errors: [{ 409: 'The name is taken' }],
     }),
-    caller,
-    body(CreateCategoryDto),
+    input.caller,
+    input.body(CreateCategoryDto),
   ),
 }) {
   constructor(protected readonly views: ViewsService) {

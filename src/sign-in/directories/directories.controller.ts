@@ -3,15 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  type RouteInput,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { DirectoriesService } from './directories.service.js';
 import {
   CreateDirectoryDto,
@@ -24,7 +16,7 @@ import {
 import { Route } from '../../base/common/http/route.js';
 
 const admin = { admin: true } as const;
-const id = uuidParam('directory_id', 'Directory');
+const id = input.uuidParam('directory_id', 'Directory');
 const routes = CrudRoutes({
   param: 'directory_id',
   policy: admin,
@@ -41,7 +33,7 @@ const routes = CrudRoutes({
 const directories = ServiceRoutes<DirectoriesService>('directories');
 /** The body's email: the service takes the address alone. */
 const testEmail: RouteInput<string | undefined> = {
-  ...body(DirectoryTestDto),
+  ...input.body(DirectoryTestDto),
   pick: (b: DirectoryTestDto) => b.email,
 };
 
@@ -50,11 +42,17 @@ const testEmail: RouteInput<string | undefined> = {
 @ApiErrors(400)
 @Controller('API/auth/v1/directories')
 export class DirectoriesController extends directories.handlers({
-  listDirectories: directories.call('list', routes.list, caller, query(PageQueryDto), path),
-  createDirectory: directories.call('create', routes.create, caller, body(CreateDirectoryDto)),
-  getDirectory: directories.call('get', routes.get, caller, id),
-  updateDirectory: directories.call('update', routes.update, caller, id, body(UpdateDirectoryDto)),
-  deleteDirectory: directories.call('remove', routes.remove, caller, id),
+  listDirectories: directories.call('list', routes.list, input.caller, input.query(PageQueryDto), input.path),
+  createDirectory: directories.call('create', routes.create, input.caller, input.body(CreateDirectoryDto)),
+  getDirectory: directories.call('get', routes.get, input.caller, id),
+  updateDirectory: directories.call(
+    'update',
+    routes.update,
+    input.caller,
+    id,
+    input.body(UpdateDirectoryDto),
+  ),
+  deleteDirectory: directories.call('remove', routes.remove, input.caller, id),
   testDirectory: directories.call(
     'test',
     Route.post(':directory_id/test', {
@@ -65,7 +63,7 @@ export class DirectoriesController extends directories.handlers({
       ok: DirectoryTestResultDto,
       errors: [404],
     }),
-    caller,
+    input.caller,
     id,
     testEmail,
   ),

@@ -5,11 +5,11 @@ import { type AuditOrigin, fromRequest } from '../../delivery/audit/audit-origin
 import { DirectoryLoginService } from './directory-login.service.js';
 import { DirectoryLoginDto } from './dto/directory.dto.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, requestId, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const login = ServiceRoutes<DirectoryLoginService>('login');
 /** Where the request came from, for the audit records (its id, address). */
-const origin: RouteInput<AuditOrigin> = { ...requestId, pick: fromRequest };
+const origin: RouteInput<AuditOrigin> = { ...input.requestId, pick: fromRequest };
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth')
@@ -31,7 +31,7 @@ export class DirectoryLoginController extends login.handlers({
         },
       ],
     }),
-    body(DirectoryLoginDto),
+    input.body(DirectoryLoginDto),
     origin,
   ),
 }) {

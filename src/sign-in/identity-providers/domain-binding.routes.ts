@@ -1,11 +1,4 @@
-import {
-  body,
-  caller,
-  param,
-  query,
-  type RouteInput,
-  ServiceRoutes,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   DomainBindingDto,
   DomainIdentityProviderMapDto,
@@ -17,10 +10,10 @@ import { Route } from '../../base/common/http/route.js';
 
 export const admin = { admin: true } as const;
 const bindings = ServiceRoutes<DomainBindingsService>('bindings');
-const domain = param('domain');
+const domain = input.param('domain');
 /** The query's system_domain_id: the service takes the id alone. */
 const systemDomainId: RouteInput<string | undefined> = {
-  ...query(UnbindDomainQueryDto),
+  ...input.query(UnbindDomainQueryDto),
   pick: (q: UnbindDomainQueryDto) => q.system_domain_id,
 };
 
@@ -48,8 +41,8 @@ export const DomainBindingRoutes = bindings.handlers({
         },
       ],
     }),
-    caller,
-    body(DomainIdentityProviderMapDto),
+    input.caller,
+    input.body(DomainIdentityProviderMapDto),
   ),
   verifyIdentityProviderDomain: bindings.call(
     'verify',
@@ -69,9 +62,9 @@ export const DomainBindingRoutes = bindings.handlers({
         },
       ],
     }),
-    caller,
+    input.caller,
     domain,
-    body(VerifyDomainDto),
+    input.body(VerifyDomainDto),
   ),
   unbindIdentityProviderDomain: bindings.call(
     'unbind',
@@ -83,7 +76,7 @@ export const DomainBindingRoutes = bindings.handlers({
       noContent: 'Unbound',
       errors: [404],
     }),
-    caller,
+    input.caller,
     domain,
     systemDomainId,
   ),

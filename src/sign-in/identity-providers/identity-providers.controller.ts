@@ -16,22 +16,13 @@ import { isXmlRequest, XmlBodyInterceptor } from './xml-body.js';
 import { admin, DomainBindingRoutes } from './domain-binding.routes.js';
 import { Route } from '../../base/common/http/route.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  requestId,
-  type RouteInput,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const XML_BODY = {
   description: 'The IdP’s SAML 2.0 metadata: an EntityDescriptor (no DTDs, at most 200 kB)',
   schema: { type: 'string' },
 };
-const id = uuidParam('identity_provider_id', 'Identity provider');
+const id = input.uuidParam('identity_provider_id', 'Identity provider');
 const idpAccess = { admin: true, access: { entity: 'identity_provider', param: 'identity_provider_id' } };
 const UPDATE =
   'Update an identity provider (any subset; settings are merged over the stored ones and judged again)';
@@ -47,7 +38,7 @@ const idps = ServiceRoutes<IdentityProvidersService>('idps');
 /** The body as read: JSON (validated by the service), or the XML text XmlBodyInterceptor put there. */
 const anyBody: RouteInput<unknown> = { decorate: Body(), type: Object, rank: 2 };
 /** Whether the request sent XML (application/xml and the like). */
-const sentXml: RouteInput<boolean> = { ...requestId, pick: isXmlRequest };
+const sentXml: RouteInput<boolean> = { ...input.requestId, pick: isXmlRequest };
 
 /** The metadata XML of idp/convert: only a document sent as XML. */
 function xmlDocument(body: unknown, xml: boolean): string {
@@ -69,9 +60,9 @@ export class IdentityProvidersController extends idps.handlers(
         policy: admin,
         ok: IdentityProviderListDto,
       }),
-      caller,
-      query(CursorQueryDto),
-      path,
+      input.caller,
+      input.query(CursorQueryDto),
+      input.path,
     ),
     // the stack `@Route.post @UseInterceptors @ApiConsumes @ApiBody`, applied bottom up as written
     createIdentityProvider: idps.handle(
@@ -92,7 +83,7 @@ export class IdentityProvidersController extends idps.handlers(
         }),
       ),
       (s, c, b, xml) => s.create(c, xml ? String(b ?? '') : b),
-      caller,
+      input.caller,
       anyBody,
       sentXml,
     ),
@@ -119,10 +110,16 @@ export class IdentityProvidersController extends idps.handlers(
         ok: IdentityProviderDto,
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    updateIdentityProvider: idps.call('update', edit.patch, caller, id, body(UpdateIdentityProviderDto)),
+    updateIdentityProvider: idps.call(
+      'update',
+      edit.patch,
+      input.caller,
+      id,
+      input.body(UpdateIdentityProviderDto),
+    ),
     deleteIdentityProvider: idps.call(
       'remove',
       Route.delete('idp/:identity_provider_id', {
@@ -131,10 +128,16 @@ export class IdentityProvidersController extends idps.handlers(
         noContent: 'Deleted',
         errors: [404],
       }),
-      caller,
+      input.caller,
       id,
     ),
-    replaceIdentityProvider: idps.call('update', edit.put, caller, id, body(UpdateIdentityProviderDto)),
+    replaceIdentityProvider: idps.call(
+      'update',
+      edit.put,
+      input.caller,
+      id,
+      input.body(UpdateIdentityProviderDto),
+    ),
   },
   DomainBindingRoutes,
 ) {

@@ -1,13 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
-import { body, caller, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { UserDto } from '../../accounts/users/dto/user.dto.js';
 import { UserSamlIdentityDto } from './dto/user-saml-identity.dto.js';
 import { UserSamlIdentityService } from './user-saml-identity.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const userId = uuidParam('user_id');
+const userId = input.uuidParam('user_id');
 const userAccess = { entity: 'user' as const, param: 'user_id' };
 const identities = ServiceRoutes<UserSamlIdentityService>('identities');
 
@@ -31,8 +31,8 @@ export class UserSamlController extends identities.handlers({
         },
       ],
     }),
-    caller,
-    body(UserSamlIdentityDto),
+    input.caller,
+    input.body(UserSamlIdentityDto),
   ),
   deleteCurrentUserSamlIdentity: identities.call(
     'removeOwn',
@@ -42,7 +42,7 @@ export class UserSamlController extends identities.handlers({
       noContent: 'Removed',
       errors: [{ 404: 'No identity set' }],
     }),
-    caller,
+    input.caller,
   ),
   setUserSamlIdentity: identities.call(
     'set',
@@ -59,9 +59,9 @@ export class UserSamlController extends identities.handlers({
         },
       ],
     }),
-    caller,
+    input.caller,
     userId,
-    body(UserSamlIdentityDto),
+    input.body(UserSamlIdentityDto),
   ),
   deleteUserSamlIdentity: identities.call(
     'remove',
@@ -71,7 +71,7 @@ export class UserSamlController extends identities.handlers({
       noContent: 'Removed',
       errors: [403, { 404: 'No such user, or no identity set' }],
     }),
-    caller,
+    input.caller,
     userId,
   ),
 }) {

@@ -13,7 +13,7 @@ import {
 } from './dto/invitation-link.dto.js';
 import { InvitationLinksService } from './invitation-links.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, caller, query, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const EXPIRED = 'The token expired, was used or was purged';
 const links = ServiceRoutes<InvitationLinksService>('links');
@@ -49,8 +49,8 @@ export class InvitationLinksController extends links.handlers({
       ok: InvitationLinkDto,
       errors: [403, { 404: 'A group is not one of the caller’s domain' }],
     }),
-    caller,
-    body(InvitationLinkRequestDto),
+    input.caller,
+    input.body(InvitationLinkRequestDto),
   ),
   registerInvitation: links.call(
     'register',
@@ -61,8 +61,8 @@ export class InvitationLinksController extends links.handlers({
       created: InvitationRegisteredDto,
       errors: [404, { 403: 'The domain is frozen (read-only)', 419: EXPIRED }],
     }),
-    body(InvitationRegisterDto),
-    requestId,
+    input.body(InvitationRegisterDto),
+    input.requestId,
   ),
   validateInvitation: links.handle(
     Route.post('validate', {
@@ -73,8 +73,8 @@ export class InvitationLinksController extends links.handlers({
       errors: [404, { 419: EXPIRED }],
     }),
     (s, b, q) => s.validate(tokenOf(b, q)),
-    body(InvitationTokenDto),
-    query(InvitationTokenQueryDto),
+    input.body(InvitationTokenDto),
+    input.query(InvitationTokenQueryDto),
   ),
   purgeInvitations: links.call(
     'purge',
@@ -84,7 +84,7 @@ export class InvitationLinksController extends links.handlers({
       policy: { roles: ['can_write_users'] },
       noContent: 'Purged',
     }),
-    caller,
+    input.caller,
   ),
 }) {
   constructor(protected readonly links: InvitationLinksService) {

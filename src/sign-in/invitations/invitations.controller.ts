@@ -4,11 +4,11 @@ import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CompleteInvitationDto, InvitationResponseDto, VerifyInviteByLinkDto } from './dto/invitation.dto.js';
 import { InvitationsService } from './invitations.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, param, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const EXPIRED = 'The link expired, was used or was withdrawn';
 const invitations = ServiceRoutes<InvitationsService>('invitations');
-const secret = param('reset_hash');
+const secret = input.param('reset_hash');
 
 /** The invited person's side: the mailed link, no credentials (the link's secret is the credential). */
 @ApiTags('invitations')
@@ -25,8 +25,8 @@ export class InvitationsController extends invitations.handlers({
       errors: [404, { 403: 'The inviting domain is frozen (read-only)', 419: EXPIRED }],
     }),
     secret,
-    body(CompleteInvitationDto),
-    requestId,
+    input.body(CompleteInvitationDto),
+    input.requestId,
   ),
   verifyInvitation: invitations.call(
     'verify',

@@ -2,14 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { InvitationListDto, InviteUserDto, UserSystemDomainInviteDto } from './dto/invitation.dto.js';
 import { InvitationsService } from './invitations.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -34,8 +27,8 @@ export class UserInvitationsController extends invitations.handlers({
       created: UserSystemDomainInviteDto,
       errors: [{ 409: 'Already a member of this domain' }],
     }),
-    caller,
-    body(InviteUserDto),
+    input.caller,
+    input.body(InviteUserDto),
   ),
   listInvitations: invitations.call(
     'listPending',
@@ -44,9 +37,9 @@ export class UserInvitationsController extends invitations.handlers({
       policy: { roles: ['can_read_users'] },
       ok: InvitationListDto,
     }),
-    caller,
-    query(PageQueryDto),
-    path,
+    input.caller,
+    input.query(PageQueryDto),
+    input.path,
   ),
   withdrawInvitation: invitations.call(
     'withdraw',
@@ -56,8 +49,8 @@ export class UserInvitationsController extends invitations.handlers({
       noContent: 'Withdrawn',
       errors: [404],
     }),
-    caller,
-    uuidParam('invitation_id'),
+    input.caller,
+    input.uuidParam('invitation_id'),
   ),
 }) {
   constructor(protected readonly invitations: InvitationsService) {

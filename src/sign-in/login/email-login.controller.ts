@@ -8,7 +8,7 @@ import { EmailLoginDto } from './email-login.dto.js';
 import { EmailLoginService } from './email-login.service.js';
 import { sendPage } from '../../base/common/html/page-result.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, param, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const emailLogin = ServiceRoutes<EmailLoginService>('emailLogin');
 
@@ -30,7 +30,7 @@ export class EmailLoginController extends emailLogin.handlers({
       Post(),
     ),
     (s, b) => s.request(b.email),
-    body(EmailLoginDto),
+    input.body(EmailLoginDto),
   ),
   completeEmailLogin: emailLogin.call(
     'complete',
@@ -50,7 +50,7 @@ export class EmailLoginController extends emailLogin.handlers({
       HttpCode(201),
       Post(':secret'),
     ),
-    param('secret'),
+    input.param('secret'),
   ),
 }) {
   constructor(protected readonly emailLogin: EmailLoginService) {

@@ -5,11 +5,11 @@ import { SimpleLoginDto } from './dto/simple-login.dto.js';
 import { LoginService } from './login.service.js';
 import { type AuditOrigin, fromRequest } from '../../delivery/audit/audit-origin.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, requestId, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const login = ServiceRoutes<LoginService>('login');
 /** Where the request came from, for the audit records (its id, address). */
-const origin: RouteInput<AuditOrigin> = { ...requestId, pick: fromRequest };
+const origin: RouteInput<AuditOrigin> = { ...input.requestId, pick: fromRequest };
 
 @ApiTags('login')
 @Controller('API/auth/v1/auth')
@@ -22,7 +22,7 @@ export class LoginController extends login.handlers({
       errors: [400, { 401: 'Unknown email, wrong password or inactive user (one answer)' }],
     }),
     (s, b, o) => s.simpleLogin(b.email, b.password, b.marketplace_signup_nonce, o),
-    body(SimpleLoginDto),
+    input.body(SimpleLoginDto),
     origin,
   ),
 }) {

@@ -14,13 +14,7 @@ import {
 import { MarketplaceSignupFlow } from './marketplace-signup.flow.js';
 import { MarketplaceService } from './marketplace.service.js';
 import { Route } from '../../base/common/http/route.js';
-import {
-  body,
-  caller,
-  param,
-  type RouteInput,
-  ServiceRoutes,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 /** The buyer's form post: no files, a handful of small fields (a JWT is a few kB). */
 const FORM_LIMITS = { files: 0, fields: 10, parts: 10, fieldNameSize: 100, fieldSize: 16 * 1024 };
@@ -45,9 +39,9 @@ abstract class MarketplaceFormRoute extends marketplace.handlers({
       errors: [{ 404: 'No marketplace of that name is configured', 409: LINK_ERRORS }],
     }),
     (s, auth, cloud, b) => s.link(auth.systemDomainId, b.marketplace_signup_nonce, auth.requestId, cloud),
-    caller,
-    param('cloud'),
-    body(MarketplaceLinkDto),
+    input.caller,
+    input.param('cloud'),
+    input.body(MarketplaceLinkDto),
   ),
 }) {
   protected abstract readonly flow: MarketplaceSignupFlow;
@@ -116,8 +110,8 @@ export class MarketplaceController extends flow.handlers(
           errors: [{ 409: LINK_ERRORS }],
         }),
         (s, auth, b) => s.link(auth.systemDomainId, b.marketplace_signup_nonce, auth.requestId),
-        caller,
-        body(MarketplaceLinkDto),
+        input.caller,
+        input.body(MarketplaceLinkDto),
       ),
     },
     MarketplaceFormRoute,

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { body, caller, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { DomainMfaPolicyDto, DomainMfaPolicyOutDto } from './dto/mfa.dto.js';
 import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -19,8 +19,8 @@ export class DomainMfaController extends mfa.handlers({
       ok: DomainMfaPolicyOutDto,
       errors: [400],
     }),
-    caller,
-    body(DomainMfaPolicyDto),
+    input.caller,
+    input.body(DomainMfaPolicyDto),
   ),
 }) {
   constructor(protected readonly mfa: MfaEnrolmentService) {

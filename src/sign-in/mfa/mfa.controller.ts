@@ -14,13 +14,13 @@ import { MfaEnrolmentService } from './mfa-enrolment.service.js';
 import { MfaService } from './mfa.service.js';
 import { OtpConfigurationService } from './otp-configuration.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, caller, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const signIn = ServiceRoutes<MfaService>('mfa');
 const otp = ServiceRoutes<OtpConfigurationService>('otpConfig');
 const enrolment = ServiceRoutes<MfaEnrolmentService>('mfa');
 /** The body's code: the service takes the code alone. */
-const code: RouteInput<string> = { ...body(OtpCodeDto), pick: (b: OtpCodeDto) => b.otp };
+const code: RouteInput<string> = { ...input.body(OtpCodeDto), pick: (b: OtpCodeDto) => b.otp };
 
 /** The end of a sign-in that owes a second factor: only the temporary token (Temp-Auth-Token) opens these. */
 @ApiTags('login')
@@ -34,8 +34,8 @@ export class MfaLoginController extends signIn.handlers({
       created: TokenDto,
       errors: [400],
     }),
-    caller,
-    body(MultiDomainLoginDto),
+    input.caller,
+    input.body(MultiDomainLoginDto),
   ),
   generateSignInOtp: signIn.call(
     'generateForSignIn',
@@ -45,8 +45,8 @@ export class MfaLoginController extends signIn.handlers({
       created: { description: 'Mailed' },
       errors: [400],
     }),
-    caller,
-    body(MultiDomainLoginDto),
+    input.caller,
+    input.body(MultiDomainLoginDto),
   ),
   generateCurrentOtp: signIn.call(
     'generateForCurrent',
@@ -55,7 +55,7 @@ export class MfaLoginController extends signIn.handlers({
       policy: { anyScope: true, whileFrozen: true },
       created: { description: 'Mailed' },
     }),
-    caller,
+    input.caller,
   ),
 }) {
   constructor(protected readonly mfa: MfaService) {
@@ -76,7 +76,7 @@ export class MfaEnrolmentController extends enrolment.handlers(
         created: TotpEnrolmentDto,
         errors: [409],
       }),
-      caller,
+      input.caller,
     ),
     // 200, as the published clients declare (it confirms, it creates nothing addressable)
     validateTotpConfiguration: enrolment.call(
@@ -87,7 +87,7 @@ export class MfaEnrolmentController extends enrolment.handlers(
         ok: RecoveryCodesDto,
         errors: [400],
       }),
-      caller,
+      input.caller,
       code,
     ),
     removeTotp: enrolment.handle(
@@ -98,8 +98,8 @@ export class MfaEnrolmentController extends enrolment.handlers(
         errors: [400],
       }),
       (s, c, b) => s.removeTotp(c, b.otp, b.otp_type ?? 'TOTP'),
-      caller,
-      body(TotpRemoveDto),
+      input.caller,
+      input.body(TotpRemoveDto),
     ),
   },
   // the user's mail codes, registered after the authenticator's routes
@@ -111,7 +111,7 @@ export class MfaEnrolmentController extends enrolment.handlers(
         policy: {},
         ok: OtpConfigurationDto,
       }),
-      caller,
+      input.caller,
     ),
     // 200, as the published clients declare
     enableOtp: otp.call(
@@ -122,7 +122,7 @@ export class MfaEnrolmentController extends enrolment.handlers(
         ok: OtpConfigurationDto,
         errors: [400],
       }),
-      caller,
+      input.caller,
       code,
     ),
     updateOtp: otp.call(
@@ -134,8 +134,8 @@ export class MfaEnrolmentController extends enrolment.handlers(
         ok: OtpConfigurationDto,
         errors: [400],
       }),
-      caller,
-      body(MailOtpUpdateDto),
+      input.caller,
+      input.body(MailOtpUpdateDto),
     ),
   }),
 ) {

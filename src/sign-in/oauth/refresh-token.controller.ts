@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { RevokeRefreshTokenDto } from './dto/oauth.dto.js';
 import { OAuthTokensService } from './oauth-tokens.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 
 const oauthTokens = ServiceRoutes<OAuthTokensService>('oauthTokens');
 
@@ -19,8 +19,8 @@ export class RefreshTokenController extends oauthTokens.handlers({
       errors: [400],
     }),
     (s, b, r) => s.revokeRefreshToken(b.refresh_token, r),
-    body(RevokeRefreshTokenDto),
-    requestId,
+    input.body(RevokeRefreshTokenDto),
+    input.requestId,
   ),
 }) {
   constructor(protected readonly oauthTokens: OAuthTokensService) {

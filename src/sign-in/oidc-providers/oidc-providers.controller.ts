@@ -3,14 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { CrudRoutes } from '../../base/common/http/crud-routes.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreateOidcProviderDto,
   OidcProviderDto,
@@ -19,7 +12,7 @@ import {
 } from './dto/oidc-provider.dto.js';
 import { OidcProvidersService } from './oidc-providers.service.js';
 
-const id = uuidParam('provider_id', 'OpenID provider');
+const id = input.uuidParam('provider_id', 'OpenID provider');
 const routes = CrudRoutes({
   param: 'provider_id',
   policy: { admin: true },
@@ -40,11 +33,22 @@ const providers = ServiceRoutes<OidcProvidersService>('providers');
 @ApiErrors(400)
 @Controller('API/auth/v1/oidc_providers')
 export class OidcProvidersController extends providers.handlers({
-  listOidcProviders: providers.call('list', routes.list, caller, query(PageQueryDto), path),
-  createOidcProvider: providers.call('create', routes.create, caller, body(CreateOidcProviderDto)),
-  getOidcProvider: providers.call('get', routes.get, caller, id),
-  updateOidcProvider: providers.call('update', routes.update, caller, id, body(UpdateOidcProviderDto)),
-  deleteOidcProvider: providers.call('remove', routes.remove, caller, id),
+  listOidcProviders: providers.call('list', routes.list, input.caller, input.query(PageQueryDto), input.path),
+  createOidcProvider: providers.call(
+    'create',
+    routes.create,
+    input.caller,
+    input.body(CreateOidcProviderDto),
+  ),
+  getOidcProvider: providers.call('get', routes.get, input.caller, id),
+  updateOidcProvider: providers.call(
+    'update',
+    routes.update,
+    input.caller,
+    id,
+    input.body(UpdateOidcProviderDto),
+  ),
+  deleteOidcProvider: providers.call('remove', routes.remove, input.caller, id),
 }) {
   constructor(protected readonly providers: OidcProvidersService) {
     super();

@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { body, caller, param, path, query, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { FromReferralCodeDto, SystemDomainFromTemplateDto } from './dto/domain-from-template.dto.js';
 import { CreateReferralCodeDto, ReferralCodeDto, ReferralCodeListDto } from './dto/referral-code.dto.js';
 import { ReferralCodesService } from './referral-codes.service.js';
@@ -11,7 +11,7 @@ import { Route } from '../../base/common/http/route.js';
 
 const superAdmin = { superAdmin: true } as const;
 const codes = ServiceRoutes<ReferralCodesService>('codes');
-const code = param('code');
+const code = input.param('code');
 
 /** Referral codes: super administrators hand them out; a code gives the domains created with it its settings. */
 @ApiTags('referral codes')
@@ -26,8 +26,8 @@ export class ReferralCodesController extends codes.handlers({
       policy: superAdmin,
       ok: ReferralCodeListDto,
     }),
-    query(PageQueryDto),
-    path,
+    input.query(PageQueryDto),
+    input.path,
   ),
   createReferralCode: codes.call(
     'create',
@@ -37,7 +37,7 @@ export class ReferralCodesController extends codes.handlers({
       created: ReferralCodeDto,
       errors: [409],
     }),
-    body(CreateReferralCodeDto),
+    input.body(CreateReferralCodeDto),
   ),
   getReferralCode: codes.call(
     'get',
@@ -86,9 +86,9 @@ export class DomainFromReferralCodeController extends codes.handlers({
       created: SystemDomainFromTemplateDto,
       errors: [{ 404: 'Unknown code (super administrators)' }],
     }),
-    caller,
+    input.caller,
     code,
-    body(FromReferralCodeDto),
+    input.body(FromReferralCodeDto),
   ),
 }) {
   constructor(protected readonly codes: ReferralCodesService) {

@@ -3,14 +3,7 @@ import { ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { Authenticated } from '../../base/common/auth/authenticated.decorator.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  param,
-  path,
-  query,
-  type RouteInput,
-  ServiceRoutes,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   ContentQueryDto,
   CreateWebflowContentDto,
@@ -24,10 +17,10 @@ import { Route } from '../../base/common/http/route.js';
 
 const superAdmin = { superAdmin: true } as const;
 const content = ServiceRoutes<WebflowContentService>('content');
-const slug = param('slug');
+const slug = input.param('slug');
 /** The query's page_route: the service takes the route alone. */
 const pageRoute: RouteInput<string> = {
-  ...query(ContentQueryDto),
+  ...input.query(ContentQueryDto),
   pick: (q: ContentQueryDto) => q.page_route,
 };
 
@@ -54,8 +47,8 @@ export const RegistrationContentRoutes = content.handlers({
       policy: superAdmin,
       ok: WebflowContentEntryListDto,
     }),
-    query(PageQueryDto),
-    path,
+    input.query(PageQueryDto),
+    input.path,
   ),
   createRegistrationContent: content.call(
     'create',
@@ -65,7 +58,7 @@ export const RegistrationContentRoutes = content.handlers({
       created: WebflowContentEntryDto,
       errors: [409],
     }),
-    body(CreateWebflowContentDto),
+    input.body(CreateWebflowContentDto),
   ),
   replaceRegistrationContent: content.call(
     'replace',
@@ -76,7 +69,7 @@ export const RegistrationContentRoutes = content.handlers({
       errors: [404, 409],
     }),
     slug,
-    body(WebflowContentBodyDto),
+    input.body(WebflowContentBodyDto),
   ),
   // the stack `@Delete @Authenticated @HttpCode @ApiOperation @ApiNoContentResponse @ApiErrors`, applied
   // bottom up as written (a 204 without a description)

@@ -11,7 +11,7 @@ import {
 import { RegistrationsService } from './registrations.service.js';
 import { WebflowContentService } from './webflow-content.service.js';
 import { Route } from '../../base/common/http/route.js';
-import { body, param, path, query, requestId, ServiceRoutes } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { RegistrationContentRoutes } from './registration-content.routes.js';
 
 const DISABLED = 'Registration is switched off (REGISTRATION_ENABLED=false)';
@@ -32,7 +32,7 @@ export class RegistrationsController extends registrations.handlers(
         created: RegistrationDto,
         errors: [{ 403: DISABLED, 409: 'The same email was registered concurrently' }],
       }),
-      body(RegistrationBodyDto),
+      input.body(RegistrationBodyDto),
     ),
     verifyRegistration: registrations.call(
       'verify',
@@ -43,8 +43,8 @@ export class RegistrationsController extends registrations.handlers(
         created: VerificationResponseDto,
         errors: [404, { 403: DISABLED, 419: 'The link expired, was used or was replaced' }],
       }),
-      param('email_hash'),
-      requestId,
+      input.param('email_hash'),
+      input.requestId,
     ),
     listCountries: registrations.call(
       'countries',
@@ -53,8 +53,8 @@ export class RegistrationsController extends registrations.handlers(
         public: 'anonymous',
         ok: CountryListDto,
       }),
-      query(CountriesQueryDto),
-      path,
+      input.query(CountriesQueryDto),
+      input.path,
     ),
   },
   RegistrationContentRoutes,

@@ -2,15 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  type RouteInput,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, type RouteInput, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import {
   CreationOptionsDto,
   PasskeyDto,
@@ -22,9 +14,12 @@ import { PasskeysService } from './passkeys.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const passkeys = ServiceRoutes<PasskeysService>('passkeys');
-const id = uuidParam('id');
+const id = input.uuidParam('id');
 /** The body's name: the service takes the name alone. */
-const newName: RouteInput<string> = { ...body(PasskeyRenameDto), pick: (b: PasskeyRenameDto) => b.name };
+const newName: RouteInput<string> = {
+  ...input.body(PasskeyRenameDto),
+  pick: (b: PasskeyRenameDto) => b.name,
+};
 
 /** The signed-in user's own passkeys (users service paths): registering one is an account change. */
 @ApiTags('users')
@@ -39,7 +34,7 @@ export class CurrentPasskeysController extends passkeys.handlers({
       ok: CreationOptionsDto,
       errors: [{ 409: 'The account holds the most passkeys it may (25): remove one first' }],
     }),
-    caller,
+    input.caller,
   ),
   registerPasskey: passkeys.call(
     'register',
@@ -53,8 +48,8 @@ export class CurrentPasskeysController extends passkeys.handlers({
         { 409: 'The passkey is registered already, or the account holds the most passkeys it may' },
       ],
     }),
-    caller,
-    body(PasskeyRegistrationDto),
+    input.caller,
+    input.body(PasskeyRegistrationDto),
   ),
   listCurrentPasskeys: passkeys.handle(
     Route.get({
@@ -64,9 +59,9 @@ export class CurrentPasskeysController extends passkeys.handlers({
       errors: [400],
     }),
     async (s, c, q, p) => pageOfAll(await s.list(c.userId), q, p),
-    caller,
-    query(PageQueryDto),
-    path,
+    input.caller,
+    input.query(PageQueryDto),
+    input.path,
   ),
   renamePasskey: passkeys.call(
     'rename',
@@ -76,7 +71,7 @@ export class CurrentPasskeysController extends passkeys.handlers({
       ok: PasskeyDto,
       errors: [400, 404],
     }),
-    caller,
+    input.caller,
     id,
     newName,
   ),
@@ -88,7 +83,7 @@ export class CurrentPasskeysController extends passkeys.handlers({
       noContent: 'Removed',
       errors: [400, 404],
     }),
-    caller,
+    input.caller,
     id,
   ),
 }) {

@@ -2,13 +2,13 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import { caller, path, query, ServiceRoutes, uuidParam } from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { PasskeyListDto } from './dto/passkeys.dto.js';
 import { PasskeysService } from './passkeys.service.js';
 import { Route } from '../../base/common/http/route.js';
 
 const passkeys = ServiceRoutes<PasskeysService>('passkeys');
-const userId = uuidParam('user_id');
+const userId = input.uuidParam('user_id');
 const userAccess = { entity: 'user' as const, param: 'user_id' };
 
 /** An administrator's view of a user's passkeys: list them, remove a lost or cloned one. */
@@ -23,10 +23,10 @@ export class UserPasskeysController extends passkeys.handlers({
       errors: [400, 404],
     }),
     async (s, c, u, q, p) => pageOfAll(await s.listFor(c, u), q, p),
-    caller,
+    input.caller,
     userId,
-    query(PageQueryDto),
-    path,
+    input.query(PageQueryDto),
+    input.path,
   ),
   removeUserPasskey: passkeys.call(
     'removeFor',
@@ -43,9 +43,9 @@ export class UserPasskeysController extends passkeys.handlers({
         },
       ],
     }),
-    caller,
+    input.caller,
     userId,
-    uuidParam('id'),
+    input.uuidParam('id'),
   ),
 }) {
   constructor(protected readonly passkeys: PasskeysService) {

@@ -2,14 +2,7 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { pageOfAll } from '../../base/common/http/list-envelope.js';
 import { PageQueryDto } from '../../base/common/http/pagination.dto.js';
-import {
-  body,
-  caller,
-  path,
-  query,
-  ServiceRoutes,
-  uuidParam,
-} from '../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
 import { CreateScimTokenDto, ScimTokenCreatedDto, ScimTokenListDto } from './dto/scim-token.dto.js';
 import { ScimTokensService } from './scim-tokens.service.js';
 import { Route } from '../../base/common/http/route.js';
@@ -29,8 +22,8 @@ export class ScimTokensController extends tokens.handlers({
       errors: [400],
     }),
     (s, c, b) => s.create(c, b.expires_in),
-    caller,
-    body(CreateScimTokenDto),
+    input.caller,
+    input.body(CreateScimTokenDto),
   ),
   listScimTokens: tokens.handle(
     Route.get({
@@ -40,9 +33,9 @@ export class ScimTokensController extends tokens.handlers({
       errors: [400],
     }),
     async (s, c, q, p) => pageOfAll(await s.list(c), q, p),
-    caller,
-    query(PageQueryDto),
-    path,
+    input.caller,
+    input.query(PageQueryDto),
+    input.path,
   ),
   revokeScimToken: tokens.call(
     'revoke',
@@ -52,8 +45,8 @@ export class ScimTokensController extends tokens.handlers({
       noContent: 'Revoked',
       errors: [400, 404],
     }),
-    caller,
-    uuidParam('id', 'Provisioning token'),
+    input.caller,
+    input.uuidParam('id', 'Provisioning token'),
   ),
 }) {
   constructor(protected readonly tokens: ScimTokensService) {

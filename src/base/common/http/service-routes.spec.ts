@@ -4,7 +4,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { Caller } from '../auth/caller.decorator.js';
 import { Route } from './route.js';
-import { body, caller, path, query, requestId, ServiceRoutes, uuidParam } from './service-routes.js';
+import { input, ServiceRoutes } from './service-routes.js';
 import { UuidParamPipe } from './uuid-param.pipe.js';
 
 class ItemQueryDto {
@@ -36,7 +36,7 @@ class ItemsService {
 }
 
 const items = ServiceRoutes<ItemsService>('items');
-const id = uuidParam('item_id');
+const id = input.uuidParam('item_id');
 // a decorator each time it is used: a decorator value applied to two methods is not what controllers do
 const getRoute = () => Route.get({ summary: 'List', policy: {}, ok: ItemQueryDto });
 const patchRoute = () => Route.patch(':item_id', { summary: 'Change', policy: {}, ok: ItemBodyDto });
@@ -57,23 +57,23 @@ class Base {
 
 class Tabled extends items.handlers(
   {
-    listItems: items.call('list', getRoute(), caller, query(ItemQueryDto), path),
-    updateItem: items.call('update', patchRoute(), caller, id, body(ItemBodyDto)),
+    listItems: items.call('list', getRoute(), input.caller, input.query(ItemQueryDto), input.path),
+    updateItem: items.call('update', patchRoute(), input.caller, id, input.body(ItemBodyDto)),
     renameItem: items.handle(
       renameRoute(),
       (s, c, b, i, r) => s.rename(c, i, b.name, r),
-      caller,
-      body(ItemBodyDto),
+      input.caller,
+      input.body(ItemBodyDto),
       id,
-      requestId,
+      input.requestId,
     ),
     listChildren: items.call(
       'children',
       childRoute(),
-      caller,
+      input.caller,
       id,
-      uuidParam('child_id', 'Child'),
-      query(ItemQueryDto),
+      input.uuidParam('child_id', 'Child'),
+      input.query(ItemQueryDto),
     ),
   },
   Base,

@@ -19,34 +19,39 @@ export interface RouteInput<T> {
 }
 
 /** The caller the guard authenticated (`@Caller()`). */
-export const caller: RouteInput<AuthContext> = { decorate: Caller(), type: Object, rank: 3 };
+const caller: RouteInput<AuthContext> = { decorate: Caller(), type: Object, rank: 3 };
 /** The request's path, which page lists link their next page with. */
-export const path: RouteInput<string> = {
+const path: RouteInput<string> = {
   decorate: Req(),
   type: Object,
   rank: 4,
   pick: (req: Request) => req.path,
 };
 /** The request's id (`X-Request-Id`, or the one the logger gave it), which audit records carry; null without. */
-export const requestId: RouteInput<string | null> = {
+const requestId: RouteInput<string | null> = {
   decorate: Req(),
   type: Object,
   rank: 4,
   pick: (req: Request) => req.id ?? null,
 };
 /** The body, validated against `dto` by the global pipe. */
-export const body = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Body(), type: dto, rank: 1 });
+const body = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Body(), type: dto, rank: 1 });
 /** The query string, validated against `dto` by the global pipe. */
-export const query = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Query(), type: dto, rank: 1 });
+const query = <T>(dto: Type<T>): RouteInput<T> => ({ decorate: Query(), type: dto, rank: 1 });
 /** A path parameter that names an entity by its UUID (a malformed one is that entity's 404). */
-export const uuidParam = (name: string, label?: string): RouteInput<string> =>
-  param(name, new UuidParamPipe(label));
+const uuidParam = (name: string, label?: string): RouteInput<string> => param(name, new UuidParamPipe(label));
 /** A path parameter, through `pipe` when given. */
-export const param = (name: string, pipe?: PipeTransform): RouteInput<string> => ({
+const param = (name: string, pipe?: PipeTransform): RouteInput<string> => ({
   decorate: pipe ? Param(name, pipe) : Param(name),
   type: String,
   rank: 0,
 });
+
+/**
+ * What a table entry can hand its service, as `input.caller`, `input.body(Dto)` and so on: one import for every
+ * controller, and no bare `body`, `path` or `query` beside the handlers' own variables of those names.
+ */
+export const input = { caller, path, requestId, body, query, uuidParam, param };
 
 type ValuesOf<I extends readonly RouteInput<unknown>[]> = {
   [K in keyof I]: I[K] extends RouteInput<infer T> ? T : never;
@@ -72,7 +77,7 @@ export interface ServiceRoute {
  * ```ts
  * const groups = ServiceRoutes<GroupsService>('groups');
  * export class GroupsController extends groups.handlers({
- *   getGroup: groups.call('get', Route.get(':group_id', {...}), caller, uuidParam('group_id')),
+ *   getGroup: groups.call('get', Route.get(':group_id', {...}), input.caller, input.uuidParam('group_id')),
  * }) {
  *   constructor(protected readonly groups: GroupsService) { super(); }
  * }

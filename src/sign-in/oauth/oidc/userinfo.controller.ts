@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Header, UseFilters } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedOptions } from '../../../base/common/auth/authenticated.decorator.js';
-import { caller, ServiceRoutes } from '../../../base/common/http/service-routes.js';
+import { input, ServiceRoutes } from '../../../base/common/http/service-routes.js';
 import { UserinfoDto } from './oidc.dto.js';
 import { OidcErrors } from './oidc.errors.js';
 import { UserinfoService } from './userinfo.service.js';
@@ -36,7 +36,7 @@ export class UserinfoController extends userinfo.handlers({
         ok: UserinfoDto,
       }),
     ),
-    caller,
+    input.caller,
   ),
   postUserinfo: userinfo.call(
     'of',
@@ -48,7 +48,7 @@ export class UserinfoController extends userinfo.handlers({
         ok: UserinfoDto,
       }),
     ),
-    caller,
+    input.caller,
   ),
 }) {
   constructor(protected readonly userinfo: UserinfoService) {
