@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { StorageEntity } from '../../base/model/storage.entity.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /** The storages' rows: the built-in ones, a domain's own, and which one each purpose resolves to. */
 @Injectable()
@@ -68,9 +69,7 @@ export class StoragesRepository extends FeatureRepository {
 
   /** Inserts a domain's storage: its id. */
   async insert(em: EntityManager, values: Partial<StorageEntity>): Promise<string> {
-    const row = em.create(StorageEntity, values);
-    await em.insert(StorageEntity, row);
-    return row.id;
+    return (await insertRow(em, StorageEntity, values)).id;
   }
 
   async update(em: EntityManager, id: string, changes: Partial<StorageEntity>): Promise<void> {

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { JobEntity } from '../../base/model/job.entity.js';
 import { jobAllowedSql } from './job-access.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /**
  * The jobs' door to the database. Methods that take part in a change take the change's EntityManager
@@ -13,8 +14,7 @@ import { jobAllowedSql } from './job-access.js';
 export class JobsRepository extends FeatureRepository {
   /** Inserts a job and answers it as stored (defaults and dates filled in). */
   async insert(em: EntityManager, fields: Partial<JobEntity>): Promise<JobEntity> {
-    const job = em.create(JobEntity, fields);
-    await em.insert(JobEntity, job);
+    const job = await insertRow(em, JobEntity, fields);
     return em.findOneByOrFail(JobEntity, { id: job.id });
   }
 

@@ -3,6 +3,7 @@ import { type EntityManager, In, type SelectQueryBuilder } from 'typeorm';
 import { FeatureRepository } from '../../base/database/feature-repository.js';
 import { escapeLike } from '../../base/database/sql-helpers.js';
 import { MetadataFieldEntity } from '../../base/model/metadata.entity.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /**
  * The field registry's door to the database: a domain's fields, the views that name one, and the values
@@ -50,8 +51,7 @@ export class FieldsRepository extends FeatureRepository {
 
   /** Inserts a field and answers it as stored (a unique violation is the caller's to map). */
   async insertField(em: EntityManager, fields: Partial<MetadataFieldEntity>): Promise<MetadataFieldEntity> {
-    const field = em.create(MetadataFieldEntity, fields);
-    await em.insert(MetadataFieldEntity, field);
+    const field = await insertRow(em, MetadataFieldEntity, fields);
     return em.findOneByOrFail(MetadataFieldEntity, { id: field.id });
   }
 

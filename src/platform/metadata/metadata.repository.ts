@@ -10,6 +10,7 @@ import {
   MetadataValueEntity,
   MetadataViewEntity,
 } from '../../base/model/metadata.entity.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /**
  * The metadata's door to the database: views, asset categories and the values of an asset version's fields
@@ -37,9 +38,7 @@ export class MetadataRepository extends FeatureRepository {
 
   /** Inserts a view; answers its generated id. */
   async insertView(em: EntityManager, fields: Partial<MetadataViewEntity>): Promise<string> {
-    const view = em.create(MetadataViewEntity, fields);
-    await em.insert(MetadataViewEntity, view);
-    return view.id;
+    return (await insertRow(em, MetadataViewEntity, fields)).id;
   }
 
   async updateView(

@@ -8,6 +8,7 @@ import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { UserEntity } from '../../base/model/user.entity.js';
 import { WebflowContentEntity } from '../../base/model/webflow-content.entity.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /** A registration's columns as the service writes them (the database fills id and date_created). */
 export type NewRegistration = Omit<RegistrationEntity, 'id' | 'date_created' | 'system_domain'>;
@@ -62,9 +63,7 @@ export class OnboardingRepository extends FeatureRepository {
 
   /** Inserts a pending registration: the row, with its id (a unique violation for a concurrent twin). */
   async insertRegistration(em: EntityManager, fields: NewRegistration): Promise<RegistrationEntity> {
-    const row = em.create(RegistrationEntity, fields);
-    await em.insert(RegistrationEntity, row);
-    return row;
+    return insertRow(em, RegistrationEntity, fields);
   }
 
   /** The registration behind a link's digest, its password hash included, locked for the transaction. */
@@ -112,8 +111,7 @@ export class OnboardingRepository extends FeatureRepository {
 
   /** Inserts a referral code and reads it back (a unique violation when the key is taken). */
   async insertReferralCode(em: EntityManager, fields: NewReferralCode): Promise<ReferralCodeEntity> {
-    const row = em.create(ReferralCodeEntity, fields);
-    await em.insert(ReferralCodeEntity, row);
+    const row = await insertRow(em, ReferralCodeEntity, fields);
     return em.findOneByOrFail(ReferralCodeEntity, { code_key: row.code_key });
   }
 

@@ -12,6 +12,7 @@ import {
 import { UserEntity } from '../../base/model/user.entity.js';
 import { UserSystemDomainEntity } from '../../base/model/user-system-domain.entity.js';
 import { SystemDomainEntity } from '../../base/model/system-domain.entity.js';
+import { insertRow } from '../../base/database/insert-row.js';
 
 /** A passkey with the key that verifies its assertions. */
 export type PasskeyWithKey = PasskeyEntity & { public_key: Buffer };
@@ -69,8 +70,7 @@ export class PasskeysRepository extends FeatureRepository {
       | 'name'
     >,
   ): Promise<PasskeyEntity> {
-    const created = em.create(PasskeyEntity, { ...row, last_used: null, flagged_at: null });
-    await em.insert(PasskeyEntity, created);
+    const created = await insertRow(em, PasskeyEntity, { ...row, last_used: null, flagged_at: null });
     return em.getRepository(PasskeyEntity).findOneByOrFail({ id: created.id });
   }
 
