@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Put, Res } from '@nestjs/common';
+import { Controller, Param, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '../../base/common/auth/auth-context.js';
@@ -26,8 +26,8 @@ const NOT_FOUND = {
 };
 const contents = ServiceRoutes<CollectionContentsService>('contents');
 
-/** POST and PUT stay written (they answer the entry, 200 or 201); inherited: between the list and DELETE. */
-abstract class ContentAdditionRoutes extends contents.handlers({
+/** PUT stays written (@Res: 200, or 201 when added); inherited, so between POST and DELETE. */
+abstract class ContentPutRoute extends contents.handlers({
   deleteCollectionContent: contents.call(
     'remove',
     Route.delete(':object_type/:object_id', {
@@ -42,20 +42,6 @@ abstract class ContentAdditionRoutes extends contents.handlers({
   ),
 }) {
   protected abstract readonly contents: CollectionContentsService;
-
-  @Route.post({
-    summary:
-      'Add an asset or a collection of the domain (one the caller may read) to it; needs write on the collection',
-    policy: WRITE,
-    created: CollectionContentDto,
-  })
-  async addCollectionContent(
-    @Param(param, uuid) id: string,
-    @Body() body: CollectionContentBodyDto,
-    @Caller() auth: AuthContext,
-  ): Promise<CollectionContentDto> {
-    return (await this.contents.add(auth, id, body.object_type, body.object_id)).entry;
-  }
 
   @Put(':object_type/:object_id')
   @Authenticated(WRITE)
@@ -94,8 +80,20 @@ export class CollectionContentsController extends contents.handlers(
       input.query(PageQueryDto),
       input.path,
     ),
+    addCollectionContent: contents.handle(
+      Route.post({
+        summary:
+          'Add an asset or a collection of the domain (one the caller may read) to it; needs write on the collection',
+        policy: WRITE,
+        created: CollectionContentDto,
+      }),
+      async (s, c, i, b) => (await s.add(c, i, b.object_type, b.object_id)).entry,
+      input.caller,
+      input.uuidParam(param, 'Collection'),
+      input.body(CollectionContentBodyDto),
+    ),
   },
-  ContentAdditionRoutes,
+  ContentPutRoute,
 ) {
   constructor(protected readonly contents: CollectionContentsService) {
     super();

@@ -1,9 +1,7 @@
-import { Controller, Param, Query, Req } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import {
   DownloadUrlDto,
   FileListDto,
@@ -17,56 +15,10 @@ import { READ } from './file-content.routes.js';
 import { FilesService } from './files.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const asset = new UuidParamPipe('Asset');
-const version = new UuidParamPipe('Version');
-const keyframe = new UuidParamPipe('Keyframe');
 const assetParam = input.uuidParam('asset_id', 'Asset');
 const fileSetParam = input.uuidParam('file_set_id', 'File set');
 const files = ServiceRoutes<FilesService>('files');
-
-/** Written (a filter of both ids; an unused query); inherited: after the set lists, before download_url. */
-abstract class VersionKeyframeRoutes extends files.handlers({
-  getFileDownloadUrl: files.call(
-    'downloadUrl',
-    Route.get('assets/:asset_id/files/:file_id/download_url', {
-      summary: 'A signed, short-lived download URL of a CLOSED file (the same link as …/download/)',
-      policy: READ,
-      ok: DownloadUrlDto,
-    }),
-    assetParam,
-    input.uuidParam('file_id', 'File'),
-  ),
-}) {
-  protected abstract readonly files: FilesService;
-  protected abstract readonly keyframes: KeyframesService;
-
-  @Route.get('assets/:asset_id/versions/:version_id/files', {
-    summary: 'Files of one version of the asset (an empty page for a version it does not have)',
-    policy: READ,
-    ok: FileListDto,
-  })
-  listVersionFiles(
-    @Param('asset_id', asset) assetId: string,
-    @Param('version_id', version) versionId: string,
-    @Query() q: FilePageQueryDto,
-    @Req() req: Request,
-  ): Promise<FileListDto> {
-    return this.files.list({ asset_id: assetId, version_id: versionId }, q, req.path);
-  }
-
-  @Route.get('assets/:asset_id/keyframes/:keyframe_id', {
-    summary: 'One keyframe of the asset, with its signed short-lived image URL',
-    policy: READ,
-    ok: KeyframeDto,
-  })
-  getKeyframe(
-    @Param('asset_id', asset) assetId: string,
-    @Param('keyframe_id', keyframe) id: string,
-    @Query() _q: SignedUrlQueryDto,
-  ): Promise<KeyframeDto> {
-    return this.keyframes.get(assetId, id);
-  }
-}
+const keyframes = ServiceRoutes<KeyframesService>('keyframes');
 
 /**
  * The file lists and links published clients call beside the asset's own routes: a file set's files (by the
@@ -102,8 +54,47 @@ export class FileListsController extends files.handlers(
       input.query(FilePageQueryDto),
       input.path,
     ),
+    listVersionFiles: files.handle(
+      Route.get('assets/:asset_id/versions/:version_id/files', {
+        summary: 'Files of one version of the asset (an empty page for a version it does not have)',
+        policy: READ,
+        ok: FileListDto,
+      }),
+      (s, assetId, versionId, q, p) => s.list({ asset_id: assetId, version_id: versionId }, q, p),
+      assetParam,
+      input.uuidParam('version_id', 'Version'),
+      input.query(FilePageQueryDto),
+      input.path,
+    ),
   },
-  VersionKeyframeRoutes,
+  // the keyframe is the keyframes service's (its query is only validated); download_url comes after it
+  keyframes.handlers(
+    {
+      getKeyframe: keyframes.handle(
+        Route.get('assets/:asset_id/keyframes/:keyframe_id', {
+          summary: 'One keyframe of the asset, with its signed short-lived image URL',
+          policy: READ,
+          ok: KeyframeDto,
+        }),
+        (s, assetId, id) => s.get(assetId, id),
+        assetParam,
+        input.uuidParam('keyframe_id', 'Keyframe'),
+        input.query(SignedUrlQueryDto),
+      ),
+    },
+    files.handlers({
+      getFileDownloadUrl: files.call(
+        'downloadUrl',
+        Route.get('assets/:asset_id/files/:file_id/download_url', {
+          summary: 'A signed, short-lived download URL of a CLOSED file (the same link as …/download/)',
+          policy: READ,
+          ok: DownloadUrlDto,
+        }),
+        assetParam,
+        input.uuidParam('file_id', 'File'),
+      ),
+    }),
+  ),
 ) {
   constructor(
     protected readonly files: FilesService,

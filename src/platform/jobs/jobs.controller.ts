@@ -1,18 +1,14 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../base/common/http/api-errors.js';
 import { PutAndPatch } from '../../base/common/http/put-patch.js';
-import type { AuthContext } from '../../base/common/auth/auth-context.js';
 import { type AuthenticatedOptions } from '../../base/common/auth/authenticated.decorator.js';
-import { Caller } from '../../base/common/auth/caller.decorator.js';
 import { input, ServiceRoutes } from '../../base/common/http/service-routes.js';
-import { UuidParamPipe } from '../../base/common/http/uuid-param.pipe.js';
 import { CreateJobDto, JobDto, JobListDto, JobListQueryDto, UpdateJobDto } from './dto/job.dto.js';
 import { JOB_ACCESS } from './job-access.js';
 import { JobsService } from './jobs.service.js';
 import { Route } from '../../base/common/http/route.js';
 
-const uuid = new UuidParamPipe('Job');
 const param = 'job_id';
 const write: AuthenticatedOptions = {
   roles: ['can_write_assets'],
@@ -30,9 +26,60 @@ const edit = PutAndPatch({
   patch: `Change the fields named: ${RULES}`,
 });
 const jobs = ServiceRoutes<JobsService>('jobs');
+const id = input.uuidParam(param, 'Job');
 
-/** PUT and PATCH stay written (each names its mode); inherited, so between getJob and deleteJob. */
-abstract class JobEditRoutes extends jobs.handlers({
+@ApiTags('jobs')
+@ApiErrors(400)
+@Controller('API/jobs/v1/jobs')
+export class JobsController extends jobs.handlers({
+  listJobs: jobs.call(
+    'list',
+    Route.get({
+      summary:
+        'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
+      policy: { roles: ['can_read_assets'] },
+      ok: JobListDto,
+    }),
+    input.caller,
+    input.query(JobListQueryDto),
+    input.path,
+  ),
+  createJob: jobs.call(
+    'create',
+    Route.post({
+      summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
+      policy: { roles: ['can_write_assets'] },
+      created: JobDto,
+      errors: [403, { 404: 'The object it names is not the caller’s to write' }],
+    }),
+    input.caller,
+    input.body(CreateJobDto),
+  ),
+  getJob: jobs.call(
+    'get',
+    Route.get(':job_id', {
+      summary: 'One job',
+      policy: { roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } },
+      ok: JobDto,
+      errors: [404],
+    }),
+    input.caller,
+    id,
+  ),
+  replaceJob: jobs.handle(
+    edit.put,
+    (s, c, i, b) => s.update(c, i, b, 'put'),
+    input.caller,
+    id,
+    input.body(UpdateJobDto),
+  ),
+  updateJob: jobs.handle(
+    edit.patch,
+    (s, c, i, b) => s.update(c, i, b, 'patch'),
+    input.caller,
+    id,
+    input.body(UpdateJobDto),
+  ),
   deleteJob: jobs.call(
     'remove',
     Route.delete(':job_id', {
@@ -42,72 +89,9 @@ abstract class JobEditRoutes extends jobs.handlers({
       errors: [404, 409],
     }),
     input.caller,
-    input.uuidParam(param, 'Job'),
+    id,
   ),
 }) {
-  protected abstract readonly jobs: JobsService;
-
-  @edit.put
-  replaceJob(
-    @Param(param, uuid) id: string,
-    @Body() changes: UpdateJobDto,
-    @Caller() auth: AuthContext,
-  ): Promise<JobDto> {
-    return this.jobs.update(auth, id, changes, 'put');
-  }
-
-  @edit.patch
-  updateJob(
-    @Param(param, uuid) id: string,
-    @Body() changes: UpdateJobDto,
-    @Caller() auth: AuthContext,
-  ): Promise<JobDto> {
-    return this.jobs.update(auth, id, changes, 'patch');
-  }
-}
-
-@ApiTags('jobs')
-@ApiErrors(400)
-@Controller('API/jobs/v1/jobs')
-export class JobsController extends jobs.handlers(
-  {
-    listJobs: jobs.call(
-      'list',
-      Route.get({
-        summary:
-          'Jobs the caller may see (their own, and those about assets and files they may read); a filter on a type no job has is an empty page',
-        policy: { roles: ['can_read_assets'] },
-        ok: JobListDto,
-      }),
-      input.caller,
-      input.query(JobListQueryDto),
-      input.path,
-    ),
-    createJob: jobs.call(
-      'create',
-      Route.post({
-        summary: 'Record a job (TRANSFER while uploading, …); an asset or file it names needs write',
-        policy: { roles: ['can_write_assets'] },
-        created: JobDto,
-        errors: [403, { 404: 'The object it names is not the caller’s to write' }],
-      }),
-      input.caller,
-      input.body(CreateJobDto),
-    ),
-    getJob: jobs.call(
-      'get',
-      Route.get(':job_id', {
-        summary: 'One job',
-        policy: { roles: ['can_read_assets'], access: { entity: JOB_ACCESS.read, param } },
-        ok: JobDto,
-        errors: [404],
-      }),
-      input.caller,
-      input.uuidParam(param, 'Job'),
-    ),
-  },
-  JobEditRoutes,
-) {
   constructor(protected readonly jobs: JobsService) {
     super();
   }
