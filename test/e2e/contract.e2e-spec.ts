@@ -152,7 +152,7 @@ describe('contract check', () => {
       expect(v.problems).toEqual([expect.stringMatching(/^status 418 is not declared \(declared: 200, /)]);
     });
 
-    it('lets a path that does not decode as UTF-8 answer 400 {errors}, also where a template would match it', () => {
+    it('lets a path that does not decode as UTF-8 answer 400, 413 or 415 {errors}, also where a template would match it', () => {
       // GET /v1/auth/token/{token_id} declares no 400: only the router's refusal of the path can give one
       const undecodable = '/API/auth/v1/auth/token/x%ED%A0%80y/';
       expect(checker.check(json(400, { errors: ['x'] }, { url: '/API/auth/v1/auth/token/xy/' }))).not.toEqual(
@@ -160,8 +160,15 @@ describe('contract check', () => {
       );
       expect(checker.check(json(400, { errors: ['Malformed path'] }, { url: undecodable }))).toEqual([]);
       expect(problemsOf(checker.check(json(400, { message: 'bad' }, { url: undecodable })))).not.toEqual([]);
-      // and only a 400 gets the pass
+      // the body parsers run before the router: a body they refuse is answered first, in the same form
+      expect(
+        checker.check(json(413, { errors: ['request entity too large'] }, { url: undecodable })),
+      ).toEqual([]);
+      expect(checker.check(json(415, { errors: ['unsupported charset'] }, { url: undecodable }))).toEqual([]);
+      expect(problemsOf(checker.check(json(413, { detail: 'x' }, { url: undecodable })))).not.toEqual([]);
+      // and only what those layers answer gets the pass
       expect(checker.check(json(418, { errors: ['x'] }, { url: undecodable }))).not.toEqual([]);
+      expect(checker.check(json(200, { errors: ['x'] }, { url: undecodable }))).not.toEqual([]);
     });
 
     it('reports a missing required field, a wrong type, an undeclared field, a bad enum value', () => {

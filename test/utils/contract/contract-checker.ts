@@ -234,8 +234,12 @@ export class ContractChecker {
     }
 
     // a path whose percent-encoding is not UTF-8 names no resource at all, whether or not a {param} template
-    // would match it: the router refuses it with a 400 before any route runs, so no operation declares it
-    if (x.status === 400 && !decodable(x.url)) return { violations: violation(this.errorsBody(x)) };
+    // would match it: the router refuses it with a 400 before any route runs, so no operation declares it;
+    // the body parsers run before the router, so a body they refuse (unreadable 400, over 100 kB 413, a
+    // charset they do not read 415) is answered first, in the platform's form too (isScimRequest)
+    if (PRE_ROUTER_STATUSES.has(x.status) && !decodable(x.url)) {
+      return { violations: violation(this.errorsBody(x)) };
+    }
 
     const { operation, pathKnown } = this.resolve(method, x.url);
     if (!operation) {
@@ -382,6 +386,9 @@ function valueAt(body: unknown, pointer: string): unknown {
 
 /** `componentRef` re-exported for the contract suite's resolvability check. */
 export { componentRef };
+
+/** What the layers before the router answer: its own 400 for the path, the body parsers' 400, 413 and 415. */
+const PRE_ROUTER_STATUSES = new Set([400, 413, 415]);
 
 /** Whether the URL's path decodes as UTF-8 percent-encoding (the fuzz suite sends paths that do not). */
 function decodable(url: string): boolean {
