@@ -6,7 +6,7 @@ import { allowOrigin } from '../../base/common/http/cors.js';
 import { isUnavailable } from '../../base/common/errors/unavailable.js';
 import { errorText } from '../../base/common/filters/api-exception.filter.js';
 import { OAuthError, temporarilyUnavailable } from './oauth.errors.js';
-import { SurfaceExceptionFilter } from './surface-exception.filter.js';
+import { SurfaceExceptionFilter } from '../../base/common/filters/surface-exception.filter.js';
 
 /**
  * The token, revocation and introspection endpoints answer in RFC 6749 form `{error, error_description}`;

@@ -1,55 +1,43 @@
 import { isScimRequest, SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from '../errors/scim-error.js';
-import {
-  type ArgumentsHost,
-  Catch,
-  type ExceptionFilter,
-  HttpException,
-  Logger,
-  Optional,
-} from '@nestjs/common';
+import { Catch, HttpException, Logger } from '@nestjs/common';
 import { unavailable } from '../errors/request.errors.js';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors/api-error.js';
 import { allowedMethods } from '../http/method-not-allowed.js';
 import { isUnavailable } from '../errors/unavailable.js';
-import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { SurfaceExceptionFilter } from './surface-exception.filter.js';
 
 /**
  * Every failure leaves as JSON in the spec's shape. An unreachable database is a 503 with Retry-After on
  * every route. Unknown errors become a 500 without internals, logged with the request id. Nest's own HttpExceptions (body-parser, route not found) are translated.
  */
 @Catch()
-export class ApiExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
+export class ApiExceptionFilter extends SurfaceExceptionFilter<ApiError> {
+  protected readonly logger = new Logger('Errors');
 
-  constructor(@Optional() private readonly limiter?: RateLimiter) {}
+  protected translate(exception: unknown, req: Request): ApiError {
+    return toApiError(exception, req, this.logger);
+  }
 
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request>();
-    const res = ctx.getResponse<Response>();
-    if (res.headersSent) return;
-    const err = toApiError(exception, req, this.logger);
-    answerAfterCharge(this.limiter, req, res, () => {
-      for (const [k, v] of Object.entries({ ...err.headers, ...this.headersFor(req, err) }))
-        res.setHeader(k, v);
-      // the body keeps the spec's shape; the machine-readable code travels beside it
-      if (err.code) res.setHeader('X-Error-Code', err.code);
-      if (OAUTH_FORM_ENDPOINT.test(req.path) && (err.status === 400 || err.status === 413)) {
-        // a body the parsers refused before the OAuth endpoint ran: still RFC 6749's form there
-        res.setHeader('Cache-Control', 'no-store');
-        res.status(err.status).json({ error: 'invalid_request', error_description: errorText(err) });
-        return;
-      }
-      if (isScimRequest(req.path)) {
-        // the SCIM service answers every error, the guard's and the parsers' too, in RFC 7644's form
-        const scimType = err instanceof ScimError ? err.scimType : undefined;
-        res.status(err.status).setHeader('Content-Type', SCIM_CONTENT_TYPE);
-        res.send(JSON.stringify(scimErrorBody(err.status, err.errors, scimType)));
-        return;
-      }
-      res.status(err.status).json({ errors: err.errors });
-    });
+  protected render(err: ApiError, req: Request, res: Response): void {
+    for (const [k, v] of Object.entries({ ...err.headers, ...this.headersFor(req, err) }))
+      res.setHeader(k, v);
+    // the body keeps the spec's shape; the machine-readable code travels beside it
+    if (err.code) res.setHeader('X-Error-Code', err.code);
+    if (OAUTH_FORM_ENDPOINT.test(req.path) && (err.status === 400 || err.status === 413)) {
+      // a body the parsers refused before the OAuth endpoint ran: still RFC 6749's form there
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(err.status).json({ error: 'invalid_request', error_description: errorText(err) });
+      return;
+    }
+    if (isScimRequest(req.path)) {
+      // the SCIM service answers every error, the guard's and the parsers' too, in RFC 7644's form
+      const scimType = err instanceof ScimError ? err.scimType : undefined;
+      res.status(err.status).setHeader('Content-Type', SCIM_CONTENT_TYPE);
+      res.send(JSON.stringify(scimErrorBody(err.status, err.errors, scimType)));
+      return;
+    }
+    res.status(err.status).json({ errors: err.errors });
   }
 
   /** Headers a surface adds to its error answers (the userinfo endpoint's RFC 6750 challenge); none here. */
@@ -68,26 +56,6 @@ export function errorText(err: ApiError): string {
     : Object.entries(err.errors)
         .map(([k, v]) => `${k}: ${v}`)
         .join('; ');
-}
-
-/**
- * Sends an error answer once the request has been charged to the rate limit. Answers that never reached the
- * guard (unknown path, unreadable body) are charged to the client's address here, so that every response
- * carries RateLimit-Remaining; the others were charged by the guard and go out at once.
- */
-export function answerAfterCharge(
-  limiter: RateLimiter | undefined,
-  req: Request,
-  res: Response,
-  send: () => void,
-): void {
-  if (!limiter || res.getHeader('RateLimit-Remaining') !== undefined) return send();
-  void limiter
-    .chargeUnrouted(req, res)
-    .then(() => {
-      if (!res.headersSent) send();
-    })
-    .catch(() => undefined);
 }
 
 /**

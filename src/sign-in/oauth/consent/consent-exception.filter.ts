@@ -1,8 +1,7 @@
 import { Catch, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ApiError } from '../../../base/common/errors/api-error.js';
-import { errorText, toApiError } from '../../../base/common/filters/api-exception.filter.js';
-import { SurfaceExceptionFilter } from '../surface-exception.filter.js';
+import { ApiExceptionFilter, errorText } from '../../../base/common/filters/api-exception.filter.js';
 import { errorPage } from './consent-pages.js';
 
 const NOTE = 'Go back to the application and start again. If this keeps happening, contact its developer.';
@@ -13,12 +12,8 @@ const NOTE = 'Go back to the application and start again. If this keeps happenin
  * Retry-After, anything else a logged 500) and rendered as the page's error page.
  */
 @Catch()
-export class ConsentExceptionFilter extends SurfaceExceptionFilter<ApiError> {
+export class ConsentExceptionFilter extends ApiExceptionFilter {
   protected override readonly logger = new Logger('Consent');
-
-  protected override translate(exception: unknown, req: Request): ApiError {
-    return toApiError(exception, req, this.logger);
-  }
 
   protected override render(err: ApiError, _req: Request, res: Response): void {
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
